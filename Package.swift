@@ -1,0 +1,155 @@
+// swift-tools-version: 6.1
+// Holdfast — an open, self-hostable mobile-credential platform. See docs/DESIGN.md §3 for the module map:
+// the library modules (CBOR … Attestation) never import the server stack.
+import PackageDescription
+
+let package = Package(
+    name: "Holdfast",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "CBOR", targets: ["CBOR"]),
+        .library(name: "COSE", targets: ["COSE"]),
+        .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "MDoc", targets: ["MDoc"]),
+        .library(name: "StatusList", targets: ["StatusList"]),
+        .library(name: "Attestation", targets: ["Attestation"]),
+        .library(name: "HoldfastProtocol", targets: ["HoldfastProtocol"]),
+        .library(name: "HoldfastSDK", targets: ["HoldfastSDK"]),
+        .library(name: "HoldfastServer", targets: ["HoldfastServer"]),
+        .executable(name: "holdfast", targets: ["holdfast"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // MARK: libraries usable in an app, a server and a command-line tool alike
+        .target(name: "CBOR"),
+        .target(name: "COSE", dependencies: [
+            "CBOR",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "JOSE", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
+        .target(name: "MDoc", dependencies: [
+            "CBOR", "COSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+        ]),
+        .target(name: "StatusList", dependencies: [
+            "CBOR", "COSE", "JOSE",
+        ]),
+        .target(name: "Attestation", dependencies: [
+            "CBOR",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+        .target(name: "HoldfastProtocol", dependencies: [
+            "JOSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "HoldfastSDK", dependencies: [
+            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "HoldfastProtocol",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // MARK: server
+        .target(name: "Ephemeral", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "HoldfastServer", dependencies: [
+            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "Ephemeral", "HoldfastProtocol",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "SQLiteKit", package: "sqlite-kit"),
+            .product(name: "PostgresKit", package: "postgres-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], resources: [.copy("openapi.json")]),
+        .executableTarget(name: "holdfast", dependencies: [
+            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // MARK: tests
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "ServerTestSupport", dependencies: [
+            "HoldfastServer",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SQLKit", package: "sql-kit"),
+        ], path: "Tests/ServerTestSupport"),
+        .testTarget(name: "CBORTests", dependencies: ["TestSupport", "CBOR"]),
+        .testTarget(name: "COSETests", dependencies: ["TestSupport", "COSE", "CBOR"]),
+        .testTarget(name: "JOSETests", dependencies: ["TestSupport", "JOSE"]),
+        .testTarget(name: "MDocTests", dependencies: ["TestSupport", "MDoc", "CBOR"]),
+        .testTarget(name: "StatusListTests", dependencies: ["TestSupport", "StatusList"]),
+        .testTarget(name: "AttestationTests", dependencies: [
+            "TestSupport", "Attestation", "CBOR",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "HoldfastProtocolTests", dependencies: [
+            "TestSupport", "HoldfastProtocol", "JOSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "HoldfastSDKTests", dependencies: [
+            "TestSupport", "HoldfastSDK", "HoldfastProtocol", "JOSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "EphemeralTests", dependencies: [
+            "TestSupport", "Ephemeral",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "HoldfastServerTests", dependencies: [
+            "TestSupport", "ServerTestSupport",
+            "HoldfastServer", "JOSE", "Ephemeral", "HoldfastProtocol", "CBOR", "Attestation",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "HoldfastEndToEndTests", dependencies: [
+            "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "JOSE", "CBOR", "Attestation",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+        .testTarget(name: "HoldfastCLITests", dependencies: [
+            "TestSupport", "holdfast", "CBOR", "COSE", "JOSE", "Attestation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+    ]
+)

@@ -1,0 +1,82 @@
+import Crypto
+import _CryptoExtras
+import SwiftASN1
+
+/// Verifies a certificate's signature (RFC 5280 §4.1.1.3) with its issuer's public key, for the algorithms that
+/// attestation chains use: ECDSA P-256/P-384/P-521 (RFC 5758 §3.2) and RSA PKCS #1 v1.5 (RFC 4055 §5) with
+/// SHA-256/384/512. SHA-1 and other algorithms are refused.
+enum CertificateSignature {
+    static func isValid(_ certificate: AttestationCertificate, issuedBy issuer: AttestationCertificate) -> Bool {
+        isValid(signature: certificate.signature, algorithm: certificate.signatureAlgorithm,
+                over: certificate.tbsCertificate, issuer: issuer)
+    }
+
+    static func isValid(signature: [UInt8], algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
+                        issuer: AttestationCertificate) -> Bool {
+        guard let hash = HashFunction(signatureAlgorithm: algorithm) else { return false }
+        switch (hash.isECDSA, issuer.publicKeyAlgorithm) {
+        case (true, .ecPublicKeyOID):
+            switch issuer.publicKeyParameter {
+            case .some(.p256OID):
+                guard let key = try? P256.Signing.PublicKey(x963Representation: issuer.publicKeyBits),
+                      let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+            case .some(.p384OID):
+                guard let key = try? P384.Signing.PublicKey(x963Representation: issuer.publicKeyBits),
+                      let sig = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+            case .some(.p521OID):
+                guard let key = try? P521.Signing.PublicKey(x963Representation: issuer.publicKeyBits),
+                      let sig = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+            default:
+                return false
+            }
+        case (false, .rsaEncryptionOID):
+            guard let key = try? _RSA.Signing.PublicKey(derRepresentation: issuer.subjectPublicKeyInfo) else { return false }
+            let sig = _RSA.Signing.RSASignature(rawRepresentation: signature)
+            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0, padding: .insecurePKCS1v1_5) }
+        default:
+            return false
+        }
+    }
+
+    enum HashFunction {
+        case ecdsaSHA256, ecdsaSHA384, ecdsaSHA512, rsaSHA256, rsaSHA384, rsaSHA512
+
+        init?(signatureAlgorithm oid: ASN1ObjectIdentifier) {
+            switch oid {
+            case [1, 2, 840, 10045, 4, 3, 2]: self = .ecdsaSHA256
+            case [1, 2, 840, 10045, 4, 3, 3]: self = .ecdsaSHA384
+            case [1, 2, 840, 10045, 4, 3, 4]: self = .ecdsaSHA512
+            case [1, 2, 840, 113549, 1, 1, 11]: self = .rsaSHA256
+            case [1, 2, 840, 113549, 1, 1, 12]: self = .rsaSHA384
+            case [1, 2, 840, 113549, 1, 1, 13]: self = .rsaSHA512
+            default: return nil
+            }
+        }
+
+        var isECDSA: Bool {
+            switch self {
+            case .ecdsaSHA256, .ecdsaSHA384, .ecdsaSHA512: true
+            case .rsaSHA256, .rsaSHA384, .rsaSHA512: false
+            }
+        }
+
+        func withDigest(of message: ArraySlice<UInt8>, _ body: (any Digest) -> Bool) -> Bool {
+            switch self {
+            case .ecdsaSHA256, .rsaSHA256: body(SHA256.hash(data: message))
+            case .ecdsaSHA384, .rsaSHA384: body(SHA384.hash(data: message))
+            case .ecdsaSHA512, .rsaSHA512: body(SHA512.hash(data: message))
+            }
+        }
+    }
+}
+
+extension ASN1ObjectIdentifier {
+    static let ecPublicKeyOID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
+    static let rsaEncryptionOID: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+    static let p256OID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 3, 1, 7]
+    static let p384OID: ASN1ObjectIdentifier = [1, 3, 132, 0, 34]
+    static let p521OID: ASN1ObjectIdentifier = [1, 3, 132, 0, 35]
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// RFC 9457 problem details as the tenant writes them (`application/problem+json`), with Holdfast's stable `code`.
+///
+/// Decodes exactly what `HoldfastServer`'s problem type writes: `type` (`urn:holdfast:problem:<CODE>`), `title`,
+/// `status`, `detail?`, `instance?` (`urn:holdfast:request:<id>`), `code`, `requestId?`, `errors?` — and stays
+/// lenient about the RFC's optional members so that any RFC 9457 body still decodes.
+public struct ProblemDetails: Codable, Sendable, Hashable, Error {
+    /// One field that failed validation (`field` is a path into the request body).
+    public struct FieldError: Codable, Sendable, Hashable {
+        public var field: String
+        public var code: String
+        public var detail: String
+
+        public init(field: String, code: String, detail: String) {
+            self.field = field
+            self.code = code
+            self.detail = detail
+        }
+    }
+
+    /// RFC 9457 §3.1.1; `about:blank` when absent.
+    public var type: String
+    public var title: String?
+    public var status: Int?
+    public var detail: String?
+    public var instance: String?
+    public var code: HoldfastErrorCode?
+    public var requestId: String?
+    public var errors: [FieldError]?
+
+    public static let mediaType = "application/problem+json"
+
+    public init(status: Int, code: HoldfastErrorCode, title: String, detail: String? = nil, requestId: String? = nil,
+                errors: [FieldError]? = nil) {
+        self.type = "urn:holdfast:problem:\(code.rawValue)"
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.instance = requestId.map { "urn:holdfast:request:\($0)" }
+        self.code = code
+        self.requestId = requestId
+        self.errors = errors
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, instance, code, requestId, errors
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decodeIfPresent(String.self, forKey: .type) ?? "about:blank"
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        detail = try container.decodeIfPresent(String.self, forKey: .detail)
+        instance = try container.decodeIfPresent(String.self, forKey: .instance)
+        code = try container.decodeIfPresent(HoldfastErrorCode.self, forKey: .code)
+        requestId = try container.decodeIfPresent(String.self, forKey: .requestId)
+        errors = try container.decodeIfPresent([FieldError].self, forKey: .errors)
+    }
+
+    /// The `code`, or the one named by a `urn:holdfast:problem:<CODE>` `type` when `code` is absent.
+    public var effectiveCode: HoldfastErrorCode? {
+        if let code { return code }
+        let prefix = "urn:holdfast:problem:"
+        guard type.hasPrefix(prefix) else { return nil }
+        return HoldfastErrorCode(String(type.dropFirst(prefix.count)))
+    }
+}

@@ -1,0 +1,43 @@
+/// HTTP header names and values of the tethering protocol (issue 5; RFC 9449; the client attestation draft).
+public enum HoldfastHeaders {
+    /// `Authorization: DPoP <licenseToken>` (RFC 9449 §7.1).
+    public static let authorization = "Authorization"
+    /// The authorization scheme of instance calls.
+    public static let dpopScheme = "DPoP"
+    /// The proof header (RFC 9449 §4.1).
+    public static let dpop = "DPoP"
+    /// The server's nonce (RFC 9449 §8).
+    public static let dpopNonce = "DPoP-Nonce"
+    /// The challenge of a 401 (RFC 9449 §7.1): `DPoP error="use_dpop_nonce", …`.
+    public static let wwwAuthenticate = "WWW-Authenticate"
+    /// The RFC 9449 §8 error value.
+    public static let useDPoPNonceError = "use_dpop_nonce"
+    /// The server's clock (RFC 9110 §6.6.1), from which the SDK learns its clock offset.
+    public static let date = "Date"
+    /// The dev / QA bypass; only the value `true` means anything.
+    public static let devMode = "X-Holdfast-Dev-Mode"
+    public static let devModeEnabled = "true"
+    /// draft-ietf-oauth-attestation-based-client-auth §4 and §5.1.
+    public static let oauthClientAttestation = "OAuth-Client-Attestation"
+    public static let oauthClientAttestationPoP = "OAuth-Client-Attestation-PoP"
+    public static let contentType = "Content-Type"
+    public static let jsonMediaType = "application/json"
+
+    /// `DPoP <licenseToken>`.
+    public static func authorizationValue(licenseToken: String) -> String {
+        dpopScheme + " " + licenseToken
+    }
+
+    /// The token of a `DPoP <token>` authorization value (scheme compared case-insensitively, RFC 9110 §11.1);
+    /// `nil` for another scheme or an empty token.
+    public static func licenseToken(fromAuthorization value: String) -> String? {
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == dpopScheme.lowercased() else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty || token.contains(" ") ? nil : token
+    }
+
+    /// The `WWW-Authenticate` value of a `use_dpop_nonce` 401 (RFC 9449 §8).
+    public static let useDPoPNonceChallenge =
+        #"DPoP error="use_dpop_nonce", error_description="Authorization server requires nonce in DPoP proof""#
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Every seam the holder uses (DESIGN.md §3), in one value so that an app, the `holdfast device` command and tests
+/// each assemble their own.
+public struct PlatformSeams: Sendable {
+    public var secureStorage: any SecureStorage
+    public var secureArea: any SecureArea
+    public var platformAttestation: any PlatformAttestation
+    public var transport: any HTTPTransport
+    public var clock: any HoldfastClock
+    public var sleeper: any Sleeper
+    public var deviceInfo: DeviceInfo
+    /// A number in `0 ... 1` for backoff jitter (injectable so that tests see fixed delays).
+    public var jitter: @Sendable () -> Double
+
+    public init(secureStorage: any SecureStorage, secureArea: any SecureArea,
+                platformAttestation: any PlatformAttestation = UnavailablePlatformAttestation(),
+                transport: any HTTPTransport = URLSessionTransport(), clock: any HoldfastClock = SystemClock(),
+                sleeper: any Sleeper = TaskSleeper(), deviceInfo: DeviceInfo = .current,
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) }) {
+        self.secureStorage = secureStorage
+        self.secureArea = secureArea
+        self.platformAttestation = platformAttestation
+        self.transport = transport
+        self.clock = clock
+        self.sleeper = sleeper
+        self.deviceInfo = deviceInfo
+        self.jitter = jitter
+    }
+
+    /// The Linux seams: state (keys included) in an encrypted file under `stateDirectory`, software keys, no
+    /// platform attestation (assertion fallback), `URLSession`, the system clock.
+    public static func linux(stateDirectory: URL) -> PlatformSeams {
+        let storage = FileSecureStorage(directory: stateDirectory, applicationId: "holdfast-sdk")
+        return PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage))
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A request for the `HTTPTransport` seam (DESIGN.md §3): plain values, so that tests can script a tenant.
+public struct TransportRequest: Sendable, Hashable {
+    public var method: String
+    public var url: URL
+    /// Header fields; names are matched case-insensitively by `header(_:)` (RFC 9110 §5.1).
+    public var headers: [String: String]
+    public var body: Data?
+
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the header `name`, whatever its case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Sets `name`, replacing a field of the same name in any case.
+    public mutating func setHeader(_ name: String, _ value: String?) {
+        for key in headers.keys where key.caseInsensitiveCompare(name) == .orderedSame {
+            headers[key] = nil
+        }
+        if let value { headers[name] = value }
+    }
+}

@@ -1,0 +1,56 @@
+import HoldfastProtocol
+
+/// The one error type of the SDK's tethering API: a stable `code` (the tenant's codes of issue 5 plus
+/// `NETWORK_ERROR`, `ATTESTATION_UNAVAILABLE`, `REGISTRATION_IN_PROGRESS`, `LICENSE_EXPIRED`, `NOT_CONFIGURED`,
+/// `SECURE_STORAGE_UNAVAILABLE` …), a message for people, and what the tenant said when it said something.
+public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let code: HoldfastErrorCode
+    public let message: String
+    /// The HTTP status, when the error is the tenant's answer.
+    public let httpStatus: Int?
+    /// The tenant's problem details, when it sent them.
+    public let problem: ProblemDetails?
+
+    public init(_ code: HoldfastErrorCode, _ message: String, httpStatus: Int? = nil, problem: ProblemDetails? = nil) {
+        self.code = code
+        self.message = message
+        self.httpStatus = httpStatus
+        self.problem = problem
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// No answer, or a 5xx: worth retrying after a pause.
+    var isTransient: Bool {
+        code == .networkError || (httpStatus.map { $0 >= 500 } ?? false)
+    }
+
+    static func notConfigured() -> HoldfastError {
+        HoldfastError(.notConfigured, "call initialize(platformConfiguration:) first: tethering needs a tenant")
+    }
+
+    static func storage(_ error: SecureStorageError) -> HoldfastError {
+        switch error {
+        case .unavailable(let why): HoldfastError(.secureStorageUnavailable, why)
+        case .corrupted(let why): HoldfastError(.secureStorageCorrupted, why)
+        }
+    }
+
+    static func secureArea(_ error: SecureAreaError) -> HoldfastError {
+        switch error {
+        case .keyNotFound(let alias): HoldfastError(.secureAreaUnavailable, "the instance key \(alias) is missing")
+        case .unavailable(let why), .corrupted(let why): HoldfastError(.secureAreaUnavailable, why)
+        }
+    }
+
+    /// Any error as a `HoldfastError` (ours pass through; anything else is a bug-shaped `INVALID_RESPONSE`).
+    static func wrap(_ error: any Error) -> HoldfastError {
+        switch error {
+        case let error as HoldfastError: error
+        case let error as SecureStorageError: storage(error)
+        case let error as SecureAreaError: secureArea(error)
+        case is CancellationError: HoldfastError(.networkError, "cancelled")
+        default: HoldfastError(.invalidResponse, String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HoldfastProtocol
+import JOSE
+
+/// The SDK's HTTP conversation with its tenant: JSON in and out (`HoldfastJSON`), RFC 9457 problems turned into
+/// `HoldfastError`s, the clock offset learned from every `Date` header, and RFC 9449 DPoP proofs — including the
+/// §8 server nonce: a `use_dpop_nonce` answer is retried once with the `DPoP-Nonce` it carries, and the latest
+/// nonce of each origin is used for the next proof.
+actor TenantClient {
+    /// What signs the DPoP proof of a call, and the license token it presents.
+    struct Proof: Sendable {
+        let signer: SecureAreaSigner
+        let accessToken: String?
+    }
+
+    let baseURL: URL
+    private let transport: any HTTPTransport
+    private let clock: any HoldfastClock
+    private let extraHeaders: [String: String]
+    /// Server time minus device time.
+    private(set) var clockOffset: TimeInterval = 0
+    private var nonces: [String: String] = [:]
+
+    init(baseURL: URL, transport: any HTTPTransport, clock: any HoldfastClock, extraHeaders: [String: String]) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.clock = clock
+        self.extraHeaders = extraHeaders
+    }
+
+    /// The device's best estimate of the tenant's clock.
+    func serverNow() -> Date { clock.now().addingTimeInterval(clockOffset) }
+
+    func setClockOffset(milliseconds: Int64) {
+        clockOffset = Double(milliseconds) / 1000
+    }
+
+    var clockOffsetMilliseconds: Int64 { Int64((clockOffset * 1000).rounded()) }
+
+    /// A JSON call to the tenant; 2xx answers decode as `Response`, others throw the tenant's problem.
+    func call<Response: Decodable & Sendable>(_ method: String, path: String, body: (any Encodable & Sendable)? = nil,
+                                              proof: Proof? = nil, as: Response.Type = Response.self) async throws(HoldfastError) -> Response {
+        guard let url = URL(string: baseURL.absoluteString + path) else {
+            throw HoldfastError(.validationFailed, "cannot form a URL from \(path)")
+        }
+        var request = TransportRequest(method: method, url: url, headers: extraHeaders)
+        if let body {
+            do { request.body = try HoldfastJSON.encode(body) } catch {
+                throw HoldfastError(.validationFailed, "cannot encode the request: \(error)")
+            }
+            request.setHeader(HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType)
+        }
+        let response = try await send(request, proof: proof)
+        guard (200 ..< 300).contains(response.status) else { throw Self.error(from: response) }
+        do {
+            return try HoldfastJSON.decode(Response.self, from: response.body)
+        } catch {
+            throw HoldfastError(.invalidResponse, "the tenant's answer to \(method) \(path) does not decode", httpStatus: response.status)
+        }
+    }
+
+    /// Sends `request` (signed with `proof` when given), retrying once on `use_dpop_nonce`. Network failures throw
+    /// `NETWORK_ERROR`; every HTTP answer is returned.
+    func send(_ request: TransportRequest, proof: Proof?) async throws(HoldfastError) -> TransportResponse {
+        var attempt = 0
+        while true {
+            var outgoing = request
+            if let proof { outgoing = try await sign(request, proof: proof) }
+            let response: TransportResponse
+            do {
+                response = try await transport.send(outgoing)
+            } catch {
+                throw HoldfastError(.networkError, "\(request.method) \(request.url.path): \(error)")
+            }
+            observe(response, for: request.url)
+            if proof != nil, attempt == 0, Self.isUseDPoPNonce(response) {
+                attempt += 1
+                continue
+            }
+            return response
+        }
+    }
+
+    /// Adds `Authorization: DPoP <token>` (when there is a token) and a `DPoP` proof for `request`
+    /// (RFC 9449 §4.2, §7.1): `htm`, `htu`, `iat` on the tenant's clock, `jti`, `ath`, and the origin's nonce.
+    func sign(_ request: TransportRequest, proof: Proof) async throws(HoldfastError) -> TransportRequest {
+        var signed = request
+        let jwt: String
+        do {
+            jwt = try await DPoPProof.create(method: request.method, uri: request.url.absoluteString, signer: proof.signer,
+                                             issuedAt: serverNow(), accessToken: proof.accessToken,
+                                             nonce: nonces[Self.origin(of: request.url)])
+        } catch {
+            throw HoldfastError.wrap(error)
+        }
+        signed.setHeader(HoldfastHeaders.dpop, jwt)
+        if let token = proof.accessToken {
+            signed.setHeader(HoldfastHeaders.authorization, HoldfastHeaders.authorizationValue(licenseToken: token))
+        }
+        return signed
+    }
+
+    private func observe(_ response: TransportResponse, for url: URL) {
+        if let date = response.header(HoldfastHeaders.date).flatMap(HTTPDate.parse) {
+            clockOffset = date.timeIntervalSince(clock.now())
+        }
+        if let nonce = response.header(HoldfastHeaders.dpopNonce), !nonce.isEmpty, nonce.utf8.count <= 1024 {
+            nonces[Self.origin(of: url)] = nonce
+        }
+    }
+
+    /// RFC 9449 §8 (and §9 for resource servers): a 400/401 with a `DPoP-Nonce` whose error is `use_dpop_nonce`,
+    /// said in `WWW-Authenticate` or as the problem code.
+    static func isUseDPoPNonce(_ response: TransportResponse) -> Bool {
+        guard response.status == 401 || response.status == 400, response.header(HoldfastHeaders.dpopNonce) != nil else {
+            return false
+        }
+        if let challenge = response.header(HoldfastHeaders.wwwAuthenticate), challenge.contains(HoldfastHeaders.useDPoPNonceError) {
+            return true
+        }
+        if let problem = try? HoldfastJSON.decode(ProblemDetails.self, from: response.body), problem.effectiveCode == .useDPoPNonce {
+            return true
+        }
+        if let body = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+           body["error"] as? String == HoldfastHeaders.useDPoPNonceError {
+            return true
+        }
+        return false
+    }
+
+    /// The tenant's answer as an error: its problem code when it sent one, otherwise a code for the status.
+    static func error(from response: TransportResponse) -> HoldfastError {
+        let problem = try? HoldfastJSON.decode(ProblemDetails.self, from: response.body)
+        let code = problem?.effectiveCode ?? fallbackCode(status: response.status)
+        let message = problem?.detail ?? problem?.title ?? "HTTP \(response.status)"
+        return HoldfastError(code, message, httpStatus: response.status, problem: problem)
+    }
+
+    private static func fallbackCode(status: Int) -> HoldfastErrorCode {
+        switch status {
+        case 401: .invalidToken
+        case 404: .notFound
+        case 409: .conflict
+        case 413: .payloadTooLarge
+        case 429: .rateLimited
+        case 500...: .internalError
+        default: .validationFailed
+        }
+    }
+
+    static func origin(of url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port ?? -1)"
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HoldfastProtocol
+
+/// What the SDK keeps per application id after a successful registration (issue 5, "Local persistence"). Written
+/// in one piece, only after the tenant confirmed the step it records, so that a crash leaves the previous whole
+/// state or the next one — never half of each.
+public struct TetheringState: Codable, Sendable, Hashable {
+    public var applicationId: String
+    public var instanceId: String
+    public var status: InstanceStatus
+    /// The `SecureArea` alias of the instance key.
+    public var keyAlias: String
+    /// `ios`, `macos` or `linux`: where the key lives.
+    public var platform: String
+    public var appAttestationType: AppAttestationType
+    /// The App Attest key id (base64), for renewal assertions.
+    public var attestationKeyId: String?
+    public var registeredAt: Date
+    public var keyRotatedAt: Date?
+    /// Server time minus device time, learned from the tenant's `Date` header.
+    public var clockOffsetMs: Int64
+    public var licenseToken: String?
+    public var licenseIssuedAt: Date?
+    public var licenseExpiresAt: Date?
+
+    public init(applicationId: String, instanceId: String, status: InstanceStatus, keyAlias: String, platform: String,
+                appAttestationType: AppAttestationType, attestationKeyId: String?, registeredAt: Date,
+                keyRotatedAt: Date?, clockOffsetMs: Int64, licenseToken: String?, licenseIssuedAt: Date?,
+                licenseExpiresAt: Date?) {
+        self.applicationId = applicationId
+        self.instanceId = instanceId
+        self.status = status
+        self.keyAlias = keyAlias
+        self.platform = platform
+        self.appAttestationType = appAttestationType
+        self.attestationKeyId = attestationKeyId
+        self.registeredAt = registeredAt
+        self.keyRotatedAt = keyRotatedAt
+        self.clockOffsetMs = clockOffsetMs
+        self.licenseToken = licenseToken
+        self.licenseIssuedAt = licenseIssuedAt
+        self.licenseExpiresAt = licenseExpiresAt
+    }
+
+    static var currentPlatform: String {
+        #if os(iOS)
+        "ios"
+        #elseif os(macOS)
+        "macos"
+        #else
+        "linux"
+        #endif
+    }
+}

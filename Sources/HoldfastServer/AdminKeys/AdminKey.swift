@@ -1,0 +1,47 @@
+import Foundation
+
+/// An admin API key as the API and the CLI show it: never the secret, never its hash.
+public struct AdminKey: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    public var revokedAt: Date?
+    /// The key created on first start.
+    public var bootstrap: Bool
+
+    public var isActive: Bool { revokedAt == nil }
+}
+
+/// A key just created: the only time the full key (`hfk_<id>_<secret>`) is shown.
+public struct CreatedAdminKey: Codable, Sendable, Equatable {
+    public var key: String
+    public var adminKey: AdminKey
+
+    enum CodingKeys: String, CodingKey {
+        case key, id, name, createdAt, lastUsedAt, revokedAt, bootstrap
+    }
+
+    init(key: String, adminKey: AdminKey) {
+        self.key = key
+        self.adminKey = adminKey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(String.self, forKey: .key)
+        adminKey = try AdminKey(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try adminKey.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+    }
+}
+
+/// One page of `GET /v1/admin/keys`, oldest first; `nextCursor` continues after the last item.
+public struct AdminKeyPage: Codable, Sendable, Equatable {
+    public var keys: [AdminKey]
+    public var nextCursor: String?
+}

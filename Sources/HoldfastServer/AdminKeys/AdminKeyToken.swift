@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+
+/// The admin API key format: `hfk_<id>_<secret>`, `id` 12 random bytes and `secret` 32 random bytes
+/// (256 bits), both lower-case hex. The database keeps only SHA-256(secret); a presented key is looked up by
+/// its id and its secret's hash compared in constant time.
+struct AdminKeyToken: Sendable, Equatable {
+    static let prefix = "hfk_"
+    static let idBytes = 12
+    static let secretBytes = 32
+
+    let id: String
+    let secret: String
+
+    static func generate() -> AdminKeyToken {
+        AdminKeyToken(id: randomHex(idBytes), secret: randomHex(secretBytes))
+    }
+
+    /// Parses the exact format; anything else is nil (and authenticates as nobody).
+    init?(_ text: String) {
+        let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "hfk",
+              parts[1].utf8.count == Self.idBytes * 2, Self.isLowerHex(parts[1]),
+              parts[2].utf8.count == Self.secretBytes * 2, Self.isLowerHex(parts[2]) else { return nil }
+        self.id = String(parts[1])
+        self.secret = String(parts[2])
+    }
+
+    private init(id: String, secret: String) {
+        self.id = id
+        self.secret = secret
+    }
+
+    var text: String { "\(Self.prefix)\(id)_\(secret)" }
+
+    /// Hex SHA-256 of the secret's characters, as stored in `admin_api_keys.secret_hash`.
+    var secretHash: String { Self.hex(SHA256.hash(data: Data(secret.utf8))) }
+
+    /// Constant-time comparison of two hashes of equal length (the length is not secret).
+    static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
+        let a = Array(left.utf8), b = Array(right.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        id.utf8.count == idBytes * 2 && isLowerHex(Substring(id))
+    }
+
+    private static func isLowerHex(_ text: Substring) -> Bool {
+        text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    private static func randomHex(_ count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return hex((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

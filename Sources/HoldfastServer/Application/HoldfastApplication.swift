@@ -1,0 +1,203 @@
+import Ephemeral
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The tenant server's entry point, for `holdfast serve`, `holdfast demo` and in-process tests alike.
+///
+/// `build` does the start-up work (master key, database, migrations, bootstrap admin key, tenant keys, the
+/// ephemeral store) and returns a Hummingbird application to run under swift-service-lifecycle;
+/// `withRunningServer` runs one on a free port for the length of a closure.
+public enum HoldfastApplication {
+    /// What start-up did, for the caller to show (the bootstrap key is shown once, here, and never logged).
+    public struct StartupInfo: Sendable {
+        /// The admin key created on first start with an empty database; nil on every later start.
+        public let bootstrapAdminKey: String?
+        /// The database, without password (`sqlite /data/holdfast.sqlite`).
+        public let database: String
+        /// `memory` or `redis`.
+        public let ephemeralStore: String
+        /// The active tenant signing key.
+        public let tenantKeyID: String
+        public let tenantKeyCreated: Bool
+        public let appliedMigrations: [String]
+    }
+
+    /// Options that are not configuration: how this process observes the application.
+    public struct Options: Sendable {
+        /// nil: a logger from the configuration's level and format, on standard error.
+        public var logger: Logger?
+        /// nil: a registry of the application's own (see `HTTPMetrics`).
+        public var metrics: HTTPMetrics?
+        /// Called with the bound port once the server listens.
+        public var onServerRunning: @Sendable (Int) async -> Void
+
+        public init(logger: Logger? = nil, metrics: HTTPMetrics? = nil,
+                    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) {
+            self.logger = logger
+            self.metrics = metrics
+            self.onServerRunning = onServerRunning
+        }
+    }
+
+    /// Builds the application; nothing listens until it runs. Start-up failures (an unreachable database, a
+    /// wrong master key) throw `StorageError` / `KeyError` with a message to act on, and leave nothing open.
+    public static func build(configuration: HoldfastConfiguration, options: Options = Options())
+        async throws -> (application: some ApplicationProtocol, startup: StartupInfo) {
+        let (services, startup, ephemeralShutdown) = try await makeServices(configuration: configuration, options: options)
+        let router = makeRouter(services: services, routes: RouteTable(HoldfastRoutes.all(services)))
+        let onServerRunning = options.onServerRunning
+        let logger = services.logger
+        let boundPort = services.boundPort
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                    serverName: nil),
+            services: [ResourceCleanup(database: services.database, ephemeralShutdown: ephemeralShutdown)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                boundPort.set(port)
+                logger.info("listening", metadata: ["host": .string(configuration.host), "port": .stringConvertible(port)])
+                await onServerRunning(port)
+            },
+            logger: logger)
+        return (application, startup)
+    }
+
+    /// The start-up work and the services routes are built from; the caller owns the database and the
+    /// ephemeral store (`ephemeralShutdown`) from here on.
+    static func makeServices(configuration: HoldfastConfiguration, options: Options) async throws
+        -> (services: ServerServices, startup: StartupInfo, ephemeralShutdown: @Sendable () async -> Void) {
+        let logger = options.logger ?? HoldfastLogging.logger(configuration)
+        let masterKey = try MasterKey.load(configuration.masterKey)
+        let openAPI = try OpenAPIDocument.load()
+        let database = try HoldfastDatabase.open(configuration.database, logger: logger)
+        let prepared: Prepared
+        let ephemeral: (store: any EphemeralStore, shutdown: @Sendable () async -> Void)
+        do {
+            prepared = try await prepare(database: database, masterKey: masterKey, logger: logger)
+            ephemeral = try EphemeralBackendFactory.make(configuration.ephemeral, logger: logger)
+        } catch {
+            await database.close()
+            throw error
+        }
+        let services = ServerServices(
+            configuration: configuration, database: database, ephemeral: ephemeral.store, keyring: prepared.keyring,
+            adminKeys: AdminKeyService(database: database, logger: logger), metrics: options.metrics ?? HTTPMetrics(),
+            openAPIDocument: openAPI, logger: logger, boundPort: BoundPort())
+        let startup = StartupInfo(
+            bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
+            ephemeralStore: ephemeral.store.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
+            tenantKeyCreated: prepared.tenantKeyCreated, appliedMigrations: prepared.applied.map(\.name))
+        return (services, startup, ephemeral.shutdown)
+    }
+
+    /// Applies pending migrations and closes the database (`holdfast migrate`).
+    public static func migrate(configuration: HoldfastConfiguration, logger: Logger) async throws -> [Migration] {
+        let database = try HoldfastDatabase.open(configuration.database, logger: logger)
+        do {
+            let applied = try await migrate(database, logger: logger)
+            await database.close()
+            return applied
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    /// Opens the configured database, migrated, for tools working on it directly (`holdfast admin`).
+    /// The caller closes it.
+    public static func openMigratedDatabase(configuration: HoldfastConfiguration, logger: Logger) async throws -> HoldfastDatabase {
+        let database = try HoldfastDatabase.open(configuration.database, logger: logger)
+        do {
+            try await migrate(database, logger: logger)
+            return database
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    @discardableResult
+    static func migrate(_ database: HoldfastDatabase, logger: Logger) async throws -> [Migration] {
+        try await checkReachable(database)
+        let migrator = try Migrator(migrations: HoldfastMigrations.all)
+        let dialect = database.dialect
+        return try await database.withStartupLock { session in
+            try await migrator.migrate(session, dialect: dialect, logger: logger)
+        }
+    }
+
+    private struct Prepared: Sendable {
+        let applied: [Migration]
+        let bootstrapKey: CreatedAdminKey?
+        let keyring: TenantKeyring
+        let tenantKeyCreated: Bool
+    }
+
+    /// Migrations, bootstrap key and tenant keys, all under the start-up lock so that two nodes starting at
+    /// once do this one after the other.
+    private static func prepare(database: HoldfastDatabase, masterKey: MasterKey, logger: Logger) async throws -> Prepared {
+        try await checkReachable(database)
+        let migrator = try Migrator(migrations: HoldfastMigrations.all)
+        let adminKeys = AdminKeyService(database: database, logger: logger)
+        let dialect = database.dialect
+        return try await database.withStartupLock { session in
+            let applied = try await migrator.migrate(session, dialect: dialect, logger: logger)
+            let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session)
+            let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, logger: logger)
+            return Prepared(applied: applied, bootstrapKey: bootstrapKey, keyring: keyring, tenantKeyCreated: created)
+        }
+    }
+
+    private static func checkReachable(_ database: HoldfastDatabase) async throws {
+        do {
+            try await database.ping()
+        } catch {
+            throw StorageError(code: StorageError.Code.unavailable,
+                               message: "cannot reach the database (\(database.location)): \(String(describing: error))")
+        }
+    }
+
+    /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit,
+    /// then the routes of `table`, admin routes behind `AdminAuthMiddleware`.
+    static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
+        let router = Router(context: HoldfastRequestContext.self)
+        router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
+        router.add(middleware: MetricsMiddleware(metrics: services.metrics))
+        router.add(middleware: DateHeaderMiddleware())
+        router.add(middleware: ProblemMiddleware(routes: table))
+        router.add(middleware: BodyLimitMiddleware())
+        let adminAuth = AdminAuthMiddleware(adminKeys: services.adminKeys)
+        for route in table.routes {
+            let handler = route.handler
+            let responder: CallbackResponder<HoldfastRequestContext>
+            switch route.access {
+            case .open:
+                responder = CallbackResponder { request, context in try await handler(request, context) }
+            case .admin:
+                responder = CallbackResponder { request, context in
+                    try await adminAuth.handle(request, context: context) { request, context in
+                        try await handler(request, context)
+                    }
+                }
+            }
+            router.on(RouterPath(route.routerPath), method: route.method, responder: responder)
+        }
+        return router
+    }
+}
+
+/// Closes the database pool and the ephemeral store when the service group shuts down.
+struct ResourceCleanup: Service {
+    let database: HoldfastDatabase
+    let ephemeralShutdown: @Sendable () async -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await ephemeralShutdown()
+        await database.close()
+    }
+}

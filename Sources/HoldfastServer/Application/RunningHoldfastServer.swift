@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A server running in this process, for the length of `HoldfastApplication.withRunningServer`.
+public struct RunningHoldfastServer: Sendable {
+    /// The port it is bound to (a free one when the configuration asked for port 0).
+    public let port: Int
+    /// `http://host:port`, for clients in this process.
+    public let baseURL: String
+    public let startup: HoldfastApplication.StartupInfo
+}
+
+extension HoldfastApplication {
+    /// Builds and runs a server, calls `body` once it listens, then shuts it down gracefully — for tests,
+    /// `holdfast demo` and end-to-end runs. Use port 0 in `configuration` for a free port.
+    public static func withRunningServer<T: Sendable>(
+        configuration: HoldfastConfiguration, logger: Logger? = nil,
+        _ body: @Sendable (RunningHoldfastServer) async throws -> T
+    ) async throws -> T {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let (application, startup) = try await build(
+            configuration: configuration,
+            options: Options(logger: logger, onServerRunning: { port in continuation.yield(port) }))
+        let serviceGroup = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { continuation.finish() }
+                try await serviceGroup.run()
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                // The server stopped before listening: its error is the group's.
+                try await group.waitForAll()
+                throw StorageError(code: "SERVER_NOT_STARTED", message: "the server stopped before it listened")
+            }
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            let running = RunningHoldfastServer(port: port, baseURL: "http://\(host):\(port)", startup: startup)
+            let result: T
+            do {
+                result = try await body(running)
+            } catch {
+                await serviceGroup.triggerGracefulShutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+            await serviceGroup.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import HoldfastProtocol
+import Logging
+import SQLKit
+
+/// Holder applications (issue 5): create, list, get, replace, delete. Deleting an application revokes all of its
+/// instances in the same transaction, so that no token of theirs is accepted afterwards.
+public struct HolderApplicationService: Sendable {
+    public let database: HoldfastDatabase
+    let logger: Logger
+
+    public init(database: HoldfastDatabase, logger: Logger) {
+        self.database = database
+        self.logger = logger
+    }
+
+    /// Validates and stores a new application with a generated `id`.
+    public func create(_ request: HolderApplication) async throws -> HolderApplication {
+        var application = try Self.validated(request)
+        application.id = TetheringID.generate()
+        let document = try Self.document(application)
+        let now = Timestamp.now()
+        try await uniqueName(application.name) {
+            try await database.sql.insert(into: "holder_applications")
+                .columns("id", "name", "platform", "document", "created_at", "updated_at")
+                .values(SQLBind(application.id), SQLBind(application.name),
+                        SQLBind(application.platform.holderPlatform.rawValue), SQLBind(document), SQLBind(now), SQLBind(now))
+                .run()
+        }
+        logger.info("holder application created", metadata: ["application_id": .string(application.id ?? "")])
+        return application
+    }
+
+    /// Applications in creation order, `limit` at most, after `cursor`.
+    public func list(limit: Int?, cursor: String?) async throws -> HolderApplicationPage {
+        let limit = try PageLimit.parse(limit)
+        var query = database.sql.select().column("*").from("holder_applications")
+        if let cursor {
+            let after = try KeysetCursor(parameter: cursor)
+            query = query.where(group: {
+                $0.where("created_at", .greaterThan, after.time)
+                    .orWhere(group: { $0.where("created_at", .equal, after.time).where("id", .greaterThan, after.id) })
+            })
+        }
+        let rows = try await query.orderBy("created_at").orderBy("id").limit(limit + 1).all()
+        let page = Array(rows.prefix(limit))
+        let items = try page.map(Self.application)
+        var next: String?
+        if rows.count > limit, let last = page.last {
+            next = KeysetCursor(time: try last.decode(column: "created_at", as: Int64.self),
+                                id: try last.decode(column: "id", as: String.self)).encoded
+        }
+        return HolderApplicationPage(data: items, nextCursor: next)
+    }
+
+    /// One application, or `APPLICATION_NOT_FOUND`.
+    public func get(id: String) async throws -> HolderApplication {
+        guard TetheringID.isValid(id),
+              let row = try await database.sql.select().column("*").from("holder_applications")
+                .where("id", .equal, id).first() else { throw TetheringError.applicationNotFound(id) }
+        return try Self.application(row)
+    }
+
+    /// Replaces an application's settings (`PUT`). The `type` cannot change: its instances were attested for
+    /// the platform they registered on.
+    public func replace(id: String, with request: HolderApplication) async throws -> HolderApplication {
+        let existing = try await get(id: id)
+        var application = try Self.validated(request, id: id)
+        guard existing.platform.holderPlatform == application.platform.holderPlatform else {
+            throw ProblemError(status: .conflict, code: ProblemError.Code.conflict, title: "Type cannot change",
+                               detail: "the type of an application cannot change; create another application",
+                               errors: [ProblemDetails.FieldError(field: "type", code: "IMMUTABLE",
+                                                                  detail: "the type of an application cannot change")])
+        }
+        application.id = id
+        let document = try Self.document(application)
+        try await uniqueName(application.name) {
+            try await database.sql.update("holder_applications")
+                .set("name", to: application.name).set("document", to: document).set("updated_at", to: Timestamp.now())
+                .where("id", .equal, id).run()
+        }
+        return application
+    }
+
+    /// Deletes an application and revokes every instance of it, at once.
+    public func delete(id: String) async throws {
+        _ = try await get(id: id)
+        let now = Timestamp.now()
+        let revoked = try await database.transaction { session -> Int in
+            try await session.delete(from: "holder_applications").where("id", .equal, id).run()
+            let count = try await session.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("holder_instances").where("application_id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
+                .first()?.decode(column: "n", as: Int64.self) ?? 0
+            try await session.update("holder_instances").set("revoked_at", to: now)
+                .where("application_id", .equal, id).where("revoked_at", .is, SQLLiteral.null).run()
+            return Int(count)
+        }
+        logger.info("holder application deleted", metadata: ["application_id": .string(id),
+                                                             "instances_revoked": .stringConvertible(revoked)])
+    }
+
+    /// Runs an insert or update that may hit the unique name, turning the violation into `APPLICATION_NAME_TAKEN`.
+    private func uniqueName(_ name: String, _ write: () async throws -> Void) async throws {
+        do {
+            try await write()
+        } catch {
+            let holder = try? await database.sql.select().column("id").from("holder_applications")
+                .where("name", .equal, name).first()
+            if holder != nil { throw TetheringError.applicationNameTaken(name) }
+            throw error
+        }
+    }
+
+    static func validated(_ request: HolderApplication, id: String? = nil) throws -> HolderApplication {
+        var errors = HolderApplicationValidator.errors(in: request)
+        if let given = request.id, given != id {
+            errors.append(ProblemDetails.FieldError(field: "id", code: "READ_ONLY", detail: "the id is assigned by the server"))
+        }
+        guard errors.isEmpty else { throw ProblemError.validation(errors) }
+        var application = request
+        if case .android(var settings) = application.platform {
+            settings.packageSigningCertificateThumbprints = settings.packageSigningCertificateThumbprints.map { $0.lowercased() }
+            application.platform = .android(settings)
+        }
+        return application
+    }
+
+    static func document(_ application: HolderApplication) throws -> String {
+        var stored = application
+        stored.id = nil
+        return String(decoding: try HoldfastJSON.encode(stored), as: UTF8.self)
+    }
+
+    static func application(_ row: any SQLRow) throws -> HolderApplication {
+        let document = try row.decode(column: "document", as: String.self)
+        var application = try HoldfastJSON.decode(HolderApplication.self, from: Data(document.utf8))
+        application.id = try row.decode(column: "id", as: String.self)
+        return application
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The one place where errors become HTTP responses (STYLE habit 5, RFC 9457): our `ProblemConvertible`
+/// errors, Hummingbird's `HTTPError` and other `HTTPResponseError`s (a body over the limit is one), JSON
+/// decoding errors, the router's "no route" (404, or 405 with `Allow` when the path exists for other methods).
+/// Anything else is a 500 `INTERNAL_ERROR` whose body says nothing about internals; the error itself is
+/// logged with the request id.
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = HoldfastRequestContext
+
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = describe(error, request: request, context: context)
+            return Self.response(problem.details(requestID: context.requestID), headers: problem.headers)
+        }
+    }
+
+    private func describe(_ error: any Error, request: Request, context: Context) -> Described {
+        switch error {
+        case let error as any ProblemConvertible:
+            if error.problemStatus.code >= 500 {
+                context.logger.error("request failed", metadata: ["code": .string(error.problemCode),
+                                                                  "error": .string(String(describing: error))])
+            }
+            return Described(status: error.problemStatus, code: error.problemCode, title: error.problemTitle,
+                             detail: error.problemDetail, errors: error.problemFieldErrors, headers: error.problemHeaders)
+        case let error as DecodingError:
+            return Described(JSONBodyDecoder.problem(for: error))
+        case let error as any HTTPResponseError:
+            return describeHTTP(status: error.status, message: (error as? HTTPError)?.body,
+                                headers: (error as? HTTPError)?.headers ?? [:], request: request, context: context)
+        default:
+            context.logger.error("internal error", metadata: ["error.type": .string(String(reflecting: type(of: error))),
+                                                              "error": .string(String(describing: error))])
+            return Described(status: .internalServerError, code: ProblemError.Code.internalError,
+                             title: "Internal server error",
+                             detail: "the server could not complete the request; quote the request id when reporting it")
+        }
+    }
+
+    private func describeHTTP(status: HTTPResponse.Status, message: String?, headers: HTTPFields,
+                              request: Request, context: Context) -> Described {
+        if status == .notFound {
+            let methods = routes.methods(forPath: request.uri.path)
+            if !methods.isEmpty, !methods.contains(request.method) {
+                var allow = HTTPFields()
+                allow[.allow] = methods.map(\.rawValue).sorted().joined(separator: ", ")
+                return Described(status: .methodNotAllowed, code: ProblemError.Code.methodNotAllowed,
+                                 title: "Method not allowed",
+                                 detail: "\(request.method.rawValue) is not allowed on this path; allowed: \(allow[.allow] ?? "")",
+                                 headers: allow)
+            }
+            if methods.isEmpty {
+                return Described(status: .notFound, code: ProblemError.Code.notFound, title: "Not found",
+                                 detail: "no route for \(request.method.rawValue) \(request.uri.path)")
+            }
+        }
+        if status.code >= 500 {
+            context.logger.error("request failed", metadata: ["status": .stringConvertible(status.code),
+                                                              "error": .string(message ?? "")])
+        }
+        let code: String = switch status.code {
+        case 400: ProblemError.Code.badRequest
+        case 401: ProblemError.Code.unauthenticated
+        case 403: ProblemError.Code.forbidden
+        case 404: ProblemError.Code.notFound
+        case 405: ProblemError.Code.methodNotAllowed
+        case 409: ProblemError.Code.conflict
+        case 413: ProblemError.Code.payloadTooLarge
+        case 415: ProblemError.Code.unsupportedMediaType
+        case 429: ProblemError.Code.rateLimited
+        case 503: ProblemError.Code.serviceUnavailable
+        case 500...: ProblemError.Code.internalError
+        default: "HTTP_\(status.code)"
+        }
+        var detail = status.code < 500 ? message : nil
+        if status == .contentTooLarge { detail = "the request body is larger than \(context.maxUploadSize) bytes" }
+        return Described(status: status, code: code, title: status.reasonPhrase, detail: detail, headers: headers)
+    }
+
+    /// The problem as a response: `application/problem+json`, `Cache-Control: no-store`.
+    static func response(_ details: ProblemDetails, headers extra: HTTPFields = [:]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = (try? encoder.encode(details)) ?? Data(#"{"code":"INTERNAL_ERROR","status":500}"#.utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = ProblemDetails.mediaType
+        headers[.cacheControl] = "no-store"
+        headers.append(contentsOf: extra.filter { $0.name != .contentType && $0.name != .contentLength })
+        return Response(status: HTTPResponse.Status(code: details.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private struct Described {
+        var status: HTTPResponse.Status
+        var code: String
+        var title: String
+        var detail: String?
+        var errors: [ProblemDetails.FieldError] = []
+        var headers: HTTPFields = [:]
+
+        init(status: HTTPResponse.Status, code: String, title: String, detail: String?,
+             errors: [ProblemDetails.FieldError] = [], headers: HTTPFields = [:]) {
+            self.status = status
+            self.code = code
+            self.title = title
+            self.detail = detail
+            self.errors = errors
+            self.headers = headers
+        }
+
+        init(_ error: ProblemError) {
+            self.init(status: error.problemStatus, code: error.problemCode, title: error.problemTitle,
+                      detail: error.problemDetail, errors: error.problemFieldErrors, headers: error.problemHeaders)
+        }
+
+        func details(requestID: String) -> ProblemDetails {
+            ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
+                           requestID: requestID.isEmpty ? nil : requestID, errors: errors.isEmpty ? nil : errors)
+        }
+    }
+}

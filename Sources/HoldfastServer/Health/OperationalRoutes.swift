@@ -1,0 +1,60 @@
+import Ephemeral
+import Hummingbird
+
+/// `GET /health`, `GET /metrics`, `GET /openapi.json`: what operators and load balancers use.
+enum OperationalRoutes {
+    /// How long each `/health` probe may take before its component counts as down.
+    static let probeTimeout: Duration = .seconds(2)
+
+    static func routes(_ services: ServerServices) -> [Route] {
+        [
+            Route(.get, "/health", access: .open) { _, _ in
+                async let databaseUp = probe { try await services.database.ping() }
+                async let ephemeralUp = probe { try await services.ephemeral.ping() }
+                let (database, ephemeral) = await (databaseUp, ephemeralUp)
+                let health = HealthStatus(
+                    status: database && ephemeral ? "ok" : "unavailable",
+                    version: HoldfastServerInfo.version,
+                    database: .init(status: database ? "up" : "down", backend: services.database.dialect.rawValue),
+                    ephemeralStore: .init(status: ephemeral ? "up" : "down", backend: services.ephemeral.backendName))
+                var headers = HTTPFields()
+                headers[.cacheControl] = "no-store"
+                return try JSONResponse.make(health, status: database && ephemeral ? .ok : .serviceUnavailable,
+                                             headers: headers)
+            },
+            Route(.get, "/metrics", access: .open) { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return Response(status: .ok, headers: headers,
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: services.metrics.exposition())))
+            },
+            Route(.get, "/openapi.json", access: .open) { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json"
+                return Response(status: .ok, headers: headers,
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: services.openAPIDocument)))
+            },
+        ]
+    }
+
+    /// True when `check` finishes without error within `probeTimeout`.
+    static func probe(_ check: @escaping @Sendable () async throws -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await check()
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: probeTimeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import HoldfastProtocol
+import Logging
+
+/// The admin view of instances (issue 5): list an application's live instances and revoke one. Used by the HTTP
+/// API and by `holdfast admin instances …` alike.
+public struct HolderInstanceService: Sendable {
+    let applications: HolderApplicationService
+    let store: InstanceStore
+    let logger: Logger
+
+    public init(database: HoldfastDatabase, logger: Logger) {
+        self.applications = HolderApplicationService(database: database, logger: logger)
+        self.store = InstanceStore(database: database)
+        self.logger = logger
+    }
+
+    /// Live instances of `applicationId` by registration time, `limit` (1…500, default 50) at most, after `cursor`
+    /// (a `nextCursor`). `APPLICATION_NOT_FOUND` for an unknown application.
+    public func list(applicationId: String, limit: Int?, cursor: String?) async throws -> InstancePage {
+        let application = try await applications.get(id: applicationId)
+        let limit = try PageLimit.parse(limit)
+        let position = try cursor.map { try KeysetCursor(parameter: $0) }
+        return try await store.list(applicationId: application.id ?? applicationId, limit: limit, cursor: position)
+    }
+
+    /// Revokes a live instance: from now on every token and DPoP proof of it is refused (`INSTANCE_REVOKED`).
+    public func delete(applicationId: String, instanceId: String) async throws {
+        _ = try await applications.get(id: applicationId)
+        let instance = try await store.live(applicationId: applicationId, id: instanceId)
+        guard try await store.revoke(id: instance.id) else { throw TetheringError.instanceNotFound(instanceId) }
+        logger.info("instance revoked", metadata: ["application_id": .string(applicationId), "instance_id": .string(instance.id)])
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HoldfastProtocol
+import SQLKit
+
+/// SQL for `holder_instances`. Updates that race (counter, rotation) are conditional on the value read, so that
+/// two concurrent requests cannot both win.
+struct InstanceStore: Sendable {
+    let database: HoldfastDatabase
+
+    func insert(_ instance: HolderInstance) async throws {
+        func time(_ date: Date?) -> any SQLExpression {
+            date.map { SQLBind(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) } ?? SQLLiteral.null
+        }
+        func text(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+        let device = String(decoding: try HoldfastJSON.encode(instance.deviceDetails), as: UTF8.self)
+        let sdk = String(decoding: try HoldfastJSON.encode(instance.sdkDetails), as: UTF8.self)
+        try await database.sql.insert(into: "holder_instances")
+            .columns("id", "application_id", "platform", "public_key", "key_thumbprint", "status", "app_attestation_type",
+                     "app_attest_key_id", "app_attest_public_key", "app_attest_counter", "development_mode",
+                     "registered_at", "last_attested_at", "license_expires_at", "key_rotated_at", "revoked_at",
+                     "device_details", "sdk_details", "external_reference_id")
+            .values(SQLBind(instance.id), SQLBind(instance.applicationId), SQLBind(instance.platform.rawValue),
+                    SQLBind(instance.publicKey), SQLBind(instance.keyThumbprint), SQLBind(instance.status.rawValue),
+                    SQLBind(instance.appAttestationType.rawValue), text(instance.appAttestKeyId),
+                    text(instance.appAttestPublicKey), instance.appAttestCounter.map { SQLBind($0) } ?? SQLLiteral.null,
+                    SQLBind(Int64(instance.developmentMode ? 1 : 0)), time(instance.registeredAt),
+                    time(instance.lastAttestedAt), time(instance.licenseExpiresAt), time(instance.keyRotatedAt),
+                    time(instance.revokedAt), SQLBind(device), SQLBind(sdk), text(instance.externalReferenceId))
+            .run()
+    }
+
+    /// The instance with this id (revoked ones included), or nil.
+    func get(id: String) async throws -> HolderInstance? {
+        guard TetheringID.isValid(id) else { return nil }
+        return try await database.sql.select().column("*").from("holder_instances").where("id", .equal, id).first()
+            .map(HolderInstance.from)
+    }
+
+    /// A live (not revoked) instance of `applicationId`, or `INSTANCE_NOT_FOUND`.
+    func live(applicationId: String, id: String) async throws -> HolderInstance {
+        guard let instance = try await get(id: id), instance.applicationId == applicationId, instance.revokedAt == nil else {
+            throw TetheringError.instanceNotFound(id)
+        }
+        return instance
+    }
+
+    /// Live instances of an application by `(registered_at, id)`, `limit` at most, after `cursor`.
+    func list(applicationId: String, limit: Int, cursor: KeysetCursor?) async throws -> InstancePage {
+        var query = database.sql.select().column("*").from("holder_instances")
+            .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
+        if let cursor {
+            query = query.where(group: {
+                $0.where("registered_at", .greaterThan, cursor.time)
+                    .orWhere(group: { $0.where("registered_at", .equal, cursor.time).where("id", .greaterThan, cursor.id) })
+            })
+        }
+        let rows = try await query.orderBy("registered_at").orderBy("id").limit(limit + 1).all()
+        let page = Array(rows.prefix(limit))
+        let instances = try page.map(HolderInstance.from)
+        var next: String?
+        if rows.count > limit, let last = page.last {
+            next = KeysetCursor(time: try last.decode(column: "registered_at", as: Int64.self),
+                                id: try last.decode(column: "id", as: String.self)).encoded
+        }
+        return InstancePage(data: instances.map(\.listItem), nextCursor: next)
+    }
+
+    /// Marks a live instance revoked; false when it was not live.
+    func revoke(id: String) async throws -> Bool {
+        let rows = try await database.sql.update("holder_instances").set("revoked_at", to: Timestamp.now())
+            .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null).returning("id").all()
+        return !rows.isEmpty
+    }
+
+    /// Sets the status of a live instance; false when it was not live or not `from`.
+    func setStatus(id: String, from: InstanceStatus, to status: InstanceStatus) async throws -> Bool {
+        let rows = try await database.sql.update("holder_instances").set("status", to: status.rawValue)
+            .where("id", .equal, id).where("status", .equal, from.rawValue).where("revoked_at", .is, SQLLiteral.null)
+            .returning("id").all()
+        return !rows.isEmpty
+    }
+
+    /// Records a renewal: the new expiry, and (after fresh evidence) `lastAttestedAt` and the App Attest counter,
+    /// only if the counter is still the one verified against. False when another request changed it first.
+    func recordLicense(id: String, expiresAt: Int64, attestedAt: Int64?, counter: (old: Int64, new: Int64)?) async throws -> Bool {
+        var update = database.sql.update("holder_instances").set("license_expires_at", to: expiresAt)
+        if let attestedAt { update = update.set("last_attested_at", to: attestedAt) }
+        if let counter { update = update.set("app_attest_counter", to: counter.new) }
+        update = update.where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
+        if let counter { update = update.where("app_attest_counter", .equal, counter.old) }
+        return !(try await update.returning("id").all().isEmpty)
+    }
+
+    /// Replaces the key of a live instance whose key is still `oldThumbprint`.
+    func rotate(id: String, oldThumbprint: String, to evidence: VerifiedKeyEvidence, publicKey: String, thumbprint: String,
+                licenseExpiresAt: Int64, now: Int64) async throws -> Bool {
+        var update = database.sql.update("holder_instances")
+            .set("public_key", to: publicKey).set("key_thumbprint", to: thumbprint)
+            .set("key_rotated_at", to: now).set("license_expires_at", to: licenseExpiresAt)
+            .set("app_attestation_type", to: evidence.type.rawValue)
+        if evidence.type != .none { update = update.set("last_attested_at", to: now) }
+        if let appAttest = evidence.appAttest {
+            update = update.set("app_attest_key_id", to: appAttest.keyId).set("app_attest_public_key", to: appAttest.publicKey)
+                .set("app_attest_counter", to: appAttest.counter)
+        }
+        let rows = try await update.where("id", .equal, id).where("key_thumbprint", .equal, oldThumbprint)
+            .where("revoked_at", .is, SQLLiteral.null).returning("id").all()
+        return !rows.isEmpty
+    }
+}

@@ -1,0 +1,101 @@
+import HoldfastProtocol
+import HTTPTypes
+import Hummingbird
+
+/// Why a tethering request (holder applications, registration, licenses, instance calls) failed. The codes are
+/// `HoldfastErrorCode`s, shared with the SDK; this type only decides status, title and headers (STYLE habit 5).
+///
+/// Statuses: 400 for requests that are malformed or use a spent challenge, 401 for instance calls whose token or
+/// DPoP proof does not authenticate, 403 for refusals of a well-formed request (revoked instance, attestation
+/// required or refused, dev mode not allowed), 404 for unknown resources, 409 for conflicts.
+public struct TetheringError: ProblemConvertible, Sendable, CustomStringConvertible {
+    public let code: HoldfastErrorCode
+    public let problemStatus: HTTPResponse.Status
+    public let problemTitle: String
+    public let problemDetail: String?
+    public var problemFieldErrors: [ProblemDetails.FieldError]
+    public var problemHeaders: HTTPFields
+
+    public init(_ code: HoldfastErrorCode, status: HTTPResponse.Status, title: String, detail: String? = nil,
+                errors: [ProblemDetails.FieldError] = [], headers: HTTPFields = [:]) {
+        self.code = code
+        self.problemStatus = status
+        self.problemTitle = title
+        self.problemDetail = detail
+        self.problemFieldErrors = errors
+        self.problemHeaders = headers
+    }
+
+    public var problemCode: String { code.rawValue }
+    public var description: String { "\(code.rawValue) (\(problemStatus.code)): \(problemDetail ?? problemTitle)" }
+
+    /// Code of a holder application name that another application already has (409).
+    public static let applicationNameTakenCode: HoldfastErrorCode = "APPLICATION_NAME_TAKEN"
+
+    static func applicationNotFound(_ id: String) -> TetheringError {
+        TetheringError(.applicationNotFound, status: .notFound, title: "Application not found",
+                       detail: "no holder application with id \(id.prefix(100))")
+    }
+
+    static func instanceNotFound(_ id: String) -> TetheringError {
+        TetheringError(.instanceNotFound, status: .notFound, title: "Instance not found",
+                       detail: "no instance with id \(id.prefix(100)) in this application")
+    }
+
+    static func applicationNameTaken(_ name: String) -> TetheringError {
+        TetheringError(applicationNameTakenCode, status: .conflict, title: "Application name taken",
+                       detail: "another holder application is named \(name)",
+                       errors: [ProblemDetails.FieldError(field: "name", code: "NOT_UNIQUE",
+                                                          detail: "another holder application has this name")])
+    }
+
+    static let invalidChallenge = TetheringError(
+        .invalidChallenge, status: .badRequest, title: "Invalid challenge",
+        detail: "the challenge is unknown, belongs to another application, or was already used; request a new one")
+
+    static let challengeExpired = TetheringError(
+        .challengeExpired, status: .badRequest, title: "Challenge expired",
+        detail: "the challenge's lifetime has passed; request a new one")
+
+    static func invalidAttestation(_ detail: String) -> TetheringError {
+        TetheringError(.invalidAttestation, status: .badRequest, title: "Invalid attestation", detail: detail)
+    }
+
+    static func attestationFailed(_ detail: String) -> TetheringError {
+        TetheringError(.attestationFailed, status: .forbidden, title: "Attestation failed", detail: detail)
+    }
+
+    static let attestationRequired = TetheringError(
+        .attestationRequired, status: .forbidden, title: "Attestation required",
+        detail: "this application requires platform attestation (App Attest or Android Key Attestation)")
+
+    static func instanceRevoked(_ detail: String = "the instance was deleted or rejected; register again")
+        -> TetheringError {
+        TetheringError(.instanceRevoked, status: .forbidden, title: "Instance revoked", detail: detail)
+    }
+
+    static let instancePending = TetheringError(
+        .instancePending, status: .forbidden, title: "Instance pending",
+        detail: "the instance waits for an administrator's approval")
+
+    static let devModeNotAllowed = TetheringError(
+        .devModeNotAllowed, status: .forbidden, title: "Dev mode not allowed",
+        detail: "X-Holdfast-Dev-Mode is accepted only for applications with developmentIntegrityAllowed on a non-production channel")
+
+    /// 401 with `WWW-Authenticate: DPoP` (RFC 9449 §7.1).
+    static func unauthenticated(_ code: HoldfastErrorCode, _ detail: String, error: String = "invalid_token")
+        -> TetheringError {
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] = #"DPoP algs="ES256", error="\#(error)""#
+        return TetheringError(code, status: .unauthorized, title: "Unauthenticated", detail: detail, headers: headers)
+    }
+
+    /// RFC 9449 §8: 401 `use_dpop_nonce` with a fresh nonce to retry with.
+    static func useDPoPNonce(_ nonce: String) -> TetheringError {
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] = HoldfastHeaders.useDPoPNonceChallenge
+        if let name = HTTPField.Name(HoldfastHeaders.dpopNonce) { headers[name] = nonce }
+        return TetheringError(.useDPoPNonce, status: .unauthorized, title: "DPoP nonce required",
+                              detail: "retry with the nonce of the DPoP-Nonce header in the proof", headers: headers)
+    }
+}

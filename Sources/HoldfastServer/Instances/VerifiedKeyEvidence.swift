@@ -1,0 +1,16 @@
+import HoldfastProtocol
+
+/// What registration or rotation proved about a new instance key: how (`none` for an assertion), and for App
+/// Attest the attested key to check renewal assertions against.
+struct VerifiedKeyEvidence: Sendable, Hashable {
+    struct AppAttestKey: Sendable, Hashable {
+        /// Standard base64 of the 32-byte key id.
+        var keyId: String
+        /// Standard base64 of the 65-byte SEC1 point.
+        var publicKey: String
+        var counter: Int64
+    }
+
+    var type: AppAttestationType
+    var appAttest: AppAttestKey?
+}

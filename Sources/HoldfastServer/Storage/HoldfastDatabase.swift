@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import PostgresKit
+import SQLiteKit
+
+/// The tenant's SQL database (DESIGN.md §4 "Storage"): SQLite (a file in the data folder, the embedded default)
+/// or PostgreSQL, both behind sql-kit's `SQLDatabase`. Capabilities write portable SQL through `sql`, and use
+/// `dialect` only where the two differ (column types in migrations).
+public struct HoldfastDatabase: Sendable {
+    public enum Dialect: String, Sendable {
+        case sqlite
+        case postgresql
+    }
+
+    /// The pooled database; every query borrows a connection.
+    public let sql: any SQLDatabase
+    public let dialect: Dialect
+    /// Where it is, without a password (for logs, `/health`, start-up).
+    public let location: String
+    private let shutdown: @Sendable () async throws -> Void
+
+    /// How many connections each event loop may open (SQLite has a single writer, so few are plenty).
+    public static let sqliteConnectionsPerEventLoop = 2
+    public static let postgresConnectionsPerEventLoop = 8
+
+    init(sql: any SQLDatabase, dialect: Dialect, location: String, shutdown: @escaping @Sendable () async throws -> Void) {
+        self.sql = sql
+        self.dialect = dialect
+        self.location = location
+        self.shutdown = shutdown
+    }
+
+    /// Opens a pool; no connection is made until the first query (`ping()` to check reachability).
+    public static func open(_ database: HoldfastConfiguration.Database, logger: Logger) throws(StorageError) -> HoldfastDatabase {
+        let group = MultiThreadedEventLoopGroup.singleton
+        switch database {
+        case .sqlite(let path):
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StorageError(code: StorageError.Code.unavailable,
+                                   message: "cannot create the data folder \(directory.path): \(error.localizedDescription)")
+            }
+            let pool = EventLoopGroupConnectionPool(
+                source: SQLiteServerConnectionSource(path: path),
+                maxConnectionsPerEventLoop: sqliteConnectionsPerEventLoop,
+                pruneInterval: nil,
+                logger: logger,
+                on: group)
+            let box = ConnectionPoolBox(pool: pool)
+            let sql = SQLitePoolDatabase(box: box, logger: logger).sql(queryLogLevel: .trace)
+            return HoldfastDatabase(sql: sql, dialect: .sqlite, location: HoldfastConfiguration.describe(database)) {
+                try await box.pool.shutdownAsync()
+            }
+        case .postgres(let url):
+            let configuration: SQLPostgresConfiguration
+            do {
+                configuration = try SQLPostgresConfiguration(url: url)
+            } catch {
+                throw StorageError(code: StorageError.Code.unavailable,
+                                   message: "HOLDFAST_DATABASE_URL cannot be used: \(HoldfastConfiguration.describe(database))")
+            }
+            let pool = EventLoopGroupConnectionPool(
+                source: PostgresConnectionSource(sqlConfiguration: configuration),
+                maxConnectionsPerEventLoop: postgresConnectionsPerEventLoop,
+                pruneInterval: .seconds(60),
+                logger: logger,
+                on: group)
+            let box = ConnectionPoolBox(pool: pool)
+            let sql = pool.database(logger: logger).sql(queryLogLevel: .trace)
+            return HoldfastDatabase(sql: sql, dialect: .postgresql, location: HoldfastConfiguration.describe(database)) {
+                try await box.pool.shutdownAsync()
+            }
+        }
+    }
+
+    /// Closes every connection; the database is unusable afterwards.
+    public func close() async {
+        try? await shutdown()
+    }
+
+    /// A round trip (`SELECT 1`), for `/health` and start-up.
+    public func ping() async throws {
+        try await sql.raw("SELECT 1 AS one").run()
+    }
+
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
+    /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`) so that two writers queue
+    /// behind the busy timeout instead of failing on upgrade.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let dialect = self.dialect
+        return try await sql.withSession { session in
+            try await Self.transaction(on: session, dialect: dialect, body)
+        }
+    }
+
+    /// A transaction on a connection already held (inside `withStartupLock`).
+    static func transaction<T: Sendable>(on session: any SQLDatabase, dialect: Dialect,
+                                         _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await session.raw(dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+        do {
+            let result = try await body(session)
+            try await session.raw("COMMIT").run()
+            return result
+        } catch {
+            try? await session.raw("ROLLBACK").run()
+            throw error
+        }
+    }
+
+    /// The key of the PostgreSQL advisory lock that serialises start-up work (migrations, bootstrap key,
+    /// tenant keys) across server nodes: "HOLDFAST" in ASCII.
+    static let startupLockKey: Int64 = 0x484F_4C44_4641_5354
+
+    /// Runs `body` on one connection while holding the start-up lock: `pg_advisory_lock` on PostgreSQL (two
+    /// nodes starting at once take turns; the lock goes with the session if the node dies), nothing more on
+    /// SQLite, where each step is a `BEGIN IMMEDIATE` transaction and unique constraints settle races.
+    public func withStartupLock<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let dialect = self.dialect
+        return try await sql.withSession { session in
+            guard dialect == .postgresql else { return try await body(session) }
+            try await session.raw("SELECT pg_advisory_lock(\(bind: Self.startupLockKey))").run()
+            do {
+                let result = try await body(session)
+                try await session.raw("SELECT pg_advisory_unlock(\(bind: Self.startupLockKey))").run()
+                return result
+            } catch {
+                try? await session.raw("SELECT pg_advisory_unlock(\(bind: Self.startupLockKey))").run()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A JSON value, for JOSE headers and JWT claims whose members this module does not model (RFC 8259).
+///
+/// Numbers keep integers exact (`Int64`) and fall back to `Double` otherwise, so NumericDate values round-trip.
+public enum JSONValue: Codable, Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The value of a JSON number, integer or not.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// Decodes a JSON object from bytes; throws `JOSEError.malformedJSON` naming `part` when it is not one.
+    static func decodeObject(_ bytes: [UInt8], part: String) throws -> [String: JSONValue] {
+        do {
+            return try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes))
+        } catch {
+            throw JOSEError.malformedJSON("\(part) is not a JSON object")
+        }
+    }
+
+    /// Encodes a JSON object compactly with sorted keys, so that what we sign is deterministic.
+    static func encodeObject(_ object: [String: JSONValue]) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(object))
+        } catch {
+            throw JOSEError.malformedJSON("cannot encode JSON: \(error)")
+        }
+    }
+
+    /// Converts any `Encodable` into a `JSONValue` (used to put a `JWK` into a header).
+    static func from(_ value: some Encodable) throws -> JSONValue {
+        do {
+            let data = try JSONEncoder().encode(value)
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw JOSEError.malformedJSON("cannot encode JSON: \(error)")
+        }
+    }
+
+    /// Converts this value into a `Decodable` type (used to read a `JWK` out of a header).
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let data = try JSONEncoder().encode(self)
+        return try JSONDecoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,1 @@
+// MDoc — see docs/DESIGN.md §3.

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import HoldfastProtocol
+import HoldfastServer
+
+/// `holdfast admin applications create --json … | list | get ID | delete ID` (issue 5), printing JSON. The same
+/// service and validation as `POST/GET/DELETE /v1/holder/applications`.
+struct ApplicationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "applications",
+        abstract: "Holder applications (iOS and Android apps tethered to this tenant).",
+        subcommands: [Create.self, List.self, Get.self, Delete.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a holder application from its JSON (as POST /v1/holder/applications takes it).")
+
+        @OptionGroup var storage: AdminStorageOptions
+        @Option(help: "The application as JSON text.")
+        var json: String?
+        @Option(help: "A file holding the application's JSON.")
+        var file: String?
+
+        func run() async throws {
+            let text: Data
+            switch (json, file) {
+            case (let json?, nil): text = Data(json.utf8)
+            case (nil, let file?): text = try Data(contentsOf: URL(fileURLWithPath: file))
+            default: throw ValidationError("give exactly one of --json and --file")
+            }
+            let request: HolderApplication
+            do {
+                request = try HoldfastJSON.decode(HolderApplication.self, from: text)
+            } catch {
+                throw ValidationError("not a holder application: \(error)")
+            }
+            let created = try await storage.withDatabase { database, logger in
+                try await HolderApplicationService(database: database, logger: logger).create(request)
+            }
+            try Console.json(created)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every holder application.")
+
+        @OptionGroup var storage: AdminStorageOptions
+
+        func run() async throws {
+            let all = try await storage.withDatabase { database, logger in
+                let service = HolderApplicationService(database: database, logger: logger)
+                var applications: [HolderApplication] = []
+                var cursor: String?
+                repeat {
+                    let page = try await service.list(limit: 500, cursor: cursor)
+                    applications += page.data
+                    cursor = page.nextCursor
+                } while cursor != nil
+                return applications
+            }
+            try Console.json(HolderApplicationPage(data: all, nextCursor: nil))
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one holder application.")
+
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The application id.")
+        var id: String
+
+        func run() async throws {
+            let id = self.id
+            let application = try await storage.withDatabase { database, logger in
+                try await HolderApplicationService(database: database, logger: logger).get(id: id)
+            }
+            try Console.json(application)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a holder application; every instance of it is revoked at once.")
+
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The application id.")
+        var id: String
+
+        func run() async throws {
+            let id = self.id
+            try await storage.withDatabase { database, logger in
+                try await HolderApplicationService(database: database, logger: logger).delete(id: id)
+            }
+            try Console.json(["deleted": id])
+        }
+    }
+}

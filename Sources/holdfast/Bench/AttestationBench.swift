@@ -1,0 +1,143 @@
+import ArgumentParser
+import Attestation
+import CBOR
+import Crypto
+import Foundation
+
+/// `holdfast bench attestation` — App Attest attestation and Android Key Attestation verifications per second, each
+/// next to the raw ECDSA verify rate of the curve its leaf certificate is signed with, measured in the same run.
+///
+/// Issue 4, "Performance": intermediates are the same for every device, so `VerifiedIssuerCache` verifies each
+/// (issuer, subject) pair once; after that one attestation should cost close to one leaf signature check, i.e. a
+/// ratio (attestations/s ÷ raw verifies/s) not far below 1. The cache hits are printed to show that it worked.
+struct AttestationBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attestation",
+        abstract: "App Attest and Android attestation verifications/s against raw ECDSA P-256 / P-384 verifies/s."
+    )
+
+    @OptionGroup var options: BenchOptions
+
+    @Option(help: "App Attest vector (relative to --vectors) with attestationObjectBase64, keyIdBase64[_derived], clientDataHashBase64, appId, environment, verifyAt.")
+    var appleVector = "appattest/warden-iphone11-ios16-2023.json"
+
+    @Option(help: "Android chain, as listed in android-key-attestation/index.json (its challenge, package, digests and verifyAt are used).")
+    var androidVector = "android-keyattestation/testdata/caiman/sdk36/TEE_EC_RKP.pem"
+
+    func run() async throws {
+        if let benchBuildWarning { print(benchBuildWarning) }
+        let apple = try AppleSample(url: options.vectorURL(appleVector))
+        let android = try AndroidSample(index: options.vectorURL("android-key-attestation/index.json"), file: androidVector,
+                                        folder: options.vectorURL("android-key-attestation"))
+        let seconds = options.seconds
+
+        // Baselines first: one ECDSA verify over a precomputed SHA-256 digest, no parsing, no hashing.
+        let rawP256 = try Self.rawVerifyRate(.p256, seconds: seconds)
+        let rawP384 = try Self.rawVerifyRate(.p384, seconds: seconds)
+        let raw = { (curve: LeafCurve) in curve == .p256 ? rawP256 : rawP384 }
+        print(String(format: "raw ECDSA P-256 verify (precomputed SHA-256 digest): %.0f ops/s", rawP256.perSecond))
+        print(String(format: "raw ECDSA P-384 verify (precomputed SHA-256 digest): %.0f ops/s", rawP384.perSecond))
+
+        // App Attest.
+        let appleCache = VerifiedIssuerCache()
+        let appleVerifier = AppAttestVerifier(cache: appleCache)
+        let verifyApple = { () async throws(AttestationError) in
+            _ = try await appleVerifier.verifyAttestation(apple.attestation, keyId: apple.keyId, clientDataHash: apple.clientDataHash,
+                                                          appId: apple.appId, environment: apple.environment, at: apple.verifyAt)
+        }
+        do { try await verifyApple() } catch { throw ValidationError("\(appleVector) does not verify: \(error)") }
+        print("")
+        print("App Attest: \(appleVector), \(apple.attestation.count)-byte attestation object, x5c of \(apple.certificateCount)")
+        print("  one verification = CBOR decode + \(apple.certificateCount) certificate parses + 1 ECDSA \(apple.leafCurve) verify of the "
+              + "credential certificate (+ SHA-256 of its TBS) + issuer-cache lookups (SHA-256 over issuer and subject DER) + "
+              + "SHA-256 of authData‖clientDataHash, of the public key and of the App ID + extension and authData parsing")
+        let appleRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) { try await verifyApple() }
+        printComparison(name: "App Attest attestation verify", ours: appleRate,
+                        baselineName: "raw ECDSA \(apple.leafCurve) verify", baseline: raw(apple.leafCurve).perSecond)
+        if apple.leafCurve != .p256 {
+            print(String(format: "  (against raw P-256 instead: %.2f×; the credential certificate is signed by Apple App Attestation CA 1's %@ key)",
+                         appleRate.perSecond / rawP256.perSecond, apple.leafCurve.description))
+        }
+        await Self.printCache(appleCache, verifications: appleRate.operations + Self.warmUp + 1)
+
+        // Android Key Attestation, from the DER certificates a server receives (base64-decoded from its JSON).
+        let androidCache = VerifiedIssuerCache()
+        let androidVerifier = AndroidKeyAttestationVerifier(policy: android.policy, cache: androidCache)
+        let ders = try CertificateChainDecoder.decode(android.chain).map(\.derEncoded)
+        let verifyAndroid = { (chain: [AttestationCertificate]) async throws(AttestationError) in
+            _ = try await androidVerifier.verify(chain: chain, challenge: android.challenge, packageName: android.packageName,
+                                                 signingCertificateDigests: android.digests, at: android.verifyAt)
+        }
+        do { try await verifyAndroid(CertificateChainDecoder.decode(derList: ders)) } catch {
+            throw ValidationError("\(androidVector) does not verify: \(error)")
+        }
+        print("")
+        print("Android: \(androidVector), chain of \(android.certificateCount) (\(ders.map(\.count).reduce(0, +)) bytes DER), "
+              + "policy \(android.policyName)")
+        print("  one verification = \(android.certificateCount) certificate parses (DER) + 1 ECDSA \(android.leafCurve) verify of the leaf "
+              + "(+ SHA-256 of its TBS) + issuer-cache lookups for the certificates above it + KeyDescription parse + "
+              + "revocation, challenge, package, digest, security-level and root-of-trust checks")
+        let androidRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) {
+            try await verifyAndroid(CertificateChainDecoder.decode(derList: ders))
+        }
+        printComparison(name: "Android key attestation verify", ours: androidRate,
+                        baselineName: "raw ECDSA \(android.leafCurve) verify", baseline: raw(android.leafCurve).perSecond)
+        await Self.printCache(androidCache, verifications: androidRate.operations + Self.warmUp + 1)
+
+        // Where the rest goes: the same verification from already parsed certificates, and from the PEM text.
+        let parsed = try CertificateChainDecoder.decode(derList: ders)
+        let parsedRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) { try await verifyAndroid(parsed) }
+        let pemRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) {
+            try await verifyAndroid(CertificateChainDecoder.decode(android.chain))
+        }
+        print(String(format: "  from parsed certificates: %.0f ops/s (%.2f× raw %@); from the PEM file's text: %.0f ops/s (%.2f×)",
+                     parsedRate.perSecond, parsedRate.perSecond / raw(android.leafCurve).perSecond, android.leafCurve.description,
+                     pemRate.perSecond, pemRate.perSecond / raw(android.leafCurve).perSecond))
+    }
+
+    static let warmUp = 200
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// One ECDSA verify of a valid signature over a precomputed SHA-256 digest, with a fresh key of `curve`.
+    static func rawVerifyRate(_ curve: LeafCurve, seconds: Double) throws -> Rate {
+        let digest = SHA256.hash(data: Array("holdfast attestation bench".utf8))
+        switch curve {
+        case .p256:
+            let key = P256.Signing.PrivateKey()
+            let signature = try key.signature(for: digest), publicKey = key.publicKey
+            return try measureRate(seconds: seconds, warmUp: warmUp) {
+                guard publicKey.isValidSignature(signature, for: digest) else { throw Failure(description: "P-256 verify failed") }
+            }
+        case .p384:
+            let key = P384.Signing.PrivateKey()
+            let signature = try key.signature(for: digest), publicKey = key.publicKey
+            return try measureRate(seconds: seconds, warmUp: warmUp) {
+                guard publicKey.isValidSignature(signature, for: digest) else { throw Failure(description: "P-384 verify failed") }
+            }
+        }
+    }
+
+    static func printCache(_ cache: VerifiedIssuerCache, verifications: Int) async {
+        let hits = await cache.hits, pairs = await cache.count
+        print(String(format: "  issuer cache: %d hits in %d verifications (%.2f per verification); %d issuer/subject pairs verified once",
+                     hits, verifications, Double(hits) / Double(verifications), pairs))
+    }
+}
+
+/// The curve of the key that signed a leaf certificate, told by its issuer's uncompressed point size.
+enum LeafCurve: CustomStringConvertible {
+    case p256, p384
+
+    init(issuer: AttestationCertificate) throws {
+        switch (issuer.publicKeyBits.first, issuer.publicKeyBits.count) {
+        case (0x04, 65): self = .p256
+        case (0x04, 97): self = .p384
+        default: throw ValidationError("the leaf is not signed with an ECDSA P-256 or P-384 key; choose another vector")
+        }
+    }
+
+    var description: String { self == .p256 ? "P-256" : "P-384" }
+}

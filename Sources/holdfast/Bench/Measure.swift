@@ -1,0 +1,60 @@
+import Foundation
+
+/// One measured rate: how many operations ran in how long.
+struct Rate: Sendable {
+    let operations: Int
+    let seconds: Double
+    var perSecond: Double { Double(operations) / seconds }
+
+    init(operations: Int, seconds: Double) {
+        self.operations = operations
+        self.seconds = seconds
+    }
+
+    init(operations: Int, elapsed: Duration) {
+        self.init(operations: operations,
+                  seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+}
+
+/// Runs `body` in batches until `seconds` have passed (after a short warm-up) and returns the rate.
+/// Batches keep the clock reads out of the measured work.
+func measureRate(seconds: Double, batch: Int = 100, warmUp: Int = 200, _ body: () throws -> Void) rethrows -> Rate {
+    for _ in 0..<warmUp { try body() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+    var operations = 0
+    var now = start
+    repeat {
+        for _ in 0..<batch { try body() }
+        operations += batch
+        now = clock.now
+    } while now < deadline
+    return Rate(operations: operations, elapsed: start.duration(to: now))
+}
+
+/// `measureRate` for an async body (the attestation verifiers are async because their issuer cache is an actor).
+func measureAsyncRate(seconds: Double, batch: Int = 100, warmUp: Int = 200,
+                      _ body: () async throws -> Void) async rethrows -> Rate {
+    for _ in 0..<warmUp { try await body() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+    var operations = 0
+    var now = start
+    repeat {
+        for _ in 0..<batch { try await body() }
+        operations += batch
+        now = clock.now
+    } while now < deadline
+    return Rate(operations: operations, elapsed: start.duration(to: now))
+}
+
+/// Prints a benchmark line: our figure, the baseline's, and the ratio.
+func printComparison(name: String, ours: Rate, baselineName: String, baseline: Double, unit: String = "ops/s") {
+    let ratio = ours.perSecond / baseline
+    print(String(format: "%@: %.0f %@ (%d in %.2f s)", name, ours.perSecond, unit, ours.operations, ours.seconds))
+    print(String(format: "%@: %.0f %@", baselineName, baseline, unit))
+    print(String(format: "ratio: %.2f×", ratio))
+}

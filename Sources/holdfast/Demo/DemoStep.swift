@@ -1,0 +1,39 @@
+/// One step of `holdfast demo`: what it does, why, and what came out.
+struct DemoStep: Sendable, Equatable {
+    enum Outcome: String, Sendable {
+        case passed
+        case failed
+    }
+
+    /// A named fact the step learned (an id, an expiry, an error code).
+    struct Detail: Sendable, Equatable {
+        let name: String
+        let value: String
+
+        init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// A stable identifier, for tests and scripts.
+    let id: String
+    let number: Int
+    let title: String
+    let explanation: String
+    let outcome: Outcome
+    let details: [Detail]
+
+    func detail(_ name: String) -> String? {
+        details.first { $0.name == name }?.value
+    }
+}
+
+/// Why a demo step failed: what was expected and what happened.
+struct DemoStepFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+
+/// `holdfast device --state DIR register|status|renew|rotate|wallet-attestation --tenant URL --application ID` —
+/// a simulated device running the real SDK (issue 5, "Command line"). Prints one JSON object per call; on failure
+/// the object carries the SDK's error code, a line goes to standard error, and the exit status is 1.
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "A simulated device: the holder SDK with the Linux seams, state kept in a folder.",
+        discussion: """
+            Registration uses the assertion path (Linux has no platform attestation), so the holder application \
+            must not require attestation\(DeviceCommand.devModeNote).
+            """,
+        subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self])
+
+    /// Declared here as well as in each subcommand so that the shared flags may come before the subcommand name
+    /// (`holdfast device --state DIR register …`) or after it: ArgumentParser decodes one parse for the whole
+    /// command stack, and each command reads the same values.
+    @OptionGroup var options: DeviceOptions
+
+    #if DEBUG
+    static let devModeNote = ", or allow the dev bypass (--dev-mode, debug builds only)"
+    #else
+    static let devModeNote = ""
+    #endif
+
+    /// Runs one operation and prints its report; a failed operation exits with status 1.
+    static func execute(_ operation: DeviceSession.Operation, options: DeviceOptions, audience: String? = nil) async throws {
+        let report = await DeviceSession(options: options).perform(operation, audience: audience)
+        print(report.json())
+        if let error = report.error {
+            FileHandle.standardError.write(Data("holdfast device \(operation.rawValue): \(error.code): \(error.message)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register the device (challenge, new key, assertion, registration); idempotent.")
+        @OptionGroup var options: DeviceOptions
+        func run() async throws { try await DeviceCommand.execute(.register, options: options) }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the stored registration (no network).")
+        @OptionGroup var options: DeviceOptions
+        func run() async throws { try await DeviceCommand.execute(.status, options: options) }
+    }
+
+    struct Renew: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Renew the license now.")
+        @OptionGroup var options: DeviceOptions
+        func run() async throws { try await DeviceCommand.execute(.renew, options: options) }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rotate the instance key (the instance id is kept).")
+        @OptionGroup var options: DeviceOptions
+        func run() async throws { try await DeviceCommand.execute(.rotate, options: options) }
+    }
+
+    struct WalletAttestation: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "wallet-attestation",
+            abstract: "Get an OAuth client attestation JWT from the tenant (and its PoP for --audience).")
+        @OptionGroup var options: DeviceOptions
+        @Option(help: "The issuer the attestation is for; the PoP JWT addressed to it is printed too.")
+        var audience: String?
+        func run() async throws { try await DeviceCommand.execute(.walletAttestation, options: options, audience: audience) }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import HoldfastSDK
+
+/// The flags every `holdfast device` subcommand takes: where the simulated device keeps its state, and which tenant
+/// and holder application it is tethered to.
+struct DeviceOptions: ParsableArguments {
+    @Option(name: .customLong("state"), help: "The device's state folder (keys and registration, AES-GCM sealed).")
+    var stateDirectory: String
+
+    @Option(name: .customLong("tenant"), help: "The tenant: a host (https implied) or a base URL such as http://127.0.0.1:8080.")
+    var tenant: String
+
+    @Option(name: .customLong("application"), help: "The holder application id.")
+    var applicationId: String
+
+    @Option(name: .customLong("external-reference-id"), help: "An id of the app's own, stored with the instance at registration.")
+    var externalReferenceId: String?
+
+    #if DEBUG
+    @Flag(name: .customLong("dev-mode"),
+          help: "Send X-Holdfast-Dev-Mode: true (debug builds only; the tenant accepts it only for allow-listed non-production applications).")
+    var developmentMode = false
+    #endif
+
+    /// What the SDK is configured with.
+    var platformConfiguration: PlatformConfiguration {
+        var configuration = PlatformConfiguration(tenantHost: tenant, applicationId: applicationId,
+                                                  externalReferenceId: externalReferenceId)
+        #if DEBUG
+        configuration.developmentIntegrityBypass = developmentMode
+        #endif
+        return configuration
+    }
+
+    var stateURL: URL { URL(fileURLWithPath: stateDirectory, isDirectory: true) }
+}

@@ -1,0 +1,42 @@
+import CBOR
+import Foundation
+
+/// `holdfast inspect`: recognises what a person pasted — a JWS/JWT or JWE in compact form, a COSE_Sign1, or any
+/// other CBOR item — and renders it for reading. Nothing is verified here; inspection is for looking.
+enum Inspector {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What the input was recognised as.
+    enum Kind: String {
+        case cbor = "CBOR"
+        case coseSign1 = "COSE_Sign1"
+        case jws = "JWS"
+        case jwe = "JWE"
+    }
+
+    struct Report {
+        let kind: Kind
+        let text: String
+    }
+
+    static func inspect(_ argument: String, pretty: Bool) throws -> Report {
+        let text = try? ByteInput.text(argument).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let text, let compact = CompactJOSE(text) {
+            return compact.report()
+        }
+        let (bytes, _) = try ByteInput.anyForm(argument)
+        let decoded: CBOR.Decoded
+        do {
+            decoded = try CBOR.decode(bytes)
+        } catch {
+            throw Failure(description: "not a JWS, JWE, COSE_Sign1 or CBOR item: \(error)")
+        }
+        if let sign1 = try? COSESign1Rendering(decoded) {
+            return Report(kind: .coseSign1, text: sign1.render())
+        }
+        let notation = pretty ? decoded.prettyDiagnostic() : decoded.diagnosticNotation
+        return Report(kind: .cbor, text: notation)
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import HoldfastServer
+
+/// `holdfast serve` — runs the tenant server (DESIGN.md §5) until SIGTERM / SIGINT, then shuts down
+/// gracefully. Configuration from `HOLDFAST_*` variables, overridden by the flags.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the tenant server.",
+        discussion: """
+            Reads HOLDFAST_HOST, HOLDFAST_PORT, HOLDFAST_DATA, HOLDFAST_DATABASE_URL, HOLDFAST_REDIS_URL, \
+            HOLDFAST_MASTER_KEY, HOLDFAST_PUBLIC_URL, HOLDFAST_LOG_LEVEL, HOLDFAST_LOG_FORMAT and \
+            HOLDFAST_MAX_BODY_BYTES. On first start with an empty database it prints the bootstrap admin key once.
+            """)
+
+    @Option(help: "Address to listen on (HOLDFAST_HOST, default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on, 0 for any free port (HOLDFAST_PORT, default 8080).")
+    var port: String?
+
+    @Option(name: .customLong("data"), help: "Data folder (HOLDFAST_DATA, default ./holdfast-data).")
+    var dataDirectory: String?
+
+    func run() async throws {
+        var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
+        if let host { try configuration.setHost(host) }
+        if let port { try configuration.setPort(port) }
+        HoldfastLogging.bootstrapProcess(configuration)
+        let metrics = HTTPMetrics.bootstrapProcess()
+        Console.line(configuration.description)
+        let host = configuration.host
+        let (application, startup) = try await HoldfastApplication.build(
+            configuration: configuration,
+            options: .init(metrics: metrics, onServerRunning: { port in
+                Console.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+            }))
+        Console.line("database: \(startup.database)")
+        Console.line("ephemeral store: \(startup.ephemeralStore)")
+        Console.line("tenant signing key: \(startup.tenantKeyID)\(startup.tenantKeyCreated ? " (created)" : "")")
+        if let key = startup.bootstrapAdminKey {
+            Console.line("bootstrap admin key: \(key)")
+            Console.line("(shown once: keep it safe; create more with POST /v1/admin/keys or `holdfast admin keys create`)")
+        }
+        try await application.runService()
+    }
+}

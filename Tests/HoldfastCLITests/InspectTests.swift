@@ -1,0 +1,90 @@
+import CBOR
+import COSE
+import Crypto
+import Foundation
+import JOSE
+import Testing
+import TestSupport
+@testable import holdfast
+
+@Suite struct InspectTests {
+    /// RFC 8949 Appendix A: `holdfast inspect` prints each item exactly as the appendix writes it.
+    @Test(arguments: [
+        ("f93c00", "1.0"),
+        ("fb7e37e43c8800759c", "1.0e+300"),
+        ("f90001", "5.960464477539063e-8"),
+        ("f97c00", "Infinity"),
+        ("3bffffffffffffffff", "-18446744073709551616"),
+        ("c249010000000000000000", "18446744073709551616"),
+        ("c074323031332d30332d32315432303a30343a30305a", "0(\"2013-03-21T20:04:00Z\")"),
+        ("f0", "simple(16)"),
+        ("62c3bc", "\"\\u00fc\""),
+        ("a201020304", "{1: 2, 3: 4}"),
+        ("5f42010243030405ff", "(_ h'0102', h'030405')"),
+        ("bf61610161629f0203ffff", "{_ \"a\": 1, \"b\": [_ 2, 3]}"),
+        ("d74401020304", "23(h'01020304')"),
+    ])
+    func printsAppendixAItemsAsTheRFCWritesThem(hex: String, diagnostic: String) throws {
+        let report = try Inspector.inspect(hex, pretty: false)
+        #expect(report.kind == .cbor)
+        #expect(report.text == diagnostic)
+    }
+
+    @Test func readsBase64Base64URLAndFiles() throws {
+        let bytes: [UInt8] = [0x83, 0x01, 0x02, 0x03]  // [1, 2, 3]
+        #expect(try Inspector.inspect(Data(bytes).base64EncodedString(), pretty: false).text == "[1, 2, 3]")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString).cbor")
+        try Data(bytes).write(to: file)
+        #expect(try Inspector.inspect("@" + file.path, pretty: false).text == "[1, 2, 3]")
+        try "  830102 03\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try Inspector.inspect("@" + file.path, pretty: false).text == "[1, 2, 3]")
+    }
+
+    /// A hex string is also valid base64; hex wins.
+    @Test func hexWinsOverBase64() throws {
+        #expect(try Inspector.inspect("1864", pretty: false).text == "100")
+    }
+
+    @Test func recognisesACOSESign1WithItsCertificateAndPayload() throws {
+        let key = P256.Signing.PrivateKey()
+        let certificate = try TestCertificate.selfSigned(key: key, commonName: "inspect test signer")
+        let message = try COSESign1.sign(payload: CBOR.map(["hello": "world"]).encoded(),
+                                         unprotected: COSEHeaderMap(x5chain: [certificate]),
+                                         signer: COSESigningKey.p256(key))
+        let report = try Inspector.inspect(hexString(message.encoded()), pretty: false)
+        #expect(report.kind == .coseSign1)
+        #expect(report.text.contains("COSE_Sign1 (tag 18)"))
+        #expect(report.text.contains("{1: -7}"))
+        #expect(report.text.contains("\"hello\": \"world\""))
+        #expect(report.text.contains("CN=inspect test signer"))
+        #expect(report.text.contains("signature: 64 bytes"))
+    }
+
+    @Test func recognisesAJWTWithItsClaims() throws {
+        let key = JWSSigningKey(P256.Signing.PrivateKey(), kid: "k1")
+        var header = JOSEHeader()
+        header.typ = "JWT"
+        header.kid = "k1"
+        let jws = try JWS.sign(payload: Array(#"{"sub":"device-1","iat":1700000000}"#.utf8), header: header, key: key)
+        let report = try Inspector.inspect(jws.compactSerialization, pretty: false)
+        #expect(report.kind == .jws)
+        #expect(report.text.contains("\"sub\" : \"device-1\"") || report.text.contains("\"sub\": \"device-1\""))
+        #expect(report.text.contains("iat: 2023-11-14T22:13:20Z"))
+        #expect(report.text.contains("\"kid\""))
+    }
+
+    @Test func recognisesAJWEHeader() throws {
+        let recipient = P256.KeyAgreement.PrivateKey()
+        let compact = try JWE.encrypt(plaintext: Array("secret".utf8), to: recipient.publicKey, encryption: .a128gcm)
+        let report = try Inspector.inspect(compact, pretty: false)
+        #expect(report.kind == .jwe)
+        #expect(report.text.contains("ECDH-ES"))
+        #expect(!report.text.contains("secret"))
+    }
+
+    @Test func garbageIsAClearErrorNotACrash() {
+        #expect(throws: (any Error).self) { try Inspector.inspect("zz-not-anything", pretty: false) }
+        #expect(throws: (any Error).self) { try Inspector.inspect("ff", pretty: false) }  // a lone break
+        #expect(throws: (any Error).self) { try Inspector.inspect("@/nonexistent/file", pretty: false) }
+    }
+}

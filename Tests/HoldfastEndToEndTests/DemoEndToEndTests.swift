@@ -1,0 +1,32 @@
+@testable import holdfast
+import Testing
+
+/// `holdfast demo` (issue 5, "Command line"): its core runs every step against its own in-process tenant.
+@Suite struct DemoEndToEndTests {
+    @Test func demoRunsEveryStepToItsExpectedOutcome() async throws {
+        let steps = try await TetheringDemo(serverLogger: nil).run()
+        let failed = steps.filter { $0.outcome == .failed }
+        #expect(failed.isEmpty, "failed: \(failed.map { "\($0.id): \($0.details)" })")
+        #expect(steps.map(\.id) == ["tenant", "ios-application", "android-application", "register", "list", "renew",
+                                    "rotate", "wallet-attestation", "delete", "renewal-refused"])
+        #expect(steps.map(\.number) == Array(1 ... steps.count))
+        let register = try #require(steps.first { $0.id == "register" })
+        #expect(register.detail("secondCall") == "alreadyRegistered")
+        #expect(steps.first { $0.id == "list" }?.detail("appAttestationType") == "none")
+        let rotate = try #require(steps.first { $0.id == "rotate" })
+        #expect(rotate.detail("instanceId") == register.detail("instanceId"))
+        #expect(rotate.detail("oldKey") != rotate.detail("newKey"))
+        #expect(steps.first { $0.id == "wallet-attestation" }?.detail("clientId") == "demo-wallet-ios")
+        let refused = try #require(steps.first { $0.id == "renewal-refused" })
+        #expect(refused.detail("code") == "INSTANCE_REVOKED")
+        #expect(refused.detail("localStateCleared") == "true")
+    }
+
+    @Test func demoStepRendersTitleOutcomeAndDetails() {
+        let step = DemoStep(id: "x", number: 3, title: "Do it", explanation: "Why.", outcome: .failed,
+                            details: [.init("code", "INSTANCE_REVOKED")])
+        let text = DemoCommand.render(step)
+        #expect(text.contains("  3. Do it … FAILED"))
+        #expect(text.contains("code  INSTANCE_REVOKED"))
+    }
+}

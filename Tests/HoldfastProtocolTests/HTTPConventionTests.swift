@@ -1,0 +1,48 @@
+import Foundation
+import HoldfastProtocol
+import Testing
+
+/// Issue 5 routes and headers; RFC 9449 authorization; RFC 9110 HTTP-date.
+struct HTTPConventionTests {
+    @Test func tetheringPaths() {
+        #expect(TetheringRoutes.challenges(applicationId: "app-1") == "/v1/holder/applications/app-1/challenges")
+        #expect(TetheringRoutes.instances(applicationId: "app-1") == "/v1/holder/applications/app-1/instances")
+        #expect(TetheringRoutes.instance(applicationId: "a", instanceId: "i") == "/v1/holder/applications/a/instances/i")
+        #expect(TetheringRoutes.license(instanceId: "i-1") == "/v1/holder/instances/i-1/license")
+        #expect(TetheringRoutes.rotateKey(instanceId: "i-1") == "/v1/holder/instances/i-1/keys/rotate")
+        #expect(TetheringRoutes.walletAttestations(instanceId: "i-1") == "/v1/holder/instances/i-1/wallet-attestations")
+    }
+
+    @Test func idsAreOnePathSegment() {
+        #expect(TetheringRoutes.license(instanceId: "../x y") == "/v1/holder/instances/..%2Fx%20y/license")
+    }
+
+    @Test func patternsMatchPaths() {
+        let filled = TetheringRoutes.Pattern.walletAttestations.replacingOccurrences(of: ":instanceId", with: "i")
+        #expect(filled == TetheringRoutes.walletAttestations(instanceId: "i"))
+        let rotate = TetheringRoutes.Pattern.rotateKey.replacingOccurrences(of: ":instanceId", with: "i")
+        #expect(rotate == TetheringRoutes.rotateKey(instanceId: "i"))
+    }
+
+    @Test func dpopAuthorizationScheme() {
+        #expect(HoldfastHeaders.authorizationValue(licenseToken: "a.b.c") == "DPoP a.b.c")
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP a.b.c") == "a.b.c")
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "dpop a.b.c") == "a.b.c")
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "Bearer a.b.c") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP ") == nil)
+        #expect(HoldfastHeaders.dpopNonce == "DPoP-Nonce" && HoldfastHeaders.devMode == "X-Holdfast-Dev-Mode")
+    }
+
+    @Test func httpDateRoundTrip() throws {
+        // RFC 9110 §5.6.7 example.
+        let date = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(date.timeIntervalSince1970 == 784_111_777)
+        #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    @Test func malformedHTTPDateIsRefused() {
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 31 Feb 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 25:49:37 GMT") == nil)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+@testable import HoldfastServer
+import Testing
+
+/// Admin API keys (DESIGN.md §4 "Auth"): bearer keys stored hashed, a bootstrap key on first start,
+/// 401 `UNAUTHENTICATED` problems for anything but an active key.
+@Suite struct AdminKeyTests {
+    @Test(arguments: StorageBackend.available)
+    func createListAndRevoke(_ backend: StorageBackend) async throws {
+        try await withTestApp(backend) { client, startup in
+            let bootstrap = try #require(startup.bootstrapAdminKey)
+            let created = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+                                                   body: jsonBody(#"{"name":"ci"}"#))
+            #expect(created.status == .created)
+            let key = try created.decode(CreatedAdminKey.self)
+            #expect(key.adminKey.name == "ci")
+            #expect(key.key.hasPrefix("hfk_\(key.adminKey.id)_"))
+            #expect(created.headers[.cacheControl] == "no-store")
+
+            let list = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(key.key))
+            #expect(list.status == .ok)
+            let page = try list.decode(AdminKeyPage.self)
+            #expect(Set(page.keys.map(\.name)) == ["bootstrap", "ci"])
+            #expect(!list.text.contains(key.key))
+            #expect(!list.text.contains("secret"))
+
+            let revoked = try await client.execute(uri: "/v1/admin/keys/\(key.adminKey.id)", method: .delete,
+                                                   headers: .bearer(bootstrap))
+            #expect(revoked.status == .ok)
+            #expect(try revoked.decode(AdminKey.self).revokedAt != nil)
+            let after = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(bootstrap))
+                .decode(AdminKeyPage.self)
+            #expect(after.keys.first { $0.id == key.adminKey.id }?.revokedAt != nil)
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func revokedKeyIsUnauthenticated(_ backend: StorageBackend) async throws {
+        try await withTestApp(backend) { client, startup in
+            let bootstrap = try #require(startup.bootstrapAdminKey)
+            let created = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+                                                   body: jsonBody(#"{"name":"short-lived"}"#)).decode(CreatedAdminKey.self)
+            _ = try await client.execute(uri: "/v1/admin/keys/\(created.adminKey.id)", method: .delete, headers: .bearer(bootstrap))
+            let response = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(created.key))
+            #expect(response.status == .unauthorized)
+            #expect(response.problem?.code == "UNAUTHENTICATED")
+        }
+    }
+
+    @Test(arguments: [
+        ("missing", nil),
+        ("wrong secret", "hfk_000000000000000000000000_" + String(repeating: "0", count: 64)),
+        ("malformed", "hfk_not-a-key"),
+        ("upper-case hex", "hfk_ABCDEF000000000000000000_" + String(repeating: "A", count: 64)),
+        ("not bearer", "Basic dXNlcjpwYXNz"),
+    ] as [(String, String?)])
+    func requestsWithoutAnActiveKeyAreUnauthenticated(_ label: String, _ credential: String?) async throws {
+        try await withTestApp(.sqlite) { client, _ in
+            var headers = HTTPFields()
+            if let credential {
+                headers[.authorization] = credential.hasPrefix("Basic") ? credential : "Bearer \(credential)"
+            }
+            let response = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: headers)
+            #expect(response.status == .unauthorized, "\(label)")
+            #expect(response.headers[.contentType] == "application/problem+json")
+            #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            let problem = try #require(response.problem)
+            #expect(problem.code == "UNAUTHENTICATED")
+            #expect(problem.status == 401)
+        }
+    }
+
+    @Test func wrongSecretForAnExistingIDIsUnauthenticated() async throws {
+        try await withTestApp(.sqlite) { client, startup in
+            let bootstrap = try #require(startup.bootstrapAdminKey)
+            let id = bootstrap.split(separator: "_")[1]
+            let forged = "hfk_\(id)_" + String(repeating: "0", count: 64)
+            let response = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(forged))
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func lastActiveKeyCannotRevokeItself(_ backend: StorageBackend) async throws {
+        try await withTestApp(backend) { client, startup in
+            let bootstrap = try #require(startup.bootstrapAdminKey)
+            let id = String(bootstrap.split(separator: "_")[1])
+            let response = try await client.execute(uri: "/v1/admin/keys/\(id)", method: .delete, headers: .bearer(bootstrap))
+            #expect(response.status == .conflict)
+            #expect(response.problem?.code == "LAST_ADMIN_KEY")
+            // With a second active key it may.
+            _ = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+                                         body: jsonBody(#"{"name":"second"}"#))
+            let again = try await client.execute(uri: "/v1/admin/keys/\(id)", method: .delete, headers: .bearer(bootstrap))
+            #expect(again.status == .ok)
+        }
+    }
+
+    @Test func unknownKeyIsNotFound() async throws {
+        try await withTestApp(.sqlite) { client, startup in
+            let response = try await client.execute(uri: "/v1/admin/keys/0123456789abcdef01234567", method: .delete,
+                                                    headers: .bearer(startup.bootstrapAdminKey))
+            #expect(response.status == .notFound)
+            #expect(response.problem?.code == "ADMIN_KEY_NOT_FOUND")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"name":""}"#, "REQUIRED"),
+        ("{\"name\":\"" + String(repeating: "x", count: 101) + "\"}", "TOO_LONG"),
+        (#"{"name":"tab\there"}"#, "INVALID_VALUE"),
+    ])
+    func createRejectsAnInvalidNameNamingTheField(_ body: String, _ code: String) async throws {
+        try await withTestApp(.sqlite) { client, startup in
+            let response = try await client.execute(uri: "/v1/admin/keys", method: .post,
+                                                    headers: .json(bearer: startup.bootstrapAdminKey), body: jsonBody(body))
+            #expect(response.status == .badRequest)
+            let problem = try #require(response.problem)
+            #expect(problem.code == "VALIDATION_FAILED")
+            #expect(problem.errors == [.init(field: "name", code: code, detail: problem.errors?.first?.detail ?? "")])
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func listPagesWithNextCursor(_ backend: StorageBackend) async throws {
+        try await withTestApp(backend) { client, startup in
+            for index in 0..<3 {
+                _ = try await client.execute(uri: "/v1/admin/keys", method: .post,
+                                             headers: .json(bearer: startup.bootstrapAdminKey),
+                                             body: jsonBody("{\"name\":\"k\(index)\"}"))
+            }
+            var seen: [String] = []
+            var uri = "/v1/admin/keys?limit=3"
+            while true {
+                let page = try await client.execute(uri: uri, method: .get, headers: .bearer(startup.bootstrapAdminKey))
+                    .decode(AdminKeyPage.self)
+                seen += page.keys.map(\.id)
+                guard let next = page.nextCursor else { break }
+                uri = "/v1/admin/keys?limit=3&cursor=\(next)"
+            }
+            #expect(seen.count == 4)
+            #expect(seen == seen.sorted())
+            let bad = try await client.execute(uri: "/v1/admin/keys?limit=0", method: .get,
+                                               headers: .bearer(startup.bootstrapAdminKey))
+            #expect(bad.problem?.errors?.first?.field == "limit")
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func secretsAreStoredOnlyAsHashesAndUseIsRecorded(_ backend: StorageBackend) async throws {
+        try await backend.withConfiguration { configuration in
+            let services = try await TestServices.make(configuration)
+            let created = try await services.adminKeys.create(name: "hashed")
+            let row = try #require(try await services.database.sql.select().column("secret_hash").from("admin_api_keys")
+                .where("id", .equal, created.adminKey.id).first())
+            let stored = try row.decode(column: "secret_hash", as: String.self)
+            let secret = String(created.key.split(separator: "_")[2])
+            #expect(stored != secret)
+            #expect(stored.count == 64)
+            #expect(created.adminKey.lastUsedAt == nil)
+            #expect(try await services.adminKeys.authenticate(token: created.key).id == created.adminKey.id)
+            #expect(try await services.adminKeys.get(id: created.adminKey.id).lastUsedAt != nil)
+            await services.database.close()
+        }
+    }
+}

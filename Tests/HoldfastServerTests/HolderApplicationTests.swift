@@ -1,0 +1,129 @@
+import Foundation
+import HoldfastProtocol
+@testable import HoldfastServer
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Holder applications (issue 5): CRUD behind the admin key, field-level validation, unique names, and
+/// deletion revoking the application's instances.
+@Suite struct HolderApplicationTests {
+    @Test(arguments: StorageBackend.available)
+    func createGetReplaceListDelete(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let ios = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Wallet"))
+            let id = try #require(ios.id)
+            #expect(ios.maxTimeOfflineInSecs == 604_800)
+            let android = try await kit.createApplication(TetheringTestKit.androidApplication(name: "Droid"))
+            #expect(android.platform.holderPlatform == .android)
+
+            let fetched = try await kit.admin("/v1/holder/applications/\(id)", .get)
+            #expect(fetched.status == .ok)
+            #expect(try fetched.wire(HolderApplication.self) == ios)
+
+            let replaced = try await kit.admin("/v1/holder/applications/\(id)", .put,
+                                               TetheringTestKit.iosApplication(name: "Wallet 2", extra: #","maxTimeOfflineInSecs":86400,"channel":"staging","developmentIntegrityAllowed":true"#))
+            #expect(replaced.status == .ok)
+            let updated = try replaced.wire(HolderApplication.self)
+            #expect(updated.name == "Wallet 2" && updated.maxTimeOfflineInSecs == 86_400 && updated.channel == .staging)
+
+            let first = try await kit.admin("/v1/holder/applications?limit=1", .get).wire(HolderApplicationPage.self)
+            #expect(first.data.count == 1)
+            let cursor = try #require(first.nextCursor)
+            let second = try await kit.admin("/v1/holder/applications?limit=1&cursor=\(cursor)", .get).wire(HolderApplicationPage.self)
+            #expect(second.data.count == 1 && second.nextCursor == nil)
+            #expect(Set((first.data + second.data).compactMap(\.id)) == [id, try #require(android.id)])
+
+            #expect(try await kit.admin("/v1/holder/applications/\(id)", .delete).status == .noContent)
+            let gone = try await kit.admin("/v1/holder/applications/\(id)", .get)
+            #expect(gone.status == .notFound && gone.problemCode == "APPLICATION_NOT_FOUND")
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func nameMustBeUnique(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            _ = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Same"))
+            let again = try await kit.admin("/v1/holder/applications", .post, TetheringTestKit.androidApplication(name: "Same"))
+            #expect(again.status == .conflict)
+            #expect(again.problemCode == "APPLICATION_NAME_TAKEN")
+            #expect(again.problem?.errors?.first?.field == "name")
+        }
+    }
+
+    @Test(arguments: [
+        ("maxTimeOfflineInSecs too small", TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86399"#), "maxTimeOfflineInSecs"),
+        ("maxTimeOfflineInSecs too large", TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":2592001"#), "maxTimeOfflineInSecs"),
+        ("bad team id", #"{"type":"ios","name":"x","clientId":"c","bundleId":"com.example","teamId":"abc","appAttest":{"required":true,"environment":"production"}}"#, "teamId"),
+        ("bad bundle id", #"{"type":"ios","name":"x","clientId":"c","bundleId":"com..example","teamId":"ABCDE12345","appAttest":{"required":true,"environment":"production"}}"#, "bundleId"),
+        ("missing bundle id", #"{"type":"ios","name":"x","clientId":"c","teamId":"ABCDE12345","appAttest":{"required":true,"environment":"production"}}"#, "bundleId"),
+        ("missing appAttest", #"{"type":"ios","name":"x","clientId":"c","bundleId":"com.example","teamId":"ABCDE12345"}"#, "appAttest"),
+        ("bad thumbprint", #"{"type":"android","name":"x","clientId":"c","packageName":"com.example.app","packageSigningCertificateThumbprints":["abc"],"keyAttestation":{"required":true}}"#, "packageSigningCertificateThumbprints[0]"),
+        ("no thumbprints", #"{"type":"android","name":"x","clientId":"c","packageName":"com.example.app","packageSigningCertificateThumbprints":[],"keyAttestation":{"required":true}}"#, "packageSigningCertificateThumbprints"),
+        ("bad package", #"{"type":"android","name":"x","clientId":"c","packageName":"nodots","packageSigningCertificateThumbprints":["\#(String(repeating: "a", count: 64))"],"keyAttestation":{"required":true}}"#, "packageName"),
+        ("missing keyAttestation", #"{"type":"android","name":"x","clientId":"c","packageName":"com.example.app","packageSigningCertificateThumbprints":["\#(String(repeating: "a", count: 64))"]}"#, "keyAttestation"),
+        ("unknown type", #"{"type":"windows","name":"x","clientId":"c"}"#, "type"),
+        ("unknown channel", TetheringTestKit.iosApplication(extra: #","channel":"beta""#), "channel"),
+        ("empty name", TetheringTestKit.iosApplication(name: ""), "name"),
+        ("control character in name", TetheringTestKit.iosApplication(name: "a\\u0000b"), "name"),
+    ])
+    func invalidApplicationsAreFieldLevelProblems(_ label: String, _ body: String, _ field: String) async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let response = try await kit.admin("/v1/holder/applications", .post, body)
+            #expect(response.status == .badRequest, "\(label)")
+            #expect(response.problemCode == "VALIDATION_FAILED", "\(label)")
+            #expect(response.problem?.errors?.contains { $0.field == field } == true, "\(label): \(response.text)")
+        }
+    }
+
+    @Test func everyInvalidFieldIsReportedAtOnce() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let body = #"{"type":"ios","name":"x","clientId":"c","bundleId":"bad..id","teamId":"no","maxTimeOfflineInSecs":5,"appAttest":{"required":true,"environment":"production"}}"#
+            let fields = Set(try await kit.admin("/v1/holder/applications", .post, body).problem?.errors?.map(\.field) ?? [])
+            #expect(fields == ["bundleId", "teamId", "maxTimeOfflineInSecs"])
+        }
+    }
+
+    @Test func typeCannotChange() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let app = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Fixed"))
+            let response = try await kit.admin("/v1/holder/applications/\(try #require(app.id))", .put,
+                                               TetheringTestKit.androidApplication(name: "Fixed"))
+            #expect(response.status == .conflict)
+            #expect(response.problem?.errors?.first?.field == "type")
+        }
+    }
+
+    @Test func applicationRoutesRequireTheAdminKey() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let response = try await kit.client.execute(uri: "/v1/holder/applications", method: .get)
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test func unknownOrMalformedIdsAreNotFound() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            for id in [UUID().uuidString.lowercased(), "not-a-uuid", "%00"] {
+                let response = try await kit.admin("/v1/holder/applications/\(id)", .get)
+                #expect(response.status == .notFound)
+                #expect(response.problemCode == "APPLICATION_NOT_FOUND")
+            }
+            let badCursor = try await kit.admin("/v1/holder/applications?cursor=zzz", .get)
+            #expect(badCursor.status == .badRequest)
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func deletingAnApplicationRevokesItsInstances(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let app = try await kit.createApplication(TetheringTestKit.iosApplication())
+            let id = try #require(app.id)
+            let device = try await kit.registerDevice(id)
+            #expect(try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations").status == .ok)
+            #expect(try await kit.admin("/v1/holder/applications/\(id)", .delete).status == .noContent)
+            let refused = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations")
+            #expect(refused.status == .forbidden)
+            #expect(refused.problemCode == "INSTANCE_REVOKED")
+        }
+    }
+}

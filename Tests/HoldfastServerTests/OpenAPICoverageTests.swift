@@ -1,0 +1,89 @@
+import Foundation
+@testable import HoldfastServer
+import Testing
+
+/// `openapi.json` and the route table must agree (DESIGN.md §4: "an OpenAPI 3.1 document at /openapi.json
+/// that matches the routes").
+@Suite struct OpenAPICoverageTests {
+    static let methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+
+    struct Operation: Hashable {
+        var method: String
+        var path: String
+        var description: String { "\(method) \(path)" }
+    }
+
+    static func document() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(try OpenAPIDocument.load()))
+        return try #require(object as? [String: Any])
+    }
+
+    static func documentedOperations() throws -> [Operation: [String: Any]] {
+        let paths = try #require(try document()["paths"] as? [String: Any])
+        var operations: [Operation: [String: Any]] = [:]
+        for (path, item) in paths {
+            let item = try #require(item as? [String: Any])
+            for method in methods {
+                if let operation = item[method] as? [String: Any] {
+                    operations[Operation(method: method.uppercased(), path: path)] = operation
+                }
+            }
+        }
+        return operations
+    }
+
+    static func routedOperations() async throws -> [Operation: Route.Access] {
+        try await StorageBackend.sqlite.withConfiguration { configuration in
+            let services = try await TestServices.make(configuration)
+            var operations: [Operation: Route.Access] = [:]
+            for route in HoldfastRoutes.all(services) {
+                operations[Operation(method: route.method.rawValue, path: route.path)] = route.access
+            }
+            await services.database.close()
+            return operations
+        }
+    }
+
+    @Test func documentIsOpenAPI31() throws {
+        #expect(try Self.document()["openapi"] as? String == "3.1.0")
+    }
+
+    @Test func everyRouteIsDocumented() async throws {
+        let documented = Set(try Self.documentedOperations().keys)
+        for operation in try await Self.routedOperations().keys {
+            #expect(documented.contains(operation), "\(operation.description) is routed but not in openapi.json")
+        }
+    }
+
+    @Test func everyDocumentedOperationIsRouted() async throws {
+        let routed = Set(try await Self.routedOperations().keys)
+        for operation in try Self.documentedOperations().keys {
+            #expect(routed.contains(operation), "\(operation.description) is in openapi.json but not routed")
+        }
+    }
+
+    @Test func everyOperationDocumentsProblemResponses() throws {
+        for (operation, body) in try Self.documentedOperations() {
+            let responses = try #require(body["responses"] as? [String: Any])
+            let fallback = responses["default"] as? [String: Any]
+            #expect(fallback?["$ref"] as? String == "#/components/responses/Problem",
+                    "\(operation.description) has no default problem response")
+            for (status, response) in responses where status.hasPrefix("4") || status.hasPrefix("5") {
+                let isProblem = (response as? [String: Any])?["$ref"] as? String == "#/components/responses/Problem"
+                let isHealth = operation.path == "/health" && status == "503"
+                #expect(isProblem || isHealth, "\(operation.description) \(status) is not a problem response")
+            }
+        }
+    }
+
+    @Test func adminOperationsRequireBearerAuthAndDocument401() async throws {
+        let documented = try Self.documentedOperations()
+        for (operation, access) in try await Self.routedOperations() where access == .admin {
+            let body = try #require(documented[operation])
+            let security = body["security"] as? [[String: Any]]
+            #expect(security?.first?["adminKey"] != nil, "\(operation.description) does not declare adminKey security")
+            let responses = try #require(body["responses"] as? [String: Any])
+            #expect(responses["401"] != nil, "\(operation.description) does not document 401")
+        }
+    }
+}

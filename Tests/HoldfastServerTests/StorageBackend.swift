@@ -1,0 +1,49 @@
+import Foundation
+import HoldfastServer
+import Logging
+import Testing
+import ServerTestSupport
+import TestSupport
+
+/// The two databases every storage-touching test runs on. The PostgreSQL case needs
+/// `HOLDFAST_TEST_POSTGRES_URL` (a role with CREATEDB): each test gets a fresh database, dropped afterwards,
+/// so tests run in parallel. Without the variable the PostgreSQL case is cancelled with a visible reason.
+enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgresql
+
+    var testDescription: String { rawValue }
+
+    /// SQLite always; PostgreSQL when `HOLDFAST_TEST_POSTGRES_URL` is set (else `StorageTests` shows
+    /// `postgreSQLServerIsReachable` as skipped, with the reason).
+    static var available: [StorageBackend] {
+        TestEnvironment.postgresURL == nil ? [.sqlite] : [.sqlite, .postgresql]
+    }
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "holdfast.test") { _ in SwiftLogNoOpLogHandler() }
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// A configuration for this backend in a fresh data folder (and fresh PostgreSQL database), port 0.
+    func withConfiguration<T: Sendable>(_ body: (HoldfastConfiguration) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = HoldfastConfiguration(dataDirectory: folder.path)
+        configuration.port = 0
+        configuration.logLevel = .critical
+        switch self {
+        case .sqlite:
+            return try await body(configuration)
+        case .postgresql:
+            guard let baseURL = TestEnvironment.postgresURL else {
+                try Test.cancel("PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set")
+            }
+            return try await PostgresTestDatabase.with(baseURL: baseURL) { url in
+                configuration.database = .postgres(url: url)
+                return try await body(configuration)
+            }
+        }
+    }
+}

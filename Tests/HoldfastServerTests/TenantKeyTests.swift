@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+@testable import HoldfastServer
+import JOSE
+import Testing
+
+/// Tenant key material (DESIGN.md §4 "Keys"): created on first start, encrypted with the master key,
+/// published at `/.well-known/jwks.json`, the same after a restart.
+@Suite struct TenantKeyTests {
+    @Test(arguments: StorageBackend.available)
+    func jwksPublishesAKeyThatVerifiesTheKeyringsSignatures(_ backend: StorageBackend) async throws {
+        try await backend.withConfiguration { configuration in
+            let services = try await TestServices.make(configuration)
+            let message = Array("license token payload".utf8)
+            let signer = services.keyring.signer
+            let signature = try signer.sign(message)
+            let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastRoutes.all(services)))
+            try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
+                let response = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "public, max-age=300")
+                let jwks = try response.decode(JWKSet.self)
+                let jwk = try #require(jwks.key(withID: signer.kid))
+                #expect(jwk.use == "sig")
+                #expect(jwk.alg == "ES256")
+                #expect(jwk.d == nil)
+                #expect(try jwk.thumbprint() == signer.kid)
+                let publicKey = try jwk.p256PublicKey()
+                let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
+                #expect(publicKey.isValidSignature(ecdsa, for: message))
+                #expect(!publicKey.isValidSignature(ecdsa, for: Array("another payload".utf8)))
+            }
+            await services.database.close()
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func restartCreatesNoBootstrapKeyAndKeepsTheTenantKey(_ backend: StorageBackend) async throws {
+        try await backend.withConfiguration { configuration in
+            let first = try await TestServices.startup(configuration)
+            #expect(first.bootstrapAdminKey != nil)
+            #expect(first.tenantKeyCreated)
+            #expect(!first.appliedMigrations.isEmpty)
+            let second = try await TestServices.startup(configuration)
+            #expect(second.bootstrapAdminKey == nil)
+            #expect(!second.tenantKeyCreated)
+            #expect(second.tenantKeyID == first.tenantKeyID)
+            #expect(second.appliedMigrations.isEmpty)
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func wrongMasterKeyIsAClearStartupError(_ backend: StorageBackend) async throws {
+        try await backend.withConfiguration { configuration in
+            var original = configuration
+            original.masterKey = .provided(Array(repeating: 1, count: 32))
+            _ = try await TestServices.startup(original)
+            var wrong = configuration
+            wrong.masterKey = .provided(Array(repeating: 2, count: 32))
+            let error = await #expect(throws: KeyError.self) { try await TestServices.startup(wrong) }
+            #expect(error?.code == KeyError.Code.masterKeyMismatch)
+            #expect(error?.message.contains("not the key this database was created with") == true)
+        }
+    }
+
+    @Test func masterKeyFileIsCreatedWithMode0600AndReused() async throws {
+        try await StorageBackend.sqlite.withConfiguration { configuration in
+            guard case .file(let path) = configuration.masterKey else { Issue.record("expected a key file"); return }
+            let first = try await TestServices.startup(configuration)
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let second = try await TestServices.startup(configuration)
+            #expect(second.tenantKeyID == first.tenantKeyID)
+        }
+    }
+
+    @Test func damagedMasterKeyFileIsAClearError() async throws {
+        try await StorageBackend.sqlite.withConfiguration { configuration in
+            guard case .file(let path) = configuration.masterKey else { Issue.record("expected a key file"); return }
+            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try "not base64 of 32 bytes".write(toFile: path, atomically: true, encoding: .utf8)
+            let error = await #expect(throws: KeyError.self) { try await TestServices.startup(configuration) }
+            #expect(error?.code == KeyError.Code.masterKeyUnusable)
+        }
+    }
+}

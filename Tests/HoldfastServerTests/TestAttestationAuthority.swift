@@ -1,0 +1,141 @@
+import Attestation
+import CBOR
+import Crypto
+import Foundation
+
+/// Test-only trust anchors and the attestations they sign (issue 5, "Tests"): an App Attest CA and an Android
+/// attestation root that exist only in this test process, injected into the server through
+/// `TetheringConfiguration` — never trusted by default. The attestations carry the real binding nonce, so
+/// registration runs through the real verifiers.
+struct TestAttestationAuthority: Sendable {
+    let rootKey: P256.Signing.PrivateKey
+    let rootDER: [UInt8]
+    let intermediateKey: P256.Signing.PrivateKey
+    let intermediateDER: [UInt8]
+
+    static let rootName = "Holdfast Test Attestation Root"
+    static let intermediateName = "Holdfast Test Attestation CA"
+
+    init() throws {
+        rootKey = P256.Signing.PrivateKey()
+        rootDER = try TestDER.certificate(subject: Self.rootName, issuer: Self.rootName, subjectKey: rootKey.publicKey,
+                                          issuerKey: rootKey, isCA: true)
+        intermediateKey = P256.Signing.PrivateKey()
+        intermediateDER = try TestDER.certificate(subject: Self.intermediateName, issuer: Self.rootName,
+                                                  subjectKey: intermediateKey.publicKey, issuerKey: rootKey, isCA: true)
+    }
+
+    var roots: [AttestationCertificate] {
+        get throws { [try AttestationCertificate(derEncoded: rootDER)] }
+    }
+
+    // MARK: App Attest
+
+    /// An App Attest key on the "device" and its id (SHA-256 of the SEC1 point).
+    struct AppAttestKey: Sendable {
+        let key = P256.Signing.PrivateKey()
+        var keyId: [UInt8] { Array(SHA256.hash(data: Array(key.publicKey.x963Representation))) }
+    }
+
+    /// Apple's attestation object (`fmt: apple-appattest`) for `key` with `clientDataHash`.
+    func appAttestation(key: AppAttestKey, appId: String, clientDataHash: [UInt8], production: Bool = false) throws -> [UInt8] {
+        let aaguid: [UInt8] = production ? Array("appattest".utf8) + [UInt8](repeating: 0, count: 7) : Array("appattestdevelop".utf8)
+        var authData = Array(SHA256.hash(data: Array(appId.utf8)))
+        authData.append(0x40)
+        authData += [0, 0, 0, 0]
+        authData += aaguid
+        authData += [0, 32] + key.keyId
+        let nonce = Array(SHA256.hash(data: authData + clientDataHash))
+        // Apple's nonce extension: SEQUENCE { [1] EXPLICIT OCTET STRING nonce }.
+        let nonceValue = TestDER.sequence(TestDER.tlv(0xA1, TestDER.tlv(0x04, nonce)))
+        let leaf = try TestDER.certificate(subject: "App Attest credential", issuer: Self.intermediateName,
+                                           subjectKey: key.key.publicKey, issuerKey: intermediateKey, isCA: false,
+                                           extensions: [TestDER.extensionField(oid: [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x08, 0x02],
+                                                                               value: nonceValue)])
+        let object = CBOR.map([
+            .init(.text("fmt"), .text("apple-appattest")),
+            .init(.text("attStmt"), .map([
+                .init(.text("x5c"), .array([.bytes(leaf), .bytes(intermediateDER)])),
+                .init(.text("receipt"), .bytes(Array("test receipt".utf8))),
+            ])),
+            .init(.text("authData"), .bytes(authData)),
+        ])
+        return object.encoded()
+    }
+
+    /// An App Attest assertion (`{signature, authenticatorData}`) with `counter`.
+    static func appAssertion(key: AppAttestKey, appId: String, clientDataHash: [UInt8], counter: UInt32) throws -> [UInt8] {
+        var authData = Array(SHA256.hash(data: Array(appId.utf8)))
+        authData.append(0x00)
+        authData += [UInt8(counter >> 24), UInt8((counter >> 16) & 0xFF), UInt8((counter >> 8) & 0xFF), UInt8(counter & 0xFF)]
+        let nonce = Array(SHA256.hash(data: authData + clientDataHash))
+        let signature = try key.key.signature(for: nonce).derRepresentation
+        return CBOR.map([
+            .init(.text("signature"), .bytes(Array(signature))),
+            .init(.text("authenticatorData"), .bytes(authData)),
+        ]).encoded()
+    }
+
+    // MARK: Android
+
+    /// A chain `[leaf, intermediate]` whose leaf certifies `instanceKey` with a KeyDescription over `challenge`.
+    func androidChain(instanceKey: P256.Signing.PublicKey, challenge: [UInt8], packageName: String,
+                      signingDigest: [UInt8]) throws -> [[UInt8]] {
+        let applicationId = TestDER.sequence(
+            TestDER.tlv(0x31, TestDER.sequence(TestDER.tlv(0x04, Array(packageName.utf8)), TestDER.tlv(0x02, [1]))),
+            TestDER.tlv(0x31, TestDER.tlv(0x04, signingDigest)))
+        let rootOfTrust = TestDER.sequence(TestDER.tlv(0x04, [UInt8](repeating: 7, count: 32)), TestDER.tlv(0x01, [0xFF]),
+                                           TestDER.tlv(0x0A, [0]), TestDER.tlv(0x04, [UInt8](repeating: 9, count: 32)))
+        // [709] and [704]: context-specific, constructed, high tag numbers (0xBF 0x85 0x45 / 0xBF 0x85 0x40).
+        let software = TestDER.sequence(TestDER.tlv([0xBF, 0x85, 0x45], TestDER.tlv(0x04, applicationId)))
+        let hardware = TestDER.sequence(TestDER.tlv([0xBF, 0x85, 0x40], rootOfTrust))
+        let description = TestDER.sequence(
+            TestDER.tlv(0x02, [4]), TestDER.tlv(0x0A, [1]), TestDER.tlv(0x02, [4]), TestDER.tlv(0x0A, [1]),
+            TestDER.tlv(0x04, challenge), TestDER.tlv(0x04, []), software, hardware)
+        let leaf = try TestDER.certificate(subject: "Android Keystore Key", issuer: Self.intermediateName,
+                                           subjectKey: instanceKey, issuerKey: intermediateKey, isCA: false,
+                                           extensions: [TestDER.extensionField(
+                                               oid: [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x01, 0x11],
+                                               value: description)])
+        return [leaf, intermediateDER]
+    }
+}
+
+/// Minimal DER writing for the test certificates above (RFC 5280 §4.1, X.690).
+enum TestDER {
+    static func length(_ count: Int) -> [UInt8] {
+        if count < 0x80 { return [UInt8(count)] }
+        if count < 0x100 { return [0x81, UInt8(count)] }
+        return [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
+    }
+
+    static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
+    static func tlv(_ tag: [UInt8], _ content: [UInt8]) -> [UInt8] { tag + length(content.count) + content }
+    static func sequence(_ parts: [UInt8]...) -> [UInt8] { tlv(0x30, parts.flatMap { $0 }) }
+
+    static func name(_ commonName: String) -> [UInt8] {
+        sequence(tlv(0x31, sequence(tlv(0x06, [0x55, 0x04, 0x03]), tlv(0x0C, Array(commonName.utf8)))))
+    }
+
+    static func extensionField(oid: [UInt8], value: [UInt8]) -> [UInt8] {
+        sequence(tlv(0x06, oid), tlv(0x04, value))
+    }
+
+    static func certificate(subject: String, issuer: String, subjectKey: P256.Signing.PublicKey,
+                            issuerKey: P256.Signing.PrivateKey, isCA: Bool, extensions: [[UInt8]] = []) throws -> [UInt8] {
+        let ecdsaWithSHA256 = sequence(tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]))
+        let spki = sequence(sequence(tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]),
+                                     tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07])),
+                            tlv(0x03, [0] + Array(subjectKey.x963Representation)))
+        let validity = sequence(tlv(0x17, Array("200101000000Z".utf8)), tlv(0x17, Array("491231000000Z".utf8)))
+        var all: [UInt8] = []
+        if isCA { all += sequence(tlv(0x06, [0x55, 0x1D, 0x13]), tlv(0x01, [0xFF]), tlv(0x04, sequence(tlv(0x01, [0xFF])))) }
+        for item in extensions { all += item }
+        var tbs = tlv(0xA0, tlv(0x02, [2])) + tlv(0x02, [0x01, UInt8.random(in: 1...0x7F), UInt8.random(in: 0...0xFF)])
+        tbs += ecdsaWithSHA256 + name(issuer) + validity + name(subject) + spki
+        if !all.isEmpty { tbs += tlv(0xA3, tlv(0x30, all)) }
+        let tbsCertificate = tlv(0x30, tbs)
+        let signature = try issuerKey.signature(for: tbsCertificate).derRepresentation
+        return sequence(tbsCertificate, ecdsaWithSHA256, tlv(0x03, [0] + Array(signature)))
+    }
+}
