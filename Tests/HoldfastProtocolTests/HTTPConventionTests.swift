@@ -40,6 +40,27 @@ struct HTTPConventionTests {
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 
+    /// The calendar arithmetic agrees with Foundation's formatter on leap days, century years, the epoch's edges,
+    /// dates before 1970 and random instants, and what it writes parses back to the same second.
+    @Test func httpDateFormatAgreesWithFoundation() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var instants: [TimeInterval] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 4_107_542_399, -2_203_891_200,
+                                        -2_208_988_800, 253_402_300_799, 1_700_000_000.75, -0.5]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0 ..< 500 { instants.append(TimeInterval(Int64.random(in: -2_000_000_000 ... 8_000_000_000, using: &generator))) }
+        for instant in instants {
+            let date = Date(timeIntervalSince1970: instant)
+            let ours = HTTPDate.format(date)
+            #expect(ours == formatter.string(from: Date(timeIntervalSince1970: instant.rounded(.down))), "\(instant)")
+            #expect(HTTPDate.parse(ours)?.timeIntervalSince1970 == instant.rounded(.down), "\(ours)")
+        }
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: -1)) == "Wed, 31 Dec 1969 23:59:59 GMT")
+    }
+
     @Test func malformedHTTPDateIsRefused() {
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
         #expect(HTTPDate.parse("Sun, 31 Feb 1994 08:49:37 GMT") == nil)

@@ -12,12 +12,45 @@ public enum HTTPDate {
         return calendar
     }
 
+    /// Formats `date` (whole seconds, rounded down) by calendar arithmetic on the proleptic Gregorian calendar in
+    /// UTC: this runs for every response, and `Calendar` plus `String(format:)` cost more than the rest of a small
+    /// request's bookkeeping.
     public static func format(_ date: Date) -> String {
-        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        let weekday = weekdays[((parts.weekday ?? 1) - 1) % 7]
-        let month = months[((parts.month ?? 1) - 1) % 12]
-        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", weekday, parts.day ?? 1, month, parts.year ?? 1970,
-                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        let weekday = weekdays[Int((days + 4).floorDivided(by: 7).remainder)]  // 1970-01-01 was a Thursday
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        var text = weekday + ", "
+        append(day, width: 2, to: &text)
+        text += " " + months[month - 1] + " "
+        append(year, width: 4, to: &text)
+        text += " "
+        append(secondOfDay / 3600, width: 2, to: &text)
+        text += ":"
+        append(secondOfDay / 60 % 60, width: 2, to: &text)
+        text += ":"
+        append(secondOfDay % 60, width: 2, to: &text)
+        return text + " GMT"
+    }
+
+    private static func append(_ number: Int64, width: Int, to text: inout String) {
+        let digits = String(number)
+        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+        text += digits
+    }
+
+    /// Year, month (1…12) and day of the proleptic Gregorian date `days` after 1970-01-01 (the well-known
+    /// era-of-400-years method: 146,097 days an era, years counted from March so that the leap day comes last).
+    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int, day: Int64) {
+        let shifted = days + 719_468  // days from 0000-03-01 to 1970-01-01
+        let (era, dayOfEra) = shifted.floorDivided(by: 146_097)
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, Int(month), day)
     }
 
     public static func parse(_ text: String) -> Date? {
@@ -41,5 +74,13 @@ public enum HTTPDate {
         guard let date = utcCalendar.date(from: components),
               utcCalendar.component(.day, from: date) == day else { return nil }
         return date
+    }
+}
+
+private extension Int64 {
+    /// Quotient and remainder rounded towards negative infinity (the remainder is never negative).
+    func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 }

@@ -33,8 +33,10 @@ public enum HoldfastHeaders {
     public static func licenseToken(fromAuthorization value: String) -> String? {
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == dpopScheme.lowercased() else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty || token.contains(" ") ? nil : token
+        var token = parts[1]
+        while let first = token.first, first == " " || first == "\t" { token = token.dropFirst() }
+        while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
+        return token.isEmpty || token.contains(where: { $0 == " " || $0 == "\t" }) ? nil : String(token)
     }
 
     /// The `WWW-Authenticate` value of a `use_dpop_nonce` 401 (RFC 9449 §8).

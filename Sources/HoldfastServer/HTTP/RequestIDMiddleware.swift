@@ -47,6 +47,16 @@ struct RequestIDMiddleware: RouterMiddleware {
 
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(32)
+        for _ in 0..<2 {
+            var word = generator.next() as UInt64
+            for _ in 0..<16 {
+                hex.append(digits[Int(word & 0x0F)])
+                word >>= 4
+            }
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

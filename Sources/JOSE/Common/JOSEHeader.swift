@@ -46,14 +46,14 @@ public struct JOSEHeader: Sendable, Hashable {
     /// `jwk` (RFC 7515 §4.1.3): the key as a `JWK`; throws when the member is present but is not one.
     public func jwk() throws -> JWK? {
         guard let value = fields["jwk"] else { return nil }
-        guard case .object = value, let key = try? value.decode(JWK.self) else {
+        guard let key = try? JWK(jsonValue: value) else {
             throw JOSEError.malformedHeader("jwk is not a JWK")
         }
         return key
     }
 
     public mutating func setJWK(_ key: JWK?) throws {
-        fields["jwk"] = try key.map { try JSONValue.from($0.publicKey) }
+        fields["jwk"] = key.map { $0.publicKey.publicJSONValue }
     }
 
     /// `x5c` (RFC 7515 §4.1.6): DER certificates, leaf first. Standard base64 (not base64url), per the RFC.

@@ -70,29 +70,43 @@ public enum JSONValue: Codable, Sendable, Hashable {
 
     /// Decodes a JSON object from bytes; throws `JOSEError.malformedJSON` naming `part` when it is not one.
     static func decodeObject(_ bytes: [UInt8], part: String) throws -> [String: JSONValue] {
+        let value: JSONValue
         do {
-            return try JSONDecoder().decode([String: JSONValue].self, from: Data(bytes))
+            value = try JSONValueParser.parse(bytes)
         } catch {
-            throw JOSEError.malformedJSON("\(part) is not a JSON object")
+            throw JOSEError.malformedJSON("\(part) is not JSON: \(error)")
+        }
+        guard case .object(let members) = value else { throw JOSEError.malformedJSON("\(part) is not a JSON object") }
+        return members
+    }
+
+    /// Parses JSON text (RFC 8259, strict: see `JSONValueParser`).
+    public init(json bytes: [UInt8]) throws {
+        do {
+            self = try JSONValueParser.parse(bytes)
+        } catch {
+            throw JOSEError.malformedJSON("not JSON: \(error)")
+        }
+    }
+
+    /// Compact JSON text with object members sorted by name, so that what we sign is deterministic.
+    public func jsonBytes() throws -> [UInt8] {
+        do {
+            return try JSONValueWriter.write(self)
+        } catch {
+            throw JOSEError.malformedJSON("cannot encode a non-finite number as JSON")
         }
     }
 
     /// Encodes a JSON object compactly with sorted keys, so that what we sign is deterministic.
     static func encodeObject(_ object: [String: JSONValue]) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(object))
-        } catch {
-            throw JOSEError.malformedJSON("cannot encode JSON: \(error)")
-        }
+        try JSONValue.object(object).jsonBytes()
     }
 
     /// Converts any `Encodable` into a `JSONValue` (used to put a `JWK` into a header).
     static func from(_ value: some Encodable) throws -> JSONValue {
         do {
-            let data = try JSONEncoder().encode(value)
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSONValueParser.parse(Array(try JSONEncoder().encode(value)))
         } catch {
             throw JOSEError.malformedJSON("cannot encode JSON: \(error)")
         }
@@ -100,7 +114,6 @@ public enum JSONValue: Codable, Sendable, Hashable {
 
     /// Converts this value into a `Decodable` type (used to read a `JWK` out of a header).
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let data = try JSONEncoder().encode(self)
-        return try JSONDecoder().decode(type, from: data)
+        try JSONDecoder().decode(type, from: Data(try jsonBytes()))
     }
 }

@@ -22,9 +22,9 @@ public struct JWE: Sendable, Hashable {
     /// Parses a compact JWE; nothing is decrypted yet.
     public init(compactSerialization: String, maximumLength: Int = JOSELimits.maximumCompactLength) throws {
         guard compactSerialization.utf8.count <= maximumLength else { throw JOSEError.inputTooLarge(limit: maximumLength) }
-        let parts = compactSerialization.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = CompactSerialization.segments(of: compactSerialization, limit: 5)
         guard parts.count == 5 else {
-            throw JOSEError.malformedCompactSerialization("a compact JWE has 5 parts, this has \(parts.count)")
+            throw JOSEError.malformedCompactSerialization("a compact JWE has 5 parts, this has \(parts.count > 5 ? "more" : String(parts.count))")
         }
         let headerBytes = try Base64URL.decode(parts[0], part: "JWE header")
         self.compactSerialization = compactSerialization

@@ -23,9 +23,9 @@ public struct JWS: Sendable, Hashable {
     /// Parses a compact JWS. Nothing is verified yet; `alg` is checked to be a supported, non-`none` algorithm.
     public init(compactSerialization: String, maximumLength: Int = JOSELimits.maximumCompactLength) throws {
         guard compactSerialization.utf8.count <= maximumLength else { throw JOSEError.inputTooLarge(limit: maximumLength) }
-        let parts = compactSerialization.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = CompactSerialization.segments(of: compactSerialization, limit: 3)
         guard parts.count == 3 else {
-            throw JOSEError.malformedCompactSerialization("a compact JWS has 3 parts, this has \(parts.count)")
+            throw JOSEError.malformedCompactSerialization("a compact JWS has 3 parts, this has \(parts.count > 3 ? "more" : String(parts.count))")
         }
         let headerBytes = try Base64URL.decode(parts[0], part: "JWS header")
         let fields = try JSONValue.decodeObject(headerBytes, part: "JWS header")
