@@ -133,6 +133,7 @@ let package = Package(
             "HoldfastServer", "JOSE", "Ephemeral", "HoldfastProtocol", "CBOR", "Attestation",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -5,9 +5,9 @@ import Testing
 
 /// Our App Attest verdicts against pyattest's (`peer_attest.py apple`, shared/peers/README.md) on the same inputs.
 @Suite struct AppAttestPeerTests {
-    func peerAccepts(_ vector: AppAttestCase, attestation: [UInt8], appId: String) throws -> Bool {
+    func peerAccepts(_ vector: AppAttestCase, attestation: [UInt8], appId: String) async throws -> Bool {
         let iso = ISO8601DateFormatter()
-        let result = try Peer.run("peer_attest.py", [
+        let result = try await Peer.run("peer_attest.py", [
             "apple", "--attestation", try Peer.fileArgument(attestation, name: "att.cbor"),
             "--key-id", Data(vector.keyId).base64EncodedString(), "--app-id", appId,
             "--environment", vector.environment.rawValue, "--client-data-hash", hexString(vector.clientDataHash),
@@ -31,7 +31,7 @@ import Testing
                                          (flipped, vector.appId)] {
                 let ours = (try? await verifier.verifyAttestation(attestation, keyId: vector.keyId, clientDataHash: vector.clientDataHash,
                                                                   appId: appId, environment: vector.environment, at: vector.verifyAt)) != nil
-                let theirs = try peerAccepts(vector, attestation: attestation, appId: appId)
+                let theirs = try await peerAccepts(vector, attestation: attestation, appId: appId)
                 #expect(ours == theirs, "\(vector.name) appId \(appId): ours \(ours), pyattest \(theirs)")
             }
         }

@@ -28,22 +28,22 @@ struct PeerInteropTests {
         }
     }
 
-    @Test func ourDiagnosticNotationMatchesCborDiag() throws {
+    @Test func ourDiagnosticNotationMatchesCborDiag() async throws {
         var generator = SeededGenerator(seed: 7049)
         let items = (0..<150).map { _ in randomComparable(&generator) }
         let document = CBOR.array(items)
-        let result = try Peer.run("peer_cbor.py", ["decode", "--input", hexString(document.encoded())])
+        let result = try await Peer.run("peer_cbor.py", ["decode", "--input", hexString(document.encoded())])
         #expect(result.accepted, "\(result.stderr)")
         let edn = try #require(try result.object()["edn"] as? String)
         // cbor-diag breaks long output into lines; the generated text strings hold no white space, so compare without it.
         #expect(edn.filter { !$0.isWhitespace } == document.diagnosticNotation.filter { !$0.isWhitespace })
     }
 
-    @Test func cbor2DecodesOurDeterministicEncodingToTheSameBytes() throws {
+    @Test func cbor2DecodesOurDeterministicEncodingToTheSameBytes() async throws {
         var generator = SeededGenerator(seed: 8742)
         let document = CBOR.map((0..<50).map { CBOR.Pair(.int($0 * 7 - 100), randomComparable(&generator, depth: 1)) })
         let bytes = document.encoded(deterministic: true)
-        let result = try Peer.run("peer_cbor.py", ["sort", "--input", hexString(bytes)])
+        let result = try await Peer.run("peer_cbor.py", ["sort", "--input", hexString(bytes)])
         #expect(result.accepted, "\(result.stderr)")
         #expect(try result.object()["rfc8949_4_2_1_hex (glue)"] as? String == hexString(bytes))
     }

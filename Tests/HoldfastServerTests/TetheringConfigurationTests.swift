@@ -1,3 +1,4 @@
+import Foundation
 @testable import HoldfastServer
 import Testing
 
@@ -18,8 +19,25 @@ import Testing
         #expect(configuration.tethering.requireDPoPNonce)
     }
 
+    @Test func androidRevocationListIsBundledUnlessAFileOrURLIsNamed() throws {
+        let defaults = try HoldfastConfiguration(environment: [:]).tethering
+        #expect(defaults.androidRevocationList == .bundled)
+        #expect(defaults.androidRevocationRefresh == .seconds(3600))
+        let file = try HoldfastConfiguration(environment: ["HOLDFAST_ANDROID_REVOCATION_LIST": "/etc/holdfast/status.json",
+                                                           "HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS": "600"]).tethering
+        #expect(file.androidRevocationList == .file(path: "/etc/holdfast/status.json"))
+        #expect(file.androidRevocationRefresh == .seconds(600))
+        let url = try HoldfastConfiguration(environment: ["HOLDFAST_ANDROID_REVOCATION_LIST": "https://android.googleapis.com/attestation/status"]).tethering
+        #expect(url.androidRevocationList == .url(try #require(URL(string: "https://android.googleapis.com/attestation/status"))))
+    }
+
     @Test(arguments: [("HOLDFAST_CHALLENGE_LIFETIME_SECS", "0"), ("HOLDFAST_CHALLENGE_LIFETIME_SECS", "abc"),
-                      ("HOLDFAST_CHALLENGE_LIFETIME_SECS", "99999"), ("HOLDFAST_DPOP_NONCE", "maybe")])
+                      ("HOLDFAST_CHALLENGE_LIFETIME_SECS", "99999"), ("HOLDFAST_DPOP_NONCE", "maybe"),
+                      ("HOLDFAST_ANDROID_REVOCATION_LIST", "ftp://example.com/status"),
+                      ("HOLDFAST_ANDROID_REVOCATION_LIST", "https:///status"),
+                      ("HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS", "59"),
+                      ("HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS", "604801"),
+                      ("HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS", "hourly")])
     func invalidValuesNameTheVariable(_ variable: String, _ value: String) {
         #expect(throws: ConfigurationError.self) { try HoldfastConfiguration(environment: [variable: value]) }
     }

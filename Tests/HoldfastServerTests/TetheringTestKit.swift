@@ -19,9 +19,10 @@ struct TetheringTestKit: Sendable {
     let configuration: HoldfastConfiguration
 
     /// A server on `backend` whose attestation roots are the test authority's, public URL `publicURL`.
-    static func run(_ backend: StorageBackend, configure: @escaping @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
+    static func run(_ backend: StorageBackend, authority given: TestAttestationAuthority? = nil,
+                    configure: @escaping @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
                     _ body: @escaping @Sendable (TetheringTestKit) async throws -> Void) async throws {
-        let authority = try TestAttestationAuthority()
+        let authority = try given ?? TestAttestationAuthority()
         let roots = try authority.roots
         try await backend.withConfiguration { base in
             var configuration = base

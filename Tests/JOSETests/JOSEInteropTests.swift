@@ -14,13 +14,13 @@ struct JOSEInteropTests {
         return String(argument.dropFirst())
     }
 
-    func run(_ arguments: [String]) throws -> (Peer.Result, [String: Any]) {
-        let result = try Peer.run("peer_jose.py", arguments)
+    func run(_ arguments: [String]) async throws -> (Peer.Result, [String: Any]) {
+        let result = try await Peer.run("peer_jose.py", arguments)
         return (result, try result.object())
     }
 
     @Test(arguments: [JWSAlgorithm.es256, .es384])
-    func jwsWeSignVerifiesWithJwcryptoAndJoserfc(_ algorithm: JWSAlgorithm) throws {
+    func jwsWeSignVerifiesWithJwcryptoAndJoserfc(_ algorithm: JWSAlgorithm) async throws {
         let key = algorithm == .es256 ? JWSSigningKey(P256.Signing.PrivateKey(), kid: "k1")
                                       : JWSSigningKey(P384.Signing.PrivateKey(), kid: "k1")
         var header = JOSEHeader()
@@ -28,16 +28,16 @@ struct JOSEInteropTests {
         header.kid = "k1"
         try header.setJWK(key.publicJWK)
         let token = try JWT.sign(claims: JWTClaims(iss: "holdfast", exp: Fixtures.now), header: header, key: key)
-        let (result, object) = try run(["jws-verify", "--token", token, "--key", keyFile(key.publicJWK, includingPrivateKey: false),
+        let (result, object) = try await run(["jws-verify", "--token", token, "--key", keyFile(key.publicJWK, includingPrivateKey: false),
                                         "--alg", algorithm.rawValue])
         #expect(result.accepted, "\(result.stdout) \(result.stderr)")
         #expect((object["results"] as? [[String: Any]])?.count == 2)
     }
 
     @Test(arguments: ["jwcrypto", "joserfc"])
-    func jwsTheySignVerifiesWithUs(_ impl: String) throws {
+    func jwsTheySignVerifiesWithUs(_ impl: String) async throws {
         let jwk = JWK(privateKey: P256.Signing.PrivateKey())
-        let (result, object) = try run(["jws-sign", "--impl", impl, "--key", keyFile(jwk, includingPrivateKey: true),
+        let (result, object) = try await run(["jws-sign", "--impl", impl, "--key", keyFile(jwk, includingPrivateKey: true),
                                         "--header", #"{"typ":"JWT","kid":"peer"}"#, "--payload", #"{"sub":"x"}"#])
         #expect(result.accepted, "\(result.stdout) \(result.stderr)")
         let jws = try JWS(compactSerialization: try #require(object["token"] as? String))
@@ -50,7 +50,7 @@ struct JOSEInteropTests {
     @Test func peerSignedJWSWithJWKHeaderVerifiesWithTheEmbeddedKey() async throws {
         let jwk = JWK(privateKey: P256.Signing.PrivateKey())
         let header = String(decoding: try jwk.publicKey.jsonData(), as: UTF8.self)
-        let (result, object) = try run(["jws-sign", "--impl", "joserfc", "--key", keyFile(jwk, includingPrivateKey: true),
+        let (result, object) = try await run(["jws-sign", "--impl", "joserfc", "--key", keyFile(jwk, includingPrivateKey: true),
                                         "--header", #"{"typ":"dpop+jwt","jwk":\#(header)}"#, "--payload", "{}"])
         #expect(result.accepted, "\(result.stdout) \(result.stderr)")
         let verified = try await JWSVerifier(keySource: .embeddedJWK, expectedType: "dpop+jwt")
@@ -59,12 +59,12 @@ struct JOSEInteropTests {
     }
 
     @Test(arguments: JWEContentEncryption.allCases)
-    func jweWeEncryptDecryptsInEveryPeer(_ encryption: JWEContentEncryption) throws {
+    func jweWeEncryptDecryptsInEveryPeer(_ encryption: JWEContentEncryption) async throws {
         let recipient = P256.KeyAgreement.PrivateKey()
         let plaintext = #"{"vp_token":"abc","state":"s"}"#
         let token = try JWE.encrypt(plaintext: Array(plaintext.utf8), to: recipient.publicKey, encryption: encryption,
                                     partyUInfo: Array("mdoc-nonce".utf8), partyVInfo: Array("verifier-nonce".utf8), kid: "enc-1")
-        let (result, object) = try run(["jwe-decrypt", "--token", token, "--key", keyFile(JWK(privateKey: recipient), includingPrivateKey: true)])
+        let (result, object) = try await run(["jwe-decrypt", "--token", token, "--key", keyFile(JWK(privateKey: recipient), includingPrivateKey: true)])
         #expect(result.accepted, "\(result.stdout) \(result.stderr)")
         #expect(object["plaintexts_agree"] as? Bool == true)
         let results = try #require(object["results"] as? [[String: Any]])
@@ -75,11 +75,11 @@ struct JOSEInteropTests {
     }
 
     @Test(arguments: ["jwcrypto", "joserfc", "polaris-oid4vp"], JWEContentEncryption.allCases)
-    func jweTheyEncryptDecryptsWithUs(_ impl: String, _ encryption: JWEContentEncryption) throws {
+    func jweTheyEncryptDecryptsWithUs(_ impl: String, _ encryption: JWEContentEncryption) async throws {
         let recipient = P256.KeyAgreement.PrivateKey()
         let apu = Base64URL.encode(Array("wallet".utf8))
         let apv = Base64URL.encode(Array("nonce-123".utf8))
-        let (result, object) = try run(["jwe-encrypt", "--impl", impl, "--key", keyFile(JWK(publicKey: recipient.publicKey), includingPrivateKey: false),
+        let (result, object) = try await run(["jwe-encrypt", "--impl", impl, "--key", keyFile(JWK(publicKey: recipient.publicKey), includingPrivateKey: false),
                                         "--enc", encryption.rawValue, "--header", #"{"kid":"enc-1","apu":"\#(apu)","apv":"\#(apv)"}"#,
                                         "--payload", "hello from \(impl)"])
         #expect(result.accepted, "\(result.stdout) \(result.stderr)")
@@ -88,10 +88,10 @@ struct JOSEInteropTests {
         #expect(try jwe.decrypt(with: recipient) == Array("hello from \(impl)".utf8))
     }
 
-    @Test func thumbprintsAgree() throws {
+    @Test func thumbprintsAgree() async throws {
         for jwk in [JWK(publicKey: P256.Signing.PrivateKey().publicKey, kid: "a", use: "sig"),
                     JWK(publicKey: P384.Signing.PrivateKey().publicKey), Fixtures.bobJWK.publicKey] {
-            let (result, object) = try run(["thumbprint", "--key", keyFile(jwk, includingPrivateKey: false)])
+            let (result, object) = try await run(["thumbprint", "--key", keyFile(jwk, includingPrivateKey: false)])
             #expect(result.accepted, "\(result.stdout) \(result.stderr)")
             let results = try #require(object["results"] as? [[String: Any]])
             for entry in results {

@@ -42,7 +42,19 @@ public enum Peer {
     }
 
     /// Runs `script` (e.g. "peer_cbor.py") with `arguments`; returns its exit code and the JSON it printed.
-    public static func run(_ script: String, _ arguments: [String]) throws -> Result {
+    ///
+    /// The Python process (about a second of interpreter start and imports) is waited for on a thread of its own,
+    /// never on one of Swift concurrency's cooperative threads: there are as many of those as cores (two here), and
+    /// two blocking peer calls would stall every other test of the suite, timing-sensitive ones included.
+    public static func run(_ script: String, _ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try runBlocking(script, arguments) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ script: String, _ arguments: [String]) throws -> Result {
         guard let python else { throw TestSupportError("peers unavailable") }
         let process = Process()
         process.executableURL = python

@@ -55,7 +55,8 @@ public enum HoldfastApplication {
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: nil),
-            services: [ResourceCleanup(database: services.database, ephemeralShutdown: ephemeralShutdown)],
+            services: [ResourceCleanup(database: services.database, ephemeralShutdown: ephemeralShutdown),
+                       RevocationListRefresher(revocations: services.androidRevocations)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.set(port)
@@ -76,7 +77,11 @@ public enum HoldfastApplication {
         let database = try HoldfastDatabase.open(configuration.database, logger: logger)
         let prepared: Prepared
         let ephemeral: (store: any EphemeralStore, shutdown: @Sendable () async -> Void)
+        let revocations: AndroidRevocations
         do {
+            revocations = try await AndroidRevocations.start(source: configuration.tethering.androidRevocationList,
+                                                             refreshInterval: configuration.tethering.androidRevocationRefresh,
+                                                             logger: logger)
             prepared = try await prepare(database: database, masterKey: masterKey, logger: logger)
             ephemeral = try EphemeralBackendFactory.make(configuration.ephemeral, logger: logger)
         } catch {
@@ -86,7 +91,7 @@ public enum HoldfastApplication {
         let services = ServerServices(
             configuration: configuration, database: database, ephemeral: ephemeral.store, keyring: prepared.keyring,
             adminKeys: AdminKeyService(database: database, logger: logger), metrics: options.metrics ?? HTTPMetrics(),
-            openAPIDocument: openAPI, logger: logger, boundPort: BoundPort())
+            openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, boundPort: BoundPort())
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.store.backendName, tenantKeyID: prepared.keyring.activeKey.kid,

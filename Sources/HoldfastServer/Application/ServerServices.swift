@@ -14,6 +14,8 @@ public struct ServerServices: Sendable {
     public let metrics: HTTPMetrics
     public let openAPIDocument: [UInt8]
     public let logger: Logger
+    /// Google's attestation status list in force (bundled, or loaded from a file or URL and refreshed).
+    public let androidRevocations: AndroidRevocations
     let boundPort: BoundPort
 
     /// The tenant's external base URL (its issuer): `HOLDFAST_PUBLIC_URL`, or `http://host:port` with the

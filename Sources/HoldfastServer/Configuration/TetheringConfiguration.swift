@@ -25,16 +25,24 @@ public struct TetheringConfiguration: Sendable {
     public var androidTrustedRoots: [AttestationCertificate]?
     /// What an Android attestation must show beyond the chain, challenge and app.
     public var androidPolicy: AndroidKeyAttestationPolicy
+    /// Google's attestation status list: the bundled snapshot, a file, or a URL (`HOLDFAST_ANDROID_REVOCATION_LIST`).
+    public var androidRevocationList: RevocationListSource
+    /// How often a file or URL list is read again (`HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS`, default 3600).
+    public var androidRevocationRefresh: Duration
 
     public static let defaultChallengeLifetimeSeconds = 300
     public static let maximumChallengeLifetimeSeconds = 3600
+    public static let defaultRevocationRefreshSeconds = 3600
+    public static let revocationRefreshSecondsRange = 60...604_800
 
     public init(challengeLifetime: Duration = .seconds(defaultChallengeLifetimeSeconds), requireDPoPNonce: Bool = false,
                 dpopNonceLifetime: Duration = .seconds(300), dpopMaximumAge: TimeInterval = 60,
                 dpopMaximumFutureSkew: TimeInterval = 60, walletAttestationLifetime: TimeInterval = 3600,
                 appAttestTrustedRoots: [AttestationCertificate]? = nil,
                 androidTrustedRoots: [AttestationCertificate]? = nil,
-                androidPolicy: AndroidKeyAttestationPolicy = .production) {
+                androidPolicy: AndroidKeyAttestationPolicy = .production,
+                androidRevocationList: RevocationListSource = .bundled,
+                androidRevocationRefresh: Duration = .seconds(defaultRevocationRefreshSeconds)) {
         self.challengeLifetime = challengeLifetime
         self.requireDPoPNonce = requireDPoPNonce
         self.dpopNonceLifetime = dpopNonceLifetime
@@ -44,9 +52,12 @@ public struct TetheringConfiguration: Sendable {
         self.appAttestTrustedRoots = appAttestTrustedRoots
         self.androidTrustedRoots = androidTrustedRoots
         self.androidPolicy = androidPolicy
+        self.androidRevocationList = androidRevocationList
+        self.androidRevocationRefresh = androidRevocationRefresh
     }
 
-    /// Applies `HOLDFAST_CHALLENGE_LIFETIME_SECS` and `HOLDFAST_DPOP_NONCE` (`required` | `off`).
+    /// Applies `HOLDFAST_CHALLENGE_LIFETIME_SECS`, `HOLDFAST_DPOP_NONCE` (`required` | `off`),
+    /// `HOLDFAST_ANDROID_REVOCATION_LIST` (a path or an http(s) URL) and `HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS`.
     mutating func apply(environment value: (String) -> String?) throws(ConfigurationError) {
         if let text = value("HOLDFAST_CHALLENGE_LIFETIME_SECS") {
             guard let seconds = Int(text), (10...Self.maximumChallengeLifetimeSeconds).contains(seconds) else {
@@ -62,11 +73,24 @@ public struct TetheringConfiguration: Sendable {
             default: throw ConfigurationError(variable: "HOLDFAST_DPOP_NONCE", reason: "must be required or off")
             }
         }
+        if let text = value("HOLDFAST_ANDROID_REVOCATION_LIST") {
+            androidRevocationList = try RevocationListSource(parsing: text)
+        }
+        if let text = value("HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS") {
+            let range = Self.revocationRefreshSecondsRange
+            guard let seconds = Int(text), range.contains(seconds) else {
+                throw ConfigurationError(variable: "HOLDFAST_ANDROID_REVOCATION_REFRESH_SECS",
+                                         reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            }
+            androidRevocationRefresh = .seconds(seconds)
+        }
     }
 
     var description: [String] {
         ["challenge lifetime: \(challengeLifetime.components.seconds)s",
          "dpop nonce: \(requireDPoPNonce ? "required" : "off")",
-         "attestation roots: \(appAttestTrustedRoots == nil && androidTrustedRoots == nil ? "platform" : "injected")"]
+         "attestation roots: \(appAttestTrustedRoots == nil && androidTrustedRoots == nil ? "platform" : "injected")",
+         "android revocation list: \(androidRevocationList)"
+             + (androidRevocationList == .bundled ? "" : ", refreshed every \(androidRevocationRefresh.components.seconds)s")]
     }
 }

@@ -11,12 +11,21 @@ import JOSE
 /// Trust anchors come from `TetheringConfiguration`; the platform roots unless a test injects its own.
 struct KeyEvidenceVerifier: Sendable {
     let appAttest: AppAttestVerifier
-    let android: AndroidKeyAttestationVerifier
+    private let androidRoots: [AttestationCertificate]
+    private let androidPolicy: AndroidKeyAttestationPolicy
+    private let revocations: AndroidRevocations
 
-    init(configuration: TetheringConfiguration) {
+    init(configuration: TetheringConfiguration, revocations: AndroidRevocations) {
         appAttest = configuration.appAttestTrustedRoots.map { AppAttestVerifier(trustedRoots: $0) } ?? AppAttestVerifier()
-        android = AndroidKeyAttestationVerifier(trustedRoots: configuration.androidTrustedRoots ?? GoogleAttestationRoots.all,
-                                                policy: configuration.androidPolicy)
+        androidRoots = configuration.androidTrustedRoots ?? GoogleAttestationRoots.all
+        androidPolicy = configuration.androidPolicy
+        self.revocations = revocations
+    }
+
+    /// The Android verifier with the status list in force now (it may have been refreshed since the last call); the
+    /// verified-issuer cache is shared, so a fresh verifier costs nothing.
+    var android: AndroidKeyAttestationVerifier {
+        AndroidKeyAttestationVerifier(trustedRoots: androidRoots, revocationList: revocations.current, policy: androidPolicy)
     }
 
     /// The evidence of a registration or rotation request.

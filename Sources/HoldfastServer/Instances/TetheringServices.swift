@@ -15,7 +15,7 @@ struct TetheringServices: Sendable {
         applications = HolderApplicationService(database: services.database, logger: services.logger)
         instances = InstanceStore(database: services.database)
         challenges = ChallengeStore(store: services.ephemeral, lifetime: configuration.challengeLifetime)
-        let evidence = KeyEvidenceVerifier(configuration: configuration)
+        let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
         registration = RegistrationService(applications: applications, instances: instances, challenges: challenges,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Attestation
 import Foundation
+import HoldfastServer
 
 /// `holdfast attest android` — Android Key Attestation (developer.android.com "Verify hardware-backed key pairs with
 /// key attestation"; KeyDescription 1.3.6.1.4.1.11129.2.1.17), verified by `AndroidKeyAttestationVerifier`.
@@ -43,7 +44,8 @@ struct AndroidAttestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Verification instant, ISO 8601 (default: now).", valueName: "ISO8601"))
     var at: String?
 
-    @Option(help: ArgumentHelp("Google's attestation status list JSON, instead of the embedded snapshot.", valueName: "@file"))
+    @Option(help: ArgumentHelp("Google's attestation status list JSON, from a file or an http(s) URL, instead of the embedded snapshot.",
+                               valueName: "@file|url"))
     var revocations: String?
 
     @Option(help: ArgumentHelp("Trust these roots (PEM or DER file; repeatable) instead of Google's.", valueName: "@pem"))
@@ -83,7 +85,9 @@ struct AndroidAttestCommand: AsyncParsableCommand {
             packageName: package,
             signingCertificateDigests: try digest.map { text throws(AttestArgument.Invalid) in try Self.signingDigest(text) },
             time: try AttestArgument.instant(at),
-            revocationList: try revocations.map { argument throws(AttestArgument.Invalid) in try Self.revocationList(argument) },
+            revocationList: try revocations.flatMap { argument throws(AttestArgument.Invalid) in
+                Self.isURL(argument) ? nil : try Self.revocationList(argument)
+            },
             roots: try root.isEmpty ? nil : AttestArgument.roots(root),
             policy: policy)
     }
@@ -91,9 +95,16 @@ struct AndroidAttestCommand: AsyncParsableCommand {
     func outcome() async -> AttestOutcome {
         let inputs: Inputs
         do throws(AttestArgument.Invalid) { inputs = try self.inputs() } catch { return .failure(error) }
+        var revocationList = inputs.revocationList ?? .bundledSnapshot
+        if let revocations, Self.isURL(revocations) {
+            do {
+                revocationList = try await RevocationListLoader.load(try RevocationListSource(parsing: revocations))
+            } catch {
+                return .failure(AttestArgument.Invalid("--revocations: \(error)"))
+            }
+        }
         let roots = inputs.roots ?? GoogleAttestationRoots.all
-        let verifier = AndroidKeyAttestationVerifier(
-            trustedRoots: roots, revocationList: inputs.revocationList ?? .bundledSnapshot, policy: inputs.policy)
+        let verifier = AndroidKeyAttestationVerifier(trustedRoots: roots, revocationList: revocationList, policy: inputs.policy)
         do throws(AttestationError) {
             let chain = try inputs.chain.certificates(maximumLength: verifier.maximumChainLength)
             let result = try await verifier.verify(
@@ -128,6 +139,10 @@ struct AndroidAttestCommand: AsyncParsableCommand {
         let bytes = try AttestArgument.hex(text.replacingOccurrences(of: ":", with: ""), option: "digest")
         guard bytes.count == 32 else { throw AttestArgument.Invalid("--digest must be a SHA-256 digest (32 bytes), got \(bytes.count)") }
         return AttestOutcome.hex(bytes)
+    }
+
+    static func isURL(_ argument: String) -> Bool {
+        argument.lowercased().hasPrefix("http://") || argument.lowercased().hasPrefix("https://")
     }
 
     static func revocationList(_ argument: String) throws(AttestArgument.Invalid) -> AttestationRevocationList {
