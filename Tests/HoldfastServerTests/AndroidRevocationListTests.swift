@@ -145,6 +145,12 @@ import Testing
                                                        packageName: "com.example.wallet", signingDigest: TetheringTestKit.signingDigest)
             let response = try await kit.register(id, try TetheringTestKit.registration(
                 challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
+            let health = try await kit.client.execute(uri: "/health", method: .get).decode(HealthStatus.self)
+            #expect(health.androidRevocationList.source == "file")
+            #expect(health.androidRevocationList.entries == (listed ? 2 : 1))
+            #expect(health.androidRevocationList.loadedAt != nil && !health.androidRevocationList.stale)
+            #expect(!(try await kit.client.execute(uri: "/health", method: .get).text.contains(path)),
+                    "the file path is not published")
             if listed {
                 #expect(response.status == .forbidden || response.status == .badRequest, "\(response.text)")
                 #expect(response.problemCode == "ATTESTATION_FAILED")

@@ -1,3 +1,4 @@
+import Attestation
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -16,6 +17,9 @@ import Testing
             #expect(health.version == HoldfastServerInfo.version)
             #expect(health.database == .init(status: "up", backend: backend.rawValue))
             #expect(health.ephemeralStore == .init(status: "up", backend: "memory"))
+            #expect(health.androidRevocationList == .init(source: "bundled",
+                                                          entries: AttestationRevocationList.bundledSnapshot.entries.count,
+                                                          loadedAt: nil, stale: false))
         }
     }
 

@@ -1,4 +1,5 @@
 import Ephemeral
+import HoldfastProtocol
 import Hummingbird
 
 /// `GET /health`, `GET /metrics`, `GET /openapi.json`: what operators and load balancers use.
@@ -16,7 +17,8 @@ enum OperationalRoutes {
                     status: database && ephemeral ? "ok" : "unavailable",
                     version: HoldfastServerInfo.version,
                     database: .init(status: database ? "up" : "down", backend: services.database.dialect.rawValue),
-                    ephemeralStore: .init(status: ephemeral ? "up" : "down", backend: services.ephemeral.backendName))
+                    ephemeralStore: .init(status: ephemeral ? "up" : "down", backend: services.ephemeral.backendName),
+                    androidRevocationList: revocationList(services.androidRevocations.status))
                 var headers = HTTPFields()
                 headers[.cacheControl] = "no-store"
                 return try JSONResponse.make(health, status: database && ephemeral ? .ok : .serviceUnavailable,
@@ -35,6 +37,16 @@ enum OperationalRoutes {
                                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: services.openAPIDocument)))
             },
         ]
+    }
+
+    static func revocationList(_ status: AndroidRevocations.Status) -> HealthStatus.RevocationList {
+        let source = switch status.source {
+        case .bundled: "bundled"
+        case .file: "file"
+        case .url: "url"
+        }
+        return .init(source: source, entries: status.entries, loadedAt: status.loadedAt.map(HoldfastJSON.formatDate),
+                     stale: status.lastFailure != nil)
     }
 
     /// True when `check` finishes without error within `probeTimeout`.
