@@ -125,6 +125,16 @@ import Testing
                                                              logger: StorageBackend.quietLogger)
         #expect(revocations.current == AttestationRevocationList.bundledSnapshot)
         #expect(revocations.status.lastFailure != nil && revocations.status.loadedAt == nil)
+
+        // Credentials in the URL never reach a message (they are logged).
+        let withSecrets = try #require(URL(string: "http://holdfast:s3cret-pw@127.0.0.1:1/attestation/status?token=t0ken"))
+        do {
+            _ = try await RevocationListLoader.load(.url(withSecrets))
+            Issue.record("an unreachable URL loaded")
+        } catch {
+            #expect(!error.description.contains("s3cret-pw") && !error.description.contains("t0ken"), "\(error)")
+            #expect(error.description.contains("127.0.0.1:1/attestation/status"))
+        }
     }
 
     /// The list the server was started with is the one registration checks: a chain whose intermediate is listed is
