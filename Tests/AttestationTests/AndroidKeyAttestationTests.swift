@@ -1,4 +1,4 @@
-import Attestation
+@testable import Attestation
 import Foundation
 import TestSupport
 import Testing
@@ -245,6 +245,28 @@ import Testing
         // The digest as procivis configures it: upper case.
         _ = try await verify(vector, digests: ["FAC61745DC0903786FB9EDE62A962B399F7348F0BB6F899B8332667591033B9C"])
         await expectCode("APP_ID_MISMATCH") { _ = try await verify(vector, digests: [String(repeating: "ab", count: 32)]) }
+    }
+
+    /// The serial as Google's status list spells it (lowercase hex, no leading zeros), for every certificate of
+    /// every vector, against a plain reference spelling of the serial's big-endian bytes.
+    @Test func serialNumbersAreSpeltAsTheStatusListSpellsThem() throws {
+        var checked = 0
+        for vector in try AndroidVector.all() {
+            for certificate in (try? vector.chain()) ?? [] {
+                let reference = certificate.serialNumber.map { String(format: "%02x", $0) }.joined()
+                let trimmed = reference.drop { $0 == "0" }
+                #expect(certificate.serialNumberHex == (trimmed.isEmpty ? "0" : String(trimmed)))
+                #expect(certificate.serialNumberHex.first != "0" || certificate.serialNumberHex == "0")
+                checked += 1
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    @Test func configuredDigestsAreNormalisedToLowercaseHex() {
+        #expect(AndroidKeyAttestationVerifier.normalisedDigest("FA:C6:17:45") == "fac61745")
+        #expect(AndroidKeyAttestationVerifier.normalisedDigest(" fa c6\t17 ") == "fac617")
+        #expect(AndroidKeyAttestationVerifier.normalisedDigest("abcdef0123") == "abcdef0123")
     }
 
     @Test func revokedIntermediateIsRejected() async throws {

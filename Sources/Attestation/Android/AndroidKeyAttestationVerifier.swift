@@ -79,7 +79,7 @@ public struct AndroidKeyAttestationVerifier: Sendable {
             throw .appIdMismatch("package \(packageName) is not among the attested packages \(names)")
         }
         if !signingCertificateDigests.isEmpty {
-            let expected = Set(signingCertificateDigests.map { $0.lowercased().filter { !$0.isWhitespace && $0 != ":" } })
+            let expected = Set(signingCertificateDigests.map(Self.normalisedDigest))
             guard digests.contains(where: expected.contains) else {
                 throw .appIdMismatch("no attested signing-certificate digest is among the configured ones")
             }
@@ -127,10 +127,31 @@ public struct AndroidKeyAttestationVerifier: Sendable {
 
     /// RKP chains have Google's "Droid CA" intermediates (O=Google LLC) between the device's attestation key and
     /// the root; factory-provisioned chains do not.
+    /// A configured digest as lowercase hex: ASCII letters lowered, spaces and keytool's colons dropped (a byte
+    /// loop: this runs for every configured digest of every verification).
+    static func normalisedDigest(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A") ... UInt8(ascii: "Z"): bytes.append(byte | 0x20)
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ":"): continue
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
+    private static let rkpOrganization = Array("Google LLC".utf8)
+
     static func isRemotelyProvisioned(_ chain: [AttestationCertificate]) -> Bool {
         chain.dropFirst().contains { certificate in
-            certificate.subjectAttributes(.commonNameOID).contains { $0.hasPrefix("Droid CA") }
-                && certificate.subjectAttributes(.organizationOID).contains("Google LLC")
+            // The value's bytes stand verbatim in the DER subject: without them there is nothing to parse.
+            guard certificate.subject.firstRange(of: rkpCommonNamePrefix) != nil else { return false }
+            let attributes = certificate.subjectAttributeBytes([.commonNameOID, .organizationOID])
+            return attributes[.commonNameOID, default: []].contains { $0.starts(with: rkpCommonNamePrefix) }
+                && attributes[.organizationOID, default: []].contains { $0.elementsEqual(rkpOrganization) }
         }
     }
 }

@@ -28,34 +28,36 @@ public struct AuthorizationList: Sendable, Hashable {
             }
             let tag = item.identifier.tagNumber
             tags.append(tag)
-            let inner = try ASN1Reading.children(item, "\(field)[\(tag)]")
-            guard inner.count == 1 else { throw .invalidFormat("\(field)[\(tag)] must hold one value") }
-            let value = inner[0], name = "\(field)[\(tag)]"
+            // The field name is only spelt out for an error message (every reader takes it as an autoclosure).
+            let name = { "\(field)[\(tag)]" }
+            let inner = try ASN1Reading.children(item, name())
+            guard inner.count == 1 else { throw .invalidFormat("\(name()) must hold one value") }
+            let value = inner[0]
             switch tag {
-            case 1: purposes = try Self.integerSet(value, name)
-            case 2: algorithm = try ASN1Reading.integer(value, name)
-            case 3: keySize = try ASN1Reading.integer(value, name)
-            case 5: digests = try Self.integerSet(value, name)
-            case 10: ecCurve = try ASN1Reading.integer(value, name)
+            case 1: purposes = try Self.integerSet(value, name())
+            case 2: algorithm = try ASN1Reading.integer(value, name())
+            case 3: keySize = try ASN1Reading.integer(value, name())
+            case 5: digests = try Self.integerSet(value, name())
+            case 10: ecCurve = try ASN1Reading.integer(value, name())
             case 503: noAuthRequired = true
-            case 701: creationDateTime = try ASN1Reading.integer(value, name)
-            case 702: origin = try ASN1Reading.integer(value, name)
+            case 701: creationDateTime = try ASN1Reading.integer(value, name())
+            case 702: origin = try ASN1Reading.integer(value, name())
             case 704: rootOfTrust = try RootOfTrust(node: value)
-            case 705: osVersion = try ASN1Reading.integer(value, name)
-            case 706: osPatchLevel = try ASN1Reading.integer(value, name)
+            case 705: osVersion = try ASN1Reading.integer(value, name())
+            case 706: osPatchLevel = try ASN1Reading.integer(value, name())
             case 709:
-                let bytes = try ASN1Reading.octetString(value, name)
+                let bytes = try ASN1Reading.octetString(value, name())
                 attestationApplicationId = try AttestationApplicationId(derEncoded: bytes)
-            case 718: vendorPatchLevel = try ASN1Reading.integer(value, name)
-            case 719: bootPatchLevel = try ASN1Reading.integer(value, name)
+            case 718: vendorPatchLevel = try ASN1Reading.integer(value, name())
+            case 719: bootPatchLevel = try ASN1Reading.integer(value, name())
             default: continue
             }
         }
     }
 
-    private static func integerSet(_ node: ASN1Node, _ field: String) throws(AttestationError) -> [Int64] {
+    private static func integerSet(_ node: ASN1Node, _ field: @autoclosure () -> String) throws(AttestationError) -> [Int64] {
         var values: [Int64] = []
-        for element in try ASN1Reading.children(node, .set, field) { values.append(try ASN1Reading.integer(element, field)) }
+        for element in try ASN1Reading.children(node, .set, field()) { values.append(try ASN1Reading.integer(element, field())) }
         return values
     }
 }

@@ -108,25 +108,35 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
     public var serialNumberHex: String {
-        let hex = serialNumber.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-        let trimmed = hex.drop { $0 == "0" }
-        return trimmed.isEmpty ? "0" : String(trimmed)
+        // Looked up in the revocation list for every certificate of every verification: a table, not String(radix:).
+        var digits: [UInt8] = []
+        digits.reserveCapacity(serialNumber.count * 2)
+        for byte in serialNumber {
+            digits.append(Self.hexDigits[Int(byte >> 4)])
+            digits.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        return significant.isEmpty ? "0" : String(decoding: significant, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The string values of the subject's attributes of type `oid` (e.g. 2.5.4.3 commonName).
     func subjectAttributes(_ oid: ASN1ObjectIdentifier) -> [String] {
+        subjectAttributeBytes([oid])[oid, default: []].map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject.
+    func subjectAttributeBytes(_ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
         guard let name = try? ASN1Reading.parseDER(subject[...], "subject"),
-              let rdns = try? ASN1Reading.children(name, "subject") else { return [] }
-        var values: [String] = []
+              let rdns = try? ASN1Reading.children(name, "subject") else { return [:] }
+        var values: [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] = [:]
         for rdn in rdns {
             for attribute in (try? ASN1Reading.children(rdn, "RDN")) ?? [] {
                 guard let pair = try? ASN1Reading.children(attribute, "attribute"), pair.count == 2,
-                      let type = try? ASN1Reading.objectIdentifier(pair[0], "type"), type == oid,
+                      let type = try? ASN1Reading.objectIdentifier(pair[0], "type"), oids.contains(type),
                       let value = try? ASN1Reading.primitive(pair[1], "value") else { continue }
-                values.append(String(decoding: value, as: UTF8.self))
+                values[type, default: []].append(value)
             }
         }
         return values

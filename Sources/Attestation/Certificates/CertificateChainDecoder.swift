@@ -18,12 +18,21 @@ public enum CertificateChainDecoder {
         return try decode(derList: splitConcatenatedDER(bytes, maximumLength: maximumLength), maximumLength: maximumLength)
     }
 
-    /// Decodes a list of DER certificates.
-    public static func decode(derList: [[UInt8]], maximumLength: Int = defaultMaximumLength) throws(AttestationError) -> [AttestationCertificate] {
+    /// Decodes a list of DER certificates. The leaf is parsed every time (it is unique to one attestation); the
+    /// certificates above it come from `cache` when it holds their exact bytes.
+    public static func decode(derList: [[UInt8]], maximumLength: Int = defaultMaximumLength,
+                              cache: ParsedCertificateCache? = .shared) throws(AttestationError) -> [AttestationCertificate] {
         guard !derList.isEmpty else { throw .invalidFormat("certificate chain is empty") }
         guard derList.count <= maximumLength else { throw .chainTooLong(count: derList.count, limit: maximumLength) }
         var chain: [AttestationCertificate] = []
-        for der in derList { chain.append(try AttestationCertificate(derEncoded: der)) }
+        chain.reserveCapacity(derList.count)
+        for (index, der) in derList.enumerated() {
+            if index > 0, let cache {
+                chain.append(try cache.certificate(derEncoded: der))
+            } else {
+                chain.append(try AttestationCertificate(derEncoded: der))
+            }
+        }
         return chain
     }
 

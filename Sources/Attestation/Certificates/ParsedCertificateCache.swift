@@ -1,0 +1,43 @@
+import Foundation
+
+/// Parsed certificates by their exact DER bytes, for the certificates above the leaf: every device of a model (or
+/// every key of a remote-provisioning batch) sends the same intermediates, and parsing them costs more than the
+/// leaf's signature check. Parsing is a pure function of the bytes, so a hit is exactly what a parse would return.
+/// Bounded: when full it is emptied and fills again with what is in use.
+///
+/// `@unchecked Sendable`: the dictionary is read and written under `lock` only.
+public final class ParsedCertificateCache: @unchecked Sendable {
+    /// The process-wide cache `CertificateChainDecoder` uses unless given another.
+    public static let shared = ParsedCertificateCache()
+
+    private let lock = NSLock()
+    private var certificates: [[UInt8]: AttestationCertificate] = [:]
+    private let capacity: Int
+    private var hitCount = 0
+
+    public init(capacity: Int = 1024) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// How many parses were answered from the cache (for benchmarks and tests).
+    public var hits: Int { lock.withLock { hitCount } }
+
+    public var count: Int { lock.withLock { certificates.count } }
+
+    /// The parsed certificate for `der`, parsed at most once while it stays in the cache.
+    public func certificate(derEncoded der: [UInt8]) throws(AttestationError) -> AttestationCertificate {
+        if let cached = lock.withLock({ () -> AttestationCertificate? in
+            let found = certificates[der]
+            if found != nil { hitCount += 1 }
+            return found
+        }) {
+            return cached
+        }
+        let parsed = try AttestationCertificate(derEncoded: der)
+        lock.withLock {
+            if certificates.count >= capacity { certificates.removeAll(keepingCapacity: true) }
+            certificates[der] = parsed
+        }
+        return parsed
+    }
+}
