@@ -1,7 +1,5 @@
 import Attestation
-import Crypto
 import Foundation
-import HoldfastProtocol
 @testable import HoldfastServer
 import Hummingbird
 import HummingbirdTesting
@@ -148,13 +146,7 @@ import Testing
         try await TetheringTestKit.run(.sqlite, authority: authority,
                                        configure: { $0.tethering.androidRevocationList = .file(path: path) }) { kit in
             let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
-            let challenge = try await kit.challenge(id)
-            let key = P256.Signing.PrivateKey()
-            let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
-            let chain = try kit.authority.androidChain(instanceKey: key.publicKey, challenge: nonce.bytes,
-                                                       packageName: "com.example.wallet", signingDigest: TetheringTestKit.signingDigest)
-            let response = try await kit.register(id, try TetheringTestKit.registration(
-                challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
+            let response = try await kit.registerWithAndroidAttestation(id)
             let health = try await kit.client.execute(uri: "/health", method: .get).decode(HealthStatus.self)
             #expect(health.androidRevocationList.source == "file")
             #expect(health.androidRevocationList.entries == (listed ? 2 : 1))

@@ -191,13 +191,7 @@ import Testing
     func androidKeyAttestationRegistrationRunsTheRealVerifier(_ backend: StorageBackend) async throws {
         try await TetheringTestKit.run(backend) { kit in
             let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
-            let challenge = try await kit.challenge(id)
-            let key = P256.Signing.PrivateKey()
-            let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
-            let chain = try kit.authority.androidChain(instanceKey: key.publicKey, challenge: nonce.bytes,
-                                                       packageName: "com.example.wallet", signingDigest: TetheringTestKit.signingDigest)
-            let response = try await kit.register(id, try TetheringTestKit.registration(
-                challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
+            let response = try await kit.registerWithAndroidAttestation(id)
             #expect(response.status == .created, "\(response.text)")
             let list = try await kit.admin("/v1/holder/applications/\(id)/instances", .get).wire(InstancePage.self)
             #expect(list.data.first?.appAttestationType == .keyAttestation)

@@ -94,6 +94,18 @@ struct TetheringTestKit: Sendable {
                                         headers: headers, body: jsonBody(body))
     }
 
+    /// Registration with a fresh key attested by the test Android authority over the real binding nonce, for the
+    /// package and signing digest of `androidApplication()`.
+    func registerWithAndroidAttestation(_ applicationId: String) async throws -> TestResponse {
+        let challenge = try await challenge(applicationId)
+        let key = P256.Signing.PrivateKey()
+        let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
+        let chain = try authority.androidChain(instanceKey: key.publicKey, challenge: nonce.bytes,
+                                               packageName: "com.example.wallet", signingDigest: Self.signingDigest)
+        return try await register(applicationId, try Self.registration(
+            challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
+    }
+
     /// A registered instance with an assertion: its key, id and license.
     struct Device: Sendable {
         var key: P256.Signing.PrivateKey
