@@ -108,22 +108,8 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
     public var serialNumberHex: String {
-        // Looked up in the revocation list for every certificate of every verification: a table, not String(radix:).
-        var digits: [UInt8] = []
-        digits.reserveCapacity(serialNumber.count * 2)
-        for byte in serialNumber {
-            digits.append(Self.hexDigits[Int(byte >> 4)])
-            digits.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-        let significant = digits.drop { $0 == UInt8(ascii: "0") }
-        return significant.isEmpty ? "0" : String(decoding: significant, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// The string values of the subject's attributes of type `oid` (e.g. 2.5.4.3 commonName).
-    func subjectAttributes(_ oid: ASN1ObjectIdentifier) -> [String] {
-        subjectAttributeBytes([oid])[oid, default: []].map { String(decoding: $0, as: UTF8.self) }
+        let hex = Hex.encode(serialNumber).drop { $0 == "0" }
+        return hex.isEmpty ? "0" : String(hex)
     }
 
     /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject.

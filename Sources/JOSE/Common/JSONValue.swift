@@ -102,18 +102,4 @@ public enum JSONValue: Codable, Sendable, Hashable {
     static func encodeObject(_ object: [String: JSONValue]) throws -> [UInt8] {
         try JSONValue.object(object).jsonBytes()
     }
-
-    /// Converts any `Encodable` into a `JSONValue` (used to put a `JWK` into a header).
-    static func from(_ value: some Encodable) throws -> JSONValue {
-        do {
-            return try JSONValueParser.parse(Array(try JSONEncoder().encode(value)))
-        } catch {
-            throw JOSEError.malformedJSON("cannot encode JSON: \(error)")
-        }
-    }
-
-    /// Converts this value into a `Decodable` type (used to read a `JWK` out of a header).
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONDecoder().decode(type, from: Data(try jsonBytes()))
-    }
 }

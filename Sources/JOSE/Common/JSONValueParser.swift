@@ -73,73 +73,60 @@ struct JSONValueParser {
         index += count
     }
 
-    private mutating func enter() throws(Failure) {
+    /// The members of an object or the elements of an array, from its opening bracket to `close`: `element` reads
+    /// one (after any whitespace), then a `,` or the closing bracket must follow. Counts against `maximumDepth`.
+    private mutating func elements(closing close: UInt8, _ kind: String,
+                                   _ element: (inout JSONValueParser) throws(Failure) -> Void) throws(Failure) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw failure("JSON nested deeper than \(Self.maximumDepth)") }
+        index += 1
+        skipWhitespace()
+        if current == close {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            try element(&self)
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case close:
+                index += 1
+                depth -= 1
+                return
+            default:
+                throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(kind)")
+            }
+        }
     }
 
     private mutating func object() throws(Failure) -> JSONValue {
-        try enter()
-        index += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object(members)
-        }
-        while true {
-            guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
-            let nameOffset = index
-            let name = try string()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
-            index += 1
-            skipWhitespace()
-            let member = try value()
+        try elements(closing: UInt8(ascii: "}"), "an object") { (parser: inout JSONValueParser) throws(Failure) in
+            guard parser.current == UInt8(ascii: "\"") else { throw parser.failure("expected a member name") }
+            let nameOffset = parser.index
+            let name = try parser.string()
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: ":") else { throw parser.failure("expected ':' after a member name") }
+            parser.index += 1
+            parser.skipWhitespace()
+            let member = try parser.value()
             guard members.updateValue(member, forKey: name) == nil else {
                 throw Failure(reason: "duplicate member name \"\(name)\"", offset: nameOffset)
             }
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                return .object(members)
-            default:
-                throw failure("expected ',' or '}' in an object")
-            }
         }
+        return .object(members)
     }
 
     private mutating func array() throws(Failure) -> JSONValue {
-        try enter()
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(elements)
+        try self.elements(closing: UInt8(ascii: "]"), "an array") { (parser: inout JSONValueParser) throws(Failure) in
+            elements.append(try parser.value())
         }
-        while true {
-            elements.append(try value())
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return .array(elements)
-            default:
-                throw failure("expected ',' or ']' in an array")
-            }
-        }
+        return .array(elements)
     }
 
     /// A string, from its opening quote; the common case without escapes is one UTF-8 validation of a slice.

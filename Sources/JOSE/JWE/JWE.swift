@@ -99,7 +99,7 @@ public struct JWE: Sendable, Hashable {
         var header = JOSEHeader(fields: additionalHeader)
         header.alg = keyAgreementAlgorithm
         header.enc = encryption.rawValue
-        header["epk"] = try JSONValue.from(JWK(publicKey: ephemeral.publicKey))
+        header["epk"] = JWK(publicKey: ephemeral.publicKey).publicJSONValue
         header["apu"] = partyUInfo.map { .string(Base64URL.encode($0)) }
         header["apv"] = partyVInfo.map { .string(Base64URL.encode($0)) }
         if let kid { header.kid = kid }
@@ -125,7 +125,7 @@ public struct JWE: Sendable, Hashable {
     // MARK: header members
 
     private static func ephemeralPublicKey(_ header: JOSEHeader) throws -> P256.KeyAgreement.PublicKey {
-        guard let value = header["epk"], case .object = value, let epk = try? value.decode(JWK.self) else {
+        guard let value = header["epk"], let epk = try? JWK(jsonValue: value) else {
             throw JOSEError.missingEphemeralKey
         }
         guard !epk.hasPrivateKey else { throw JOSEError.privateKeyNotAllowed }

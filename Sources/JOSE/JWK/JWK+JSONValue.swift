@@ -1,4 +1,4 @@
-/// A `JWK` to and from a `JSONValue` member directly (the `jwk` header of every DPoP proof), with the same rules as
+/// A `JWK` to and from a `JSONValue` member directly (a `jwk` or `epk` header, a `cnf.jwk` claim), with the same rules as
 /// its `Codable` form: `kty` is required, the other members are strings when present (`null` counts as absent),
 /// and `d` is never written.
 extension JWK {

@@ -1,5 +1,4 @@
 import Foundation
-import JWTKit
 
 /// RFC 7519 §4.1 — the registered JWT claims, plus RFC 7800 `cnf`; every other claim is kept in
 /// `additionalClaims` so that profiles (status lists, DPoP, wallet attestation) read and write their own.
@@ -58,11 +57,18 @@ public struct JWTClaims: Sendable, Hashable {
         nbf = try date("nbf")
         iat = try date("iat")
         if let value = object["aud"] {
-            // jwt-kit's AudienceClaim implements the string-or-array rule of RFC 7519 §4.1.3.
-            guard let audience = try? value.decode(AudienceClaim.self), !audience.value.isEmpty else {
+            // RFC 7519 §4.1.3: one string, or an array of strings.
+            switch value {
+            case .string(let audience):
+                aud = [audience]
+            case .array(let items) where !items.isEmpty:
+                aud = try items.map { item in
+                    guard let audience = item.stringValue else { throw JOSEError.malformedClaim("aud") }
+                    return audience
+                }
+            default:
                 throw JOSEError.malformedClaim("aud")
             }
-            aud = audience.value
         } else {
             aud = nil
         }
@@ -81,7 +87,7 @@ public struct JWTClaims: Sendable, Hashable {
         for name in Self.registered { object[name] = nil }
         if let iss { object["iss"] = .string(iss) }
         if let sub { object["sub"] = .string(sub) }
-        if let aud { object["aud"] = try JSONValue.from(AudienceClaim(value: aud)) }
+        if let aud { object["aud"] = aud.count == 1 ? .string(aud[0]) : .array(aud.map(JSONValue.string)) }
         if let exp { object["exp"] = Self.numericDate(exp) }
         if let nbf { object["nbf"] = Self.numericDate(nbf) }
         if let iat { object["iat"] = Self.numericDate(iat) }

@@ -17,7 +17,7 @@ public struct JWTConfirmation: Sendable, Hashable {
             jkt = text
         }
         if let value = object["jwk"] {
-            guard case .object = value, let key = try? value.decode(JWK.self) else { throw JOSEError.malformedClaim("cnf.jwk") }
+            guard let key = try? JWK(jsonValue: value) else { throw JOSEError.malformedClaim("cnf.jwk") }
             guard !key.hasPrivateKey else { throw JOSEError.privateKeyNotAllowed }
             jwk = key
         }
@@ -26,7 +26,7 @@ public struct JWTConfirmation: Sendable, Hashable {
     func jsonValue() throws -> JSONValue {
         var object: [String: JSONValue] = [:]
         if let jkt { object["jkt"] = .string(jkt) }
-        if let jwk { object["jwk"] = try JSONValue.from(jwk.publicKey) }
+        if let jwk { object["jwk"] = jwk.publicKey.publicJSONValue }
         return .object(object)
     }
 

@@ -86,7 +86,7 @@ struct AndroidAttestCommand: AsyncParsableCommand {
             signingCertificateDigests: try digest.map { text throws(AttestArgument.Invalid) in try Self.signingDigest(text) },
             time: try AttestArgument.instant(at),
             revocationList: try revocations.flatMap { argument throws(AttestArgument.Invalid) in
-                Self.isURL(argument) ? nil : try Self.revocationList(argument)
+                Self.url(argument) != nil ? nil : try Self.revocationList(argument)
             },
             roots: try root.isEmpty ? nil : AttestArgument.roots(root),
             policy: policy)
@@ -96,9 +96,9 @@ struct AndroidAttestCommand: AsyncParsableCommand {
         let inputs: Inputs
         do throws(AttestArgument.Invalid) { inputs = try self.inputs() } catch { return .failure(error) }
         var revocationList = inputs.revocationList ?? .bundledSnapshot
-        if let revocations, Self.isURL(revocations) {
+        if let revocations, let url = Self.url(revocations) {
             do {
-                revocationList = try await RevocationListLoader.load(try RevocationListSource(parsing: revocations))
+                revocationList = try await RevocationListLoader.load(.url(url))
             } catch {
                 return .failure(AttestArgument.Invalid("--revocations: \(error)"))
             }
@@ -141,8 +141,9 @@ struct AndroidAttestCommand: AsyncParsableCommand {
         return AttestOutcome.hex(bytes)
     }
 
-    static func isURL(_ argument: String) -> Bool {
-        argument.lowercased().hasPrefix("http://") || argument.lowercased().hasPrefix("https://")
+    /// The argument as an http(s) URL, by the same rule as `HOLDFAST_ANDROID_REVOCATION_LIST`; nil for `@file`.
+    static func url(_ argument: String) -> URL? {
+        if case .url(let url)? = try? RevocationListSource(parsing: argument) { url } else { nil }
     }
 
     static func revocationList(_ argument: String) throws(AttestArgument.Invalid) -> AttestationRevocationList {
