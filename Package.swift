@@ -114,6 +114,7 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: [
             "TestSupport", "Attestation", "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .testTarget(name: "HoldfastProtocolTests", dependencies: [
             "TestSupport", "HoldfastProtocol", "JOSE",

@@ -20,44 +20,55 @@ public struct AuthorizationList: Sendable, Hashable {
     public var bootPatchLevel: Int64?                 // [719]
     /// Every tag number present, in order, known or not.
     public var tags: [UInt] = []
+}
 
-    init(node: ASN1Node, _ field: String) throws(AttestationError) {
-        for item in try ASN1Reading.children(node, .sequence, field) {
+extension AuthorizationList {
+    /// Reads the `AuthorizationList` SEQUENCE. Every item must be a constructed context-specific tag holding exactly
+    /// one value (EXPLICIT tagging, X.690 §8.14); the value of a tag this type does not decode is only checked for
+    /// well-formedness.
+    init(_ element: KeyDescriptionReader.Element, _ field: String) throws(AttestationError) {
+        self.init()
+        var items = try element.children(.sequence, field)
+        while let item = try items.next(field) {
             guard item.identifier.tagClass == .contextSpecific else {
                 throw .invalidFormat("\(field) holds an untagged element")
             }
             let tag = item.identifier.tagNumber
             tags.append(tag)
             // The field name is only spelt out for an error message (every reader takes it as an autoclosure).
-            let name = { "\(field)[\(tag)]" }
-            let inner = try ASN1Reading.children(item, name())
-            guard inner.count == 1 else { throw .invalidFormat("\(name()) must hold one value") }
-            let value = inner[0]
+            func name() -> String { "\(field)[\(tag)]" }
+            var inner = try item.children(name())
+            let value = try inner.next(name(), missing: { _ in "\(name()) must hold one value" })
+            guard inner.isAtEnd else { throw .invalidFormat("\(name()) must hold one value") }
             switch tag {
             case 1: purposes = try Self.integerSet(value, name())
-            case 2: algorithm = try ASN1Reading.integer(value, name())
-            case 3: keySize = try ASN1Reading.integer(value, name())
+            case 2: algorithm = try value.integer(name())
+            case 3: keySize = try value.integer(name())
             case 5: digests = try Self.integerSet(value, name())
-            case 10: ecCurve = try ASN1Reading.integer(value, name())
-            case 503: noAuthRequired = true
-            case 701: creationDateTime = try ASN1Reading.integer(value, name())
-            case 702: origin = try ASN1Reading.integer(value, name())
-            case 704: rootOfTrust = try RootOfTrust(node: value)
-            case 705: osVersion = try ASN1Reading.integer(value, name())
-            case 706: osPatchLevel = try ASN1Reading.integer(value, name())
-            case 709:
-                let bytes = try ASN1Reading.octetString(value, name())
-                attestationApplicationId = try AttestationApplicationId(derEncoded: bytes)
-            case 718: vendorPatchLevel = try ASN1Reading.integer(value, name())
-            case 719: bootPatchLevel = try ASN1Reading.integer(value, name())
-            default: continue
+            case 10: ecCurve = try value.integer(name())
+            case 503:
+                // `noAuthRequired [503] EXPLICIT NULL`: its presence is the value. The NULL is not checked, as before.
+                try value.validate(name())
+                noAuthRequired = true
+            case 701: creationDateTime = try value.integer(name())
+            case 702: origin = try value.integer(name())
+            case 704: rootOfTrust = try RootOfTrust(value)
+            case 705: osVersion = try value.integer(name())
+            case 706: osPatchLevel = try value.integer(name())
+            case 709: attestationApplicationId = try AttestationApplicationId(berEncoded: value.primitive(.octetString, name()))
+            case 718: vendorPatchLevel = try value.integer(name())
+            case 719: bootPatchLevel = try value.integer(name())
+            default: try value.validate(name())
             }
         }
     }
 
-    private static func integerSet(_ node: ASN1Node, _ field: @autoclosure () -> String) throws(AttestationError) -> [Int64] {
+    /// `SET OF INTEGER` (purpose, digest).
+    private static func integerSet(_ element: KeyDescriptionReader.Element,
+                                   _ field: @autoclosure () -> String) throws(AttestationError) -> [Int64] {
+        var members = try element.children(.set, field())
         var values: [Int64] = []
-        for element in try ASN1Reading.children(node, .set, field()) { values.append(try ASN1Reading.integer(element, field())) }
+        while let member = try members.next(field()) { values.append(try member.integer(field())) }
         return values
     }
 }
@@ -83,16 +94,28 @@ public struct RootOfTrust: Sendable, Hashable {
     public let verifiedBootState: VerifiedBootState
     /// Present from attestation version 3.
     public let verifiedBootHash: [UInt8]?
+}
 
-    init(node: ASN1Node) throws(AttestationError) {
-        let fields = try ASN1Reading.children(node, .sequence, "rootOfTrust")
-        guard fields.count >= 3 else { throw .invalidFormat("rootOfTrust has \(fields.count) fields, expected at least 3") }
-        verifiedBootKey = try ASN1Reading.octetString(fields[0], "verifiedBootKey")
-        deviceLocked = try ASN1Reading.boolean(fields[1], "deviceLocked")
-        let state = try ASN1Reading.integer(fields[2], "verifiedBootState")
-        guard let bootState = VerifiedBootState(rawValue: Int(state)) else { throw .invalidFormat("verifiedBootState \(state) is unknown") }
+extension RootOfTrust {
+    /// `RootOfTrust ::= SEQUENCE { verifiedBootKey OCTET STRING, deviceLocked BOOLEAN,
+    /// verifiedBootState VerifiedBootState, verifiedBootHash OCTET STRING }` (the hash from version 3); fields after
+    /// these are checked for well-formedness and ignored.
+    init(_ element: KeyDescriptionReader.Element) throws(AttestationError) {
+        var fields = try element.children(.sequence, "rootOfTrust")
+        let tooFew = { (count: Int) in "rootOfTrust has \(count) fields, expected at least 3" }
+        verifiedBootKey = try fields.next("rootOfTrust", missing: tooFew).octetString("verifiedBootKey")
+        deviceLocked = try fields.next("rootOfTrust", missing: tooFew).boolean("deviceLocked")
+        let state = try fields.next("rootOfTrust", missing: tooFew).integer("verifiedBootState")
+        guard let bootState = Int(exactly: state).flatMap(VerifiedBootState.init(rawValue:)) else {
+            throw .invalidFormat("verifiedBootState \(state) is unknown")
+        }
         verifiedBootState = bootState
-        verifiedBootHash = fields.count >= 4 ? try ASN1Reading.octetString(fields[3], "verifiedBootHash") : nil
+        if let hash = try fields.next("rootOfTrust") {
+            verifiedBootHash = try hash.octetString("verifiedBootHash")
+        } else {
+            verifiedBootHash = nil
+        }
+        try fields.skipRemaining("rootOfTrust")
     }
 }
 
@@ -106,22 +129,31 @@ public struct AttestationApplicationId: Sendable, Hashable {
 
     public let packageInfos: [PackageInfo]
     public let signatureDigests: [[UInt8]]
+}
 
-    init(derEncoded bytes: [UInt8]) throws(AttestationError) {
-        let root = try ASN1Reading.parseBER(bytes[...], "attestationApplicationId")
-        let fields = try ASN1Reading.children(root, .sequence, "attestationApplicationId")
-        guard fields.count == 2 else { throw .invalidFormat("attestationApplicationId must have 2 fields") }
+extension AttestationApplicationId {
+    /// `AttestationApplicationId ::= SEQUENCE { package_infos SET OF AttestationPackageInfo,
+    /// signature_digests SET OF OCTET STRING }`, `AttestationPackageInfo ::= SEQUENCE { package_name OCTET STRING,
+    /// version INTEGER }`, read from the contents of the tag-709 OCTET STRING (a whole encoding of its own).
+    init(berEncoded bytes: ArraySlice<UInt8>) throws(AttestationError) {
+        let root = try KeyDescriptionReader.document(bytes, "attestationApplicationId")
+        var fields = try root.children(.sequence, "attestationApplicationId")
+        let notTwo = { (_: Int) in "attestationApplicationId must have 2 fields" }
+        var infos = try fields.next("attestationApplicationId", missing: notTwo).children(.set, "packageInfos")
+        var digestElements = try fields.next("attestationApplicationId", missing: notTwo).children(.set, "signatureDigests")
+        guard fields.isAtEnd else { throw .invalidFormat("attestationApplicationId must have 2 fields") }
         var packages: [PackageInfo] = []
-        for info in try ASN1Reading.children(fields[0], .set, "packageInfos") {
-            let parts = try ASN1Reading.children(info, .sequence, "packageInfo")
-            guard parts.count == 2 else { throw .invalidFormat("packageInfo must have 2 fields") }
-            let name = try ASN1Reading.octetString(parts[0], "packageName")
-            packages.append(PackageInfo(name: String(decoding: name, as: UTF8.self),
-                                        version: try ASN1Reading.integer(parts[1], "version")))
+        while let info = try infos.next("packageInfos") {
+            var parts = try info.children(.sequence, "packageInfo")
+            let notTwo = { (_: Int) in "packageInfo must have 2 fields" }
+            let name = try parts.next("packageInfo", missing: notTwo).primitive(.octetString, "packageName")
+            let version = try parts.next("packageInfo", missing: notTwo).integer("version")
+            guard parts.isAtEnd else { throw .invalidFormat("packageInfo must have 2 fields") }
+            packages.append(PackageInfo(name: String(decoding: name, as: UTF8.self), version: version))
         }
         var digests: [[UInt8]] = []
-        for digest in try ASN1Reading.children(fields[1], .set, "signatureDigests") {
-            digests.append(try ASN1Reading.octetString(digest, "signatureDigest"))
+        while let digest = try digestElements.next("signatureDigests") {
+            digests.append(try digest.octetString("signatureDigest"))
         }
         packageInfos = packages
         signatureDigests = digests

@@ -16,21 +16,6 @@ public struct KeyDescription: Sendable, Hashable {
     /// teeEnforced (KeyMaster) / hardwareEnforced (KeyMint).
     public let hardwareEnforced: AuthorizationList
 
-    /// Parses the extension value. BER is accepted because real devices encode some fields loosely (e.g. BOOLEAN 0x01).
-    public init(extensionValue bytes: [UInt8]) throws(AttestationError) {
-        let root = try ASN1Reading.parseBER(bytes[...], "KeyDescription")
-        let fields = try ASN1Reading.children(root, .sequence, "KeyDescription")
-        guard fields.count >= 8 else { throw .invalidFormat("KeyDescription has \(fields.count) fields, expected 8") }
-        attestationVersion = try ASN1Reading.integer(fields[0], "attestationVersion")
-        attestationSecurityLevel = try AndroidSecurityLevel(node: fields[1], "attestationSecurityLevel")
-        keyMintVersion = try ASN1Reading.integer(fields[2], "keyMintVersion")
-        keyMintSecurityLevel = try AndroidSecurityLevel(node: fields[3], "keyMintSecurityLevel")
-        attestationChallenge = try ASN1Reading.octetString(fields[4], "attestationChallenge")
-        uniqueId = try ASN1Reading.octetString(fields[5], "uniqueId")
-        softwareEnforced = try AuthorizationList(node: fields[6], "softwareEnforced")
-        hardwareEnforced = try AuthorizationList(node: fields[7], "hardwareEnforced")
-    }
-
     /// attestationApplicationId, wherever the device put it (it is normally software-enforced).
     public var attestationApplicationId: AttestationApplicationId? {
         softwareEnforced.attestationApplicationId ?? hardwareEnforced.attestationApplicationId
@@ -40,15 +25,42 @@ public struct KeyDescription: Sendable, Hashable {
     public var rootOfTrust: RootOfTrust? { hardwareEnforced.rootOfTrust }
 }
 
+extension KeyDescription {
+    /// Parses the extension value:
+    /// `KeyDescription ::= SEQUENCE { attestationVersion INTEGER, attestationSecurityLevel SecurityLevel,
+    /// keyMintVersion INTEGER, keyMintSecurityLevel SecurityLevel, attestationChallenge OCTET STRING,
+    /// uniqueId OCTET STRING, softwareEnforced AuthorizationList, hardwareEnforced AuthorizationList }`.
+    /// Fields after these eight are checked for well-formedness and ignored. BER is accepted because real devices
+    /// encode some fields loosely (e.g. BOOLEAN 0x01); see `KeyDescriptionReader` for exactly what.
+    ///
+    /// (Declared in an extension so that the memberwise initialiser stays available to tests.)
+    public init(extensionValue bytes: [UInt8]) throws(AttestationError) {
+        let root = try KeyDescriptionReader.document(bytes[...], "KeyDescription")
+        var fields = try root.children(.sequence, "KeyDescription")
+        let tooFew = { (count: Int) in "KeyDescription has \(count) fields, expected 8" }
+        attestationVersion = try fields.next("KeyDescription", missing: tooFew).integer("attestationVersion")
+        attestationSecurityLevel = try AndroidSecurityLevel(fields.next("KeyDescription", missing: tooFew), "attestationSecurityLevel")
+        keyMintVersion = try fields.next("KeyDescription", missing: tooFew).integer("keyMintVersion")
+        keyMintSecurityLevel = try AndroidSecurityLevel(fields.next("KeyDescription", missing: tooFew), "keyMintSecurityLevel")
+        attestationChallenge = try fields.next("KeyDescription", missing: tooFew).octetString("attestationChallenge")
+        uniqueId = try fields.next("KeyDescription", missing: tooFew).octetString("uniqueId")
+        softwareEnforced = try AuthorizationList(fields.next("KeyDescription", missing: tooFew), "softwareEnforced")
+        hardwareEnforced = try AuthorizationList(fields.next("KeyDescription", missing: tooFew), "hardwareEnforced")
+        try fields.skipRemaining("KeyDescription")
+    }
+}
+
 /// KeyDescription `SecurityLevel ::= ENUMERATED { Software (0), TrustedEnvironment (1), StrongBox (2) }`.
 public enum AndroidSecurityLevel: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
     case software = 0
     case trustedEnvironment = 1
     case strongBox = 2
 
-    init(node: ASN1Node, _ field: String) throws(AttestationError) {
-        let value = try ASN1Reading.integer(node, field)
-        guard let level = AndroidSecurityLevel(rawValue: Int(value)) else { throw .invalidFormat("\(field) \(value) is unknown") }
+    init(_ element: KeyDescriptionReader.Element, _ field: @autoclosure () -> String) throws(AttestationError) {
+        let value = try element.integer(field())
+        guard let level = Int(exactly: value).flatMap(AndroidSecurityLevel.init(rawValue:)) else {
+            throw .invalidFormat("\(field()) \(value) is unknown")
+        }
         self = level
     }
 
