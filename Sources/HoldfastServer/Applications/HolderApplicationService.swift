@@ -56,8 +56,8 @@ public struct HolderApplicationService: Sendable {
     /// One application, or `APPLICATION_NOT_FOUND`.
     public func get(id: String) async throws -> HolderApplication {
         guard TetheringID.isValid(id),
-              let row = try await database.sql.select().column("*").from("holder_applications")
-                .where("id", .equal, id).first() else { throw TetheringError.applicationNotFound(id) }
+              let row = try await database.sql.raw("SELECT id, document FROM holder_applications WHERE id = \(bind: id)")
+                .first() else { throw TetheringError.applicationNotFound(id) }
         return try Self.application(row)
     }
 
@@ -131,9 +131,13 @@ public struct HolderApplicationService: Sendable {
         return String(decoding: try HoldfastJSON.encode(stored), as: UTF8.self)
     }
 
+    /// Decoded documents by their text: every instance call reads its application, and an application's document
+    /// changes only on `PUT`.
+    private static let documents = DecodedJSONCache<HolderApplication>(capacity: 256)
+
     static func application(_ row: any SQLRow) throws -> HolderApplication {
         let document = try row.decode(column: "document", as: String.self)
-        var application = try HoldfastJSON.decode(HolderApplication.self, from: Data(document.utf8))
+        var application = try documents.decode(document)
         application.id = try row.decode(column: "id", as: String.self)
         return application
     }

@@ -36,6 +36,10 @@ public struct HolderInstance: Sendable, Hashable {
                          status: status)
     }
 
+    /// Device and SDK details repeat across a fleet (one model, one OS version, one SDK release): decoded once per text.
+    private static let deviceDetailsCache = DecodedJSONCache<DeviceDetails>(capacity: 1024)
+    private static let sdkDetailsCache = DecodedJSONCache<SDKDetails>(capacity: 256)
+
     static func from(_ row: any SQLRow) throws -> HolderInstance {
         func optionalTime(_ column: String) throws -> Date? {
             try row.decodeNil(column: column) ? nil : Timestamp.date(try row.decode(column: column, as: Int64.self))
@@ -68,10 +72,8 @@ public struct HolderInstance: Sendable, Hashable {
             licenseExpiresAt: try optionalTime("license_expires_at"),
             keyRotatedAt: try optionalTime("key_rotated_at"),
             revokedAt: try optionalTime("revoked_at"),
-            deviceDetails: try HoldfastJSON.decode(DeviceDetails.self,
-                                                   from: Data(try row.decode(column: "device_details", as: String.self).utf8)),
-            sdkDetails: try HoldfastJSON.decode(SDKDetails.self,
-                                                from: Data(try row.decode(column: "sdk_details", as: String.self).utf8)),
+            deviceDetails: try deviceDetailsCache.decode(try row.decode(column: "device_details", as: String.self)),
+            sdkDetails: try sdkDetailsCache.decode(try row.decode(column: "sdk_details", as: String.self)),
             externalReferenceId: try optionalText("external_reference_id"))
     }
 }

@@ -14,25 +14,30 @@ struct InstanceStore: Sendable {
         func text(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
         let device = String(decoding: try HoldfastJSON.encode(instance.deviceDetails), as: UTF8.self)
         let sdk = String(decoding: try HoldfastJSON.encode(instance.sdkDetails), as: UTF8.self)
-        try await database.sql.insert(into: "holder_instances")
-            .columns("id", "application_id", "platform", "public_key", "key_thumbprint", "status", "app_attestation_type",
-                     "app_attest_key_id", "app_attest_public_key", "app_attest_counter", "development_mode",
-                     "registered_at", "last_attested_at", "license_expires_at", "key_rotated_at", "revoked_at",
-                     "device_details", "sdk_details", "external_reference_id")
-            .values(SQLBind(instance.id), SQLBind(instance.applicationId), SQLBind(instance.platform.rawValue),
-                    SQLBind(instance.publicKey), SQLBind(instance.keyThumbprint), SQLBind(instance.status.rawValue),
-                    SQLBind(instance.appAttestationType.rawValue), text(instance.appAttestKeyId),
-                    text(instance.appAttestPublicKey), instance.appAttestCounter.map { SQLBind($0) } ?? SQLLiteral.null,
-                    SQLBind(Int64(instance.developmentMode ? 1 : 0)), time(instance.registeredAt),
-                    time(instance.lastAttestedAt), time(instance.licenseExpiresAt), time(instance.keyRotatedAt),
-                    time(instance.revokedAt), SQLBind(device), SQLBind(sdk), text(instance.externalReferenceId))
-            .run()
+        let values: [any SQLExpression] = [
+            SQLBind(instance.id), SQLBind(instance.applicationId), SQLBind(instance.platform.rawValue),
+            SQLBind(instance.publicKey), SQLBind(instance.keyThumbprint), SQLBind(instance.status.rawValue),
+            SQLBind(instance.appAttestationType.rawValue), text(instance.appAttestKeyId),
+            text(instance.appAttestPublicKey), instance.appAttestCounter.map { SQLBind($0) } ?? SQLLiteral.null,
+            SQLBind(Int64(instance.developmentMode ? 1 : 0)), time(instance.registeredAt),
+            time(instance.lastAttestedAt), time(instance.licenseExpiresAt), time(instance.keyRotatedAt),
+            time(instance.revokedAt), SQLBind(device), SQLBind(sdk), text(instance.externalReferenceId),
+        ]
+        // Fixed SQL text rather than the insert builder, whose serialisation (19 quoted identifiers) cost more
+        // than the statement itself.
+        try await database.sql.raw("""
+            INSERT INTO holder_instances (id, application_id, platform, public_key, key_thumbprint, status, \
+            app_attestation_type, app_attest_key_id, app_attest_public_key, app_attest_counter, development_mode, \
+            registered_at, last_attested_at, license_expires_at, key_rotated_at, revoked_at, device_details, \
+            sdk_details, external_reference_id) VALUES (\(SQLList(values)))
+            """).run()
     }
 
     /// The instance with this id (revoked ones included), or nil.
     func get(id: String) async throws -> HolderInstance? {
         guard TetheringID.isValid(id) else { return nil }
-        return try await database.sql.select().column("*").from("holder_instances").where("id", .equal, id).first()
+        // Fixed SQL text (no builder): it is serialised for nothing and prepared once per connection.
+        return try await database.sql.raw("SELECT * FROM holder_instances WHERE id = \(bind: id)").first()
             .map(HolderInstance.from)
     }
 
@@ -83,12 +88,13 @@ struct InstanceStore: Sendable {
     /// Records a renewal: the new expiry, and (after fresh evidence) `lastAttestedAt` and the App Attest counter,
     /// only if the counter is still the one verified against. False when another request changed it first.
     func recordLicense(id: String, expiresAt: Int64, attestedAt: Int64?, counter: (old: Int64, new: Int64)?) async throws -> Bool {
-        var update = database.sql.update("holder_instances").set("license_expires_at", to: expiresAt)
-        if let attestedAt { update = update.set("last_attested_at", to: attestedAt) }
-        if let counter { update = update.set("app_attest_counter", to: counter.new) }
-        update = update.where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
-        if let counter { update = update.where("app_attest_counter", .equal, counter.old) }
-        return !(try await update.returning("id").all().isEmpty)
+        var update: SQLQueryString = "UPDATE holder_instances SET license_expires_at = \(bind: expiresAt)"
+        if let attestedAt { update += ", last_attested_at = \(bind: attestedAt)" }
+        if let counter { update += ", app_attest_counter = \(bind: counter.new)" }
+        update += " WHERE id = \(bind: id) AND revoked_at IS NULL"
+        if let counter { update += " AND app_attest_counter = \(bind: counter.old)" }
+        update += " RETURNING id"
+        return !(try await database.sql.raw(update).all().isEmpty)
     }
 
     /// Replaces the key of a live instance whose key is still `oldThumbprint`.

@@ -19,8 +19,7 @@ public struct HoldfastDatabase: Sendable {
     public let location: String
     private let shutdown: @Sendable () async throws -> Void
 
-    /// How many connections each event loop may open (SQLite has a single writer, so few are plenty).
-    public static let sqliteConnectionsPerEventLoop = 2
+    /// How many PostgreSQL connections each event loop may open (SQLite: see `SQLiteFile`).
     public static let postgresConnectionsPerEventLoop = 8
 
     init(sql: any SQLDatabase, dialect: Dialect, location: String, shutdown: @escaping @Sendable () async throws -> Void) {
@@ -30,7 +29,8 @@ public struct HoldfastDatabase: Sendable {
         self.shutdown = shutdown
     }
 
-    /// Opens a pool; no connection is made until the first query (`ping()` to check reachability).
+    /// Opens the database: SQLite's file and connections at once (`SQLiteFile`); for PostgreSQL a pool that makes
+    /// no connection until the first query (`ping()` to check reachability).
     public static func open(_ database: HoldfastConfiguration.Database, logger: Logger) throws(StorageError) -> HoldfastDatabase {
         let group = MultiThreadedEventLoopGroup.singleton
         switch database {
@@ -43,16 +43,16 @@ public struct HoldfastDatabase: Sendable {
                 throw StorageError(code: StorageError.Code.unavailable,
                                    message: "cannot create the data folder \(directory.path): \(error.localizedDescription)")
             }
-            let pool = EventLoopGroupConnectionPool(
-                source: SQLiteServerConnectionSource(path: path),
-                maxConnectionsPerEventLoop: sqliteConnectionsPerEventLoop,
-                pruneInterval: nil,
-                logger: logger,
-                on: group)
-            let box = ConnectionPoolBox(pool: pool)
-            let sql = SQLitePoolDatabase(box: box, logger: logger).sql(queryLogLevel: .trace)
+            let file: SQLiteFile
+            do {
+                file = try SQLiteFile.open(path: path)
+            } catch {
+                throw StorageError(code: StorageError.Code.unavailable,
+                                   message: "cannot open the SQLite database \(path): \(error.message)")
+            }
+            let sql = SQLiteFileDatabase(file: file, logger: logger, queryLogLevel: .trace)
             return HoldfastDatabase(sql: sql, dialect: .sqlite, location: HoldfastConfiguration.describe(database)) {
-                try await box.pool.shutdownAsync()
+                file.release()
             }
         case .postgres(let url):
             let configuration: SQLPostgresConfiguration
@@ -132,4 +132,14 @@ public struct HoldfastDatabase: Sendable {
             }
         }
     }
+}
+
+/// Carries an AsyncKit pool across concurrency domains.
+///
+/// `@unchecked Sendable`: `EventLoopGroupConnectionPool` is a final class whose mutable state (the shutdown
+/// flag) is guarded by its own lock, and whose per-loop pools only touch their state on their event loop;
+/// AsyncKit predates `Sendable` and does not say so (postgres-kit imports it `@preconcurrency` for the same
+/// reason).
+struct ConnectionPoolBox<Source: ConnectionPoolSource>: @unchecked Sendable {
+    let pool: EventLoopGroupConnectionPool<Source>
 }

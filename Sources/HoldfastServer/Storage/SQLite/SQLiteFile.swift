@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import SQLiteNIO
+
+/// An SQLite database file as the server uses it (DESIGN.md §4 "Storage"): a few reader connections and one
+/// writer connection, run on the calling thread.
+///
+/// - Reads run on a free reader connection under a plain lock: in WAL mode a reader never waits for the writer,
+///   and an indexed lookup takes microseconds, less than handing it to another thread and back.
+/// - Writes (any statement SQLite reports as not read-only) and sessions (transactions) run on the writer
+///   connection, taken with an `AsyncLock`: a second writer suspends instead of blocking a thread, so a transaction
+///   that awaits between statements can always finish.
+/// - One `SQLiteFile` per file per process (`SQLiteFile.open`): two `HoldfastDatabase`s on the same path (two
+///   in-process nodes in tests) share its writer lock rather than meet in SQLite's busy handler. Other processes
+///   (the CLI's admin commands) are waited for by the busy timeout.
+///
+/// `@unchecked Sendable`: every connection is used under its own `NSLock`; the writer also only under `writerLock`.
+final class SQLiteFile: @unchecked Sendable {
+    let path: String
+    private let readers: [(lock: NSLock, handle: SQLiteHandle)]
+    private let writerHandle: SQLiteHandle
+    private let writerHandleLock = NSLock()
+    let writerLock = AsyncLock()
+
+    static let readerCount = 2
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    private init(path: String) throws(SQLiteStatementError) {
+        self.path = path
+        // The writer first: it switches the file to WAL before the readers open it.
+        writerHandle = try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
+        var readers: [(NSLock, SQLiteHandle)] = []
+        for _ in 0..<Self.readerCount {
+            readers.append((NSLock(), try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)))
+        }
+        self.readers = readers
+    }
+
+    // MARK: Sharing by path
+
+    private static let open = NIOLockedValueBox<[String: (file: SQLiteFile, users: Int)]>([:])
+
+    /// The process's `SQLiteFile` for `path`, opened (and the file created) on first use.
+    static func open(path: String) throws(SQLiteStatementError) -> SQLiteFile {
+        let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let result: Result<SQLiteFile, SQLiteStatementError> = open.withLockedValue { files in
+            if let entry = files[key] {
+                files[key] = (entry.file, entry.users + 1)
+                return .success(entry.file)
+            }
+            do {
+                let file = try SQLiteFile(path: key)
+                files[key] = (file, 1)
+                return .success(file)
+            } catch let error as SQLiteStatementError {
+                return .failure(error)
+            } catch {
+                return .failure(SQLiteStatementError(code: 1, message: "\(error)"))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Gives back one `open`; the connections close when the last user is gone.
+    func release() {
+        let key = path
+        let closing = Self.open.withLockedValue { files -> Bool in
+            guard let entry = files[key], entry.file === self else { return false }
+            if entry.users > 1 {
+                files[key] = (entry.file, entry.users - 1)
+                return false
+            }
+            files[key] = nil
+            return true
+        }
+        guard closing else { return }
+        for reader in readers { reader.lock.withLock { reader.handle.close() } }
+        writerHandleLock.withLock { writerHandle.close() }
+    }
+
+    // MARK: Running statements
+
+    /// Runs one statement outside a session: on a reader if it only reads, else on the writer.
+    func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) async throws {
+        if try withReader({ reader -> Bool in
+            let statement = try reader.statement(sql)
+            guard statement.readOnly else { return false }
+            try reader.run(statement, binds: binds, onRow)
+            return true
+        }) {
+            return
+        }
+        try SQLiteSessionMarker.checkNotInside(self)
+        await writerLock.lock()
+        defer { writerLock.unlock() }
+        try runOnWriter(sql, binds, onRow)
+    }
+
+    /// Runs one statement on the writer; the caller holds `writerLock`.
+    func runOnWriter(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+        try writerHandleLock.withLock { try writerHandle.run(sql, binds: binds, onRow) }
+    }
+
+    /// Whether the writer is outside any transaction (`sqlite3_get_autocommit`); the caller holds `writerLock`.
+    func writerIsInAutocommit() -> Bool {
+        writerHandleLock.withLock { writerHandle.isInAutocommit }
+    }
+
+    private func withReader<T>(_ body: (SQLiteHandle) throws -> T) throws -> T {
+        for reader in readers where reader.lock.try() {
+            defer { reader.lock.unlock() }
+            return try body(reader.handle)
+        }
+        // All busy (more concurrent readers than connections): wait for the first, which is never held long.
+        let reader = readers[0]
+        return try reader.lock.withLock { try body(reader.handle) }
+    }
+}
+
+/// Marks the tasks running inside a session of an `SQLiteFile`, so that a write through the database itself
+/// (which would wait for the session's own writer lock forever) fails at once with a clear error instead.
+enum SQLiteSessionMarker {
+    @TaskLocal static var file: ObjectIdentifier?
+
+    static func checkNotInside(_ file: SQLiteFile) throws {
+        if Self.file == ObjectIdentifier(file) {
+            throw SQLiteStatementError(code: 21, message: "a write outside the session while this task holds the session's writer; use the session")
+        }
+    }
+}
