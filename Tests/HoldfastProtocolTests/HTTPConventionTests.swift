@@ -30,6 +30,13 @@ struct HTTPConventionTests {
         #expect(HoldfastHeaders.licenseToken(fromAuthorization: "dpop a.b.c") == "a.b.c")
         #expect(HoldfastHeaders.licenseToken(fromAuthorization: "Bearer a.b.c") == nil)
         #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP ") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "  DPoP \t a.b.c \t") == "a.b.c")
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP a.b c") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP\ta.b.c") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoPx a.b.c") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPo a.b.c") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP") == nil)
+        #expect(HoldfastHeaders.licenseToken(fromAuthorization: "DPoP é.b") == "é.b")
         #expect(HoldfastHeaders.dpopNonce == "DPoP-Nonce" && HoldfastHeaders.devMode == "X-Holdfast-Dev-Mode")
     }
 
@@ -61,9 +68,36 @@ struct HTTPConventionTests {
         #expect(HTTPDate.format(Date(timeIntervalSince1970: -1)) == "Wed, 31 Dec 1969 23:59:59 GMT")
     }
 
+    /// The wire's ISO 8601 dates (`HoldfastJSON`), written and read by arithmetic, agree with Foundation's format
+    /// style on the same instants, fractional seconds included.
+    @Test func wireDatesAgreeWithFoundation() throws {
+        let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt)
+        var instants: [TimeInterval] = [0, -1, 86_399, 951_782_400, 951_868_799, 4_107_542_399, -2_208_988_800,
+                                        -62_135_596_800, 253_402_300_799, 1_700_000_000.75]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0 ..< 500 { instants.append(TimeInterval(Int64.random(in: -62_000_000_000 ... 253_000_000_000, using: &generator))) }
+        for instant in instants {
+            let whole = Date(timeIntervalSince1970: instant.rounded(.down))
+            let ours = HoldfastJSON.formatDate(Date(timeIntervalSince1970: instant))
+            #expect(ours == whole.formatted(style), "\(instant)")
+            #expect(HoldfastJSON.parseDate(ours) == whole, "\(ours)")
+            #expect(HoldfastJSON.parseDate(ours) == (try? style.parse(ours)), "\(ours)")
+        }
+        let fractional = try #require(HoldfastJSON.parseDate("2026-11-23T09:05:33.250Z"))
+        #expect(fractional.timeIntervalSince1970 == 1_795_424_733.25)
+        let reference = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse("2026-11-23T09:05:33.250Z")
+        #expect(abs(fractional.timeIntervalSince1970 - reference.timeIntervalSince1970) < 1e-6)
+        for bad in ["2026-02-30T00:00:00Z", "2026-11-23T24:00:00Z", "2026-11-23T09:05:33+01:00", "2026-11-23 09:05:33Z",
+                    "2026-11-23T09:05:33.Z", "2026-13-01T00:00:00Z", "not a date", ""] {
+            #expect(HoldfastJSON.parseDate(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func malformedHTTPDateIsRefused() {
         #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
         #expect(HTTPDate.parse("Sun, 31 Feb 1994 08:49:37 GMT") == nil)
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 25:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:60 GMT") == nil)
+        #expect(HTTPDate.parse("Thu, 29 Feb 2001 08:49:37 GMT") == nil)
     }
 }

@@ -31,12 +31,24 @@ public enum HoldfastHeaders {
     /// The token of a `DPoP <token>` authorization value (scheme compared case-insensitively, RFC 9110 §11.1);
     /// `nil` for another scheme or an empty token.
     public static func licenseToken(fromAuthorization value: String) -> String? {
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == dpopScheme.lowercased() else { return nil }
-        var token = parts[1]
-        while let first = token.first, first == " " || first == "\t" { token = token.dropFirst() }
-        while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
-        return token.isEmpty || token.contains(where: { $0 == " " || $0 == "\t" }) ? nil : String(token)
+        // Over UTF-8 bytes: Character operations break a 600-byte token into graphemes on every instance call.
+        let bytes = value.utf8
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        var index = bytes.startIndex
+        while index < bytes.endIndex, bytes[index] == space { index = bytes.index(after: index) }
+        let schemeStart = index
+        while index < bytes.endIndex, bytes[index] != space { index = bytes.index(after: index) }
+        let scheme = bytes[schemeStart..<index]
+        guard scheme.count == 4,
+              scheme.elementsEqual(dpopScheme.utf8, by: { $0 | 0x20 == $1 | 0x20 }) else { return nil }
+        while index < bytes.endIndex, bytes[index] == space || bytes[index] == tab { index = bytes.index(after: index) }
+        var end = bytes.endIndex
+        while end > index, bytes[bytes.index(before: end)] == space || bytes[bytes.index(before: end)] == tab {
+            end = bytes.index(before: end)
+        }
+        let token = bytes[index..<end]
+        guard !token.isEmpty, !token.contains(where: { $0 == space || $0 == tab }) else { return nil }
+        return String(value[index..<end])
     }
 
     /// The `WWW-Authenticate` value of a `use_dpop_nonce` 401 (RFC 9449 §8).

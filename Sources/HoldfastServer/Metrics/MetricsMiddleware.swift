@@ -19,6 +19,7 @@ struct MetricsMiddleware: RouterMiddleware {
     /// Hummingbird's `:id` back to the documented `{id}`.
     static func routeLabel(_ endpointPath: String?) -> String {
         guard let endpointPath else { return "NotFound" }
+        guard endpointPath.utf8.contains(UInt8(ascii: ":")) else { return endpointPath }
         return endpointPath.split(separator: "/", omittingEmptySubsequences: false).map { segment in
             segment.hasPrefix(":") ? "{" + segment.dropFirst() + "}" : String(segment)
         }.joined(separator: "/")

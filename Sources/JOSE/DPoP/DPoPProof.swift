@@ -38,8 +38,10 @@ public enum DPoPProof {
 
     /// A fresh `jti`: 128 random bits, base64url (RFC 9449 §11.1 asks for at least 96).
     public static func randomJTI() -> String {
+        // Two 64-bit draws (two getrandom calls), not sixteen one-byte ones.
         var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0 ..< 16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeBytes(of: &words) { Base64URL.encode(Array($0)) }
     }
 
     private static func parts(method: String, uri: String, publicKey: JWK, issuedAt: Date, accessToken: String?,

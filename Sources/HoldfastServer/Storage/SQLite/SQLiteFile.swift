@@ -11,6 +11,7 @@ import SQLiteNIO
 /// - Writes (any statement SQLite reports as not read-only) and sessions (transactions) run on the writer
 ///   connection, taken with an `AsyncLock`: a second writer suspends instead of blocking a thread, so a transaction
 ///   that awaits between statements can always finish.
+/// - Checkpoints (WAL back into the file, and the disk sync) run on a thread of their own (`SQLiteCheckpointer`).
 /// - One `SQLiteFile` per file per process (`SQLiteFile.open`): two `HoldfastDatabase`s on the same path (two
 ///   in-process nodes in tests) share its writer lock rather than meet in SQLite's busy handler. Other processes
 ///   (the CLI's admin commands) are waited for by the busy timeout.
@@ -22,6 +23,7 @@ final class SQLiteFile: @unchecked Sendable {
     private let writerHandle: SQLiteHandle
     private let writerHandleLock = NSLock()
     let writerLock = AsyncLock()
+    private let checkpointer: SQLiteCheckpointer
 
     static let readerCount = 2
     static let busyTimeoutMilliseconds: Int32 = 5000
@@ -35,6 +37,7 @@ final class SQLiteFile: @unchecked Sendable {
             readers.append((NSLock(), try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)))
         }
         self.readers = readers
+        checkpointer = try SQLiteCheckpointer(path: path)
     }
 
     // MARK: Sharing by path
@@ -75,6 +78,7 @@ final class SQLiteFile: @unchecked Sendable {
             return true
         }
         guard closing else { return }
+        checkpointer.stop()
         for reader in readers { reader.lock.withLock { reader.handle.close() } }
         writerHandleLock.withLock { writerHandle.close() }
     }

@@ -29,6 +29,13 @@ final class SQLiteHandle {
     /// Distinct SQL texts kept prepared; past this the cache is emptied and fills again with what is in use.
     static let statementCacheCapacity = 256
 
+    /// Bytes of the file read through a memory map rather than `read` calls (each connection's page cache is
+    /// dropped whenever another connection writes, so pages are read again often).
+    static let mmapSize = 256 * 1024 * 1024
+
+    /// WAL pages (4 KiB) after which a commit checkpoints by itself: SQLite's default is 1,000.
+    static let commitCheckpointPages: Int32 = 16_000
+
     /// Opens (creating if needed) the database at `path`, in WAL mode with `synchronous = NORMAL` (a commit does not
     /// wait for the disk; a power cut can lose the last commits but never corrupts), and a busy timeout for writers
     /// of other processes (the CLI's admin commands).
@@ -44,8 +51,11 @@ final class SQLiteHandle {
         connection = handle
         sqlite_nio_sqlite3_extended_result_codes(handle, 1)
         sqlite_nio_sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // Checkpoints run on `SQLiteCheckpointer`'s thread; a commit checkpoints itself (and waits for the disk
+        // while holding the writer) only if the WAL outgrew that, as a safety net.
+        sqlite_nio_sqlite3_wal_autocheckpoint(handle, Self.commitCheckpointPages)
         do {
-            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"] {
+            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA mmap_size = \(Self.mmapSize)"] {
                 try run(pragma, binds: [], cache: false) { _ in }
             }
         } catch {
@@ -61,6 +71,13 @@ final class SQLiteHandle {
         statements.removeAll()
         if let connection { sqlite_nio_sqlite3_close_v2(connection) }
         connection = nil
+    }
+
+    /// `PRAGMA wal_checkpoint(PASSIVE)`: copies what it can of the WAL into the database file without waiting for
+    /// readers or the writer, then syncs the file.
+    func checkpoint() {
+        guard let connection else { return }
+        sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
     /// Whether no transaction is open (`sqlite3_get_autocommit`).
