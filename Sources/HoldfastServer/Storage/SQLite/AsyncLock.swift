@@ -34,6 +34,15 @@ final class AsyncLock: Sendable {
         }
     }
 
+    /// Takes the lock if it is free; never waits.
+    func tryLock() -> Bool {
+        state.withLockedValue { state in
+            if state.locked { return false }
+            state.locked = true
+            return true
+        }
+    }
+
     /// How many tasks are waiting (for tests).
     var waiting: Int { state.withLockedValue { $0.waiters.count - $0.head } }
 

@@ -29,10 +29,6 @@ final class SQLiteHandle {
     /// Distinct SQL texts kept prepared; past this the cache is emptied and fills again with what is in use.
     static let statementCacheCapacity = 256
 
-    /// Bytes of the file read through a memory map rather than `read` calls (each connection's page cache is
-    /// dropped whenever another connection writes, so pages are read again often).
-    static let mmapSize = 256 * 1024 * 1024
-
     /// WAL pages (4 KiB) after which a commit checkpoints by itself: SQLite's default is 1,000.
     static let commitCheckpointPages: Int32 = 16_000
 
@@ -55,7 +51,7 @@ final class SQLiteHandle {
         // while holding the writer) only if the WAL outgrew that, as a safety net.
         sqlite_nio_sqlite3_wal_autocheckpoint(handle, Self.commitCheckpointPages)
         do {
-            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA mmap_size = \(Self.mmapSize)"] {
+            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"] {
                 try run(pragma, binds: [], cache: false) { _ in }
             }
         } catch {
