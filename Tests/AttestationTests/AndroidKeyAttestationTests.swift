@@ -300,11 +300,32 @@ import Testing
         let verifier = AndroidKeyAttestationVerifier(policy: .allowUnverifiedBoot, cache: cache)
         let vector = try AndroidVector.named("android-keyattestation/testdata/akita/sdk34/TEE_EC_NONE.pem")
         _ = try await verify(vector, verifier: verifier)
-        let afterFirst = await cache.count
+        let afterFirst = cache.count
         _ = try await verify(vector, verifier: verifier)
         #expect(afterFirst == 3)
-        #expect(await cache.count == 3)
-        #expect(await cache.hits == 3)
+        #expect(cache.count == 3)
+        #expect(cache.hits == 3)
+    }
+
+    /// Certificates parsed anew (no parsed-certificate cache) are new parses: the pair is then found by the digest of
+    /// its bytes, not verified again; a changed intermediate is not.
+    @Test func theIssuerCacheAlsoKnowsPairsParsedAgain() async throws {
+        let cache = VerifiedIssuerCache()
+        let verifier = AndroidKeyAttestationVerifier(policy: .allowUnverifiedBoot, cache: cache)
+        let vector = try AndroidVector.named("android-keyattestation/testdata/akita/sdk34/TEE_EC_NONE.pem")
+        let ders = try vector.chain().map(\.derEncoded)
+        for round in 1...2 {
+            let chain = try CertificateChainDecoder.decode(derList: ders, cache: nil)
+            _ = try await verifier.verify(chain: chain, challenge: vector.challenge, at: vector.verifyAt)
+            #expect(cache.hits == (round - 1) * 3)
+        }
+        var tampered = ders
+        tampered[1][tampered[1].count - 10] ^= 0x01
+        let chain = try CertificateChainDecoder.decode(derList: tampered, cache: nil)
+        await #expect(throws: AttestationError.self) {
+            _ = try await verifier.verify(chain: chain, challenge: vector.challenge, at: vector.verifyAt)
+        }
+        #expect(cache.hits == 3)
     }
 
     @Test func hostileChainInputNeverCrashes() async throws {

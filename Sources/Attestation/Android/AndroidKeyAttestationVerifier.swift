@@ -125,8 +125,6 @@ public struct AndroidKeyAttestationVerifier: Sendable {
         return expired ? [.certificateExpiredIgnored] : []
     }
 
-    /// RKP chains have Google's "Droid CA" intermediates (O=Google LLC) between the device's attestation key and
-    /// the root; factory-provisioned chains do not.
     /// A configured digest as lowercase hex: ASCII letters lowered, spaces and keytool's colons dropped (a byte
     /// loop: this runs for every configured digest of every verification).
     static func normalisedDigest(_ text: String) -> String {
@@ -142,16 +140,9 @@ public struct AndroidKeyAttestationVerifier: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
-    private static let rkpOrganization = Array("Google LLC".utf8)
-
+    /// RKP chains have Google's "Droid CA" intermediates (O=Google LLC) between the device's attestation key and
+    /// the root; factory-provisioned chains do not.
     static func isRemotelyProvisioned(_ chain: [AttestationCertificate]) -> Bool {
-        chain.dropFirst().contains { certificate in
-            // The value's bytes stand verbatim in the DER subject: without them there is nothing to parse.
-            guard certificate.subject.firstRange(of: rkpCommonNamePrefix) != nil else { return false }
-            let attributes = certificate.subjectAttributeBytes([.commonNameOID, .organizationOID])
-            return attributes[.commonNameOID, default: []].contains { $0.starts(with: rkpCommonNamePrefix) }
-                && attributes[.organizationOID, default: []].contains { $0.elementsEqual(rkpOrganization) }
-        }
+        chain.dropFirst().contains(where: \.isRemoteProvisioningIntermediate)
     }
 }

@@ -35,6 +35,16 @@ public struct AttestationCertificate: Sendable, Hashable {
     let signatureAlgorithm: ASN1ObjectIdentifier
     let signature: [UInt8]
     public let extensions: [Extension]
+    /// RFC 5280 §4.2.1.9 — whether basicConstraints says this certificate is a CA (decided once, at parse time).
+    public let isCertificateAuthority: Bool
+    /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
+    public let serialNumberHex: String
+    /// Whether the subject is one of Google's remote key provisioning intermediates: CN starting "Droid CA",
+    /// O = "Google LLC" (decided once, at parse time: every RKP verification asks it of every intermediate).
+    let isRemoteProvisioningIntermediate: Bool
+    /// This parse, as an object: `VerifiedIssuerCache` remembers verified pairs by it (the bytes behind one parse never
+    /// change, so the same object means the same certificate), without hashing the certificates again.
+    let parse = ParseIdentity()
 
     /// Parses one DER certificate. Malformed input throws `invalidFormat`; it never traps.
     public init(derEncoded bytes: [UInt8]) throws(AttestationError) {
@@ -86,6 +96,19 @@ public struct AttestationCertificate: Sendable, Hashable {
             }
         }
         extensions = parsedExtensions
+        isCertificateAuthority = Self.isCertificateAuthority(parsedExtensions)
+        let hex = Hex.encode(serialNumber).drop { $0 == "0" }
+        serialNumberHex = hex.isEmpty ? "0" : String(hex)
+        isRemoteProvisioningIntermediate = Self.isRemoteProvisioningIntermediate(subject: subject)
+    }
+
+    /// Two values are equal when they were parsed from the same bytes (everything else is read from them).
+    public static func == (lhs: AttestationCertificate, rhs: AttestationCertificate) -> Bool {
+        lhs.parse === rhs.parse || DERKey(bytes: lhs.derEncoded) == DERKey(bytes: rhs.derEncoded)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        DERKey(bytes: derEncoded).hash(into: &hasher)
     }
 
     /// Largest certificate accepted (real attestation certificates are 0.5–2 KiB; ML-DSA leaves about 3 KiB).
@@ -96,9 +119,8 @@ public struct AttestationCertificate: Sendable, Hashable {
         extensions.first { $0.oid == oid }
     }
 
-    /// RFC 5280 §4.2.1.9 — whether basicConstraints says this certificate is a CA.
-    public var isCertificateAuthority: Bool {
-        guard let basic = self.extension(.basicConstraintsOID),
+    private static func isCertificateAuthority(_ extensions: [Extension]) -> Bool {
+        guard let basic = extensions.first(where: { $0.oid == .basicConstraintsOID }),
               let node = try? ASN1Reading.parseDER(basic.value[...], "basicConstraints"),
               let fields = try? ASN1Reading.children(node, .sequence, "basicConstraints"),
               let first = fields.first, first.identifier == .boolean
@@ -106,14 +128,19 @@ public struct AttestationCertificate: Sendable, Hashable {
         return (try? ASN1Reading.boolean(first, "cA")) ?? false
     }
 
-    /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
-    public var serialNumberHex: String {
-        let hex = Hex.encode(serialNumber).drop { $0 == "0" }
-        return hex.isEmpty ? "0" : String(hex)
+    private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
+    private static let rkpOrganization = Array("Google LLC".utf8)
+
+    private static func isRemoteProvisioningIntermediate(subject: [UInt8]) -> Bool {
+        // The value's bytes stand verbatim in the DER subject: without them there is nothing to parse.
+        guard subject.firstRange(of: rkpCommonNamePrefix) != nil else { return false }
+        let attributes = subjectAttributeBytes(subject, [.commonNameOID, .organizationOID])
+        return attributes[.commonNameOID, default: []].contains { $0.starts(with: rkpCommonNamePrefix) }
+            && attributes[.organizationOID, default: []].contains { $0.elementsEqual(rkpOrganization) }
     }
 
     /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject.
-    func subjectAttributeBytes(_ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
+    private static func subjectAttributeBytes(_ subject: [UInt8], _ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
         guard let name = try? ASN1Reading.parseDER(subject[...], "subject"),
               let rdns = try? ASN1Reading.children(name, "subject") else { return [:] }
         var values: [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] = [:]
@@ -177,3 +204,6 @@ extension ASN1ObjectIdentifier {
     static let commonNameOID: ASN1ObjectIdentifier = [2, 5, 4, 3]
     static let organizationOID: ASN1ObjectIdentifier = [2, 5, 4, 10]
 }
+
+/// The identity of one `AttestationCertificate` parse (see `AttestationCertificate.parse`).
+final class ParseIdentity: Sendable {}

@@ -26,7 +26,7 @@ struct CertificateChainVerifier: Sendable {
             // The leaf is unique per attestation: caching it would only fill the cache.
             let valid = index == 0
                 ? CertificateSignature.isValid(subject, issuedBy: issuer)
-                : await cache.isValid(subject, issuedBy: issuer)
+                : cache.isValid(subject, issuedBy: issuer)
             guard valid else { throw .untrustedChain("signature of certificate \(index) does not verify with certificate \(index + 1)") }
         }
         if let root = trustedRoots.first(where: { $0.subjectPublicKeyInfo == top.subjectPublicKeyInfo }) {
@@ -37,7 +37,7 @@ struct CertificateChainVerifier: Sendable {
         for root in ordered where root.isCertificateAuthority || root.subject == root.issuer {
             let valid = chain.count == 1
                 ? CertificateSignature.isValid(top, issuedBy: root)
-                : await cache.isValid(top, issuedBy: root)
+                : cache.isValid(top, issuedBy: root)
             if valid { return Outcome(anchor: root, includesRoot: false) }
         }
         throw .untrustedChain("the chain does not end in a trusted root")

@@ -1,41 +1,88 @@
 import Crypto
+import Foundation
 
 /// Remembers which (issuer, subject) certificate pairs already had their signature verified.
 ///
 /// The intermediates of attestation chains are the same for millions of devices, so after the first attestation only
-/// the leaf's signature costs a public-key operation. Keys are SHA-256 over both certificates' DER, so a cached
-/// verdict applies only to exactly those bytes. Only successes are stored; the cache is bounded and simply starts
-/// over when full (intermediates are few, so this practically never happens).
-public actor VerifiedIssuerCache {
+/// the leaf's signature costs a public-key operation. A pair is remembered two ways:
+/// - by the two parses (`ParseIdentity`): the certificates above the leaf come from `ParsedCertificateCache` (and
+///   the roots are parsed once), so the same intermediate is the same parse every time; a parse's bytes never
+///   change, and the cache holds the parses it names, so their identities cannot be reused;
+/// - by SHA-256 over both certificates' DER, asked only when the parses are new (certificates parsed without the
+///   parsed-certificate cache), so a verdict still applies to exactly those bytes however they were parsed.
+/// Only successes are stored; the cache is bounded and simply starts over when full (intermediates are few, so this
+/// practically never happens).
+///
+/// A lock rather than an actor: a lookup is a set probe, cheaper than the hop to an actor and back that every
+/// verification would pay three or four times. `@unchecked Sendable`: `verified` and `hitCount` are only touched
+/// under `lock`; a signature is checked outside it.
+public final class VerifiedIssuerCache: @unchecked Sendable {
     /// The process-wide cache the verifiers use unless given another.
     public static let shared = VerifiedIssuerCache()
 
-    private var verified: Set<[UInt8]> = []
+    private struct Pair: Hashable {
+        let issuer: ParseIdentity
+        let subject: ParseIdentity
+
+        static func == (lhs: Pair, rhs: Pair) -> Bool { lhs.issuer === rhs.issuer && lhs.subject === rhs.subject }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(issuer))
+            hasher.combine(ObjectIdentifier(subject))
+        }
+    }
+
+    private let lock = NSLock()
+    private var verified: Set<Pair> = []
+    private var verifiedDigests: Set<[UInt8]> = []
+    private var hitCount = 0
     private let capacity: Int
-    /// How many lookups were answered from the cache (for benchmarks and tests).
-    public private(set) var hits = 0
 
     public init(capacity: Int = 4096) {
         self.capacity = max(1, capacity)
     }
 
-    /// Whether `subject`'s signature by `issuer` verifies; computed once per distinct pair.
+    /// How many lookups were answered from the cache (for benchmarks and tests).
+    public var hits: Int { lock.withLock { hitCount } }
+
+    /// Number of pairs currently remembered.
+    public var count: Int { lock.withLock { verified.count } }
+
+    /// Whether `subject`'s signature by `issuer` verifies; computed once per distinct pair of parses (two threads
+    /// asking at once for a new pair may both compute it).
     func isValid(_ subject: AttestationCertificate, issuedBy issuer: AttestationCertificate) -> Bool {
-        let key = Self.key(subject: subject, issuer: issuer)
-        if verified.contains(key) {
-            hits += 1
+        let key = Pair(issuer: issuer.parse, subject: subject.parse)
+        if lock.withLock({ () -> Bool in
+            guard verified.contains(key) else { return false }
+            hitCount += 1
+            return true
+        }) {
             return true
         }
+        let digest = Self.digest(subject: subject, issuer: issuer)
+        let known = lock.withLock { () -> Bool in
+            guard verifiedDigests.contains(digest) else { return false }
+            hitCount += 1
+            remember(key, digest)
+            return true
+        }
+        if known { return true }
         guard CertificateSignature.isValid(subject, issuedBy: issuer) else { return false }
-        if verified.count >= capacity { verified.removeAll(keepingCapacity: true) }
-        verified.insert(key)
+        lock.withLock { remember(key, digest) }
         return true
     }
 
-    /// Number of pairs currently remembered.
-    public var count: Int { verified.count }
+    /// Call under `lock`.
+    private func remember(_ key: Pair, _ digest: [UInt8]) {
+        if verified.count >= capacity || verifiedDigests.count >= capacity {
+            verified.removeAll(keepingCapacity: true)
+            verifiedDigests.removeAll(keepingCapacity: true)
+        }
+        verified.insert(key)
+        verifiedDigests.insert(digest)
+    }
 
-    private static func key(subject: AttestationCertificate, issuer: AttestationCertificate) -> [UInt8] {
+    private static func digest(subject: AttestationCertificate, issuer: AttestationCertificate) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: issuer.derEncoded)
         hasher.update(data: subject.derEncoded)

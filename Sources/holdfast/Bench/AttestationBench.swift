@@ -130,7 +130,7 @@ struct AttestationBench: AsyncParsableCommand {
     }
 
     static func printCache(_ cache: VerifiedIssuerCache, verifications: Int) async {
-        let hits = await cache.hits, pairs = await cache.count
+        let hits = cache.hits, pairs = cache.count
         print(String(format: "  issuer cache: %d hits in %d verifications (%.2f per verification); %d issuer/subject pairs verified once",
                      hits, verifications, Double(hits) / Double(verifications), pairs))
     }
