@@ -136,9 +136,13 @@ public struct HolderApplicationService: Sendable {
     private static let documents = DecodedJSONCache<HolderApplication>(capacity: 256)
 
     static func application(_ row: any SQLRow) throws -> HolderApplication {
-        let document = try row.decode(column: "document", as: String.self)
+        try application(id: row.decode(column: "id", as: String.self), document: row.decode(column: "document", as: String.self))
+    }
+
+    /// An application from its stored document (which has no `id`) and its id.
+    static func application(id: String, document: String) throws -> HolderApplication {
         var application = try documents.decode(document)
-        application.id = try row.decode(column: "id", as: String.self)
+        application.id = id
         return application
     }
 }

@@ -41,6 +41,23 @@ struct InstanceStore: Sendable {
             .map(HolderInstance.from)
     }
 
+    /// The instance with this id and its application (nil when the application was deleted), in one statement:
+    /// every instance call needs both.
+    func getWithApplication(id: String) async throws -> (instance: HolderInstance, application: HolderApplication?)? {
+        guard TetheringID.isValid(id) else { return nil }
+        let row = try await database.sql.raw("""
+            SELECT holder_instances.*, holder_applications.document AS application_document FROM holder_instances \
+            LEFT JOIN holder_applications ON holder_applications.id = holder_instances.application_id \
+            WHERE holder_instances.id = \(bind: id)
+            """).first()
+        guard let row else { return nil }
+        let instance = try HolderInstance.from(row)
+        let application = try row.decodeNil(column: "application_document") ? nil
+            : try HolderApplicationService.application(id: instance.applicationId,
+                                                       document: row.decode(column: "application_document", as: String.self))
+        return (instance, application)
+    }
+
     /// A live (not revoked) instance of `applicationId`, or `INSTANCE_NOT_FOUND`.
     func live(applicationId: String, id: String) async throws -> HolderInstance {
         guard let instance = try await get(id: id), instance.applicationId == applicationId, instance.revokedAt == nil else {

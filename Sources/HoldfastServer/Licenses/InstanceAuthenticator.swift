@@ -26,6 +26,8 @@ struct InstanceAuthenticator: Sendable {
 
     struct Authenticated: Sendable {
         let instance: HolderInstance
+        /// The instance's application; nil when it was deleted (its instances are revoked with it).
+        let application: HolderApplication?
         let proof: DPoPVerifiedProof
         /// The presented license token's claims (nil when the route allows a proof alone).
         let license: LicenseTokenClaims?
@@ -66,7 +68,7 @@ struct InstanceAuthenticator: Sendable {
             throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
                                                  error: "invalid_dpop_proof")
         }
-        guard let instance = try await instances.get(id: instanceId) else {
+        guard let (instance, application) = try await instances.getWithApplication(id: instanceId) else {
             throw TetheringError.unauthenticated(.invalidToken, "no such instance")
         }
         guard instance.revokedAt == nil, instance.status != .rejected else { throw TetheringError.instanceRevoked() }
@@ -79,7 +81,7 @@ struct InstanceAuthenticator: Sendable {
         if license == nil, instance.status == .registered, rule != .renewal {
             throw TetheringError.unauthenticated(.invalidToken, "a license token is required")
         }
-        return Authenticated(instance: instance, proof: proof, license: license)
+        return Authenticated(instance: instance, application: application, proof: proof, license: license)
     }
 
     /// A fresh server nonce (RFC 9449 §8), valid for `dpopNonceLifetime` on every node sharing the store.

@@ -46,10 +46,7 @@ enum InstanceCallRoutes {
         -> (InstanceAuthenticator.Authenticated, HolderApplication) {
         let instanceId = context.parameters.get("instanceId") ?? ""
         let caller = try await tethering.authenticator.authenticate(request, instanceId: instanceId, rule: rule)
-        let application: HolderApplication
-        do {
-            application = try await tethering.applications.get(id: caller.instance.applicationId)
-        } catch is TetheringError {
+        guard let application = caller.application else {
             throw TetheringError.instanceRevoked("the instance's application was deleted")
         }
         return (caller, application)
