@@ -353,19 +353,6 @@ fileprivate func keyDescription(version: [UInt8] = integer([0x01, 0x2C]), keyMin
                                      software: software, hardware: hardware))
 }
 
-/// A seeded generator, so that a failing mutation can be replayed (Steele, Lea, Flood, "Fast splittable
-/// pseudorandom number generators", OOPSLA 2014).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The KeyDescription parser as it was before `KeyDescriptionReader`: swift-asn1's `BER.parse` tree, read through
 /// `ASN1Reading`. Kept here only as the independent reference the reader is compared with.

@@ -3,9 +3,10 @@ import SwiftASN1
 
 /// RFC 5280 §4.1 — the parts of an X.509 certificate that attestation verification needs.
 ///
-/// Read directly with swift-asn1 rather than swift-certificates' `Certificate`, because attestation leaves carry keys
-/// that `Certificate` refuses to load (ML-DSA-65 leaves of Android 17, RSA-1024 leaves of older KeyMaster), and
-/// the leaf key is only reported, never used to verify anything here. The received DER is kept byte for byte.
+/// Read directly off the DER (`DERReader`) rather than with swift-certificates' `Certificate`, because attestation
+/// leaves carry keys that `Certificate` refuses to load (ML-DSA-65 leaves of Android 17, RSA-1024 leaves of older
+/// KeyMaster), and the leaf key is only reported, never used to verify anything here. The received DER is kept byte
+/// for byte.
 public struct AttestationCertificate: Sendable, Hashable {
     /// One extension (RFC 5280 §4.1.2.9): its OID, criticality and the content of its extnValue OCTET STRING.
     public struct Extension: Sendable, Hashable {
@@ -46,54 +47,60 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// change, so the same object means the same certificate), without hashing the certificates again.
     let parse = ParseIdentity()
 
-    /// Parses one DER certificate. Malformed input throws `invalidFormat`; it never traps.
+    /// Parses one DER certificate (RFC 5280 §4.1). Malformed input throws `invalidFormat`; it never traps.
+    ///
+    /// The bytes are read in place by `DERReader`: first checked to be DER at every level (X.690 §10, exactly as
+    /// swift-asn1's `DER.parse` checked them), then the fields are read in the order and with the checks of the
+    /// swift-asn1 node tree this replaced, so the same certificates parse, to the same values, with the same errors.
     public init(derEncoded bytes: [UInt8]) throws(AttestationError) {
         guard bytes.count <= AttestationCertificate.maximumSize else {
             throw .invalidFormat("certificate is larger than \(AttestationCertificate.maximumSize) bytes")
         }
         derEncoded = bytes
-        let root = try ASN1Reading.parseDER(bytes[...], "certificate")
-        let top = try ASN1Reading.children(root, .sequence, "Certificate")
-        guard top.count == 3 else { throw .invalidFormat("Certificate must have 3 elements") }
-        tbsCertificate = top[0].encodedBytes
-        signatureAlgorithm = try Self.algorithm(top[1], "signatureAlgorithm").oid
-        signature = try ASN1Reading.bitStringBytes(top[2], "signatureValue")
+        let certificate = try DERReader.document(bytes[...], "certificate")
+        // §4.1.1: Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }.
+        var top = try certificate.children(.sequence, "Certificate")
+        guard let tbsElement = try top.next("Certificate"), let algorithmElement = try top.next("Certificate"),
+              let signatureElement = try top.next("Certificate"), top.isAtEnd
+        else { throw .invalidFormat("Certificate must have 3 elements") }
+        tbsCertificate = tbsElement.encoded
+        signatureAlgorithm = try Self.algorithm(algorithmElement, "signatureAlgorithm").oid
+        signature = try signatureElement.bitStringBytes("signatureValue")
 
-        var tbs = try ASN1Reading.children(top[0], .sequence, "TBSCertificate")[...]
-        if let first = tbs.first, first.identifier == ASN1Reading.contextTag(0) { tbs = tbs.dropFirst() }
-        guard tbs.count >= 6 else { throw .invalidFormat("TBSCertificate is too short") }
-        let fields = Array(tbs)
-        serialNumber = Array(try ASN1Reading.primitive(fields[0], .integer, "serialNumber"))
+        // §4.1.2: version [0] (optional), serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo,
+        // then issuerUniqueID [1], subjectUniqueID [2] and extensions [3]. The TBS signature field is not read (the
+        // outer signatureAlgorithm is the one used); after the sixth field only [3] is read.
+        var tbs = try tbsElement.children(.sequence, "TBSCertificate")
+        var firstField = try tbs.next("TBSCertificate")
+        if firstField?.identifier == Self.versionTag { firstField = try tbs.next("TBSCertificate") }
+        guard let serialElement = firstField, try tbs.next("TBSCertificate") != nil,
+              let issuerElement = try tbs.next("TBSCertificate"), let validityElement = try tbs.next("TBSCertificate"),
+              let subjectElement = try tbs.next("TBSCertificate"), let keyInfoElement = try tbs.next("TBSCertificate")
+        else { throw .invalidFormat("TBSCertificate is too short") }
+        serialNumber = Array(try serialElement.primitive(.integer, "serialNumber"))
         guard !serialNumber.isEmpty, serialNumber.count <= 21 else { throw .invalidFormat("serialNumber has a bad length") }
-        issuer = Array(fields[2].encodedBytes)
-        let validity = try ASN1Reading.children(fields[3], .sequence, "validity")
-        guard validity.count == 2 else { throw .invalidFormat("validity must have 2 times") }
-        notBefore = try Self.time(validity[0], "notBefore")
-        notAfter = try Self.time(validity[1], "notAfter")
-        subject = Array(fields[4].encodedBytes)
-        subjectPublicKeyInfo = Array(fields[5].encodedBytes)
-        let spki = try ASN1Reading.children(fields[5], .sequence, "subjectPublicKeyInfo")
-        guard spki.count == 2 else { throw .invalidFormat("subjectPublicKeyInfo must have 2 elements") }
-        let keyAlgorithm = try Self.algorithm(spki[0], "subjectPublicKeyInfo.algorithm")
+        issuer = Array(issuerElement.encoded)
+        var validity = try validityElement.children(.sequence, "validity")
+        guard let start = try validity.next("validity"), let end = try validity.next("validity"), validity.isAtEnd else {
+            throw .invalidFormat("validity must have 2 times")
+        }
+        notBefore = try Self.time(start, "notBefore")
+        notAfter = try Self.time(end, "notAfter")
+        subject = Array(subjectElement.encoded)
+        subjectPublicKeyInfo = Array(keyInfoElement.encoded)
+        var keyInfo = try keyInfoElement.children(.sequence, "subjectPublicKeyInfo")
+        guard let keyAlgorithmElement = try keyInfo.next("subjectPublicKeyInfo"),
+              let keyElement = try keyInfo.next("subjectPublicKeyInfo"), keyInfo.isAtEnd
+        else { throw .invalidFormat("subjectPublicKeyInfo must have 2 elements") }
+        let keyAlgorithm = try Self.algorithm(keyAlgorithmElement, "subjectPublicKeyInfo.algorithm")
         publicKeyAlgorithm = keyAlgorithm.oid
         publicKeyParameter = keyAlgorithm.parameter
-        publicKeyBits = try ASN1Reading.bitStringBytes(spki[1], "subjectPublicKey")
+        publicKeyBits = try keyElement.bitStringBytes("subjectPublicKey")
 
         var parsedExtensions: [Extension] = []
-        for field in fields.dropFirst(6) where field.identifier == ASN1Reading.contextTag(3) {
-            let wrapper = try ASN1Reading.children(field, "extensions")
-            guard wrapper.count == 1 else { throw .invalidFormat("extensions must hold one SEQUENCE") }
-            for item in try ASN1Reading.children(wrapper[0], .sequence, "extensions") {
-                let parts = try ASN1Reading.children(item, .sequence, "Extension")
-                guard parts.count == 2 || parts.count == 3 else { throw .invalidFormat("Extension must have 2 or 3 elements") }
-                let oid = try ASN1Reading.objectIdentifier(parts[0], "extnID")
-                let critical = parts.count == 3 ? try ASN1Reading.boolean(parts[1], "critical") : false
-                let value = try ASN1Reading.octetString(parts[parts.count - 1], "extnValue")
-                guard !parsedExtensions.contains(where: { $0.oid == oid }) else {
-                    throw .invalidFormat("extension \(oid) appears twice")
-                }
-                parsedExtensions.append(Extension(oid: oid, critical: critical, value: value))
-            }
+        while let field = try tbs.next("TBSCertificate") {
+            guard field.identifier == Self.extensionsTag else { continue }
+            try Self.readExtensions(field, into: &parsedExtensions)
         }
         extensions = parsedExtensions
         isCertificateAuthority = Self.isCertificateAuthority(parsedExtensions)
@@ -119,13 +126,43 @@ public struct AttestationCertificate: Sendable, Hashable {
         extensions.first { $0.oid == oid }
     }
 
+    private static let versionTag = ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
+    private static let extensionsTag = ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific)
+
+    /// §4.1.2.9: `[3] EXPLICIT Extensions`, Extensions ::= SEQUENCE OF Extension,
+    /// Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }. An OID may appear once.
+    private static func readExtensions(_ field: DERReader.Element, into parsed: inout [Extension]) throws(AttestationError) {
+        var wrapper = try field.children("extensions")
+        guard let list = try wrapper.next("extensions"), wrapper.isAtEnd else {
+            throw .invalidFormat("extensions must hold one SEQUENCE")
+        }
+        var items = try list.children(.sequence, "extensions")
+        while let item = try items.next("extensions") {
+            var parts = try item.children(.sequence, "Extension")
+            guard let identifierElement = try parts.next("Extension"), let second = try parts.next("Extension") else {
+                throw .invalidFormat("Extension must have 2 or 3 elements")
+            }
+            let third = try parts.next("Extension")
+            guard parts.isAtEnd else { throw .invalidFormat("Extension must have 2 or 3 elements") }
+            let oid = try identifierElement.objectIdentifier("extnID")
+            var critical = false
+            if third != nil { critical = try second.boolean("critical") }
+            let value = try (third ?? second).octetString("extnValue")
+            guard !parsed.contains(where: { $0.oid == oid }) else {
+                throw .invalidFormat("extension \(oid) appears twice")
+            }
+            parsed.append(Extension(oid: oid, critical: critical, value: value))
+        }
+    }
+
+    /// §4.2.1.9: BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, … }; anything malformed means not a CA.
     private static func isCertificateAuthority(_ extensions: [Extension]) -> Bool {
         guard let basic = extensions.first(where: { $0.oid == .basicConstraintsOID }),
-              let node = try? ASN1Reading.parseDER(basic.value[...], "basicConstraints"),
-              let fields = try? ASN1Reading.children(node, .sequence, "basicConstraints"),
-              let first = fields.first, first.identifier == .boolean
+              let value = try? DERReader.document(basic.value[...], "basicConstraints"),
+              var fields = try? value.children(.sequence, "basicConstraints"),
+              let first = try? fields.next("basicConstraints"), first.identifier == .boolean
         else { return false }
-        return (try? ASN1Reading.boolean(first, "cA")) ?? false
+        return (try? first.boolean("cA")) ?? false
     }
 
     private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
@@ -133,59 +170,95 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     private static func isRemoteProvisioningIntermediate(subject: [UInt8]) -> Bool {
         // The value's bytes stand verbatim in the DER subject: without them there is nothing to parse.
-        guard subject.firstRange(of: rkpCommonNamePrefix) != nil else { return false }
+        guard contains(subject, rkpCommonNamePrefix) else { return false }
         let attributes = subjectAttributeBytes(subject, [.commonNameOID, .organizationOID])
         return attributes[.commonNameOID, default: []].contains { $0.starts(with: rkpCommonNamePrefix) }
             && attributes[.organizationOID, default: []].contains { $0.elementsEqual(rkpOrganization) }
     }
 
-    /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject.
+    /// Whether `needle` occurs in `bytes`; a plain scan, because the standard library's `firstRange(of:)` allocated
+    /// about once per octet searched, more than the rest of the parse together.
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return needle.isEmpty }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject (§4.1.2.4:
+    /// Name ::= SEQUENCE OF RelativeDistinguishedName, RDN ::= SET OF AttributeTypeAndValue ::= SEQUENCE { type, value }).
+    /// Malformed RDNs and attributes are skipped.
     private static func subjectAttributeBytes(_ subject: [UInt8], _ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
-        guard let name = try? ASN1Reading.parseDER(subject[...], "subject"),
-              let rdns = try? ASN1Reading.children(name, "subject") else { return [:] }
+        guard let name = try? DERReader.document(subject[...], "subject"), var rdns = try? name.children("subject") else { return [:] }
         var values: [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] = [:]
-        for rdn in rdns {
-            for attribute in (try? ASN1Reading.children(rdn, "RDN")) ?? [] {
-                guard let pair = try? ASN1Reading.children(attribute, "attribute"), pair.count == 2,
-                      let type = try? ASN1Reading.objectIdentifier(pair[0], "type"), oids.contains(type),
-                      let value = try? ASN1Reading.primitive(pair[1], "value") else { continue }
+        while let rdn = try? rdns.next("subject") {
+            guard var attributes = try? rdn.children("RDN") else { continue }
+            while let attribute = try? attributes.next("RDN") {
+                guard var pair = try? attribute.children("attribute"),
+                      let typeElement = try? pair.next("attribute"), let valueElement = try? pair.next("attribute"),
+                      pair.isAtEnd,
+                      let type = try? typeElement.objectIdentifier("type"), oids.contains(type),
+                      let value = try? valueElement.primitive("value") else { continue }
                 values[type, default: []].append(value)
             }
         }
         return values
     }
 
-    private static func algorithm(_ node: ASN1Node, _ field: String) throws(AttestationError) -> (oid: ASN1ObjectIdentifier, parameter: ASN1ObjectIdentifier?) {
-        let parts = try ASN1Reading.children(node, .sequence, field)
-        guard let first = parts.first, parts.count <= 2 else { throw .invalidFormat("\(field) must have 1 or 2 elements") }
-        let oid = try ASN1Reading.objectIdentifier(first, field)
+    /// §4.1.1.2: AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }; the
+    /// parameters are returned only when they are an OID (the named curve of an EC key, RFC 5480 §2.1.1).
+    private static func algorithm(_ element: DERReader.Element, _ field: @autoclosure () -> String) throws(AttestationError) -> (oid: ASN1ObjectIdentifier, parameter: ASN1ObjectIdentifier?) {
+        var parts = try element.children(.sequence, field())
+        guard let first = try parts.next(field()) else { throw .invalidFormat("\(field()) must have 1 or 2 elements") }
+        let second = try parts.next(field())
+        guard parts.isAtEnd else { throw .invalidFormat("\(field()) must have 1 or 2 elements") }
+        let oid = try first.objectIdentifier(field())
         var parameter: ASN1ObjectIdentifier?
-        if parts.count == 2, parts[1].identifier == .objectIdentifier {
-            parameter = try ASN1Reading.objectIdentifier(parts[1], field + ".parameters")
+        if let second, second.identifier == .objectIdentifier {
+            parameter = try second.objectIdentifier(field() + ".parameters")
         }
         return (oid, parameter)
     }
 
-    /// RFC 5280 §4.1.2.5 — UTCTime or GeneralizedTime, converted to a `Date` without a calendar.
-    private static func time(_ node: ASN1Node, _ field: String) throws(AttestationError) -> Date {
-        let parts: (year: Int, month: Int, day: Int, hours: Int, minutes: Int, seconds: Int)
-        do {
-            switch node.identifier {
-            case .utcTime:
-                let time = try UTCTime(derEncoded: node)
-                parts = (time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
-            case .generalizedTime:
-                let time = try GeneralizedTime(derEncoded: node)
-                parts = (time.year, time.month, time.day, time.hours, time.minutes, time.seconds)
-            default:
-                throw AttestationError.invalidFormat("\(field) is not a time")
-            }
-        } catch {
-            throw .invalidFormat("\(field) is not a valid time")
+    /// §4.1.2.5 — UTCTime or GeneralizedTime, converted to a `Date` without a calendar.
+    ///
+    /// The forms RFC 5280 requires (UTCTime `YYMMDDHHMMSSZ`, §4.1.2.5.1; GeneralizedTime `YYYYMMDDHHMMSSZ`, §4.1.2.5.2)
+    /// are read here, accepting the values swift-asn1 accepted; anything else (fractional seconds, or a malformed
+    /// time) is handed to swift-asn1's `UTCTime` / `GeneralizedTime`, which decide as they did before.
+    private static func time(_ element: DERReader.Element, _ field: @autoclosure () -> String) throws(AttestationError) -> Date {
+        let parts: TimeParts
+        if !element.isConstructed, element.identifier == .utcTime, let fast = TimeParts(utcTime: element.contents) {
+            parts = fast
+        } else if !element.isConstructed, element.identifier == .generalizedTime,
+                  let fast = TimeParts(generalizedTime: element.contents) {
+            parts = fast
+        } else {
+            parts = try swiftASN1Time(element, field())
         }
         let days = daysFromCivil(year: parts.year, month: parts.month, day: parts.day)
         let seconds = ((days * 24 + parts.hours) * 60 + parts.minutes) * 60 + parts.seconds
         return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// A time in a form `TimeParts` does not read, by swift-asn1 (X.690 §11.7 and §11.8).
+    private static func swiftASN1Time(_ element: DERReader.Element, _ field: @autoclosure () -> String) throws(AttestationError) -> TimeParts {
+        do {
+            switch element.identifier {
+            case .utcTime:
+                let time = try UTCTime(derEncoded: element.encoded, withIdentifier: .utcTime)
+                return TimeParts(year: time.year, month: time.month, day: time.day,
+                                 hours: time.hours, minutes: time.minutes, seconds: time.seconds)
+            case .generalizedTime:
+                let time = try GeneralizedTime(derEncoded: element.encoded, withIdentifier: .generalizedTime)
+                return TimeParts(year: time.year, month: time.month, day: time.day,
+                                 hours: time.hours, minutes: time.minutes, seconds: time.seconds)
+            default:
+                throw AttestationError.invalidFormat("\(field()) is not a time")
+            }
+        } catch {
+            throw .invalidFormat("\(field()) is not a valid time")
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's civil-from-days inverse).
@@ -207,3 +280,60 @@ extension ASN1ObjectIdentifier {
 
 /// The identity of one `AttestationCertificate` parse (see `AttestationCertificate.parse`).
 final class ParseIdentity: Sendable {}
+
+/// The fields of a time in the two forms RFC 5280 §4.1.2.5 requires, read by arithmetic. Accepts exactly what
+/// swift-asn1 (1.7.4) accepted in these forms: digits only, month 1–12, a day that exists in that month (leap years by
+/// the Gregorian rule), hour 0–23, minute 0–59 and second 0–61 (swift-asn1 lets leap seconds through, and so does
+/// this); nil for anything else, which then goes to swift-asn1.
+private struct TimeParts {
+    let year: Int, month: Int, day: Int, hours: Int, minutes: Int, seconds: Int
+
+    init(year: Int, month: Int, day: Int, hours: Int, minutes: Int, seconds: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+        (self.hours, self.minutes, self.seconds) = (hours, minutes, seconds)
+    }
+
+    /// UTCTime `YYMMDDHHMMSSZ` (§4.1.2.5.1): YY under 50 is 20YY, otherwise 19YY.
+    init?(utcTime bytes: ArraySlice<UInt8>) {
+        guard bytes.count == 13, bytes.last == UInt8(ascii: "Z"), let year = Self.decimal(bytes, 0, 2) else { return nil }
+        self.init(year: year < 50 ? 2000 + year : 1900 + year, clock: bytes, at: 2)
+    }
+
+    /// GeneralizedTime `YYYYMMDDHHMMSSZ` (§4.1.2.5.2), without fractional seconds.
+    init?(generalizedTime bytes: ArraySlice<UInt8>) {
+        guard bytes.count == 15, bytes.last == UInt8(ascii: "Z"), let year = Self.decimal(bytes, 0, 4) else { return nil }
+        self.init(year: year, clock: bytes, at: 4)
+    }
+
+    /// `MMDDHHMMSS` at `offset`, checked.
+    private init?(year: Int, clock bytes: ArraySlice<UInt8>, at offset: Int) {
+        guard let month = Self.decimal(bytes, offset, 2), let day = Self.decimal(bytes, offset + 2, 2),
+              let hours = Self.decimal(bytes, offset + 4, 2), let minutes = Self.decimal(bytes, offset + 6, 2),
+              let seconds = Self.decimal(bytes, offset + 8, 2),
+              (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+              hours < 24, minutes < 60, seconds <= 61
+        else { return nil }
+        self.init(year: year, month: month, day: day, hours: hours, minutes: minutes, seconds: seconds)
+    }
+
+    /// The `count` ASCII digits at `offset` from the start, as a number; nil if any is not a digit.
+    private static func decimal(_ bytes: ArraySlice<UInt8>, _ offset: Int, _ count: Int) -> Int? {
+        let start = bytes.startIndex + offset
+        guard offset >= 0, count <= bytes.count - offset else { return nil }
+        var value = 0
+        for index in start..<(start + count) {
+            let digit = Int(bytes[index]) - 0x30
+            guard (0...9).contains(digit) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

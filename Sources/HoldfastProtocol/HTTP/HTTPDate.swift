@@ -17,11 +17,7 @@ public enum HTTPDate {
         text += Array((" " + months[fields.month - 1] + " ").utf8)
         CivilTime.append(fields.year, width: 4, to: &text)
         text.append(UInt8(ascii: " "))
-        CivilTime.append(Int64(fields.hour), width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        CivilTime.append(Int64(fields.minute), width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        CivilTime.append(Int64(fields.second), width: 2, to: &text)
+        CivilTime.appendClock(fields, to: &text)
         text += Array(" GMT".utf8)
         return String(decoding: text, as: UTF8.self)
     }

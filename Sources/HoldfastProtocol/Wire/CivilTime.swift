@@ -63,6 +63,15 @@ enum CivilTime {
         bytes.append(contentsOf: digits.reversed())
     }
 
+    /// Appends `HH:MM:SS`.
+    static func appendClock(_ fields: Fields, to bytes: inout [UInt8]) {
+        append(Int64(fields.hour), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(Int64(fields.minute), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(Int64(fields.second), width: 2, to: &bytes)
+    }
+
     /// The value of `count` ASCII digits at `offset` of `bytes`, or nil if one is not a digit.
     static func digits(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int? {
         guard offset >= 0, offset + count <= bytes.count else { return nil }

@@ -68,11 +68,7 @@ public enum HoldfastJSON {
         text.append(UInt8(ascii: "-"))
         CivilTime.append(Int64(fields.day), width: 2, to: &text)
         text.append(UInt8(ascii: "T"))
-        CivilTime.append(Int64(fields.hour), width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        CivilTime.append(Int64(fields.minute), width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        CivilTime.append(Int64(fields.second), width: 2, to: &text)
+        CivilTime.appendClock(fields, to: &text)
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }
