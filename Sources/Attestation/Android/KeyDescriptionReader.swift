@@ -181,7 +181,7 @@ struct KeyDescriptionReader {
 
 // MARK: - Decoding one element
 
-extension KeyDescriptionReader.Element {
+extension KeyDescriptionReader.Element: ASN1ElementContents {
     /// The elements inside a constructed encoding (SEQUENCE, SET, explicit tag).
     func children(_ field: @autoclosure () -> String) throws(AttestationError) -> KeyDescriptionReader {
         guard isConstructed else { throw .invalidFormat("\(field()) must be constructed") }
@@ -192,19 +192,6 @@ extension KeyDescriptionReader.Element {
     func children(_ expected: ASN1Identifier, _ field: @autoclosure () -> String) throws(AttestationError) -> KeyDescriptionReader {
         guard identifier == expected else { throw .invalidFormat("\(field()) has tag \(identifier), expected \(expected)") }
         return try children(field())
-    }
-
-    /// The contents octets of a primitive encoding.
-    func primitive(_ field: @autoclosure () -> String) throws(AttestationError) -> ArraySlice<UInt8> {
-        guard !isConstructed else { throw .invalidFormat("\(field()) must be primitive") }
-        return contents
-    }
-
-    /// The contents octets of a primitive encoding that must carry `expected`. The constructed form of an OCTET
-    /// STRING (X.690 §8.7.3, BER only) is refused, as it was before.
-    func primitive(_ expected: ASN1Identifier, _ field: @autoclosure () -> String) throws(AttestationError) -> ArraySlice<UInt8> {
-        guard identifier == expected else { throw .invalidFormat("\(field()) has tag \(identifier), expected \(expected)") }
-        return try primitive(field())
     }
 
     /// An INTEGER (X.690 §8.3) or ENUMERATED (§8.4) that fits in 64 bits, two's complement. The tag is not checked
@@ -218,18 +205,6 @@ extension KeyDescriptionReader.Element {
         var value: Int64 = bytes[start] & 0x80 != 0 ? -1 : 0
         for index in start..<end { value = value << 8 | Int64(bytes[index]) }
         return value
-    }
-
-    /// A BOOLEAN of one octet; any non-zero octet is true (X.690 §8.2.2 — real devices encode `deviceLocked` as 0x01).
-    func boolean(_ field: @autoclosure () -> String) throws(AttestationError) -> Bool {
-        let bytes = try primitive(.boolean, field())
-        guard bytes.count == 1, let octet = bytes.first else { throw .invalidFormat("\(field()) is not a one-byte BOOLEAN") }
-        return octet != 0
-    }
-
-    /// The contents of a primitive OCTET STRING (X.690 §8.7), copied.
-    func octetString(_ field: @autoclosure () -> String) throws(AttestationError) -> [UInt8] {
-        Array(try primitive(.octetString, field()))
     }
 
     /// Checks that everything inside this element is well formed, without decoding it (unknown tags, extra fields).

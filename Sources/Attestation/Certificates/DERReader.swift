@@ -216,7 +216,7 @@ struct DERReader {
 
 // MARK: - Decoding one element
 
-extension DERReader.Element {
+extension DERReader.Element: ASN1ElementContents {
     /// The elements inside a constructed encoding (SEQUENCE, SET, explicit tag).
     func children(_ field: @autoclosure () -> String) throws(AttestationError) -> DERReader {
         guard isConstructed else { throw .invalidFormat("\(field()) must be constructed") }
@@ -236,31 +236,6 @@ extension DERReader.Element {
     func children(_ expected: ASN1Identifier, _ field: @autoclosure () -> String) throws(AttestationError) -> DERReader {
         guard identifier == expected else { throw .invalidFormat("\(field()) has tag \(identifier), expected \(expected)") }
         return try children(field())
-    }
-
-    /// The contents octets of a primitive encoding.
-    func primitive(_ field: @autoclosure () -> String) throws(AttestationError) -> ArraySlice<UInt8> {
-        guard !isConstructed else { throw .invalidFormat("\(field()) must be primitive") }
-        return contents
-    }
-
-    /// The contents octets of a primitive encoding that must carry `expected`.
-    func primitive(_ expected: ASN1Identifier, _ field: @autoclosure () -> String) throws(AttestationError) -> ArraySlice<UInt8> {
-        guard identifier == expected else { throw .invalidFormat("\(field()) has tag \(identifier), expected \(expected)") }
-        return try primitive(field())
-    }
-
-    /// A BOOLEAN of one octet; any non-zero octet is true, as `ASN1Reading.boolean` read it (X.690 §8.2.2; DER's
-    /// 0xFF of §11.1 was never required here).
-    func boolean(_ field: @autoclosure () -> String) throws(AttestationError) -> Bool {
-        let bytes = try primitive(.boolean, field())
-        guard bytes.count == 1, let octet = bytes.first else { throw .invalidFormat("\(field()) is not a one-byte BOOLEAN") }
-        return octet != 0
-    }
-
-    /// The contents of a primitive OCTET STRING (X.690 §8.7), copied.
-    func octetString(_ field: @autoclosure () -> String) throws(AttestationError) -> [UInt8] {
-        Array(try primitive(.octetString, field()))
     }
 
     /// The bits of a primitive BIT STRING whose unused-bit count is 0 (X.690 §8.6.2; keys and signatures), copied.
