@@ -51,6 +51,36 @@ func measureAsyncRate(seconds: Double, batch: Int = 100, warmUp: Int = 200,
     return Rate(operations: operations, elapsed: start.duration(to: now))
 }
 
+/// Measures `ours` and `baseline` in alternating slices (`slices` of each, `seconds` in all for each), so that the
+/// two see the same machine: on a shared VM the speed of a core drifts by tens of percent within a minute, and two
+/// rates measured one after the other can carry that drift into their ratio.
+func measureInterleaved(seconds: Double, slices: Int = 12, batch: Int = 50,
+                        baseline: () throws -> Void, ours: () async throws -> Void) async rethrows -> (ours: Rate, baseline: Rate) {
+    let clock = ContinuousClock()
+    let slice = Duration.milliseconds(Int64(seconds * 1000) / Int64(max(1, slices)))
+    var oursOperations = 0, baselineOperations = 0
+    var oursElapsed = Duration.zero, baselineElapsed = Duration.zero
+    for _ in 0..<max(1, slices) {
+        var start = clock.now
+        var now = start
+        repeat {
+            for _ in 0..<batch { try baseline() }
+            baselineOperations += batch
+            now = clock.now
+        } while now < start.advanced(by: slice)
+        baselineElapsed += start.duration(to: now)
+        start = clock.now
+        now = start
+        repeat {
+            for _ in 0..<batch { try await ours() }
+            oursOperations += batch
+            now = clock.now
+        } while now < start.advanced(by: slice)
+        oursElapsed += start.duration(to: now)
+    }
+    return (Rate(operations: oursOperations, elapsed: oursElapsed), Rate(operations: baselineOperations, elapsed: baselineElapsed))
+}
+
 /// Prints a benchmark line: our figure, the baseline's, and the ratio.
 func printComparison(name: String, ours: Rate, baselineName: String, baseline: Double, unit: String = "ops/s") {
     let ratio = ours.perSecond / baseline
