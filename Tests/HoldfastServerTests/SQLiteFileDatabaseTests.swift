@@ -101,6 +101,30 @@ import Testing
         }
     }
 
+    @Test func aTransactionBegunOutsideASessionIsRolledBackAndRefused() async throws {
+        try await Self.withDatabase { database, _ in
+            await #expect(throws: SQLiteStatementError.self) { try await database.sql.raw("BEGIN").run() }
+            // The writer is back in autocommit: this insert is committed on its own.
+            try await database.sql.raw("INSERT INTO t (id) VALUES ('alone')").run()
+            let count = try await database.sql.raw("SELECT COUNT(*) AS c FROM t").first()?.decode(column: "c", as: Int64.self)
+            #expect(count == 1)
+        }
+    }
+
+    /// A cached `SELECT *` re-prepared by SQLite after the table changed returns the new columns under their names.
+    @Test func aCachedStatementFollowsASchemaChange() async throws {
+        try await Self.withDatabase { database, _ in
+            try await database.sql.raw("INSERT INTO t (id, n) VALUES ('a', 1)").run()
+            let before = try await database.sql.raw("SELECT * FROM t").first()
+            #expect(before?.allColumns == ["id", "n", "f", "b", "s"])
+            try await database.sql.raw("ALTER TABLE t ADD COLUMN added TEXT DEFAULT 'new'").run()
+            let after = try #require(try await database.sql.raw("SELECT * FROM t").first())
+            #expect(after.allColumns == ["id", "n", "f", "b", "s", "added"])
+            #expect(try after.decode(column: "added", as: String.self) == "new")
+            #expect(try after.decode(column: "n", as: Int64.self) == 1)
+        }
+    }
+
     @Test func aSessionDatabaseCannotBeUsedAfterItsSession() async throws {
         try await Self.withDatabase { database, _ in
             let leaked = try await database.sql.withSession { session in session }

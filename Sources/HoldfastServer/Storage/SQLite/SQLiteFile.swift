@@ -95,7 +95,7 @@ final class SQLiteFile: @unchecked Sendable {
     func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) async throws {
         if writerLock.tryLock() {
             defer { writerLock.unlock() }
-            try runOnWriter(sql, binds, onRow)
+            try runOutsideSession(sql, binds, onRow)
             return
         }
         if try withReader({ reader -> Bool in
@@ -109,7 +109,17 @@ final class SQLiteFile: @unchecked Sendable {
         try SQLiteSessionMarker.checkNotInside(self)
         await writerLock.lock()
         defer { writerLock.unlock() }
+        try runOutsideSession(sql, binds, onRow)
+    }
+
+    /// A statement on the writer outside a session must leave no transaction open (the next statement of another
+    /// task would run inside it): a `BEGIN` there is rolled back and refused. Transactions need `withSession`.
+    private func runOutsideSession(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
         try runOnWriter(sql, binds, onRow)
+        guard writerIsInAutocommit() else {
+            try? runOnWriter("ROLLBACK", []) { _ in }
+            throw SQLiteStatementError(code: 21, message: "a transaction was begun outside a session; use withSession")
+        }
     }
 
     /// Runs one statement on the writer; the caller holds `writerLock`.

@@ -13,14 +13,30 @@ final class SQLiteHandle {
     /// A prepared statement and what it always returns: its column names and whether it writes.
     final class Statement {
         let pointer: OpaquePointer
-        let columns: SQLiteColumns
+        /// The result columns; read again when SQLite has re-prepared the statement after a schema change (a
+        /// `SELECT *` then returns the new columns).
+        private(set) var columns: SQLiteColumns
+        private var reprepares: Int32 = 0
         /// `sqlite3_stmt_readonly`: true when the statement does not write to the database.
         let readOnly: Bool
 
-        init(pointer: OpaquePointer, columns: SQLiteColumns, readOnly: Bool) {
+        init(pointer: OpaquePointer, readOnly: Bool) {
             self.pointer = pointer
-            self.columns = columns
+            self.columns = Self.columnNames(pointer)
             self.readOnly = readOnly
+        }
+
+        /// Call after a step: refreshes `columns` if SQLite re-prepared the statement (`SQLITE_STMTSTATUS_REPREPARE`).
+        func refreshColumnsIfReprepared() {
+            let count = sqlite_nio_sqlite3_stmt_status(pointer, SQLITE_STMTSTATUS_REPREPARE, 0)
+            guard count != reprepares else { return }
+            reprepares = count
+            columns = Self.columnNames(pointer)
+        }
+
+        private static func columnNames(_ pointer: OpaquePointer) -> SQLiteColumns {
+            let count = Int(sqlite_nio_sqlite3_column_count(pointer))
+            return SQLiteColumns((0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(pointer, Int32($0))) })
         }
     }
 
@@ -100,10 +116,7 @@ final class SQLiteHandle {
             if status == SQLITE_MISUSE { throw SQLiteStatementError(code: status, message: "one SQL statement at a time") }
             throw error(status)
         }
-        let count = Int(sqlite_nio_sqlite3_column_count(pointer))
-        let names = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(pointer, Int32($0))) }
-        let statement = Statement(pointer: pointer, columns: SQLiteColumns(names),
-                                  readOnly: sqlite_nio_sqlite3_stmt_readonly(pointer) != 0)
+        let statement = Statement(pointer: pointer, readOnly: sqlite_nio_sqlite3_stmt_readonly(pointer) != 0)
         if cache {
             if statements.count >= Self.statementCacheCapacity {
                 for old in statements.values { sqlite_nio_sqlite3_finalize(old.pointer) }
@@ -136,8 +149,13 @@ final class SQLiteHandle {
             let status = Self.bind(value, at: Int32(offset + 1), to: pointer)
             guard status == SQLITE_OK else { throw error(status) }
         }
+        var first = true
         while true {
             let status = sqlite_nio_sqlite3_step(pointer)
+            if first {
+                statement.refreshColumnsIfReprepared()
+                first = false
+            }
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw error(status) }
             let row = SQLiteResultRow(columns: statement.columns, values: Self.values(of: pointer, count: statement.columns.names.count))
