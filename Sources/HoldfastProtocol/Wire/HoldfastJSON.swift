@@ -9,7 +9,8 @@ import Foundation
 /// - Output keys are sorted, so the same value always encodes to the same bytes.
 /// - JWT claims are not affected: tokens carry NumericDate seconds (RFC 7519 §2) through JOSE.
 public enum HoldfastJSON {
-    /// A new encoder configured for the wire (encoders are not `Sendable`; make one per use).
+    /// A new encoder configured for the wire, for a caller that wants to change its options (`encode` uses one
+    /// shared encoder: encoding does not change an encoder's state).
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -20,7 +21,7 @@ public enum HoldfastJSON {
         return encoder
     }
 
-    /// A new decoder configured for the wire.
+    /// A new decoder configured for the wire (`decode` uses one shared decoder).
     public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in

@@ -1,13 +1,11 @@
 import Foundation
+import HoldfastProtocol
 import Hummingbird
 
 /// Reads a JSON request body for a handler: checks the media type (415), bounds the body
 /// (`context.maxUploadSize`, 413) and turns decoding errors into problems with the field at fault, so bad
 /// input is a 400, never a 500.
 public enum JSONBodyDecoder {
-    /// One decoder for every request (it has no per-call state; making one per request showed in profiles).
-    private static let decoder = JSONDecoder()
-
     /// Decodes the body of `request` as `T`.
     public static func decode<T: Decodable>(_ type: T.Type, from request: Request,
                                             context: HoldfastRequestContext) async throws -> T {
@@ -19,7 +17,7 @@ public enum JSONBodyDecoder {
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         do {
-            return try decoder.decode(T.self, from: Data(body.readableBytesView))
+            return try HoldfastJSON.decode(T.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
             throw problem(for: error)
         }
