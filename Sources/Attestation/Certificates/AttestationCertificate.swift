@@ -15,103 +15,138 @@ public struct AttestationCertificate: Sendable, Hashable {
         public let value: [UInt8]
     }
 
-    /// The whole certificate as received.
-    public let derEncoded: [UInt8]
-    /// TBSCertificate, exactly as signed.
-    let tbsCertificate: ArraySlice<UInt8>
-    /// The serial number INTEGER's content bytes (big-endian, may start with a 0x00 sign byte).
-    public let serialNumber: [UInt8]
-    /// The issuer and subject Name DER.
-    public let issuer: [UInt8]
-    public let subject: [UInt8]
-    public let notBefore: Date
-    public let notAfter: Date
-    /// SubjectPublicKeyInfo DER, as received.
-    public let subjectPublicKeyInfo: [UInt8]
-    let publicKeyAlgorithm: ASN1ObjectIdentifier
-    /// The AlgorithmIdentifier parameters when they are an OID (the named curve of an EC key).
-    let publicKeyParameter: ASN1ObjectIdentifier?
-    /// The subjectPublicKey BIT STRING bytes (an X9.62 point for EC keys).
-    public let publicKeyBits: [UInt8]
-    let signatureAlgorithm: ASN1ObjectIdentifier
-    let signature: [UInt8]
-    public let extensions: [Extension]
-    /// RFC 5280 §4.2.1.9 — whether basicConstraints says this certificate is a CA (decided once, at parse time).
-    public let isCertificateAuthority: Bool
-    /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
-    public let serialNumberHex: String
-    /// Whether the subject is one of Google's remote key provisioning intermediates: CN starting "Droid CA",
-    /// O = "Google LLC" (decided once, at parse time: every RKP verification asks it of every intermediate).
-    let isRemoteProvisioningIntermediate: Bool
-    /// This parse, as an object: `VerifiedIssuerCache` remembers verified pairs by it (the bytes behind one parse never
-    /// change, so the same object means the same certificate), without hashing the certificates again.
-    let parse = ParseIdentity()
+    /// Everything one parse read, shared by every copy of the value: a copy costs one reference count instead of one
+    /// per field, and the object is the parse's identity — `VerifiedIssuerCache` remembers verified pairs by it (the
+    /// bytes behind one parse never change, so the same object means the same certificate) without hashing the
+    /// certificates again.
+    final class Storage: Sendable {
+        let fields: Fields
+
+        init(fields: Fields) { self.fields = fields }
+    }
+
+    let storage: Storage
 
     /// Parses one DER certificate (RFC 5280 §4.1). Malformed input throws `invalidFormat`; it never traps.
-    ///
-    /// The bytes are read in place by `DERReader`: first checked to be DER at every level (X.690 §10, exactly as
-    /// swift-asn1's `DER.parse` checked them), then the fields are read in the order and with the checks of the
-    /// swift-asn1 node tree this replaced, so the same certificates parse, to the same values, with the same errors.
+    /// The received DER is kept byte for byte.
     public init(derEncoded bytes: [UInt8]) throws(AttestationError) {
-        guard bytes.count <= AttestationCertificate.maximumSize else {
-            throw .invalidFormat("certificate is larger than \(AttestationCertificate.maximumSize) bytes")
-        }
-        derEncoded = bytes
-        let certificate = try DERReader.document(bytes[...], "certificate")
-        // §4.1.1: Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }.
-        var top = try certificate.children(.sequence, "Certificate")
-        guard let tbsElement = try top.next("Certificate"), let algorithmElement = try top.next("Certificate"),
-              let signatureElement = try top.next("Certificate"), top.isAtEnd
-        else { throw .invalidFormat("Certificate must have 3 elements") }
-        tbsCertificate = tbsElement.encoded
-        signatureAlgorithm = try Self.algorithm(algorithmElement, "signatureAlgorithm").oid
-        signature = try signatureElement.bitStringBytes("signatureValue")
+        storage = Storage(fields: try Fields(derEncoded: bytes))
+    }
 
-        // §4.1.2: version [0] (optional), serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo,
-        // then issuerUniqueID [1], subjectUniqueID [2] and extensions [3]. The TBS signature field is not read (the
-        // outer signatureAlgorithm is the one used); after the sixth field only [3] is read.
-        var tbs = try tbsElement.children(.sequence, "TBSCertificate")
-        var firstField = try tbs.next("TBSCertificate")
-        if firstField?.identifier == Self.versionTag { firstField = try tbs.next("TBSCertificate") }
-        guard let serialElement = firstField, try tbs.next("TBSCertificate") != nil,
-              let issuerElement = try tbs.next("TBSCertificate"), let validityElement = try tbs.next("TBSCertificate"),
-              let subjectElement = try tbs.next("TBSCertificate"), let keyInfoElement = try tbs.next("TBSCertificate")
-        else { throw .invalidFormat("TBSCertificate is too short") }
-        serialNumber = Array(try serialElement.primitive(.integer, "serialNumber"))
-        guard !serialNumber.isEmpty, serialNumber.count <= 21 else { throw .invalidFormat("serialNumber has a bad length") }
-        issuer = Array(issuerElement.encoded)
-        var validity = try validityElement.children(.sequence, "validity")
-        guard let start = try validity.next("validity"), let end = try validity.next("validity"), validity.isAtEnd else {
-            throw .invalidFormat("validity must have 2 times")
-        }
-        notBefore = try Self.time(start, "notBefore")
-        notAfter = try Self.time(end, "notAfter")
-        subject = Array(subjectElement.encoded)
-        subjectPublicKeyInfo = Array(keyInfoElement.encoded)
-        var keyInfo = try keyInfoElement.children(.sequence, "subjectPublicKeyInfo")
-        guard let keyAlgorithmElement = try keyInfo.next("subjectPublicKeyInfo"),
-              let keyElement = try keyInfo.next("subjectPublicKeyInfo"), keyInfo.isAtEnd
-        else { throw .invalidFormat("subjectPublicKeyInfo must have 2 elements") }
-        let keyAlgorithm = try Self.algorithm(keyAlgorithmElement, "subjectPublicKeyInfo.algorithm")
-        publicKeyAlgorithm = keyAlgorithm.oid
-        publicKeyParameter = keyAlgorithm.parameter
-        publicKeyBits = try keyElement.bitStringBytes("subjectPublicKey")
+    /// The whole certificate as received.
+    public var derEncoded: [UInt8] { storage.fields.derEncoded }
+    /// TBSCertificate, exactly as signed.
+    var tbsCertificate: ArraySlice<UInt8> { storage.fields.tbsCertificate }
+    /// The serial number INTEGER's content bytes (big-endian, may start with a 0x00 sign byte).
+    public var serialNumber: [UInt8] { storage.fields.serialNumber }
+    /// The issuer and subject Name DER.
+    public var issuer: [UInt8] { storage.fields.issuer }
+    public var subject: [UInt8] { storage.fields.subject }
+    public var notBefore: Date { storage.fields.notBefore }
+    public var notAfter: Date { storage.fields.notAfter }
+    /// SubjectPublicKeyInfo DER, as received.
+    public var subjectPublicKeyInfo: [UInt8] { storage.fields.subjectPublicKeyInfo }
+    var publicKeyAlgorithm: ASN1ObjectIdentifier { storage.fields.publicKeyAlgorithm }
+    /// The AlgorithmIdentifier parameters when they are an OID (the named curve of an EC key).
+    var publicKeyParameter: ASN1ObjectIdentifier? { storage.fields.publicKeyParameter }
+    /// The subjectPublicKey BIT STRING bytes (an X9.62 point for EC keys).
+    public var publicKeyBits: [UInt8] { storage.fields.publicKeyBits }
+    var signatureAlgorithm: ASN1ObjectIdentifier { storage.fields.signatureAlgorithm }
+    var signature: [UInt8] { storage.fields.signature }
+    public var extensions: [Extension] { storage.fields.extensions }
+    /// RFC 5280 §4.2.1.9 — whether basicConstraints says this certificate is a CA (decided once, at parse time).
+    public var isCertificateAuthority: Bool { storage.fields.isCertificateAuthority }
+    /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
+    public var serialNumberHex: String { storage.fields.serialNumberHex }
+    /// Whether the subject is one of Google's remote key provisioning intermediates: CN starting "Droid CA",
+    /// O = "Google LLC" (decided once, at parse time: every RKP verification asks it of every intermediate).
+    var isRemoteProvisioningIntermediate: Bool { storage.fields.isRemoteProvisioningIntermediate }
 
-        var parsedExtensions: [Extension] = []
-        while let field = try tbs.next("TBSCertificate") {
-            guard field.identifier == Self.extensionsTag else { continue }
-            try Self.readExtensions(field, into: &parsedExtensions)
+    /// The fields of a certificate, as `init(derEncoded:)` reads them.
+    struct Fields: Sendable {
+        // Documented at the accessors above.
+        let derEncoded: [UInt8]
+        let tbsCertificate: ArraySlice<UInt8>
+        let serialNumber: [UInt8]
+        let issuer: [UInt8]
+        let subject: [UInt8]
+        let notBefore: Date
+        let notAfter: Date
+        let subjectPublicKeyInfo: [UInt8]
+        let publicKeyAlgorithm: ASN1ObjectIdentifier
+        let publicKeyParameter: ASN1ObjectIdentifier?
+        let publicKeyBits: [UInt8]
+        let signatureAlgorithm: ASN1ObjectIdentifier
+        let signature: [UInt8]
+        let extensions: [Extension]
+        let isCertificateAuthority: Bool
+        let serialNumberHex: String
+        let isRemoteProvisioningIntermediate: Bool
+
+        /// The bytes are read in place by `DERReader`: first checked to be DER at every level (X.690 §10, exactly as
+        /// swift-asn1's `DER.parse` checked them), then the fields are read in the order and with the checks of the
+        /// swift-asn1 node tree this replaced, so the same certificates parse, to the same values, with the same errors.
+        init(derEncoded bytes: [UInt8]) throws(AttestationError) {
+            guard bytes.count <= AttestationCertificate.maximumSize else {
+                throw .invalidFormat("certificate is larger than \(AttestationCertificate.maximumSize) bytes")
+            }
+            derEncoded = bytes
+            let certificate = try DERReader.document(bytes[...], "certificate")
+            // §4.1.1: Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }.
+            var top = try certificate.children(.sequence, "Certificate")
+            guard let tbsElement = try top.next("Certificate"), let algorithmElement = try top.next("Certificate"),
+                  let signatureElement = try top.next("Certificate"), top.isAtEnd
+            else { throw .invalidFormat("Certificate must have 3 elements") }
+            tbsCertificate = tbsElement.encoded
+            signatureAlgorithm = try AttestationCertificate.algorithm(algorithmElement, "signatureAlgorithm").oid
+            signature = try signatureElement.bitStringBytes("signatureValue")
+
+            // §4.1.2: version [0] (optional), serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo,
+            // then issuerUniqueID [1], subjectUniqueID [2] and extensions [3]. The TBS signature field is not read (the
+            // outer signatureAlgorithm is the one used); after the sixth field only [3] is read.
+            var tbs = try tbsElement.children(.sequence, "TBSCertificate")
+            var firstField = try tbs.next("TBSCertificate")
+            if firstField?.identifier == AttestationCertificate.versionTag { firstField = try tbs.next("TBSCertificate") }
+            guard let serialElement = firstField, try tbs.next("TBSCertificate") != nil,
+                  let issuerElement = try tbs.next("TBSCertificate"), let validityElement = try tbs.next("TBSCertificate"),
+                  let subjectElement = try tbs.next("TBSCertificate"), let keyInfoElement = try tbs.next("TBSCertificate")
+            else { throw .invalidFormat("TBSCertificate is too short") }
+            serialNumber = Array(try serialElement.primitive(.integer, "serialNumber"))
+            guard !serialNumber.isEmpty, serialNumber.count <= 21 else { throw .invalidFormat("serialNumber has a bad length") }
+            issuer = Array(issuerElement.encoded)
+            var validity = try validityElement.children(.sequence, "validity")
+            guard let start = try validity.next("validity"), let end = try validity.next("validity"), validity.isAtEnd else {
+                throw .invalidFormat("validity must have 2 times")
+            }
+            notBefore = try AttestationCertificate.time(start, "notBefore")
+            notAfter = try AttestationCertificate.time(end, "notAfter")
+            subject = Array(subjectElement.encoded)
+            subjectPublicKeyInfo = Array(keyInfoElement.encoded)
+            var keyInfo = try keyInfoElement.children(.sequence, "subjectPublicKeyInfo")
+            guard let keyAlgorithmElement = try keyInfo.next("subjectPublicKeyInfo"),
+                  let keyElement = try keyInfo.next("subjectPublicKeyInfo"), keyInfo.isAtEnd
+            else { throw .invalidFormat("subjectPublicKeyInfo must have 2 elements") }
+            let keyAlgorithm = try AttestationCertificate.algorithm(keyAlgorithmElement, "subjectPublicKeyInfo.algorithm")
+            publicKeyAlgorithm = keyAlgorithm.oid
+            publicKeyParameter = keyAlgorithm.parameter
+            publicKeyBits = try keyElement.bitStringBytes("subjectPublicKey")
+
+            var parsedExtensions: [Extension] = []
+            while let field = try tbs.next("TBSCertificate") {
+                guard field.identifier == AttestationCertificate.extensionsTag else { continue }
+                try AttestationCertificate.readExtensions(field, into: &parsedExtensions)
+            }
+            extensions = parsedExtensions
+            isCertificateAuthority = AttestationCertificate.isCertificateAuthority(parsedExtensions)
+            let hex = Hex.encode(serialNumber).drop { $0 == "0" }
+            serialNumberHex = hex.isEmpty ? "0" : String(hex)
+            isRemoteProvisioningIntermediate = AttestationCertificate.isRemoteProvisioningIntermediate(subject: subject)
         }
-        extensions = parsedExtensions
-        isCertificateAuthority = Self.isCertificateAuthority(parsedExtensions)
-        let hex = Hex.encode(serialNumber).drop { $0 == "0" }
-        serialNumberHex = hex.isEmpty ? "0" : String(hex)
-        isRemoteProvisioningIntermediate = Self.isRemoteProvisioningIntermediate(subject: subject)
     }
 
     /// Two values are equal when they were parsed from the same bytes (everything else is read from them).
     public static func == (lhs: AttestationCertificate, rhs: AttestationCertificate) -> Bool {
-        lhs.parse === rhs.parse || DERKey(bytes: lhs.derEncoded) == DERKey(bytes: rhs.derEncoded)
+        lhs.storage === rhs.storage || DERKey(bytes: lhs.derEncoded) == DERKey(bytes: rhs.derEncoded)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -277,9 +312,6 @@ extension ASN1ObjectIdentifier {
     static let commonNameOID: ASN1ObjectIdentifier = [2, 5, 4, 3]
     static let organizationOID: ASN1ObjectIdentifier = [2, 5, 4, 10]
 }
-
-/// The identity of one `AttestationCertificate` parse (see `AttestationCertificate.parse`).
-final class ParseIdentity: Sendable {}
 
 /// The fields of a time in the two forms RFC 5280 §4.1.2.5 requires, read by arithmetic. Accepts exactly what
 /// swift-asn1 (1.7.4) accepted in these forms: digits only, month 1–12, a day that exists in that month (leap years by

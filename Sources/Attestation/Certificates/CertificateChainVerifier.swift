@@ -23,9 +23,9 @@ struct CertificateChainVerifier: Sendable {
         for index in 0..<(chain.count - 1) {
             let subject = chain[index], issuer = chain[index + 1]
             guard issuer.isCertificateAuthority || caExemptIndices.contains(index + 1) else { throw .issuerNotCertificateAuthority(index: index + 1) }
-            // The leaf is unique per attestation: caching it would only fill the cache.
+            // The leaf is unique per attestation: caching its verdict would only fill the cache.
             let valid = index == 0
-                ? CertificateSignature.isValid(subject, issuedBy: issuer)
+                ? cache.isValidUncached(subject, issuedBy: issuer)
                 : cache.isValid(subject, issuedBy: issuer)
             guard valid else { throw .untrustedChain("signature of certificate \(index) does not verify with certificate \(index + 1)") }
         }

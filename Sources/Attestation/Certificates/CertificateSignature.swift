@@ -7,37 +7,77 @@ import SwiftASN1
 /// SHA-256/384/512. SHA-1 and other algorithms are refused.
 enum CertificateSignature {
     static func isValid(_ certificate: AttestationCertificate, issuedBy issuer: AttestationCertificate) -> Bool {
+        guard let key = Key(issuer) else { return false }
+        return isValid(certificate, key: key)
+    }
+
+    /// `certificate`'s signature checked with an issuer key built before (`VerifiedIssuerCache.key(of:)`).
+    static func isValid(_ certificate: AttestationCertificate, key: Key) -> Bool {
         isValid(signature: certificate.signature, algorithm: certificate.signatureAlgorithm,
-                over: certificate.tbsCertificate, issuer: issuer)
+                over: certificate.tbsCertificate, key: key)
     }
 
     static func isValid(signature: [UInt8], algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
                         issuer: AttestationCertificate) -> Bool {
+        guard let key = Key(issuer) else { return false }
+        return isValid(signature: signature, algorithm: algorithm, over: message, key: key)
+    }
+
+    static func isValid(signature: [UInt8], algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
+                        key: Key) -> Bool {
         guard let hash = HashFunction(signatureAlgorithm: algorithm) else { return false }
-        switch (hash.isECDSA, issuer.publicKeyAlgorithm) {
-        case (true, .ecPublicKeyOID):
-            switch issuer.publicKeyParameter {
-            case .some(.p256OID):
-                guard let key = try? P256.Signing.PublicKey(x963Representation: issuer.publicKeyBits),
-                      let sig = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-                return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
-            case .some(.p384OID):
-                guard let key = try? P384.Signing.PublicKey(x963Representation: issuer.publicKeyBits),
-                      let sig = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-                return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
-            case .some(.p521OID):
-                guard let key = try? P521.Signing.PublicKey(x963Representation: issuer.publicKeyBits),
-                      let sig = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-                return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
-            default:
-                return false
-            }
-        case (false, .rsaEncryptionOID):
-            guard let key = try? _RSA.Signing.PublicKey(derRepresentation: issuer.subjectPublicKeyInfo) else { return false }
+        switch key {
+        case .p256(let key):
+            guard hash.isECDSA, let raw = ECDSASignatureDER.raw(signature, coordinateSize: 32),
+                  let sig = try? P256.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+        case .p384(let key):
+            guard hash.isECDSA, let raw = ECDSASignatureDER.raw(signature, coordinateSize: 48),
+                  let sig = try? P384.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+        case .p521(let key):
+            guard hash.isECDSA, let raw = ECDSASignatureDER.raw(signature, coordinateSize: 66),
+                  let sig = try? P521.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+        case .rsa(let key):
+            guard !hash.isECDSA else { return false }
             let sig = _RSA.Signing.RSASignature(rawRepresentation: signature)
             return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0, padding: .insecurePKCS1v1_5) }
-        default:
-            return false
+        }
+    }
+
+    /// An issuer's public key, ready to verify: ECDSA on P-256/P-384/P-521 (RFC 5480) or RSA (RFC 3279 §2.3.1).
+    /// Building one checks the point is on its curve, or parses the RSA key, which costs about a tenth of an ECDSA
+    /// verify: `VerifiedIssuerCache` keeps them for the issuers it sees again.
+    enum Key: Sendable {
+        case p256(P256.Signing.PublicKey)
+        case p384(P384.Signing.PublicKey)
+        case p521(P521.Signing.PublicKey)
+        case rsa(_RSA.Signing.PublicKey)
+
+        /// Nil when the key's algorithm or curve is not one of these, or its bytes are not a valid key.
+        init?(_ certificate: AttestationCertificate) {
+            switch certificate.publicKeyAlgorithm {
+            case .ecPublicKeyOID:
+                switch certificate.publicKeyParameter {
+                case .some(.p256OID):
+                    guard let key = try? P256.Signing.PublicKey(x963Representation: certificate.publicKeyBits) else { return nil }
+                    self = .p256(key)
+                case .some(.p384OID):
+                    guard let key = try? P384.Signing.PublicKey(x963Representation: certificate.publicKeyBits) else { return nil }
+                    self = .p384(key)
+                case .some(.p521OID):
+                    guard let key = try? P521.Signing.PublicKey(x963Representation: certificate.publicKeyBits) else { return nil }
+                    self = .p521(key)
+                default:
+                    return nil
+                }
+            case .rsaEncryptionOID:
+                guard let key = try? _RSA.Signing.PublicKey(derRepresentation: certificate.subjectPublicKeyInfo) else { return nil }
+                self = .rsa(key)
+            default:
+                return nil
+            }
         }
     }
 

@@ -5,11 +5,13 @@ import Foundation
 ///
 /// The intermediates of attestation chains are the same for millions of devices, so after the first attestation only
 /// the leaf's signature costs a public-key operation. A pair is remembered two ways:
-/// - by the two parses (`ParseIdentity`): the certificates above the leaf come from `ParsedCertificateCache` (and
+/// - by the two parses (`AttestationCertificate.Storage`): the certificates above the leaf come from `ParsedCertificateCache` (and
 ///   the roots are parsed once), so the same intermediate is the same parse every time; a parse's bytes never
 ///   change, and the cache holds the parses it names, so their identities cannot be reused;
 /// - by SHA-256 over both certificates' DER, asked only when the parses are new (certificates parsed without the
 ///   parsed-certificate cache), so a verdict still applies to exactly those bytes however they were parsed.
+/// It also keeps the public keys of the issuers it is asked about (`key(of:)`), by parse: the leaf's issuer is the same
+/// parse every time, and building its key again cost a tenth of the leaf's verify.
 /// Only successes are stored; the cache is bounded and simply starts over when full (intermediates are few, so this
 /// practically never happens).
 ///
@@ -21,8 +23,8 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
     public static let shared = VerifiedIssuerCache()
 
     private struct Pair: Hashable {
-        let issuer: ParseIdentity
-        let subject: ParseIdentity
+        let issuer: AttestationCertificate.Storage
+        let subject: AttestationCertificate.Storage
 
         static func == (lhs: Pair, rhs: Pair) -> Bool { lhs.issuer === rhs.issuer && lhs.subject === rhs.subject }
 
@@ -35,6 +37,7 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
     private let lock = NSLock()
     private var verified: Set<Pair> = []
     private var verifiedDigests: Set<[UInt8]> = []
+    private var keys: [ObjectIdentifier: (issuer: AttestationCertificate.Storage, key: CertificateSignature.Key)] = [:]
     private var hitCount = 0
     private let capacity: Int
 
@@ -51,7 +54,7 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
     /// Whether `subject`'s signature by `issuer` verifies; computed once per distinct pair of parses (two threads
     /// asking at once for a new pair may both compute it).
     func isValid(_ subject: AttestationCertificate, issuedBy issuer: AttestationCertificate) -> Bool {
-        let key = Pair(issuer: issuer.parse, subject: subject.parse)
+        let key = Pair(issuer: issuer.storage, subject: subject.storage)
         if lock.withLock({ () -> Bool in
             guard verified.contains(key) else { return false }
             hitCount += 1
@@ -70,6 +73,27 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
         guard CertificateSignature.isValid(subject, issuedBy: issuer) else { return false }
         lock.withLock { remember(key, digest) }
         return true
+    }
+
+    /// Whether `subject`'s signature by `issuer` verifies, checked every time (the leaf: unique to one attestation,
+    /// remembering it would only fill the cache) with the issuer's key built once per parse.
+    func isValidUncached(_ subject: AttestationCertificate, issuedBy issuer: AttestationCertificate) -> Bool {
+        guard let key = key(of: issuer) else { return false }
+        return CertificateSignature.isValid(subject, key: key)
+    }
+
+    /// The public key of `issuer`, built at most once per parse while it stays in the cache (nil if it is not a key
+    /// `CertificateSignature` can verify with).
+    func key(of issuer: AttestationCertificate) -> CertificateSignature.Key? {
+        let identity = ObjectIdentifier(issuer.storage)
+        if let known = lock.withLock({ keys[identity]?.key }) { return known }
+        guard let key = CertificateSignature.Key(issuer) else { return nil }
+        lock.withLock {
+            if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
+            // The entry holds the parse, so its identity cannot be reused while the entry exists.
+            keys[identity] = (issuer.storage, key)
+        }
+        return key
     }
 
     /// Call under `lock`.

@@ -24,21 +24,32 @@ struct AttestationBench: AsyncParsableCommand {
     @Option(help: "Android chain, as listed in android-key-attestation/index.json (its challenge, package, digests and verifyAt are used).")
     var androidVector = "android-keyattestation/testdata/caiman/sdk36/TEE_EC_RKP.pem"
 
+    enum Platform: String, ExpressibleByArgument, CaseIterable { case apple, android }
+
+    @Option(help: "Measure only this platform (apple or android), e.g. to profile it on its own.")
+    var only: Platform?
+
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
         let apple = try AppleSample(url: options.vectorURL(appleVector))
         let android = try AndroidSample(index: options.vectorURL("android-key-attestation/index.json"), file: androidVector,
                                         folder: options.vectorURL("android-key-attestation"))
-        let seconds = options.seconds
 
         // Baselines first: one ECDSA verify over a precomputed SHA-256 digest, no parsing, no hashing.
-        let rawP256 = try Self.rawVerifyRate(.p256, seconds: seconds)
-        let rawP384 = try Self.rawVerifyRate(.p384, seconds: seconds)
-        let raw = { (curve: LeafCurve) in curve == .p256 ? rawP256 : rawP384 }
+        let rawP256 = try Self.rawVerifyRate(.p256, seconds: options.seconds)
+        let rawP384 = try Self.rawVerifyRate(.p384, seconds: options.seconds)
+        let raw: [LeafCurve: Rate] = [.p256: rawP256, .p384: rawP384]
         print(String(format: "raw ECDSA P-256 verify (precomputed SHA-256 digest): %.0f ops/s", rawP256.perSecond))
         print(String(format: "raw ECDSA P-384 verify (precomputed SHA-256 digest): %.0f ops/s", rawP384.perSecond))
 
-        // App Attest.
+        if only != .android { try await measureApple(apple, raw: raw) }
+        if only != .apple { try await measureAndroid(android, raw: raw) }
+    }
+
+    private func measureApple(_ apple: AppleSample, raw rates: [LeafCurve: Rate]) async throws {
+        let raw = { (curve: LeafCurve) in rates[curve]! }
+        let seconds = options.seconds
+        let rawP256 = raw(.p256)
         let appleCache = VerifiedIssuerCache()
         let appleVerifier = AppAttestVerifier(cache: appleCache)
         let verifyApple = { () async throws(AttestationError) in
@@ -62,7 +73,11 @@ struct AttestationBench: AsyncParsableCommand {
                          appleRate.perSecond / rawP256.perSecond, apple.leafCurve.description))
         }
         await Self.printCache(appleCache, verifications: appleRate.operations + Self.warmUp + 1)
+    }
 
+    private func measureAndroid(_ android: AndroidSample, raw rates: [LeafCurve: Rate]) async throws {
+        let raw = { (curve: LeafCurve) in rates[curve]! }
+        let seconds = options.seconds
         // Android Key Attestation, from the DER certificates a server receives (base64-decoded from its JSON).
         let androidCache = VerifiedIssuerCache()
         let androidVerifier = AndroidKeyAttestationVerifier(policy: android.policy, cache: androidCache)
