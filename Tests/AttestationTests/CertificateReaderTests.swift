@@ -352,7 +352,7 @@ extension CertificateFields {
         self.init(derEncoded: c.derEncoded, tbsCertificate: c.tbsCertificate.indices, serialNumber: c.serialNumber, issuer: c.issuer,
                   subject: c.subject, notBefore: c.notBefore, notAfter: c.notAfter, subjectPublicKeyInfo: c.subjectPublicKeyInfo,
                   publicKeyAlgorithm: c.publicKeyAlgorithm, publicKeyParameter: c.publicKeyParameter, publicKeyBits: c.publicKeyBits,
-                  signatureAlgorithm: c.signatureAlgorithm, signature: c.signature, extensions: c.extensions,
+                  signatureAlgorithm: c.signatureAlgorithm, signature: Array(c.signature), extensions: c.extensions,
                   isCertificateAuthority: c.isCertificateAuthority, serialNumberHex: c.serialNumberHex,
                   isRemoteProvisioningIntermediate: c.isRemoteProvisioningIntermediate)
     }
@@ -406,7 +406,7 @@ enum ReferenceCertificate {
                 let critical = parts.count == 3 ? try ASN1Reading.boolean(parts[1], "critical") : false
                 let value = try ASN1Reading.octetString(parts[parts.count - 1], "extnValue")
                 guard !extensions.contains(where: { $0.oid == oid }) else { throw .invalidFormat("extension \(oid) appears twice") }
-                extensions.append(AttestationCertificate.Extension(oid: oid, critical: critical, value: value))
+                extensions.append(AttestationCertificate.Extension(oid: oid, critical: critical, contents: value[...]))
             }
         }
         let hex = Hex.encode(serialNumber).drop { $0 == "0" }

@@ -63,10 +63,10 @@ public struct AndroidKeyAttestationVerifier: Sendable {
             }
         }
 
-        guard let extensionValue = chain[0].extension(KeyDescription.extensionOID)?.value else {
+        guard let extensionValue = chain[0].extension(KeyDescription.extensionOID)?.contents else {
             throw .invalidFormat("the leaf has no key attestation extension (1.3.6.1.4.1.11129.2.1.17)")
         }
-        let description = try KeyDescription(extensionValue: extensionValue)
+        let description = try KeyDescription(extensionContents: extensionValue)
 
         guard ConstantTime.equal(description.attestationChallenge, challenge) else {
             throw .nonceMismatch("attestationChallenge is not the expected challenge")

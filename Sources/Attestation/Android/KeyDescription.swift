@@ -35,7 +35,12 @@ extension KeyDescription {
     ///
     /// (Declared in an extension so that the memberwise initialiser stays available to tests.)
     public init(extensionValue bytes: [UInt8]) throws(AttestationError) {
-        let root = try KeyDescriptionReader.document(bytes[...], "KeyDescription")
+        try self.init(extensionContents: bytes[...])
+    }
+
+    /// The same, from the extension's contents in place in the certificate.
+    init(extensionContents bytes: ArraySlice<UInt8>) throws(AttestationError) {
+        let root = try KeyDescriptionReader.document(bytes, "KeyDescription")
         var fields = try root.children(.sequence, "KeyDescription")
         let tooFew = { (count: Int) in "KeyDescription has \(count) fields, expected 8" }
         attestationVersion = try fields.next("KeyDescription", missing: tooFew).integer("attestationVersion")

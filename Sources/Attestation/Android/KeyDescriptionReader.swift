@@ -36,6 +36,8 @@ struct KeyDescriptionReader {
         let contents: ArraySlice<UInt8>
         /// The nesting level of this element, 1 for the outermost.
         let depth: Int
+        /// The index just past the whole encoding (after the end-of-contents octets of the indefinite form).
+        let end: Int
     }
 
     private let input: ArraySlice<UInt8>
@@ -68,8 +70,8 @@ struct KeyDescriptionReader {
         guard position < input.endIndex else { return nil }
         count += 1
         guard count <= Self.maximumElements else { throw .invalidFormat("\(field()) has too many elements") }
-        let (element, end) = try Self.element(in: input, at: position, depth: depth, field)
-        position = end
+        let element = try Self.element(in: input, at: position, depth: depth, field)
+        position = element.end
         return element
     }
 
@@ -86,10 +88,10 @@ struct KeyDescriptionReader {
 
     // MARK: - One TLV
 
-    /// Reads the element starting at `start`, whose encoding must end within `input`. Returns it and the index just
-    /// past its encoding.
+    /// Reads the element starting at `start`, whose encoding must end within `input`. (The end is a field of the
+    /// element rather than a second result: a tuple result with typed throws went through generic value witnesses.)
     private static func element(in input: ArraySlice<UInt8>, at start: Int, depth: Int,
-                                _ field: () -> String) throws(AttestationError) -> (Element, end: Int) {
+                                _ field: () -> String) throws(AttestationError) -> Element {
         guard depth <= maximumDepth else { throw .invalidFormat("\(field()) nests deeper than \(maximumDepth) levels") }
         let limit = input.endIndex
         var index = start
@@ -141,9 +143,8 @@ struct KeyDescriptionReader {
             // octets at this level (§8.1.5), so the elements inside must be read to find them.
             guard isConstructed else { throw .invalidFormat("\(field()) is primitive with an indefinite length") }
             let endOfContents = try Self.endOfContents(in: input, from: index, depth: depth, field)
-            let element = Element(identifier: identifier, isConstructed: true,
-                                  contents: input[index..<endOfContents], depth: depth)
-            return (element, endOfContents + 2)
+            return Element(identifier: identifier, isConstructed: true, contents: input[index..<endOfContents], depth: depth,
+                           end: endOfContents + 2)
         }
         var length = Int(first)
         if first & 0x80 != 0 {
@@ -158,9 +159,8 @@ struct KeyDescriptionReader {
             length = Int(value)
         }
         guard length <= limit - index else { throw .invalidFormat("\(field()) has a length beyond the end of its input") }
-        let element = Element(identifier: identifier, isConstructed: isConstructed,
-                              contents: input[index..<(index + length)], depth: depth)
-        return (element, index + length)
+        return Element(identifier: identifier, isConstructed: isConstructed, contents: input[index..<(index + length)],
+                       depth: depth, end: index + length)
     }
 
     /// The index of the end-of-contents octets (§8.1.5, two zero octets) that close an indefinite-length encoding

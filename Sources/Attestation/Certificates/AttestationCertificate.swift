@@ -12,7 +12,11 @@ public struct AttestationCertificate: Sendable, Hashable {
     public struct Extension: Sendable, Hashable {
         public let oid: ASN1ObjectIdentifier
         public let critical: Bool
-        public let value: [UInt8]
+        /// The content of its extnValue OCTET STRING, in place in the certificate's DER.
+        let contents: ArraySlice<UInt8>
+
+        /// The content of its extnValue OCTET STRING.
+        public var value: [UInt8] { Array(contents) }
     }
 
     /// Everything one parse read, shared by every copy of the value: a copy costs one reference count instead of one
@@ -38,21 +42,21 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// TBSCertificate, exactly as signed.
     var tbsCertificate: ArraySlice<UInt8> { storage.fields.tbsCertificate }
     /// The serial number INTEGER's content bytes (big-endian, may start with a 0x00 sign byte).
-    public var serialNumber: [UInt8] { storage.fields.serialNumber }
+    public var serialNumber: [UInt8] { Array(storage.fields.serialNumber) }
     /// The issuer and subject Name DER.
-    public var issuer: [UInt8] { storage.fields.issuer }
-    public var subject: [UInt8] { storage.fields.subject }
+    public var issuer: [UInt8] { Array(storage.fields.issuer) }
+    public var subject: [UInt8] { Array(storage.fields.subject) }
     public var notBefore: Date { storage.fields.notBefore }
     public var notAfter: Date { storage.fields.notAfter }
     /// SubjectPublicKeyInfo DER, as received.
-    public var subjectPublicKeyInfo: [UInt8] { storage.fields.subjectPublicKeyInfo }
+    public var subjectPublicKeyInfo: [UInt8] { Array(storage.fields.subjectPublicKeyInfo) }
     var publicKeyAlgorithm: ASN1ObjectIdentifier { storage.fields.publicKeyAlgorithm }
     /// The AlgorithmIdentifier parameters when they are an OID (the named curve of an EC key).
     var publicKeyParameter: ASN1ObjectIdentifier? { storage.fields.publicKeyParameter }
     /// The subjectPublicKey BIT STRING bytes (an X9.62 point for EC keys).
-    public var publicKeyBits: [UInt8] { storage.fields.publicKeyBits }
+    public var publicKeyBits: [UInt8] { Array(storage.fields.publicKeyBits) }
     var signatureAlgorithm: ASN1ObjectIdentifier { storage.fields.signatureAlgorithm }
-    var signature: [UInt8] { storage.fields.signature }
+    var signature: ArraySlice<UInt8> { storage.fields.signature }
     public var extensions: [Extension] { storage.fields.extensions }
     /// RFC 5280 §4.2.1.9 — whether basicConstraints says this certificate is a CA (decided once, at parse time).
     public var isCertificateAuthority: Bool { storage.fields.isCertificateAuthority }
@@ -62,22 +66,28 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// O = "Google LLC" (decided once, at parse time: every RKP verification asks it of every intermediate).
     var isRemoteProvisioningIntermediate: Bool { storage.fields.isRemoteProvisioningIntermediate }
 
+    // The same fields in place in `derEncoded`, for the verifiers (the public ones above are copies).
+    var issuerBytes: ArraySlice<UInt8> { storage.fields.issuer }
+    var subjectBytes: ArraySlice<UInt8> { storage.fields.subject }
+    var subjectPublicKeyInfoBytes: ArraySlice<UInt8> { storage.fields.subjectPublicKeyInfo }
+    var publicKeyBitsBytes: ArraySlice<UInt8> { storage.fields.publicKeyBits }
+
     /// The fields of a certificate, as `init(derEncoded:)` reads them.
     struct Fields: Sendable {
-        // Documented at the accessors above.
+        // Documented at the accessors above. The byte fields are slices of `derEncoded`: a parse copies nothing.
         let derEncoded: [UInt8]
         let tbsCertificate: ArraySlice<UInt8>
-        let serialNumber: [UInt8]
-        let issuer: [UInt8]
-        let subject: [UInt8]
+        let serialNumber: ArraySlice<UInt8>
+        let issuer: ArraySlice<UInt8>
+        let subject: ArraySlice<UInt8>
         let notBefore: Date
         let notAfter: Date
-        let subjectPublicKeyInfo: [UInt8]
+        let subjectPublicKeyInfo: ArraySlice<UInt8>
         let publicKeyAlgorithm: ASN1ObjectIdentifier
         let publicKeyParameter: ASN1ObjectIdentifier?
-        let publicKeyBits: [UInt8]
+        let publicKeyBits: ArraySlice<UInt8>
         let signatureAlgorithm: ASN1ObjectIdentifier
-        let signature: [UInt8]
+        let signature: ArraySlice<UInt8>
         let extensions: [Extension]
         let isCertificateAuthority: Bool
         let serialNumberHex: String
@@ -111,17 +121,17 @@ public struct AttestationCertificate: Sendable, Hashable {
                   let issuerElement = try tbs.next("TBSCertificate"), let validityElement = try tbs.next("TBSCertificate"),
                   let subjectElement = try tbs.next("TBSCertificate"), let keyInfoElement = try tbs.next("TBSCertificate")
             else { throw .invalidFormat("TBSCertificate is too short") }
-            serialNumber = Array(try serialElement.primitive(.integer, "serialNumber"))
+            serialNumber = try serialElement.primitive(.integer, "serialNumber")
             guard !serialNumber.isEmpty, serialNumber.count <= 21 else { throw .invalidFormat("serialNumber has a bad length") }
-            issuer = Array(issuerElement.encoded)
+            issuer = issuerElement.encoded
             var validity = try validityElement.children(.sequence, "validity")
             guard let start = try validity.next("validity"), let end = try validity.next("validity"), validity.isAtEnd else {
                 throw .invalidFormat("validity must have 2 times")
             }
             notBefore = try AttestationCertificate.time(start, "notBefore")
             notAfter = try AttestationCertificate.time(end, "notAfter")
-            subject = Array(subjectElement.encoded)
-            subjectPublicKeyInfo = Array(keyInfoElement.encoded)
+            subject = subjectElement.encoded
+            subjectPublicKeyInfo = keyInfoElement.encoded
             var keyInfo = try keyInfoElement.children(.sequence, "subjectPublicKeyInfo")
             guard let keyAlgorithmElement = try keyInfo.next("subjectPublicKeyInfo"),
                   let keyElement = try keyInfo.next("subjectPublicKeyInfo"), keyInfo.isAtEnd
@@ -182,18 +192,18 @@ public struct AttestationCertificate: Sendable, Hashable {
             let oid = try identifierElement.objectIdentifier("extnID")
             var critical = false
             if third != nil { critical = try second.boolean("critical") }
-            let value = try (third ?? second).octetString("extnValue")
+            let value = try (third ?? second).primitive(.octetString, "extnValue")
             guard !parsed.contains(where: { $0.oid == oid }) else {
                 throw .invalidFormat("extension \(oid) appears twice")
             }
-            parsed.append(Extension(oid: oid, critical: critical, value: value))
+            parsed.append(Extension(oid: oid, critical: critical, contents: value))
         }
     }
 
     /// §4.2.1.9: BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, … }; anything malformed means not a CA.
     private static func isCertificateAuthority(_ extensions: [Extension]) -> Bool {
         guard let basic = extensions.first(where: { $0.oid == .basicConstraintsOID }),
-              let value = try? DERReader.document(basic.value[...], "basicConstraints"),
+              let value = try? DERReader.document(basic.contents, "basicConstraints"),
               var fields = try? value.children(.sequence, "basicConstraints"),
               let first = try? fields.next("basicConstraints"), first.identifier == .boolean
         else { return false }
@@ -203,7 +213,7 @@ public struct AttestationCertificate: Sendable, Hashable {
     private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
     private static let rkpOrganization = Array("Google LLC".utf8)
 
-    private static func isRemoteProvisioningIntermediate(subject: [UInt8]) -> Bool {
+    private static func isRemoteProvisioningIntermediate(subject: ArraySlice<UInt8>) -> Bool {
         // The value's bytes stand verbatim in the DER subject: without them there is nothing to parse.
         guard contains(subject, rkpCommonNamePrefix) else { return false }
         let attributes = subjectAttributeBytes(subject, [.commonNameOID, .organizationOID])
@@ -213,9 +223,9 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     /// Whether `needle` occurs in `bytes`; a plain scan, because the standard library's `firstRange(of:)` allocated
     /// about once per octet searched, more than the rest of the parse together.
-    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    private static func contains(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return needle.isEmpty }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+        for start in bytes.startIndex...(bytes.endIndex - needle.count) where bytes[start] == first {
             if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
         }
         return false
@@ -224,8 +234,8 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject (§4.1.2.4:
     /// Name ::= SEQUENCE OF RelativeDistinguishedName, RDN ::= SET OF AttributeTypeAndValue ::= SEQUENCE { type, value }).
     /// Malformed RDNs and attributes are skipped.
-    private static func subjectAttributeBytes(_ subject: [UInt8], _ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
-        guard let name = try? DERReader.document(subject[...], "subject"), var rdns = try? name.children("subject") else { return [:] }
+    private static func subjectAttributeBytes(_ subject: ArraySlice<UInt8>, _ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
+        guard let name = try? DERReader.document(subject, "subject"), var rdns = try? name.children("subject") else { return [:] }
         var values: [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] = [:]
         while let rdn = try? rdns.next("subject") {
             guard var attributes = try? rdn.children("RDN") else { continue }

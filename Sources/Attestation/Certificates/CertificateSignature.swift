@@ -17,13 +17,13 @@ enum CertificateSignature {
                 over: certificate.tbsCertificate, key: key)
     }
 
-    static func isValid(signature: [UInt8], algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
+    static func isValid(signature: ArraySlice<UInt8>, algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
                         issuer: AttestationCertificate) -> Bool {
         guard let key = Key(issuer) else { return false }
         return isValid(signature: signature, algorithm: algorithm, over: message, key: key)
     }
 
-    static func isValid(signature: [UInt8], algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
+    static func isValid(signature: ArraySlice<UInt8>, algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
                         key: Key) -> Bool {
         guard let hash = HashFunction(signatureAlgorithm: algorithm) else { return false }
         switch key {
@@ -61,19 +61,19 @@ enum CertificateSignature {
             case .ecPublicKeyOID:
                 switch certificate.publicKeyParameter {
                 case .some(.p256OID):
-                    guard let key = try? P256.Signing.PublicKey(x963Representation: certificate.publicKeyBits) else { return nil }
+                    guard let key = try? P256.Signing.PublicKey(x963Representation: certificate.publicKeyBitsBytes) else { return nil }
                     self = .p256(key)
                 case .some(.p384OID):
-                    guard let key = try? P384.Signing.PublicKey(x963Representation: certificate.publicKeyBits) else { return nil }
+                    guard let key = try? P384.Signing.PublicKey(x963Representation: certificate.publicKeyBitsBytes) else { return nil }
                     self = .p384(key)
                 case .some(.p521OID):
-                    guard let key = try? P521.Signing.PublicKey(x963Representation: certificate.publicKeyBits) else { return nil }
+                    guard let key = try? P521.Signing.PublicKey(x963Representation: certificate.publicKeyBitsBytes) else { return nil }
                     self = .p521(key)
                 default:
                     return nil
                 }
             case .rsaEncryptionOID:
-                guard let key = try? _RSA.Signing.PublicKey(derRepresentation: certificate.subjectPublicKeyInfo) else { return nil }
+                guard let key = try? _RSA.Signing.PublicKey(derRepresentation: certificate.subjectPublicKeyInfoBytes) else { return nil }
                 self = .rsa(key)
             default:
                 return nil

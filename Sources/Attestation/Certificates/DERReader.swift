@@ -238,11 +238,11 @@ extension DERReader.Element: ASN1ElementContents {
         return try children(field())
     }
 
-    /// The bits of a primitive BIT STRING whose unused-bit count is 0 (X.690 §8.6.2; keys and signatures), copied.
-    func bitStringBytes(_ field: @autoclosure () -> String) throws(AttestationError) -> [UInt8] {
+    /// The bits of a primitive BIT STRING whose unused-bit count is 0 (X.690 §8.6.2; keys and signatures), in place.
+    func bitStringBytes(_ field: @autoclosure () -> String) throws(AttestationError) -> ArraySlice<UInt8> {
         let bytes = try primitive(.bitString, field())
         guard let unused = bytes.first, unused == 0 else { throw .invalidFormat("\(field()) is not a whole-byte BIT STRING") }
-        return Array(bytes.dropFirst())
+        return bytes.dropFirst()
     }
 
     /// An OBJECT IDENTIFIER (X.690 §8.19), decoded by swift-asn1 once per distinct encoding (`ObjectIdentifierCache`).

@@ -10,9 +10,9 @@
 enum ECDSASignatureDER {
     /// `r ‖ s`, each left-padded with zeros to `coordinateSize` octets, or nil if `der` is not a signature value as
     /// above.
-    static func raw(_ der: [UInt8], coordinateSize: Int) -> [UInt8]? {
-        var index = 0
-        guard let sequence = element(der, at: &index, tag: 0x30), index == der.count else { return nil }
+    static func raw(_ der: ArraySlice<UInt8>, coordinateSize: Int) -> [UInt8]? {
+        var index = der.startIndex
+        guard let sequence = element(der, at: &index, tag: 0x30), index == der.endIndex else { return nil }
         var inner = sequence.lowerBound
         guard let r = element(der, at: &inner, tag: 0x02), let s = element(der, at: &inner, tag: 0x02),
               inner == sequence.upperBound else { return nil }
@@ -23,27 +23,27 @@ enum ECDSASignatureDER {
     }
 
     /// The contents range of the element with `tag` at `index` (which moves past it), with its DER length checked.
-    private static func element(_ bytes: [UInt8], at index: inout Int, tag: UInt8) -> Range<Int>? {
-        guard bytes.count - index >= 2, bytes[index] == tag else { return nil }
+    private static func element(_ bytes: ArraySlice<UInt8>, at index: inout Int, tag: UInt8) -> Range<Int>? {
+        guard bytes.endIndex - index >= 2, bytes[index] == tag else { return nil }
         let first = bytes[index + 1]
         var start = index + 2
         var length = Int(first)
         if first >= 0x80 {
             // Long form: 1 or 2 length octets are plenty for any curve; the shortest form only (X.690 §10.1).
             let octets = Int(first & 0x7F)
-            guard (1...2).contains(octets), bytes.count - start >= octets, bytes[start] != 0 else { return nil }
+            guard (1...2).contains(octets), bytes.endIndex - start >= octets, bytes[start] != 0 else { return nil }
             length = 0
             for offset in 0..<octets { length = length << 8 | Int(bytes[start + offset]) }
             guard length >= 0x80 else { return nil }
             start += octets
         }
-        guard length <= bytes.count - start else { return nil }
+        guard length <= bytes.endIndex - start else { return nil }
         index = start + length
         return start..<(start + length)
     }
 
     /// Copies the non-negative INTEGER contents `range` right-aligned into `raw[offset..<offset + width]`.
-    private static func place(_ bytes: [UInt8], _ range: Range<Int>, into raw: inout [UInt8], at offset: Int, width: Int) -> Bool {
+    private static func place(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>, into raw: inout [UInt8], at offset: Int, width: Int) -> Bool {
         guard var start = range.first else { return false }                                   // §8.3.1: at least one octet
         if range.count > 1, bytes[start] == 0x00, bytes[start + 1] & 0x80 == 0 { return false } // §8.3.2: shortest form
         guard bytes[start] & 0x80 == 0 else { return false }                                  // negative
