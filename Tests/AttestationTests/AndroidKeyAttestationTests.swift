@@ -263,10 +263,29 @@ import Testing
         #expect(checked > 50)
     }
 
-    @Test func configuredDigestsAreNormalisedToLowercaseHex() {
-        #expect(AndroidKeyAttestationVerifier.normalisedDigest("FA:C6:17:45") == "fac61745")
-        #expect(AndroidKeyAttestationVerifier.normalisedDigest(" fa c6\t17 ") == "fac617")
-        #expect(AndroidKeyAttestationVerifier.normalisedDigest("abcdef0123") == "abcdef0123")
+    @Test func configuredDigestsMatchInAnyCaseWithKeytoolColonsAndSpaces() {
+        let digest: [UInt8] = [0xFA, 0xC6, 0x17, 0x45]
+        for text in ["FA:C6:17:45", "fac61745", " fa c6\t17 45\n", "Fa:c6:17:45"] {
+            #expect(AndroidKeyAttestationVerifier.configuredDigest(text, matches: digest), "\(text)")
+        }
+        // Another digest, a prefix, a longer text, an odd digit, a non-hex character, nothing.
+        for text in ["FA:C6:17:46", "fac617", "fac6174500", "fac61745f", "fac6174g", "fa-c6-17-45", ""] {
+            #expect(!AndroidKeyAttestationVerifier.configuredDigest(text, matches: digest), "\(text)")
+        }
+        // Agrees with lowercase hex of the digest, for random digests and random spellings of them.
+        var generator = SplitMix64(seed: 709)
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text = ""
+            for character in Hex.encode(bytes) {
+                text.append(Bool.random(using: &generator) ? character.uppercased() : String(character))
+                if Int.random(in: 0..<5, using: &generator) == 0 { text.append([":", " ", "\t"].randomElement(using: &generator)!) }
+            }
+            #expect(AndroidKeyAttestationVerifier.configuredDigest(text, matches: bytes), "\(text)")
+            var other = bytes
+            if !other.isEmpty { other[Int.random(in: 0..<other.count, using: &generator)] ^= 0x01 }
+            #expect(AndroidKeyAttestationVerifier.configuredDigest(text, matches: other) == other.isEmpty, "\(text)")
+        }
     }
 
     @Test func revokedIntermediateIsRejected() async throws {

@@ -57,10 +57,13 @@ public struct AndroidKeyAttestationVerifier: Sendable {
         let remotelyProvisioned = Self.isRemotelyProvisioned(chain)
         let warnings = try checkValidity(chain, at: time, remotelyProvisioned: remotelyProvisioned)
 
-        for certificate in chain + [outcome.anchor] {
+        for certificate in chain {
             if let entry = revocationList.entry(for: certificate) {
                 throw .revoked(serial: certificate.serialNumberHex, status: entry.status)
             }
+        }
+        if let entry = revocationList.entry(for: outcome.anchor) {
+            throw .revoked(serial: outcome.anchor.serialNumberHex, status: entry.status)
         }
 
         guard let extensionValue = chain[0].extension(KeyDescription.extensionOID)?.contents else {
@@ -74,16 +77,18 @@ public struct AndroidKeyAttestationVerifier: Sendable {
 
         let application = description.attestationApplicationId
         let names = application?.packageInfos.map(\.name) ?? []
-        let digests = application?.signatureDigests.map(Hex.encode) ?? []
+        let attestedDigests = application?.signatureDigests ?? []
         if let packageName, !names.contains(packageName) {
             throw .appIdMismatch("package \(packageName) is not among the attested packages \(names)")
         }
         if !signingCertificateDigests.isEmpty {
-            let expected = Set(signingCertificateDigests.map(Self.normalisedDigest))
-            guard digests.contains(where: expected.contains) else {
+            guard attestedDigests.contains(where: { digest in
+                signingCertificateDigests.contains { Self.configuredDigest($0, matches: digest) }
+            }) else {
                 throw .appIdMismatch("no attested signing-certificate digest is among the configured ones")
             }
         }
+        let digests = attestedDigests.map { Hex.encode($0) }
 
         let weakest = min(description.attestationSecurityLevel, description.keyMintSecurityLevel)
         guard weakest >= policy.minimumSecurityLevel else {
@@ -125,19 +130,24 @@ public struct AndroidKeyAttestationVerifier: Sendable {
         return expired ? [.certificateExpiredIgnored] : []
     }
 
-    /// A configured digest as lowercase hex: ASCII letters lowered, spaces and keytool's colons dropped (a byte
-    /// loop: this runs for every configured digest of every verification).
-    static func normalisedDigest(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
+    /// Whether a configured digest (hex in any case; spaces and keytool's colons ignored) spells `digest`. Compared
+    /// without building strings: this runs for every configured digest of every verification.
+    static func configuredDigest(_ text: String, matches digest: [UInt8]) -> Bool {
+        var index = 0, high = true
         for byte in text.utf8 {
+            let nibble: UInt8
             switch byte {
-            case UInt8(ascii: "A") ... UInt8(ascii: "Z"): bytes.append(byte | 0x20)
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ":"): continue
-            default: bytes.append(byte)
+            default: return false
             }
+            guard index < digest.count, nibble == (high ? digest[index] >> 4 : digest[index] & 0x0F) else { return false }
+            if !high { index += 1 }
+            high.toggle()
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return high && index == digest.count
     }
 
     /// RKP chains have Google's "Droid CA" intermediates (O=Google LLC) between the device's attestation key and

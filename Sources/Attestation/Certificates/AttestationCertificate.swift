@@ -148,8 +148,7 @@ public struct AttestationCertificate: Sendable, Hashable {
             }
             extensions = parsedExtensions
             isCertificateAuthority = AttestationCertificate.isCertificateAuthority(parsedExtensions)
-            let hex = Hex.encode(serialNumber).drop { $0 == "0" }
-            serialNumberHex = hex.isEmpty ? "0" : String(hex)
+            serialNumberHex = Hex.encodeMinimal(serialNumber)
             isRemoteProvisioningIntermediate = AttestationCertificate.isRemoteProvisioningIntermediate(subject: subject)
         }
     }

@@ -85,13 +85,14 @@ enum CertificateSignature {
         case ecdsaSHA256, ecdsaSHA384, ecdsaSHA512, rsaSHA256, rsaSHA384, rsaSHA512
 
         init?(signatureAlgorithm oid: ASN1ObjectIdentifier) {
+            // Static values: an array literal in a `case` would build its OID on every comparison.
             switch oid {
-            case [1, 2, 840, 10045, 4, 3, 2]: self = .ecdsaSHA256
-            case [1, 2, 840, 10045, 4, 3, 3]: self = .ecdsaSHA384
-            case [1, 2, 840, 10045, 4, 3, 4]: self = .ecdsaSHA512
-            case [1, 2, 840, 113549, 1, 1, 11]: self = .rsaSHA256
-            case [1, 2, 840, 113549, 1, 1, 12]: self = .rsaSHA384
-            case [1, 2, 840, 113549, 1, 1, 13]: self = .rsaSHA512
+            case .ecdsaWithSHA256OID: self = .ecdsaSHA256
+            case .ecdsaWithSHA384OID: self = .ecdsaSHA384
+            case .ecdsaWithSHA512OID: self = .ecdsaSHA512
+            case .sha256WithRSAEncryptionOID: self = .rsaSHA256
+            case .sha384WithRSAEncryptionOID: self = .rsaSHA384
+            case .sha512WithRSAEncryptionOID: self = .rsaSHA512
             default: return nil
             }
         }
@@ -119,4 +120,10 @@ extension ASN1ObjectIdentifier {
     static let p256OID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 3, 1, 7]
     static let p384OID: ASN1ObjectIdentifier = [1, 3, 132, 0, 34]
     static let p521OID: ASN1ObjectIdentifier = [1, 3, 132, 0, 35]
+    static let ecdsaWithSHA256OID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
+    static let ecdsaWithSHA384OID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 3]
+    static let ecdsaWithSHA512OID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 4]
+    static let sha256WithRSAEncryptionOID: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 11]
+    static let sha384WithRSAEncryptionOID: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 12]
+    static let sha512WithRSAEncryptionOID: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 13]
 }

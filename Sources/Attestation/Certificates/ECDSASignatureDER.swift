@@ -1,3 +1,5 @@
+import Foundation
+
 /// An X.509 ECDSA signature value (RFC 5758 §3.2 / RFC 3279 §2.2.3, `Ecdsa-Sig-Value ::= SEQUENCE { r INTEGER,
 /// s INTEGER }`, DER) turned into the fixed-width `r ‖ s` form swift-crypto verifies (RFC 4754 §6), read straight off
 /// the bytes.
@@ -9,16 +11,19 @@
 /// big numbers and their conversion back to bytes for every leaf verified: about a twentieth of the verify itself.
 enum ECDSASignatureDER {
     /// `r ‖ s`, each left-padded with zeros to `coordinateSize` octets, or nil if `der` is not a signature value as
-    /// above.
-    static func raw(_ der: ArraySlice<UInt8>, coordinateSize: Int) -> [UInt8]? {
+    /// above. `Data`, which swift-crypto keeps as it is (from an array it converts through dynamic casts).
+    static func raw(_ der: ArraySlice<UInt8>, coordinateSize: Int) -> Data? {
         var index = der.startIndex
         guard let sequence = element(der, at: &index, tag: 0x30), index == der.endIndex else { return nil }
         var inner = sequence.lowerBound
         guard let r = element(der, at: &inner, tag: 0x02), let s = element(der, at: &inner, tag: 0x02),
               inner == sequence.upperBound else { return nil }
-        var raw = [UInt8](repeating: 0, count: 2 * coordinateSize)
-        guard place(der, r, into: &raw, at: 0, width: coordinateSize),
-              place(der, s, into: &raw, at: coordinateSize, width: coordinateSize) else { return nil }
+        guard valid(der, r, width: coordinateSize), valid(der, s, width: coordinateSize) else { return nil }
+        var raw = Data(count: 2 * coordinateSize)
+        raw.withUnsafeMutableBytes { buffer in
+            copy(der, r, into: buffer, end: coordinateSize)
+            copy(der, s, into: buffer, end: 2 * coordinateSize)
+        }
         return raw
     }
 
@@ -42,15 +47,22 @@ enum ECDSASignatureDER {
         return start..<(start + length)
     }
 
-    /// Copies the non-negative INTEGER contents `range` right-aligned into `raw[offset..<offset + width]`.
-    private static func place(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>, into raw: inout [UInt8], at offset: Int, width: Int) -> Bool {
-        guard var start = range.first else { return false }                                   // §8.3.1: at least one octet
+    /// Whether the INTEGER contents `range` are in their shortest form, not negative, and fit `width` octets once the
+    /// sign octet is dropped.
+    private static func valid(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>, width: Int) -> Bool {
+        guard let start = range.first else { return false }                                   // §8.3.1: at least one octet
         if range.count > 1, bytes[start] == 0x00, bytes[start + 1] & 0x80 == 0 { return false } // §8.3.2: shortest form
         guard bytes[start] & 0x80 == 0 else { return false }                                  // negative
-        if bytes[start] == 0x00 { start += 1 }                                                // the sign octet
-        let count = range.upperBound - start
-        guard count <= width else { return false }
-        for (position, byte) in bytes[start..<range.upperBound].enumerated() { raw[offset + width - count + position] = byte }
-        return true
+        return range.count - (bytes[start] == 0x00 ? 1 : 0) <= width
+    }
+
+    /// Copies the (valid) INTEGER contents `range` without its sign octet so that they end at `buffer[end - 1]`.
+    private static func copy(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>, into buffer: UnsafeMutableRawBufferPointer, end: Int) {
+        let start = bytes[range.lowerBound] == 0x00 ? range.lowerBound + 1 : range.lowerBound
+        var target = end - (range.upperBound - start)
+        for index in start..<range.upperBound {
+            buffer[target] = bytes[index]
+            target += 1
+        }
     }
 }

@@ -19,7 +19,7 @@ final class ObjectIdentifierCache: @unchecked Sendable {
     static let maximumEncodedLength = 64
 
     private let lock = NSLock()
-    private var identifiers: [ArraySlice<UInt8>: ASN1ObjectIdentifier] = [:]
+    private var identifiers: [Encoding: ASN1ObjectIdentifier] = [:]
     private let capacity: Int
 
     init(capacity: Int = 256) {
@@ -31,7 +31,7 @@ final class ObjectIdentifierCache: @unchecked Sendable {
 
     /// The OID `encoded` (one whole TLV) encodes, or nil when swift-asn1 refuses it.
     func objectIdentifier(encoded: ArraySlice<UInt8>) -> ASN1ObjectIdentifier? {
-        if let cached = lock.withLock({ identifiers[encoded] }) { return cached }
+        if let cached = lock.withLock({ identifiers[Encoding(bytes: encoded)] }) { return cached }
         // A copy: the value keeps its contents as a slice of what it was decoded from, which must not be the caller's
         // (whole certificate) array.
         let key = Array(encoded)[...]
@@ -39,8 +39,20 @@ final class ObjectIdentifierCache: @unchecked Sendable {
         guard key.count <= Self.maximumEncodedLength else { return decoded }
         lock.withLock {
             if identifiers.count >= capacity { identifiers.removeAll(keepingCapacity: true) }
-            identifiers[key] = decoded
+            identifiers[Encoding(bytes: key)] = decoded
         }
         return decoded
+    }
+
+    /// An encoding as a key, hashed in bulk (an `ArraySlice` hashes octet by octet, which showed in profiles: a
+    /// certificate holds about ten OIDs).
+    private struct Encoding: Hashable {
+        let bytes: ArraySlice<UInt8>
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        static func == (lhs: Encoding, rhs: Encoding) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
     }
 }
