@@ -136,7 +136,7 @@ extension AttestationApplicationId {
     /// `AttestationApplicationId ::= SEQUENCE { package_infos SET OF AttestationPackageInfo,
     /// signature_digests SET OF OCTET STRING }`, `AttestationPackageInfo ::= SEQUENCE { package_name OCTET STRING,
     /// version INTEGER }`, read from the contents of the tag-709 OCTET STRING (a whole encoding of its own).
-    init(berEncoded bytes: ArraySlice<UInt8>) throws(AttestationError) {
+    init(berEncoded bytes: BorrowedBytes) throws(AttestationError) {
         let root = try KeyDescriptionReader.document(bytes, "attestationApplicationId")
         var fields = try root.children(.sequence, "attestationApplicationId")
         let notTwo = { (_: Int) in "attestationApplicationId must have 2 fields" }

@@ -40,6 +40,13 @@ extension KeyDescription {
 
     /// The same, from the extension's contents in place in the certificate.
     init(extensionContents bytes: ArraySlice<UInt8>) throws(AttestationError) {
+        // Read through a borrowed view of the bytes (see `BorrowedBytes`): everything kept is copied out.
+        self = try bytes.withUnsafeBufferPointer { buffer throws(AttestationError) in
+            try KeyDescription(borrowing: BorrowedBytes(buffer))
+        }
+    }
+
+    private init(borrowing bytes: BorrowedBytes) throws(AttestationError) {
         let root = try KeyDescriptionReader.document(bytes, "KeyDescription")
         var fields = try root.children(.sequence, "KeyDescription")
         let tooFew = { (count: Int) in "KeyDescription has \(count) fields, expected 8" }

@@ -21,6 +21,10 @@ import SwiftASN1
 /// `skipRemaining(_:)` / `Element.validate(_:)`, so malformed bytes anywhere inside the extension are refused as
 /// `BER.parse` refused them. Every failure is `AttestationError.invalidFormat` naming the field; the name is only
 /// spelt out when the error is thrown. Indices are checked before every access: hostile input never traps.
+///
+/// The bytes are a `BorrowedBytes` view, so elements and readers copy without reference counting; a caller reads
+/// within `withUnsafeBufferPointer` of the extension's bytes (`KeyDescription.init(extensionContents:)`) and keeps
+/// only what it copies out.
 struct KeyDescriptionReader {
     /// Levels of nesting allowed, the outermost element being level 1. KeyDescription itself needs 5
     /// (KeyDescription, AuthorizationList, explicit tag, RootOfTrust, its fields); 16 leaves room for unknown tags.
@@ -33,21 +37,21 @@ struct KeyDescriptionReader {
         let identifier: ASN1Identifier
         let isConstructed: Bool
         /// The contents octets; for the indefinite form, without the end-of-contents octets.
-        let contents: ArraySlice<UInt8>
+        let contents: BorrowedBytes
         /// The nesting level of this element, 1 for the outermost.
         let depth: Int
         /// The index just past the whole encoding (after the end-of-contents octets of the indefinite form).
         let end: Int
     }
 
-    private let input: ArraySlice<UInt8>
+    private let input: BorrowedBytes
     private var position: Int
     /// The nesting level of the elements this reader yields.
     private let depth: Int
     /// How many elements `next` has returned so far.
     private(set) var count = 0
 
-    fileprivate init(_ input: ArraySlice<UInt8>, depth: Int) {
+    fileprivate init(_ input: BorrowedBytes, depth: Int) {
         self.input = input
         self.position = input.startIndex
         self.depth = depth
@@ -55,7 +59,7 @@ struct KeyDescriptionReader {
 
     /// The single element that `bytes` must consist of, with nothing after it: a whole encoded value, such as the
     /// extension value or the AttestationApplicationId inside tag 709.
-    static func document(_ bytes: ArraySlice<UInt8>, _ field: @autoclosure () -> String) throws(AttestationError) -> Element {
+    static func document(_ bytes: BorrowedBytes, _ field: @autoclosure () -> String) throws(AttestationError) -> Element {
         var reader = KeyDescriptionReader(bytes, depth: 1)
         guard let element = try reader.next(field()) else { throw .invalidFormat("\(field()) is empty") }
         guard reader.isAtEnd else { throw .invalidFormat("\(field()) has bytes after its end") }
@@ -90,7 +94,7 @@ struct KeyDescriptionReader {
 
     /// Reads the element starting at `start`, whose encoding must end within `input`. (The end is a field of the
     /// element rather than a second result: a tuple result with typed throws went through generic value witnesses.)
-    private static func element(in input: ArraySlice<UInt8>, at start: Int, depth: Int,
+    private static func element(in input: BorrowedBytes, at start: Int, depth: Int,
                                 _ field: () -> String) throws(AttestationError) -> Element {
         guard depth <= maximumDepth else { throw .invalidFormat("\(field()) nests deeper than \(maximumDepth) levels") }
         let limit = input.endIndex
@@ -165,7 +169,7 @@ struct KeyDescriptionReader {
 
     /// The index of the end-of-contents octets (§8.1.5, two zero octets) that close an indefinite-length encoding
     /// whose contents start at `start`, at element boundaries only.
-    private static func endOfContents(in input: ArraySlice<UInt8>, from start: Int, depth: Int,
+    private static func endOfContents(in input: BorrowedBytes, from start: Int, depth: Int,
                                       _ field: () -> String) throws(AttestationError) -> Int {
         var index = start
         var elements = 0
