@@ -34,7 +34,7 @@ import Testing
     static func realSignatures() throws -> [[UInt8]] {
         try CertificateReaderTests.realCertificates().compactMap { _, der in
             let certificate = try AttestationCertificate(derEncoded: der)
-            return CertificateSignature.HashFunction(signatureAlgorithm: certificate.signatureAlgorithm)?.isECDSA == true
+            return [.ecdsaSHA256, .ecdsaSHA384, .ecdsaSHA512].contains(CertificateSignature.HashFunction(signatureAlgorithm: certificate.signatureAlgorithm))
                 ? Array(certificate.signature) : nil
         }
     }

@@ -29,12 +29,13 @@ struct CertificateChainVerifier: Sendable {
                 : cache.isValid(subject, issuedBy: issuer)
             guard valid else { throw .untrustedChain("signature of certificate \(index) does not verify with certificate \(index + 1)") }
         }
-        if let root = trustedRoots.first(where: { $0.subjectPublicKeyInfoBytes == top.subjectPublicKeyInfoBytes }) {
+        if let root = trustedRoots.first(where: { $0.subjectPublicKeyInfoBytes.sameBytes(as: top.subjectPublicKeyInfoBytes) }) {
             return Outcome(anchor: root, includesRoot: true)
         }
         // Prefer roots whose subject names the top certificate's issuer; fall back to trying every root key.
-        let ordered = trustedRoots.filter { $0.subjectBytes == top.issuerBytes } + trustedRoots.filter { $0.subjectBytes != top.issuerBytes }
-        for root in ordered where root.isCertificateAuthority || root.subjectBytes == root.issuerBytes {
+        let ordered = trustedRoots.filter { $0.subjectBytes.sameBytes(as: top.issuerBytes) }
+            + trustedRoots.filter { !$0.subjectBytes.sameBytes(as: top.issuerBytes) }
+        for root in ordered where root.isCertificateAuthority || root.subjectBytes.sameBytes(as: root.issuerBytes) {
             let valid = chain.count == 1
                 ? CertificateSignature.isValid(top, issuedBy: root)
                 : cache.isValid(top, issuedBy: root)

@@ -28,21 +28,40 @@ enum CertificateSignature {
         guard let hash = HashFunction(signatureAlgorithm: algorithm) else { return false }
         switch key {
         case .p256(let key):
-            guard hash.isECDSA, let raw = ECDSASignatureDER.raw(signature, coordinateSize: 32),
+            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 32),
                   let sig = try? P256.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
-            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+            switch hash {
+            case .ecdsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message))
+            case .ecdsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message))
+            case .ecdsaSHA512: return key.isValidSignature(sig, for: HashFunction.sha512(message))
+            case .rsaSHA256, .rsaSHA384, .rsaSHA512: return false
+            }
         case .p384(let key):
-            guard hash.isECDSA, let raw = ECDSASignatureDER.raw(signature, coordinateSize: 48),
+            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 48),
                   let sig = try? P384.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
-            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+            switch hash {
+            case .ecdsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message))
+            case .ecdsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message))
+            case .ecdsaSHA512: return key.isValidSignature(sig, for: HashFunction.sha512(message))
+            case .rsaSHA256, .rsaSHA384, .rsaSHA512: return false
+            }
         case .p521(let key):
-            guard hash.isECDSA, let raw = ECDSASignatureDER.raw(signature, coordinateSize: 66),
+            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 66),
                   let sig = try? P521.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
-            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0) }
+            switch hash {
+            case .ecdsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message))
+            case .ecdsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message))
+            case .ecdsaSHA512: return key.isValidSignature(sig, for: HashFunction.sha512(message))
+            case .rsaSHA256, .rsaSHA384, .rsaSHA512: return false
+            }
         case .rsa(let key):
-            guard !hash.isECDSA else { return false }
             let sig = _RSA.Signing.RSASignature(rawRepresentation: signature)
-            return hash.withDigest(of: message) { key.isValidSignature(sig, for: $0, padding: .insecurePKCS1v1_5) }
+            switch hash {
+            case .rsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message), padding: .insecurePKCS1v1_5)
+            case .rsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message), padding: .insecurePKCS1v1_5)
+            case .rsaSHA512: return key.isValidSignature(sig, for: HashFunction.sha512(message), padding: .insecurePKCS1v1_5)
+            case .ecdsaSHA256, .ecdsaSHA384, .ecdsaSHA512: return false
+            }
         }
     }
 
@@ -97,19 +116,22 @@ enum CertificateSignature {
             }
         }
 
-        var isECDSA: Bool {
-            switch self {
-            case .ecdsaSHA256, .ecdsaSHA384, .ecdsaSHA512: true
-            case .rsaSHA256, .rsaSHA384, .rsaSHA512: false
-            }
+        // Concrete digests over the bytes in place: the verify is then specialised for the digest type, as a direct
+        // call with a `SHA256Digest` is, instead of going through `any Digest` and `DataProtocol`.
+        static func sha256(_ message: ArraySlice<UInt8>) -> SHA256Digest {
+            var hasher = SHA256()
+            message.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            return hasher.finalize()
         }
-
-        func withDigest(of message: ArraySlice<UInt8>, _ body: (any Digest) -> Bool) -> Bool {
-            switch self {
-            case .ecdsaSHA256, .rsaSHA256: body(SHA256.hash(data: message))
-            case .ecdsaSHA384, .rsaSHA384: body(SHA384.hash(data: message))
-            case .ecdsaSHA512, .rsaSHA512: body(SHA512.hash(data: message))
-            }
+        static func sha384(_ message: ArraySlice<UInt8>) -> SHA384Digest {
+            var hasher = SHA384()
+            message.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            return hasher.finalize()
+        }
+        static func sha512(_ message: ArraySlice<UInt8>) -> SHA512Digest {
+            var hasher = SHA512()
+            message.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            return hasher.finalize()
         }
     }
 }

@@ -57,10 +57,17 @@ struct DERKey: Hashable {
     }
 
     static func == (lhs: DERKey, rhs: DERKey) -> Bool {
-        guard lhs.bytes.count == rhs.bytes.count else { return false }
-        return lhs.bytes.withUnsafeBytes { left in
-            rhs.bytes.withUnsafeBytes { right in
-                guard let a = left.baseAddress, let b = right.baseAddress else { return left.count == right.count }
+        lhs.bytes[...].sameBytes(as: rhs.bytes[...])
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// Whether both hold the same bytes, by `memcmp` (`==` on slices compares element by element).
+    func sameBytes(as other: ArraySlice<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        return withUnsafeBytes { left in
+            other.withUnsafeBytes { right in
+                guard let a = left.baseAddress, let b = right.baseAddress else { return true }
                 return memcmp(a, b, left.count) == 0
             }
         }
