@@ -96,20 +96,29 @@ public struct AttestationCertificate: Sendable, Hashable {
         /// The bytes are read in place by `DERReader`: first checked to be DER at every level (X.690 §10, exactly as
         /// swift-asn1's `DER.parse` checked them), then the fields are read in the order and with the checks of the
         /// swift-asn1 node tree this replaced, so the same certificates parse, to the same values, with the same errors.
+        ///
+        /// The reader walks a `BorrowedBytes` view lent by `withUnsafeBufferPointer` (no reference counting while
+        /// parsing); the fields kept are slices of `bytes` at the same indices.
         init(derEncoded bytes: [UInt8]) throws(AttestationError) {
             guard bytes.count <= AttestationCertificate.maximumSize else {
                 throw .invalidFormat("certificate is larger than \(AttestationCertificate.maximumSize) bytes")
             }
+            self = try bytes.withUnsafeBufferPointer { buffer throws(AttestationError) in
+                try Fields(bytes, view: BorrowedBytes(buffer))
+            }
+        }
+
+        private init(_ bytes: [UInt8], view: BorrowedBytes) throws(AttestationError) {
             derEncoded = bytes
-            let certificate = try DERReader.document(bytes[...], "certificate")
+            let certificate = try DERReader.document(view, "certificate")
             // §4.1.1: Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }.
             var top = try certificate.children(.sequence, "Certificate")
             guard let tbsElement = try top.next("Certificate"), let algorithmElement = try top.next("Certificate"),
                   let signatureElement = try top.next("Certificate"), top.isAtEnd
             else { throw .invalidFormat("Certificate must have 3 elements") }
-            tbsCertificate = tbsElement.encoded
+            tbsCertificate = bytes[tbsElement.range]
             signatureAlgorithm = try AttestationCertificate.algorithm(algorithmElement, "signatureAlgorithm").oid
-            signature = try signatureElement.bitStringBytes("signatureValue")
+            signature = bytes[try signatureElement.bitStringBytes("signatureValue").indices]
 
             // §4.1.2: version [0] (optional), serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo,
             // then issuerUniqueID [1], subjectUniqueID [2] and extensions [3]. The TBS signature field is not read (the
@@ -121,17 +130,17 @@ public struct AttestationCertificate: Sendable, Hashable {
                   let issuerElement = try tbs.next("TBSCertificate"), let validityElement = try tbs.next("TBSCertificate"),
                   let subjectElement = try tbs.next("TBSCertificate"), let keyInfoElement = try tbs.next("TBSCertificate")
             else { throw .invalidFormat("TBSCertificate is too short") }
-            serialNumber = try serialElement.primitive(.integer, "serialNumber")
+            serialNumber = bytes[try serialElement.primitive(.integer, "serialNumber").indices]
             guard !serialNumber.isEmpty, serialNumber.count <= 21 else { throw .invalidFormat("serialNumber has a bad length") }
-            issuer = issuerElement.encoded
+            issuer = bytes[issuerElement.range]
             var validity = try validityElement.children(.sequence, "validity")
             guard let start = try validity.next("validity"), let end = try validity.next("validity"), validity.isAtEnd else {
                 throw .invalidFormat("validity must have 2 times")
             }
             notBefore = try AttestationCertificate.time(start, "notBefore")
             notAfter = try AttestationCertificate.time(end, "notAfter")
-            subject = subjectElement.encoded
-            subjectPublicKeyInfo = keyInfoElement.encoded
+            subject = bytes[subjectElement.range]
+            subjectPublicKeyInfo = bytes[keyInfoElement.range]
             var keyInfo = try keyInfoElement.children(.sequence, "subjectPublicKeyInfo")
             guard let keyAlgorithmElement = try keyInfo.next("subjectPublicKeyInfo"),
                   let keyElement = try keyInfo.next("subjectPublicKeyInfo"), keyInfo.isAtEnd
@@ -139,17 +148,17 @@ public struct AttestationCertificate: Sendable, Hashable {
             let keyAlgorithm = try AttestationCertificate.algorithm(keyAlgorithmElement, "subjectPublicKeyInfo.algorithm")
             publicKeyAlgorithm = keyAlgorithm.oid
             publicKeyParameter = keyAlgorithm.parameter
-            publicKeyBits = try keyElement.bitStringBytes("subjectPublicKey")
+            publicKeyBits = bytes[try keyElement.bitStringBytes("subjectPublicKey").indices]
 
             var parsedExtensions: [Extension] = []
             while let field = try tbs.next("TBSCertificate") {
                 guard field.identifier == AttestationCertificate.extensionsTag else { continue }
-                try AttestationCertificate.readExtensions(field, into: &parsedExtensions)
+                try AttestationCertificate.readExtensions(field, of: bytes, into: &parsedExtensions)
             }
             extensions = parsedExtensions
-            isCertificateAuthority = AttestationCertificate.isCertificateAuthority(parsedExtensions)
+            isCertificateAuthority = AttestationCertificate.isCertificateAuthority(parsedExtensions, view: view)
             serialNumberHex = Hex.encodeMinimal(serialNumber)
-            isRemoteProvisioningIntermediate = AttestationCertificate.isRemoteProvisioningIntermediate(subject: subject)
+            isRemoteProvisioningIntermediate = AttestationCertificate.isRemoteProvisioningIntermediate(subject: view[subjectElement.range])
         }
     }
 
@@ -175,7 +184,7 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     /// §4.1.2.9: `[3] EXPLICIT Extensions`, Extensions ::= SEQUENCE OF Extension,
     /// Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }. An OID may appear once.
-    private static func readExtensions(_ field: DERReader.Element, into parsed: inout [Extension]) throws(AttestationError) {
+    private static func readExtensions(_ field: DERReader.Element, of bytes: [UInt8], into parsed: inout [Extension]) throws(AttestationError) {
         var wrapper = try field.children("extensions")
         guard let list = try wrapper.next("extensions"), wrapper.isAtEnd else {
             throw .invalidFormat("extensions must hold one SEQUENCE")
@@ -195,14 +204,14 @@ public struct AttestationCertificate: Sendable, Hashable {
             guard !parsed.contains(where: { $0.oid == oid }) else {
                 throw .invalidFormat("extension \(oid) appears twice")
             }
-            parsed.append(Extension(oid: oid, critical: critical, contents: value))
+            parsed.append(Extension(oid: oid, critical: critical, contents: bytes[value.indices]))
         }
     }
 
     /// §4.2.1.9: BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, … }; anything malformed means not a CA.
-    private static func isCertificateAuthority(_ extensions: [Extension]) -> Bool {
+    private static func isCertificateAuthority(_ extensions: [Extension], view: BorrowedBytes) -> Bool {
         guard let basic = extensions.first(where: { $0.oid == .basicConstraintsOID }),
-              let value = try? DERReader.document(basic.contents, "basicConstraints"),
+              let value = try? DERReader.document(view[basic.contents.indices], "basicConstraints"),
               var fields = try? value.children(.sequence, "basicConstraints"),
               let first = try? fields.next("basicConstraints"), first.identifier == .boolean
         else { return false }
@@ -212,7 +221,7 @@ public struct AttestationCertificate: Sendable, Hashable {
     private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
     private static let rkpOrganization = Array("Google LLC".utf8)
 
-    private static func isRemoteProvisioningIntermediate(subject: ArraySlice<UInt8>) -> Bool {
+    private static func isRemoteProvisioningIntermediate(subject: BorrowedBytes) -> Bool {
         // The value's bytes stand verbatim in the DER subject: without them there is nothing to parse.
         guard contains(subject, rkpCommonNamePrefix) else { return false }
         let attributes = subjectAttributeBytes(subject, [.commonNameOID, .organizationOID])
@@ -222,7 +231,7 @@ public struct AttestationCertificate: Sendable, Hashable {
 
     /// Whether `needle` occurs in `bytes`; a plain scan, because the standard library's `firstRange(of:)` allocated
     /// about once per octet searched, more than the rest of the parse together.
-    private static func contains(_ bytes: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+    private static func contains(_ bytes: BorrowedBytes, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return needle.isEmpty }
         for start in bytes.startIndex...(bytes.endIndex - needle.count) where bytes[start] == first {
             if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
@@ -233,9 +242,9 @@ public struct AttestationCertificate: Sendable, Hashable {
     /// The raw values of the subject's attributes of the types `oids`, in one pass over the subject (§4.1.2.4:
     /// Name ::= SEQUENCE OF RelativeDistinguishedName, RDN ::= SET OF AttributeTypeAndValue ::= SEQUENCE { type, value }).
     /// Malformed RDNs and attributes are skipped.
-    private static func subjectAttributeBytes(_ subject: ArraySlice<UInt8>, _ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] {
+    private static func subjectAttributeBytes(_ subject: BorrowedBytes, _ oids: Set<ASN1ObjectIdentifier>) -> [ASN1ObjectIdentifier: [BorrowedBytes]] {
         guard let name = try? DERReader.document(subject, "subject"), var rdns = try? name.children("subject") else { return [:] }
-        var values: [ASN1ObjectIdentifier: [ArraySlice<UInt8>]] = [:]
+        var values: [ASN1ObjectIdentifier: [BorrowedBytes]] = [:]
         while let rdn = try? rdns.next("subject") {
             guard var attributes = try? rdn.children("RDN") else { continue }
             while let attribute = try? attributes.next("RDN") {
@@ -290,11 +299,11 @@ public struct AttestationCertificate: Sendable, Hashable {
         do {
             switch element.identifier {
             case .utcTime:
-                let time = try UTCTime(derEncoded: element.encoded, withIdentifier: .utcTime)
+                let time = try UTCTime(derEncoded: Array(element.encoded)[...], withIdentifier: .utcTime)
                 return TimeParts(year: time.year, month: time.month, day: time.day,
                                  hours: time.hours, minutes: time.minutes, seconds: time.seconds)
             case .generalizedTime:
-                let time = try GeneralizedTime(derEncoded: element.encoded, withIdentifier: .generalizedTime)
+                let time = try GeneralizedTime(derEncoded: Array(element.encoded)[...], withIdentifier: .generalizedTime)
                 return TimeParts(year: time.year, month: time.month, day: time.day,
                                  hours: time.hours, minutes: time.minutes, seconds: time.seconds)
             default:
@@ -335,19 +344,19 @@ private struct TimeParts {
     }
 
     /// UTCTime `YYMMDDHHMMSSZ` (§4.1.2.5.1): YY under 50 is 20YY, otherwise 19YY.
-    init?(utcTime bytes: ArraySlice<UInt8>) {
+    init?(utcTime bytes: BorrowedBytes) {
         guard bytes.count == 13, bytes.last == UInt8(ascii: "Z"), let year = Self.decimal(bytes, 0, 2) else { return nil }
         self.init(year: year < 50 ? 2000 + year : 1900 + year, clock: bytes, at: 2)
     }
 
     /// GeneralizedTime `YYYYMMDDHHMMSSZ` (§4.1.2.5.2), without fractional seconds.
-    init?(generalizedTime bytes: ArraySlice<UInt8>) {
+    init?(generalizedTime bytes: BorrowedBytes) {
         guard bytes.count == 15, bytes.last == UInt8(ascii: "Z"), let year = Self.decimal(bytes, 0, 4) else { return nil }
         self.init(year: year, clock: bytes, at: 4)
     }
 
     /// `MMDDHHMMSS` at `offset`, checked.
-    private init?(year: Int, clock bytes: ArraySlice<UInt8>, at offset: Int) {
+    private init?(year: Int, clock bytes: BorrowedBytes, at offset: Int) {
         guard let month = Self.decimal(bytes, offset, 2), let day = Self.decimal(bytes, offset + 2, 2),
               let hours = Self.decimal(bytes, offset + 4, 2), let minutes = Self.decimal(bytes, offset + 6, 2),
               let seconds = Self.decimal(bytes, offset + 8, 2),
@@ -358,7 +367,7 @@ private struct TimeParts {
     }
 
     /// The `count` ASCII digits at `offset` from the start, as a number; nil if any is not a digit.
-    private static func decimal(_ bytes: ArraySlice<UInt8>, _ offset: Int, _ count: Int) -> Int? {
+    private static func decimal(_ bytes: BorrowedBytes, _ offset: Int, _ count: Int) -> Int? {
         let start = bytes.startIndex + offset
         guard offset >= 0, count <= bytes.count - offset else { return nil }
         var value = 0

@@ -28,12 +28,13 @@ struct DERReader {
     /// Elements allowed in one constructed encoding that is decoded (the bound `ASN1Reading.children` applied).
     static let maximumElements = 4096
 
-    /// One element (X.690 §8.1.1), as a slice of the received bytes.
+    /// One element (X.690 §8.1.1), as a view of the received bytes (see `BorrowedBytes`: a reader works within the
+    /// scope that lent the bytes, and what is kept is sliced from the owning array by `range`).
     struct Element {
         let identifier: ASN1Identifier
         let isConstructed: Bool
         /// Identifier, length and contents octets: the element exactly as received.
-        let encoded: ArraySlice<UInt8>
+        let encoded: BorrowedBytes
         /// The index in `encoded` where the contents octets start.
         let contentsStart: Int
         /// Whether some constructed encoding of the document holds more than `maximumElements` elements, so that
@@ -41,14 +42,16 @@ struct DERReader {
         let countsElements: Bool
 
         /// The contents octets.
-        var contents: ArraySlice<UInt8> { encoded[contentsStart...] }
+        var contents: BorrowedBytes { encoded[contentsStart..<encoded.endIndex] }
+        /// Where the whole element lies in the received bytes.
+        var range: Range<Int> { encoded.startIndex..<encoded.endIndex }
     }
 
-    private let input: ArraySlice<UInt8>
+    private let input: BorrowedBytes
     private var position: Int
     private let countsElements: Bool
 
-    fileprivate init(_ input: ArraySlice<UInt8>, countsElements: Bool) {
+    fileprivate init(_ input: BorrowedBytes, countsElements: Bool) {
         self.input = input
         self.position = input.startIndex
         self.countsElements = countsElements
@@ -56,7 +59,7 @@ struct DERReader {
 
     /// The single element that `bytes` must consist of, after every element inside it, at every level, has been
     /// checked to be DER (the rules above).
-    static func document(_ bytes: ArraySlice<UInt8>, _ field: @autoclosure () -> String) throws(AttestationError) -> Element {
+    static func document(_ bytes: BorrowedBytes, _ field: @autoclosure () -> String) throws(AttestationError) -> Element {
         do throws(Malformed) {
             let root = try header(bytes, at: bytes.startIndex, limit: bytes.endIndex)
             var widest = 0
@@ -137,7 +140,7 @@ struct DERReader {
 
     /// Checks the elements of the contents `start..<end` at level `depth`, and inside them; `widest` becomes at least
     /// the number of elements of the widest constructed encoding seen.
-    private static func validate(_ bytes: ArraySlice<UInt8>, from start: Int, to end: Int, depth: Int,
+    private static func validate(_ bytes: BorrowedBytes, from start: Int, to end: Int, depth: Int,
                                  widest: inout Int) throws(Malformed) {
         var index = start
         var count = 0
@@ -154,7 +157,7 @@ struct DERReader {
     }
 
     /// Reads the identifier and length octets of the element starting at `start`, whose encoding must end by `limit`.
-    private static func header(_ bytes: ArraySlice<UInt8>, at start: Int, limit: Int) throws(Malformed) -> Header {
+    private static func header(_ bytes: BorrowedBytes, at start: Int, limit: Int) throws(Malformed) -> Header {
         var index = start
         guard index >= bytes.startIndex, index < limit, limit <= bytes.endIndex else { throw .truncated }
 
@@ -239,7 +242,7 @@ extension DERReader.Element: ASN1ElementContents {
     }
 
     /// The bits of a primitive BIT STRING whose unused-bit count is 0 (X.690 §8.6.2; keys and signatures), in place.
-    func bitStringBytes(_ field: @autoclosure () -> String) throws(AttestationError) -> ArraySlice<UInt8> {
+    func bitStringBytes(_ field: @autoclosure () -> String) throws(AttestationError) -> BorrowedBytes {
         let bytes = try primitive(.bitString, field())
         guard let unused = bytes.first, unused == 0 else { throw .invalidFormat("\(field()) is not a whole-byte BIT STRING") }
         return bytes.dropFirst()

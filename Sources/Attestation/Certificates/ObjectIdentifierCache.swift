@@ -16,7 +16,7 @@ final class ObjectIdentifierCache: @unchecked Sendable {
     static let shared = ObjectIdentifierCache()
 
     /// Longest encoding kept (every OID the certificates of the test vectors use encodes in at most 12 octets).
-    static let maximumEncodedLength = 64
+    static let maximumEncodedLength = Encoding.capacity
 
     private let lock = NSLock()
     private var identifiers: [Encoding: ASN1ObjectIdentifier] = [:]
@@ -30,29 +30,52 @@ final class ObjectIdentifierCache: @unchecked Sendable {
     var count: Int { lock.withLock { identifiers.count } }
 
     /// The OID `encoded` (one whole TLV) encodes, or nil when swift-asn1 refuses it.
-    func objectIdentifier(encoded: ArraySlice<UInt8>) -> ASN1ObjectIdentifier? {
-        if let cached = lock.withLock({ identifiers[Encoding(bytes: encoded)] }) { return cached }
+    func objectIdentifier(encoded: some Collection<UInt8>) -> ASN1ObjectIdentifier? {
+        let key = Encoding(encoded)
+        if let key, let cached = lock.withLock({ identifiers[key] }) { return cached }
         // A copy: the value keeps its contents as a slice of what it was decoded from, which must not be the caller's
-        // (whole certificate) array.
-        let key = Array(encoded)[...]
-        guard let decoded = try? ASN1ObjectIdentifier(derEncoded: key, withIdentifier: .objectIdentifier) else { return nil }
-        guard key.count <= Self.maximumEncodedLength else { return decoded }
+        // (whole certificate) bytes.
+        guard let decoded = try? ASN1ObjectIdentifier(derEncoded: Array(encoded)[...], withIdentifier: .objectIdentifier) else { return nil }
+        guard let key else { return decoded }
         lock.withLock {
             if identifiers.count >= capacity { identifiers.removeAll(keepingCapacity: true) }
-            identifiers[Encoding(bytes: key)] = decoded
+            identifiers[key] = decoded
         }
         return decoded
     }
 
-    /// An encoding as a key, hashed in bulk (an `ArraySlice` hashes octet by octet, which showed in profiles: a
-    /// certificate holds about ten OIDs).
-    private struct Encoding: Hashable {
-        let bytes: ArraySlice<UInt8>
+    /// An encoding of at most `capacity` octets packed into three words: a key that hashes and compares without
+    /// touching memory elsewhere, made from the bytes in place (no copy on a hit).
+    struct Encoding: Hashable {
+        static let capacity = 24
 
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let count: Int
+        let words: (UInt64, UInt64, UInt64)
+
+        init?(_ bytes: some Collection<UInt8>) {
+            guard bytes.count <= Self.capacity else { return nil }
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            for (index, byte) in bytes.enumerated() {
+                let shifted = UInt64(byte) << UInt64(8 * (index % 8))
+                switch index / 8 {
+                case 0: words.0 |= shifted
+                case 1: words.1 |= shifted
+                default: words.2 |= shifted
+                }
+            }
+            count = bytes.count
+            self.words = words
         }
 
-        static func == (lhs: Encoding, rhs: Encoding) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(count)
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+        }
+
+        static func == (lhs: Encoding, rhs: Encoding) -> Bool {
+            lhs.count == rhs.count && lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
+        }
     }
 }
