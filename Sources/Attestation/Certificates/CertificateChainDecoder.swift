@@ -55,10 +55,15 @@ public enum CertificateChainDecoder {
             let bodyStart = begin + pemBegin.count
             guard let end = firstIndex(of: pemEnd, in: bytes, from: bodyStart) else { throw .invalidFormat("PEM block without END line") }
             guard ders.count < maximumLength else { throw .chainTooLong(count: ders.count + 1, limit: maximumLength) }
-            var body = Data()
+            var body: [UInt8] = []
             body.reserveCapacity(end - bodyStart)
-            for byte in bytes[bodyStart..<end] where ![0x20, 0x09, 0x0A, 0x0D].contains(byte) { body.append(byte) }
-            guard let der = Data(base64Encoded: body) else { throw .invalidFormat("PEM block is not base64") }
+            for byte in bytes[bodyStart..<end] {
+                switch byte {
+                case 0x20, 0x09, 0x0A, 0x0D: continue
+                default: body.append(byte)
+                }
+            }
+            guard let der = Data(base64Encoded: Data(body)) else { throw .invalidFormat("PEM block is not base64") }
             ders.append([UInt8](der))
             position = end + pemEnd.count
         }

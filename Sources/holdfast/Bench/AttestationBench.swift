@@ -43,7 +43,7 @@ struct AttestationBench: AsyncParsableCommand {
         print(String(format: "raw ECDSA P-384 verify (precomputed SHA-256 digest): %.0f ops/s", rawP384.perSecond))
 
         if only != .android { try await measureApple(apple, raw: raw) }
-        if only != .apple { try await measureAndroid(android, raw: raw) }
+        if only != .apple { try await measureAndroid(android) }
     }
 
     private func measureApple(_ apple: AppleSample, raw rates: [LeafCurve: Rate]) async throws {
@@ -75,8 +75,7 @@ struct AttestationBench: AsyncParsableCommand {
         await Self.printCache(appleCache, verifications: appleRate.operations + Self.warmUp + 1)
     }
 
-    private func measureAndroid(_ android: AndroidSample, raw rates: [LeafCurve: Rate]) async throws {
-        let raw = { (curve: LeafCurve) in rates[curve]! }
+    private func measureAndroid(_ android: AndroidSample) async throws {
         let seconds = options.seconds
         // Android Key Attestation, from the DER certificates a server receives (base64-decoded from its JSON).
         let androidCache = VerifiedIssuerCache()
@@ -109,27 +108,29 @@ struct AttestationBench: AsyncParsableCommand {
         await Self.printCache(androidCache, verifications: androidRate.operations + Self.warmUp + 1)
         print(String(format: "  parsed-certificate cache: %d hits (%.2f per verification); %d certificates parsed once",
                      parseCache.hits, Double(parseCache.hits) / Double(androidRate.operations + Self.warmUp), parseCache.count))
-        let uncachedRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) {
+        // Where the rest goes, each against the raw verify measured alongside it: every certificate parsed, the same
+        // verification from already parsed certificates, and from the PEM file's text.
+        let baseline = try Self.rawVerifier(android.leafCurve)
+        let part = seconds / 2
+        let parsed = try CertificateChainDecoder.decode(derList: ders)
+        let (uncachedRate, uncachedBaseline) = try await measureInterleaved(seconds: part, baseline: baseline) {
             try await verifyAndroid(CertificateChainDecoder.decode(derList: ders, cache: nil))
         }
-        print(String(format: "  without the parsed-certificate cache (every certificate parsed): %.0f ops/s (%.2f×)",
-                     uncachedRate.perSecond, uncachedRate.perSecond / raw(android.leafCurve).perSecond))
-
-        // Where the rest goes: the same verification from already parsed certificates, and from the PEM text.
-        let parsed = try CertificateChainDecoder.decode(derList: ders)
-        let parsedRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) { try await verifyAndroid(parsed) }
-        let pemRate = try await measureAsyncRate(seconds: seconds, warmUp: Self.warmUp) {
+        let (parsedRate, parsedBaseline) = try await measureInterleaved(seconds: part, baseline: baseline) {
+            try await verifyAndroid(parsed)
+        }
+        let (pemRate, pemBaseline) = try await measureInterleaved(seconds: part, baseline: baseline) {
             try await verifyAndroid(CertificateChainDecoder.decode(android.chain))
         }
-        print(String(format: "  from parsed certificates: %.0f ops/s (%.2f× raw %@); from the PEM file's text: %.0f ops/s (%.2f×)",
-                     parsedRate.perSecond, parsedRate.perSecond / raw(android.leafCurve).perSecond, android.leafCurve.description,
-                     pemRate.perSecond, pemRate.perSecond / raw(android.leafCurve).perSecond))
+        print(String(format: "  without the parsed-certificate cache (every certificate parsed): %.0f ops/s (%.2f×)",
+                     uncachedRate.perSecond, uncachedRate.perSecond / uncachedBaseline.perSecond))
+        print(String(format: "  from parsed certificates: %.0f ops/s (%.2f×); from the PEM file's text: %.0f ops/s (%.2f×)",
+                     parsedRate.perSecond, parsedRate.perSecond / parsedBaseline.perSecond,
+                     pemRate.perSecond, pemRate.perSecond / pemBaseline.perSecond))
 
         // The two parses every verification makes, each against the raw verify measured alongside it.
         let leafDER = ders[0]
         let keyDescription = try AttestationCertificate(derEncoded: leafDER).extension(KeyDescription.extensionOID)?.value ?? []
-        let baseline = try Self.rawVerifier(android.leafCurve)
-        let part = seconds / 3
         let (leafRate, leafBaseline) = try await measureInterleaved(seconds: part, baseline: baseline) {
             _ = try AttestationCertificate(derEncoded: leafDER)
         }
