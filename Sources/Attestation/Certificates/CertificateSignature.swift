@@ -18,12 +18,6 @@ enum CertificateSignature {
     }
 
     static func isValid(signature: ArraySlice<UInt8>, algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
-                        issuer: AttestationCertificate) -> Bool {
-        guard let key = Key(issuer) else { return false }
-        return isValid(signature: signature, algorithm: algorithm, over: message, key: key)
-    }
-
-    static func isValid(signature: ArraySlice<UInt8>, algorithm: ASN1ObjectIdentifier, over message: ArraySlice<UInt8>,
                         key: Key) -> Bool {
         guard let hash = HashFunction(signatureAlgorithm: algorithm) else { return false }
         switch key {
