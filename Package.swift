@@ -55,7 +55,7 @@ let package = Package(
             "CBOR", "COSE", "JOSE",
         ]),
         .target(name: "Attestation", dependencies: [
-            "CBOR",
+            "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),

@@ -24,11 +24,16 @@ public enum ECDSASignature {
 
     /// DER to raw `r‖s` with each integer left-padded to `componentLength` bytes.
     public static func raw(fromDER der: [UInt8], componentLength: Int) throws(COSEError) -> [UInt8] {
+        try raw(fromDER: der[...], componentLength: componentLength)
+    }
+
+    /// The same, for a signature value in place in a larger buffer (an X.509 certificate's signatureValue).
+    public static func raw(fromDER der: ArraySlice<UInt8>, componentLength: Int) throws(COSEError) -> [UInt8] {
         guard componentLength > 0, componentLength <= 66 else { throw .invalidSignatureEncoding("bad component length") }
         var reader = DERReader(bytes: der)
         guard try reader.readTag() == 0x30 else { throw .invalidSignatureEncoding("not a SEQUENCE") }
         let sequenceLength = try reader.readLength()
-        guard sequenceLength == der.count - reader.position else {
+        guard sequenceLength == der.endIndex - reader.position else {
             throw .invalidSignatureEncoding("SEQUENCE length does not match the input")
         }
         var result: [UInt8] = []
@@ -48,10 +53,10 @@ public enum ECDSASignature {
             guard magnitude.count <= componentLength else {
                 throw .invalidSignatureEncoding("\(name) is longer than the curve allows")
             }
-            result += [UInt8](repeating: 0, count: componentLength - magnitude.count)
-            result += magnitude
+            result.append(contentsOf: repeatElement(0, count: componentLength - magnitude.count))
+            result.append(contentsOf: magnitude)
         }
-        guard reader.position == der.count else { throw .invalidSignatureEncoding("bytes after the SEQUENCE") }
+        guard reader.position == der.endIndex else { throw .invalidSignatureEncoding("bytes after the SEQUENCE") }
         return result
     }
 
@@ -72,11 +77,16 @@ public enum ECDSASignature {
     }
 
     private struct DERReader {
-        let bytes: [UInt8]
-        var position = 0
+        let bytes: ArraySlice<UInt8>
+        var position: Int
+
+        init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            position = bytes.startIndex
+        }
 
         mutating func readTag() throws(COSEError) -> UInt8 {
-            guard position < bytes.count else { throw .invalidSignatureEncoding("truncated DER") }
+            guard position < bytes.endIndex else { throw .invalidSignatureEncoding("truncated DER") }
             defer { position += 1 }
             return bytes[position]
         }
@@ -92,7 +102,7 @@ public enum ECDSASignature {
         }
 
         mutating func read(_ count: Int) throws(COSEError) -> ArraySlice<UInt8> {
-            guard count <= bytes.count - position else { throw .invalidSignatureEncoding("truncated DER") }
+            guard count <= bytes.endIndex - position else { throw .invalidSignatureEncoding("truncated DER") }
             defer { position += count }
             return bytes[position..<(position + count)]
         }

@@ -32,7 +32,7 @@ struct KeyDescriptionReader {
     /// Elements allowed in one constructed encoding.
     static let maximumElements = 4096
 
-    /// One element (X.690 §8.1.1): identifier, and the contents octets as a slice of the received bytes.
+    /// One element (X.690 §8.1.1): identifier, and the contents octets as a view of the received bytes.
     struct Element {
         let identifier: ASN1Identifier
         let isConstructed: Bool

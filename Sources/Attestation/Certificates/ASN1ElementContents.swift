@@ -3,26 +3,22 @@ import SwiftASN1
 /// One element read in place by `DERReader` or `KeyDescriptionReader`: what both decode the same way, whatever the
 /// encoding rules that found it.
 protocol ASN1ElementContents {
-    /// How the element refers to the received bytes: `ArraySlice` (certificate fields are kept as slices of the
-    /// certificate) or `BorrowedBytes` (the KeyDescription, read within one scope and copied out).
-    associatedtype Bytes: RandomAccessCollection<UInt8> where Bytes.Index == Int
-
     var identifier: ASN1Identifier { get }
     var isConstructed: Bool { get }
     /// The contents octets (X.690 §8.1.1), in place in the received bytes.
-    var contents: Bytes { get }
+    var contents: BorrowedBytes { get }
 }
 
 extension ASN1ElementContents {
     /// The contents octets of a primitive encoding.
-    func primitive(_ field: @autoclosure () -> String) throws(AttestationError) -> Bytes {
+    func primitive(_ field: @autoclosure () -> String) throws(AttestationError) -> BorrowedBytes {
         guard !isConstructed else { throw .invalidFormat("\(field()) must be primitive") }
         return contents
     }
 
     /// The contents octets of a primitive encoding that must carry `expected`. The constructed form of a string
     /// type (X.690 §8.7.3, BER only) is refused.
-    func primitive(_ expected: ASN1Identifier, _ field: @autoclosure () -> String) throws(AttestationError) -> Bytes {
+    func primitive(_ expected: ASN1Identifier, _ field: @autoclosure () -> String) throws(AttestationError) -> BorrowedBytes {
         guard identifier == expected else { throw .invalidFormat("\(field()) has tag \(identifier), expected \(expected)") }
         return try primitive(field())
     }

@@ -1,4 +1,6 @@
+import COSE
 import Crypto
+import Foundation
 import _CryptoExtras
 import SwiftASN1
 
@@ -22,8 +24,8 @@ enum CertificateSignature {
         guard let hash = HashFunction(signatureAlgorithm: algorithm) else { return false }
         switch key {
         case .p256(let key):
-            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 32),
-                  let sig = try? P256.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+            guard let raw = try? COSE.ECDSASignature.raw(fromDER: signature, componentLength: 32),
+                  let sig = try? P256.Signing.ECDSASignature(rawRepresentation: Data(raw)) else { return false }
             switch hash {
             case .ecdsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message))
             case .ecdsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message))
@@ -31,8 +33,8 @@ enum CertificateSignature {
             case .rsaSHA256, .rsaSHA384, .rsaSHA512: return false
             }
         case .p384(let key):
-            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 48),
-                  let sig = try? P384.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+            guard let raw = try? COSE.ECDSASignature.raw(fromDER: signature, componentLength: 48),
+                  let sig = try? P384.Signing.ECDSASignature(rawRepresentation: Data(raw)) else { return false }
             switch hash {
             case .ecdsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message))
             case .ecdsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message))
@@ -40,8 +42,8 @@ enum CertificateSignature {
             case .rsaSHA256, .rsaSHA384, .rsaSHA512: return false
             }
         case .p521(let key):
-            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 66),
-                  let sig = try? P521.Signing.ECDSASignature(rawRepresentation: raw) else { return false }
+            guard let raw = try? COSE.ECDSASignature.raw(fromDER: signature, componentLength: 66),
+                  let sig = try? P521.Signing.ECDSASignature(rawRepresentation: Data(raw)) else { return false }
             switch hash {
             case .ecdsaSHA256: return key.isValidSignature(sig, for: HashFunction.sha256(message))
             case .ecdsaSHA384: return key.isValidSignature(sig, for: HashFunction.sha384(message))

@@ -1,13 +1,28 @@
 @testable import Attestation
+import COSE
 import Crypto
 import Foundation
 import TestSupport
 import Testing
 
-/// `ECDSASignatureDER` — the X.509 ECDSA signature value read into `r ‖ s` by hand — against swift-crypto's
-/// `ECDSASignature(derRepresentation:)` (BoringSSL), which it replaced on the verification path: same acceptance, same
-/// bytes.
-@Suite struct ECDSASignatureDERTests {
+/// COSE's `ECDSASignature.raw(fromDER:componentLength:)`, which reads a certificate's ECDSA signature value into
+/// `r ‖ s` on the attestation verification path, against swift-crypto's `ECDSASignature(derRepresentation:)`
+/// (BoringSSL), which it replaced there: same acceptance, same bytes. The one difference is a zero r or s, which
+/// BoringSSL parses and every verify then refuses, and COSE refuses at once (RFC 3279 values are positive): the
+/// verdict on the certificate is the same.
+@Suite struct CertificateSignatureValueTests {
+    /// What the verification path reads from `der` at a coordinate width, or nil where it refuses.
+    static func ours(_ der: [UInt8], coordinateSize: Int) -> [UInt8]? {
+        try? COSE.ECDSASignature.raw(fromDER: der[...], componentLength: coordinateSize)
+    }
+
+    /// swift-crypto's reading, with a zero r or s counted as refused (see above).
+    static func expected(_ der: [UInt8], coordinateSize: Int) -> [UInt8]? {
+        guard let raw = reference(der, coordinateSize: coordinateSize),
+              raw[..<coordinateSize].contains(where: { $0 != 0 }), raw[coordinateSize...].contains(where: { $0 != 0 }) else { return nil }
+        return raw
+    }
+
     /// swift-crypto's answer for `der` at each coordinate width: the raw form, or nil where it throws.
     static func reference(_ der: [UInt8], coordinateSize: Int) -> [UInt8]? {
         switch coordinateSize {
@@ -46,8 +61,8 @@ import Testing
         var accepted = 0
         for der in try real + Self.freshSignatures(&generator) {
             for width in Self.widths {
-                let ours = ECDSASignatureDER.raw(der[...], coordinateSize: width).map { Array($0) }
-                #expect(ours == Self.reference(der, coordinateSize: width), "\(Hex.encode(der)) at \(width)")
+                let ours = Self.ours(der, coordinateSize: width)
+                #expect(ours == Self.expected(der, coordinateSize: width), "\(Hex.encode(der)) at \(width)")
                 if ours != nil { accepted += 1 }
             }
         }
@@ -73,8 +88,8 @@ import Testing
                 }
             }
             let width = Self.widths[Int.random(in: 0..<3, using: &generator)]
-            let ours = ECDSASignatureDER.raw(der[...], coordinateSize: width).map { Array($0) }
-            let reference = Self.reference(der, coordinateSize: width)
+            let ours = Self.ours(der, coordinateSize: width)
+            let reference = Self.expected(der, coordinateSize: width)
             #expect(ours == reference, "\(Hex.encode(der)) at \(width)")
             if ours == reference { if ours == nil { agreedRefusing += 1 } else { agreedAccepting += 1 } }
         }
@@ -88,12 +103,17 @@ import Testing
         func integer(_ content: [UInt8]) -> [UInt8] { [0x02, UInt8(content.count)] + content }
         func sequence(_ content: [UInt8]) -> [UInt8] { [0x30, UInt8(content.count)] + content }
         let good = sequence(integer(r) + integer(s))
-        #expect(ECDSASignatureDER.raw(good[...], coordinateSize: 32).map { Array($0) } == r + s)
+        #expect(Self.ours(good, coordinateSize: 32) == r + s)
         // A small value is left-padded.
-        #expect(ECDSASignatureDER.raw(sequence(integer([0x01]) + integer(s))[...], coordinateSize: 32).map { Array($0) } == [UInt8](repeating: 0, count: 31) + [1] + s)
+        #expect(Self.ours(sequence(integer([0x01]) + integer(s)), coordinateSize: 32) == [UInt8](repeating: 0, count: 31) + [1] + s)
         // A high first octet needs its 0x00 sign octet, which is dropped.
         let high = [UInt8](repeating: 0x91, count: 32)
-        #expect(ECDSASignatureDER.raw(sequence(integer([0x00] + high) + integer(s))[...], coordinateSize: 32).map { Array($0) } == high + s)
+        #expect(Self.ours(sequence(integer([0x00] + high) + integer(s)), coordinateSize: 32) == high + s)
+
+        // A zero r: BoringSSL parses it (and no verify accepts it); the verification path refuses it at once.
+        let zeroR = sequence(integer([0x00]) + integer(s))
+        #expect(Self.reference(zeroR, coordinateSize: 32) != nil)
+        #expect(Self.ours(zeroR, coordinateSize: 32) == nil)
 
         let refused: [(String, [UInt8])] = [
             ("trailing octet", good + [0x00]),
@@ -110,7 +130,7 @@ import Testing
             ("empty", []),
         ]
         for (label, der) in refused {
-            #expect(ECDSASignatureDER.raw(der[...], coordinateSize: 32) == nil, "\(label)")
+            #expect(Self.ours(der, coordinateSize: 32) == nil, "\(label)")
             #expect(Self.reference(der, coordinateSize: 32) == nil, "swift-crypto: \(label)")
         }
     }
