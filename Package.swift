@@ -13,13 +13,16 @@ let package = Package(
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "Attestation", targets: ["Attestation"]),
+        .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
         .library(name: "HoldfastProtocol", targets: ["HoldfastProtocol"]),
+        .library(name: "HoldfastAdmin", targets: ["HoldfastAdmin"]),
         .library(name: "HoldfastSDK", targets: ["HoldfastSDK"]),
         .library(name: "HoldfastServer", targets: ["HoldfastServer"]),
         .executable(name: "holdfast", targets: ["holdfast"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
@@ -61,6 +64,7 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
+        .target(name: "ClientAttestation", dependencies: ["JOSE"]),
         .target(name: "HoldfastProtocol", dependencies: [
             "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -70,14 +74,16 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // MARK: server
+        .target(name: "HoldfastAdmin", dependencies: ["HoldfastProtocol", "JOSE"]),
         .target(name: "Ephemeral", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HoldfastServer", dependencies: [
-            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "Ephemeral", "HoldfastProtocol",
+            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
@@ -91,6 +97,7 @@ let package = Package(
         ], resources: [.copy("openapi.json")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol",
+            "HoldfastAdmin", "ClientAttestation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -120,8 +127,13 @@ let package = Package(
             "TestSupport", "HoldfastProtocol", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .testTarget(name: "ClientAttestationTests", dependencies: [
+            "TestSupport", "ClientAttestation", "HoldfastProtocol", "JOSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
-            "TestSupport", "HoldfastSDK", "HoldfastProtocol", "JOSE",
+            "TestSupport", "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "EphemeralTests", dependencies: [
@@ -131,7 +143,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
-            "HoldfastServer", "JOSE", "Ephemeral", "HoldfastProtocol", "CBOR", "Attestation",
+            "HoldfastServer", "JOSE", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -141,7 +153,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
-            "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "JOSE", "CBOR", "Attestation",
+            "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
+            "ClientAttestation", "JOSE", "CBOR", "Attestation",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin applications create --json … | list | get ID | delete ID` (issue 5), printing JSON. The same
+/// `holdfast admin applications create --json … | list | get ID | delete ID` (README "API"), printing JSON. The same
 /// service and validation as `POST/GET/DELETE /v1/holder/applications`.
 struct ApplicationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin instances list --application ID | delete --application ID INSTANCE_ID` (issue 5).
+/// `holdfast admin instances list --application ID | delete --application ID INSTANCE_ID` (README "API").
 struct InstancesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "instances",

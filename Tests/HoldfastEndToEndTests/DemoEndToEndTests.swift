@@ -1,7 +1,7 @@
 @testable import holdfast
 import Testing
 
-/// `holdfast demo` (issue 5, "Command line"): its core runs every step against its own in-process tenant.
+/// `holdfast demo` (README "The `holdfast` command"): its core runs every step against its own in-process tenant.
 @Suite struct DemoEndToEndTests {
     @Test func demoRunsEveryStepToItsExpectedOutcome() async throws {
         let steps = try await TetheringDemo(serverLogger: nil).run()

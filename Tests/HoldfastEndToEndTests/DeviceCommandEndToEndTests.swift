@@ -4,7 +4,7 @@ import HoldfastSDK
 @testable import holdfast
 import Testing
 
-/// `holdfast device` (issue 5, "Command line"): the simulated device against the in-process tenant, one JSON report
+/// `holdfast device` (README "The `holdfast` command"): the simulated device against the in-process tenant, one JSON report
 /// per call, state kept in its folder between calls (each call builds a fresh SDK, as separate processes would).
 @Suite struct DeviceCommandEndToEndTests {
     @Test(arguments: EndToEndBackend.available)

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastServer
 import Logging
 import Testing
@@ -55,7 +56,7 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
                                          _ body: @Sendable (EndToEndTenant) async throws -> T) async throws -> T {
         try await HoldfastApplication.withRunningServer(configuration: configuration, logger: quietLogger) { server in
             let adminKey = try #require(server.startup.bootstrapAdminKey, "a fresh tenant prints a bootstrap key")
-            let tenant = EndToEndTenant(baseURL: server.baseURL, admin: TenantAdminClient(baseURL: server.baseURL, adminKey: adminKey),
+            let tenant = EndToEndTenant(baseURL: server.baseURL, admin: AdminClient(baseURL: server.baseURL, adminKey: adminKey),
                                         scratch: folder.appendingPathComponent("devices"))
             return try await body(tenant)
         }

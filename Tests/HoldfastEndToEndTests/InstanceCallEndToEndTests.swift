@@ -6,7 +6,7 @@ import HoldfastServer
 import JOSE
 import Testing
 
-/// The instance's own calls (issue 5, "licenses, requests, rotation"), each signed with DPoP (RFC 9449) by the SDK
+/// The instance's own calls (README "API", "licenses, requests, rotation"), each signed with DPoP (RFC 9449) by the SDK
 /// and checked by the tenant.
 @Suite struct InstanceCallEndToEndTests {
     @Test(arguments: EndToEndBackend.available)
@@ -54,12 +54,12 @@ import Testing
             _ = try await device.holder.renewLicense()
             // … the old key with its own (still unexpired) token is refused at once …
             let path = TetheringRoutes.license(instanceId: instanceId)
-            let stale = try await tenant.admin.transport.send(
+            let stale = try await tenant.transport.send(
                 RawInstanceCall.request(tenant: tenant, path: path, licenseToken: oldToken, key: oldKey))
             #expect(stale.status == 401)
             #expect(RawInstanceCall.code(of: stale) == .invalidToken)
             // … and so is the old key with the new token (cnf.jkt names the new key).
-            let mixed = try await tenant.admin.transport.send(
+            let mixed = try await tenant.transport.send(
                 RawInstanceCall.request(tenant: tenant, path: path, licenseToken: newToken, key: oldKey))
             #expect(mixed.status == 401)
             #expect(RawInstanceCall.code(of: mixed) == .invalidDPoPProof)
@@ -88,10 +88,10 @@ import Testing
             let token = try #require(HoldfastHeaders.licenseToken(fromAuthorization: authorization))
             #expect(claims.additionalClaims["ath"]?.stringValue == DPoPProof.accessTokenHash(token))
 
-            let first = try await tenant.admin.transport.send(signed)
+            let first = try await tenant.transport.send(signed)
             #expect(first.status == 200)
             #expect(first.header(HoldfastHeaders.date) != nil)
-            let replay = try await tenant.admin.transport.send(signed)
+            let replay = try await tenant.transport.send(signed)
             #expect(replay.status == 401)
             #expect(RawInstanceCall.code(of: replay) == .invalidDPoPProof)
             // `send` signs afresh every time.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastSDK
 import JOSE
@@ -22,13 +23,18 @@ enum RawInstanceCall {
     static func code(of response: TransportResponse) -> HoldfastErrorCode? {
         (try? HoldfastJSON.decode(ProblemDetails.self, from: response.body))?.code
     }
+
+    /// The problem code of a refused answer to a request sent through the admin client.
+    static func code(of answer: AdminClient.Answer) -> HoldfastErrorCode? {
+        answer.problem?.code
+    }
 }
 
 /// The claims of a license token, read without verifying (the tenant verified it; tests only compare).
 func licenseClaims(_ token: String) throws -> LicenseTokenClaims {
     let jws = try JWS(compactSerialization: token)
     guard let claims = LicenseTokenClaims(claims: try JWTClaims(payload: jws.payload)) else {
-        throw TenantAdminClient.Failure(status: 0, problem: nil)
+        throw AdminClient.Failure(status: 0, problem: nil)
     }
     return claims
 }

@@ -3,7 +3,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import Testing
 
-/// Deleting an instance (issue 5): from that moment every token and DPoP proof of it is refused with
+/// Deleting an instance (README "API"): from that moment every token and DPoP proof of it is refused with
 /// `INSTANCE_REVOKED`, and a new registration creates a new instance.
 @Suite struct RevocationEndToEndTests {
     @Test(arguments: EndToEndBackend.available)
@@ -20,7 +20,7 @@ import Testing
             try await tenant.admin.deleteInstance(applicationId: applicationId, instanceId: instanceId)
 
             // A proof signed before the deletion, never used: refused.
-            let late = try await tenant.admin.transport.send(presigned)
+            let late = try await tenant.transport.send(presigned)
             #expect(late.status == 403)
             #expect(RawInstanceCall.code(of: late) == .instanceRevoked)
             let error = await expectHoldfastError(.instanceRevoked) { try await device.holder.renewLicense() }

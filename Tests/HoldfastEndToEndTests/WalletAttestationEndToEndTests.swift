@@ -1,3 +1,4 @@
+import ClientAttestation
 import Crypto
 import Foundation
 import HoldfastProtocol
@@ -5,7 +6,7 @@ import HoldfastSDK
 import JOSE
 import Testing
 
-/// Wallet attestation (issue 5; draft-ietf-oauth-attestation-based-client-auth): the tenant signs an OAuth client
+/// Wallet attestation (README "API"; draft-ietf-oauth-attestation-based-client-auth): the tenant signs an OAuth client
 /// attestation bound to the instance key, and an issuer verifies it with `ClientAttestationVerifier` against the
 /// tenant's `/.well-known/jwks.json`.
 @Suite struct WalletAttestationEndToEndTests {

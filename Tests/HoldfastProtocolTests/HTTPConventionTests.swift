@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Testing
 
-/// Issue 5 routes and headers; RFC 9449 authorization; RFC 9110 HTTP-date.
+/// The tethering routes and headers (README "API"); RFC 9449 authorization; RFC 9110 HTTP-date.
 struct HTTPConventionTests {
     @Test func tetheringPaths() {
         #expect(TetheringRoutes.challenges(applicationId: "app-1") == "/v1/holder/applications/app-1/challenges")
@@ -20,11 +20,15 @@ struct HTTPConventionTests {
         #expect(TetheringRoutes.segment("") == "")
     }
 
-    @Test func patternsMatchPaths() {
-        let filled = TetheringRoutes.Pattern.walletAttestations.replacingOccurrences(of: ":instanceId", with: "i")
+    @Test func templatesMatchPaths() {
+        let filled = TetheringRoutes.Template.walletAttestations.template.replacingOccurrences(of: "{instanceId}", with: "i")
         #expect(filled == TetheringRoutes.walletAttestations(instanceId: "i"))
-        let rotate = TetheringRoutes.Pattern.rotateKey.replacingOccurrences(of: ":instanceId", with: "i")
+        let rotate = TetheringRoutes.Template.rotateKey.template.replacingOccurrences(of: "{instanceId}", with: "i")
         #expect(rotate == TetheringRoutes.rotateKey(instanceId: "i"))
+        #expect(TetheringRoutes.Template.instance.template == "/v1/holder/applications/{applicationId}/instances/{instanceId}")
+        #expect(TetheringRoutes.Template.instance.parameters == ["applicationId", "instanceId"])
+        #expect(TetheringRoutes.Template.approve.path(["applicationId": "a b", "instanceId": "i"])
+            == "/v1/holder/applications/a%20b/instances/i/approve")
     }
 
     @Test func dpopAuthorizationScheme() {

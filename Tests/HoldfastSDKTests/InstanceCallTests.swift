@@ -1,3 +1,4 @@
+import ClientAttestation
 import Crypto
 import Foundation
 import HoldfastProtocol

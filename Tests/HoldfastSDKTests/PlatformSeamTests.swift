@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastProtocol
 import HoldfastSDK
 import Testing
 

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import ServiceLifecycle
 import Testing
 
-/// Google's attestation status list on the server (issue 4: "ship a snapshot, allow loading a newer one from a
+/// Google's attestation status list on the server (DESIGN.md §2: "ship a snapshot, allow loading a newer one from a
 /// file or URL, and reject chains containing a revoked serial"): `HOLDFAST_ANDROID_REVOCATION_LIST`.
 @Suite struct AndroidRevocationListTests {
     static func statusJSON(_ serials: [String]) -> String {

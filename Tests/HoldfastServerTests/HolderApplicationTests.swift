@@ -1,11 +1,12 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
 import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Holder applications (issue 5): CRUD behind the admin key, field-level validation, unique names, and
+/// Holder applications (README "API"): CRUD behind the admin key, field-level validation, unique names, and
 /// deletion revoking the application's instances.
 @Suite struct HolderApplicationTests {
     @Test(arguments: StorageBackend.available)

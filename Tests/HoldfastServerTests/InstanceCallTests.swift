@@ -1,5 +1,7 @@
+import ClientAttestation
 import Crypto
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
 import HTTPTypes
@@ -8,7 +10,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// Instance calls (issue 5): license token + DPoP proof (RFC 9449), renewal, key rotation, wallet attestation,
+/// Instance calls (README "API"): license token + DPoP proof (RFC 9449), renewal, key rotation, wallet attestation,
 /// revocation.
 @Suite struct InstanceCallTests {
     static func path(_ device: TetheringTestKit.Device, _ suffix: String) -> String {

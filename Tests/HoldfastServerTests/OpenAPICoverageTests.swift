@@ -36,7 +36,7 @@ import Testing
         try await StorageBackend.sqlite.withConfiguration { configuration in
             let services = try await TestServices.make(configuration)
             var operations: [Operation: Route.Access] = [:]
-            for route in HoldfastRoutes.all(services) {
+            for route in RouteTable(HoldfastControllers.make(services)).routes {
                 operations[Operation(method: route.method.rawValue, path: route.path)] = route.access
             }
             await services.database.close()

@@ -89,7 +89,7 @@ import Testing
     @Test func unexpectedErrorIsInternalErrorWithoutInternals() async throws {
         try await StorageBackend.sqlite.withConfiguration { configuration in
             let services = try await TestServices.make(configuration)
-            let routes = HoldfastRoutes.all(services) + [Route(.get, "/boom", access: .open) { _, _ in throw Leaky() }]
+            let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, "/boom") { _, _ in throw Leaky() }]
             let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(routes))
             let application = Application(router: router, logger: StorageBackend.quietLogger)
             try await application.test(.router) { client in

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
 import HTTPTypes
@@ -8,7 +9,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-/// Single use under concurrency (issue 5, "Tests"): one challenge, many registrations — exactly one wins, on one
+/// Single use under concurrency (README "API", "Tests"): one challenge, many registrations — exactly one wins, on one
 /// node and on two nodes sharing Redis; and instance pages stay consistent while instances are added.
 @Suite struct RegistrationConcurrencyTests {
     static let racers = 200

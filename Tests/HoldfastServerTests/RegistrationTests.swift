@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
 import HTTPTypes
@@ -8,7 +9,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// The registration protocol of issue 5 (steps 1–5), with the assertion path and with App Attest / Android Key
+/// The registration protocol (README "Registration wire format", steps 1–5), with the assertion path and with App Attest / Android Key
 /// Attestation built by `TestAttestationAuthority` over the real binding nonce.
 @Suite struct RegistrationTests {
     @Test(arguments: StorageBackend.available)
@@ -31,7 +32,7 @@ import Testing
             let expires = try #require(registered.licenseExpiresAt)
             #expect(abs(expires.timeIntervalSinceNow - 86_400) < 5)
 
-            // The license token: tenant-signed JWT, iss/sub/aud/cnf.jkt/exp as issue 5 says.
+            // The license token: tenant-signed JWT, iss/sub/aud/cnf.jkt/exp as the README says.
             let jws = try JWS(compactSerialization: token)
             #expect(jws.header.typ == LicenseTokenClaims.type)
             let claims = try #require(LicenseTokenClaims(claims: try JWTClaims(payload: jws.payload)))
@@ -71,10 +72,11 @@ import Testing
     }
 
     @Test func anExpiredChallengeIsChallengeExpired() async throws {
-        try await TetheringTestKit.run(.sqlite, configure: { $0.tethering.challengeLifetime = .milliseconds(1) }) { kit in
+        let clock = ManualClock(Date())
+        try await TetheringTestKit.run(.sqlite, clock: clock, configure: { $0.tethering.challengeLifetime = .seconds(60) }) { kit in
             let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
             let challenge = try await kit.challenge(id)
-            try await Task.sleep(for: .milliseconds(20))
+            clock.advance(by: 61)
             let response = try await kit.register(id, try TetheringTestKit.registration(challenge: challenge, key: .init()))
             #expect(response.status == .badRequest)
             #expect(response.problemCode == "CHALLENGE_EXPIRED")

@@ -16,7 +16,7 @@ import Testing
             let message = Array("license token payload".utf8)
             let signer = services.keyring.signer
             let signature = try signer.sign(message)
-            let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastRoutes.all(services)))
+            let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
             try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
                 let response = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
                 #expect(response.status == .ok)

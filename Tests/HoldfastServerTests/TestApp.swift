@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import Hummingbird
 import HummingbirdTesting
 @testable import HoldfastServer

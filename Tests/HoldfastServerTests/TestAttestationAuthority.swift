@@ -3,7 +3,7 @@ import CBOR
 import Crypto
 import Foundation
 
-/// Test-only trust anchors and the attestations they sign (issue 5, "Tests"): an App Attest CA and an Android
+/// Test-only trust anchors and the attestations they sign (README "API", "Tests"): an App Attest CA and an Android
 /// attestation root that exist only in this test process, injected into the server through
 /// `TetheringConfiguration` — never trusted by default. The attestations carry the real binding nonce, so
 /// registration runs through the real verifiers.

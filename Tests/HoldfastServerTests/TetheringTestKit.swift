@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
 import HTTPTypes
@@ -20,6 +21,7 @@ struct TetheringTestKit: Sendable {
 
     /// A server on `backend` whose attestation roots are the test authority's, public URL `publicURL`.
     static func run(_ backend: StorageBackend, authority given: TestAttestationAuthority? = nil,
+                    clock: any HoldfastClock = SystemClock(),
                     configure: @escaping @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
                     _ body: @escaping @Sendable (TetheringTestKit) async throws -> Void) async throws {
         let authority = try given ?? TestAttestationAuthority()
@@ -31,7 +33,7 @@ struct TetheringTestKit: Sendable {
             configuration.tethering.androidTrustedRoots = roots
             configure(&configuration)
             let (application, startup) = try await HoldfastApplication.build(
-                configuration: configuration, options: .init(logger: StorageBackend.quietLogger))
+                configuration: configuration, options: .init(logger: StorageBackend.quietLogger, clock: clock))
             let final = configuration
             try await application.test(.router) { client in
                 let key = try #require(startup.bootstrapAdminKey)
@@ -146,5 +148,5 @@ extension TestResponse {
         try HoldfastJSON.decode(type, from: Data(body.readableBytesView))
     }
 
-    var problemCode: String? { problem?.code }
+    var problemCode: String? { problem?.code?.rawValue }
 }

@@ -1,4 +1,5 @@
-/// The stable machine codes of issue 5 (the `code` of every `ProblemDetails` and of the SDK's errors).
+/// The stable machine codes: the `code` of every `ProblemDetails` the tenant writes and of the SDK's errors
+/// (README "API"; DESIGN.md §4 "Errors"). The server writes only `serverCodes`; the SDK adds `sdkCodes`.
 ///
 /// A string-backed struct rather than an enum, so that a code a newer server introduces still decodes (and can be
 /// shown and logged) by an older SDK. Compare with the static members: `error.code == .invalidChallenge`.
@@ -24,7 +25,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// True for the codes this version knows.
     public var isKnown: Bool { Self.serverCodes.contains(self) || Self.sdkCodes.contains(self) }
 
-    // MARK: server codes (issue 5)
+    // MARK: server codes: tethering
     /// The challenge's lifetime has passed.
     public static let challengeExpired: Self = "CHALLENGE_EXPIRED"
     /// The challenge is unknown or was already used (single use, even under concurrency).
@@ -49,13 +50,35 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let licenseExpired: Self = "LICENSE_EXPIRED"
     /// `X-Holdfast-Dev-Mode` against an application that does not allow it.
     public static let devModeNotAllowed: Self = "DEV_MODE_NOT_ALLOWED"
+    /// Another holder application already has this name.
+    public static let applicationNameTaken: Self = "APPLICATION_NAME_TAKEN"
+
+    // MARK: server codes: admin API
+    /// The admin API key is missing, malformed, unknown or revoked (`WWW-Authenticate: Bearer`).
+    public static let unauthenticated: Self = "UNAUTHENTICATED"
+    public static let adminKeyNotFound: Self = "ADMIN_KEY_NOT_FOUND"
+    /// The last active admin key cannot revoke itself.
+    public static let lastAdminKey: Self = "LAST_ADMIN_KEY"
+
+    // MARK: server codes: HTTP (RFC 9110 statuses with a code of their own)
+    /// A request the server cannot read (a malformed path parameter, a header it cannot use).
+    public static let badRequest: Self = "BAD_REQUEST"
+    /// The body is not JSON.
+    public static let invalidJSON: Self = "INVALID_JSON"
+    /// The body is JSON but a field is missing, of the wrong type or out of range (`errors` names it).
     public static let validationFailed: Self = "VALIDATION_FAILED"
-    public static let unauthorized: Self = "UNAUTHORIZED"
+    public static let forbidden: Self = "FORBIDDEN"
     public static let notFound: Self = "NOT_FOUND"
+    /// The path exists for other methods (`Allow` lists them).
+    public static let methodNotAllowed: Self = "METHOD_NOT_ALLOWED"
     public static let conflict: Self = "CONFLICT"
-    public static let rateLimited: Self = "RATE_LIMITED"
     public static let payloadTooLarge: Self = "PAYLOAD_TOO_LARGE"
+    public static let unsupportedMediaType: Self = "UNSUPPORTED_MEDIA_TYPE"
+    public static let rateLimited: Self = "RATE_LIMITED"
     public static let internalError: Self = "INTERNAL_ERROR"
+    /// The database cannot be reached now; retry later.
+    public static let databaseUnavailable: Self = "DATABASE_UNAVAILABLE"
+    public static let serviceUnavailable: Self = "SERVICE_UNAVAILABLE"
 
     // MARK: SDK-only codes
     /// The tenant could not be reached, or answered with a 5xx after the bounded retries.
@@ -77,12 +100,15 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// The server answered something that does not follow the protocol.
     public static let invalidResponse: Self = "INVALID_RESPONSE"
 
-    /// Every server code of this version.
+    /// Every code the server of this version writes (a test in the server checks that it writes no other and
+    /// that each is written somewhere; one in the SDK that it maps each).
     public static let serverCodes: Set<Self> = [
         .challengeExpired, .invalidChallenge, .invalidAttestation, .attestationRequired, .attestationFailed,
         .applicationNotFound, .instanceNotFound, .instanceRevoked, .instancePending, .invalidDPoPProof, .useDPoPNonce,
-        .invalidToken, .licenseExpired, .devModeNotAllowed, .validationFailed, .unauthorized, .notFound, .conflict,
-        .rateLimited, .payloadTooLarge, .internalError,
+        .invalidToken, .licenseExpired, .devModeNotAllowed, .applicationNameTaken,
+        .unauthenticated, .adminKeyNotFound, .lastAdminKey,
+        .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
+        .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,
     ]
 
     /// Every SDK-only code of this version.

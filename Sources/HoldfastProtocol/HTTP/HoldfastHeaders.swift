@@ -1,4 +1,4 @@
-/// HTTP header names and values of the tethering protocol (issue 5; RFC 9449; the client attestation draft).
+/// HTTP header names and values of the tethering protocol (README "API"; RFC 9449; the client attestation draft).
 public enum HoldfastHeaders {
     /// `Authorization: DPoP <licenseToken>` (RFC 9449 §7.1).
     public static let authorization = "Authorization"

@@ -1,61 +1,75 @@
 import Foundation
 
-/// The tethering endpoints of issue 5, as paths (each id percent-encoded as one path segment) and as route
-/// patterns with `:name` parameters (Hummingbird's syntax) for the server.
+/// The tethering endpoints (README "API"): their templates, which the server routes from, and the concrete paths the
+/// SDK calls (each id percent-encoded as one path segment).
 public enum TetheringRoutes {
-    /// `/v1/holder/applications` — admin: create (POST), list (GET `?limit=&cursor=`).
-    public static let applications = "/v1/holder/applications"
+    /// The route templates, exactly as in `openapi.json`.
+    public enum Template {
+        /// Admin: create (POST), list (GET `?limit=&cursor=`).
+        public static let applications: RouteTemplate = "/v1/holder/applications"
+        /// Admin: get, put, delete.
+        public static let application = applications.appending("{applicationId}")
+        /// `POST` → `ChallengeResponse`.
+        public static let challenges = application.appending("challenges")
+        /// `POST` (register, `InstanceRegistrationRequest`), `GET ?limit=&cursor=` (admin list).
+        public static let instances = application.appending("instances")
+        /// Admin: `DELETE` (revoke).
+        public static let instance = instances.appending("{instanceId}")
+        /// Admin: `POST` approves a pending instance.
+        public static let approve = instance.appending("approve")
+        /// Admin: `POST` rejects a pending instance.
+        public static let reject = instance.appending("reject")
+        /// The prefix of the instance's own (DPoP) calls.
+        public static let holderInstance: RouteTemplate = "/v1/holder/instances/{instanceId}"
+        /// `POST` — renew (`LicenseRenewalRequest`).
+        public static let license = holderInstance.appending("license")
+        /// `POST` — `KeyRotationRequest`.
+        public static let rotateKey = holderInstance.appending("keys/rotate")
+        /// `POST` — `WalletAttestationRequest`.
+        public static let walletAttestations = holderInstance.appending("wallet-attestations")
+    }
 
-    /// `/v1/holder/applications/{applicationId}` — admin: get, put, delete.
+    /// `/v1/holder/applications`.
+    public static let applications = Template.applications.template
+
+    /// `/v1/holder/applications/{applicationId}`.
     public static func application(_ applicationId: String) -> String {
-        applications + "/" + segment(applicationId)
+        Template.application.path(["applicationId": applicationId])
     }
 
-    /// `POST /v1/holder/applications/{applicationId}/challenges` → `ChallengeResponse`.
+    /// `/v1/holder/applications/{applicationId}/challenges`.
     public static func challenges(applicationId: String) -> String {
-        application(applicationId) + "/challenges"
+        Template.challenges.path(["applicationId": applicationId])
     }
 
-    /// `POST …/instances` (register, `InstanceRegistrationRequest`), `GET …/instances?limit=&cursor=` (admin list).
+    /// `/v1/holder/applications/{applicationId}/instances`.
     public static func instances(applicationId: String) -> String {
-        application(applicationId) + "/instances"
+        Template.instances.path(["applicationId": applicationId])
     }
 
-    /// `DELETE /v1/holder/applications/{applicationId}/instances/{instanceId}` — admin: revoke.
+    /// `/v1/holder/applications/{applicationId}/instances/{instanceId}`.
     public static func instance(applicationId: String, instanceId: String) -> String {
-        instances(applicationId: applicationId) + "/" + segment(instanceId)
+        Template.instance.path(["applicationId": applicationId, "instanceId": instanceId])
     }
 
-    /// `/v1/holder/instances/{instanceId}`: the prefix of the instance's own (DPoP) calls.
+    /// `/v1/holder/instances/{instanceId}`.
     public static func holderInstance(_ instanceId: String) -> String {
-        "/v1/holder/instances/" + segment(instanceId)
+        Template.holderInstance.path(["instanceId": instanceId])
     }
 
-    /// `POST /v1/holder/instances/{instanceId}/license` — renew (`LicenseRenewalRequest`).
+    /// `/v1/holder/instances/{instanceId}/license`.
     public static func license(instanceId: String) -> String {
-        holderInstance(instanceId) + "/license"
+        Template.license.path(["instanceId": instanceId])
     }
 
-    /// `POST /v1/holder/instances/{instanceId}/keys/rotate` — `KeyRotationRequest`.
+    /// `/v1/holder/instances/{instanceId}/keys/rotate`.
     public static func rotateKey(instanceId: String) -> String {
-        holderInstance(instanceId) + "/keys/rotate"
+        Template.rotateKey.path(["instanceId": instanceId])
     }
 
-    /// `POST /v1/holder/instances/{instanceId}/wallet-attestations` — `WalletAttestationRequest`.
+    /// `/v1/holder/instances/{instanceId}/wallet-attestations`.
     public static func walletAttestations(instanceId: String) -> String {
-        holderInstance(instanceId) + "/wallet-attestations"
-    }
-
-    /// Route patterns for the server's router.
-    public enum Pattern {
-        public static let applications = "/v1/holder/applications"
-        public static let application = "/v1/holder/applications/:applicationId"
-        public static let challenges = "/v1/holder/applications/:applicationId/challenges"
-        public static let instances = "/v1/holder/applications/:applicationId/instances"
-        public static let instance = "/v1/holder/applications/:applicationId/instances/:instanceId"
-        public static let license = "/v1/holder/instances/:instanceId/license"
-        public static let rotateKey = "/v1/holder/instances/:instanceId/keys/rotate"
-        public static let walletAttestations = "/v1/holder/instances/:instanceId/wallet-attestations"
+        Template.walletAttestations.path(["instanceId": instanceId])
     }
 
     /// Query parameter names of the paginated lists.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Registration protocol step 3 (issue 5): the value that binds a server challenge to the instance key.
+/// Registration protocol step 3 (README "Registration wire format"): the value that binds a server challenge to the instance key.
 ///
 /// Byte-exact definition:
 ///

@@ -1,4 +1,4 @@
-/// Registration protocol step 5 (issue 5): the body of `POST /v1/holder/applications/{applicationId}/instances`.
+/// Registration protocol step 5 (README "Registration wire format"): the body of `POST /v1/holder/applications/{applicationId}/instances`.
 ///
 /// Exactly one of `attestation` (with `keyId` for App Attest) and `assertion` is present. See
 /// `InstancePublicKey`, `BindingNonce`, `InstanceAssertion` and `PlatformAttestationPayload` for the formats.

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 
 /// Every seam the holder uses (DESIGN.md §3), in one value so that an app, the `holdfast device` command and tests
 /// each assemble their own.

@@ -1,3 +1,4 @@
+import HoldfastProtocol
 import Hummingbird
 
 /// Why an admin key operation failed; codes are part of the API.
@@ -17,11 +18,11 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
         }
     }
 
-    public var problemCode: String {
+    public var problemCode: HoldfastErrorCode {
         switch self {
-        case .unauthenticated: "UNAUTHENTICATED"
-        case .notFound: "ADMIN_KEY_NOT_FOUND"
-        case .lastAdminKey: "LAST_ADMIN_KEY"
+        case .unauthenticated: .unauthenticated
+        case .notFound: .adminKeyNotFound
+        case .lastAdminKey: .lastAdminKey
         }
     }
 

@@ -1,3 +1,4 @@
+import HoldfastProtocol
 import Foundation
 import Logging
 import SQLKit
@@ -30,11 +31,11 @@ public struct AdminKeyService: Sendable {
     /// Keys ordered by id, `limit` at most, after `cursor` (an id from `nextCursor`).
     public func list(limit: Int = defaultPageSize, after cursor: String? = nil) async throws -> AdminKeyPage {
         guard (1...Self.maximumPageSize).contains(limit) else {
-            throw ProblemError.invalidField("limit", code: "OUT_OF_RANGE",
+            throw ProblemError.invalidField("limit", code: ProblemDetails.FieldError.outOfRange,
                                             detail: "must be from 1 to \(Self.maximumPageSize)")
         }
         if let cursor, !AdminKeyToken.isValidID(cursor) {
-            throw ProblemError.invalidField("cursor", code: "INVALID_VALUE", detail: "not a cursor from nextCursor")
+            throw ProblemError.invalidField("cursor", code: ProblemDetails.FieldError.invalidValue, detail: "not a cursor from nextCursor")
         }
         var query = database.sql.select().column("*").from("admin_api_keys")
         if let cursor { query = query.where("id", .greaterThan, cursor) }
@@ -140,13 +141,13 @@ public struct AdminKeyService: Sendable {
     static func validate(name: String) throws {
         let length = name.unicodeScalars.count
         guard length >= 1 else {
-            throw ProblemError.invalidField("name", code: "REQUIRED", detail: "must not be empty")
+            throw ProblemError.invalidField("name", code: ProblemDetails.FieldError.required, detail: "must not be empty")
         }
         guard length <= maximumNameLength else {
-            throw ProblemError.invalidField("name", code: "TOO_LONG", detail: "at most \(maximumNameLength) characters")
+            throw ProblemError.invalidField("name", code: ProblemDetails.FieldError.tooLong, detail: "at most \(maximumNameLength) characters")
         }
         guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw ProblemError.invalidField("name", code: "INVALID_VALUE", detail: "must not contain control characters")
+            throw ProblemError.invalidField("name", code: ProblemDetails.FieldError.invalidValue, detail: "must not contain control characters")
         }
     }
 

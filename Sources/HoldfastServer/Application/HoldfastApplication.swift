@@ -1,6 +1,8 @@
 import Ephemeral
 import Foundation
+import HoldfastProtocol
 import Hummingbird
+import HummingbirdAuth
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -31,13 +33,16 @@ public enum HoldfastApplication {
         public var logger: Logger?
         /// nil: a registry of the application's own (see `HTTPMetrics`).
         public var metrics: HTTPMetrics?
+        /// The server's time; tests move a `ManualClock` instead of sleeping.
+        public var clock: any HoldfastClock
         /// Called with the bound port once the server listens.
         public var onServerRunning: @Sendable (Int) async -> Void
 
-        public init(logger: Logger? = nil, metrics: HTTPMetrics? = nil,
+        public init(logger: Logger? = nil, metrics: HTTPMetrics? = nil, clock: any HoldfastClock = SystemClock(),
                     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) {
             self.logger = logger
             self.metrics = metrics
+            self.clock = clock
             self.onServerRunning = onServerRunning
         }
     }
@@ -47,7 +52,7 @@ public enum HoldfastApplication {
     public static func build(configuration: HoldfastConfiguration, options: Options = Options())
         async throws -> (application: some ApplicationProtocol, startup: StartupInfo) {
         let (services, startup, ephemeralShutdown) = try await makeServices(configuration: configuration, options: options)
-        let router = makeRouter(services: services, routes: RouteTable(HoldfastRoutes.all(services)))
+        let router = makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
         let onServerRunning = options.onServerRunning
         let logger = services.logger
         let boundPort = services.boundPort
@@ -88,10 +93,18 @@ public enum HoldfastApplication {
             await database.close()
             throw error
         }
+        let metrics = options.metrics ?? HTTPMetrics()
+        let boundPort = BoundPort()
+        let publicURL: @Sendable () -> String = { configuration.effectivePublicURL(boundPort: boundPort.value) }
+        let instanceAuthenticator = InstanceAuthenticator(
+            keyring: prepared.keyring, instances: InstanceStore(database: database), store: ephemeral.store,
+            configuration: configuration.tethering, publicURL: publicURL)
         let services = ServerServices(
             configuration: configuration, database: database, ephemeral: ephemeral.store, keyring: prepared.keyring,
-            adminKeys: AdminKeyService(database: database, logger: logger), metrics: options.metrics ?? HTTPMetrics(),
-            openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, boundPort: BoundPort())
+            adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
+            openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, clock: options.clock,
+            instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
+            boundPort: boundPort)
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.store.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
@@ -166,30 +179,41 @@ public enum HoldfastApplication {
         }
     }
 
-    /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit,
-    /// then the routes of `table`, admin routes behind `AdminAuthMiddleware`.
+    /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
+    /// routes of `table`, each behind the authenticator its access declares (`.admin`: `AdminAuthenticator`;
+    /// `.instance`: `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
         router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
-        router.add(middleware: DateHeaderMiddleware())
+        router.add(middleware: DateHeaderMiddleware(clock: services.clock))
         router.add(middleware: ProblemMiddleware(routes: table))
         router.add(middleware: BodyLimitMiddleware())
-        let adminAuth = AdminAuthMiddleware(adminKeys: services.adminKeys)
+        let admin = router.group()
+            .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys))
+            .group(context: AdminRequestContext.self)
+        var instanceGroups: [InstanceAccess: RouterGroup<InstanceRequestContext>] = [:]
+        func instanceGroup(_ access: InstanceAccess) -> RouterGroup<InstanceRequestContext> {
+            if let group = instanceGroups[access] { return group }
+            let group = router.group()
+                .add(middleware: InstanceAuthenticatorMiddleware(authenticator: services.instanceAuthenticator,
+                                                                 devMode: services.devMode, access: access,
+                                                                 clock: services.clock))
+                .group(context: InstanceRequestContext.self)
+            instanceGroups[access] = group
+            return group
+        }
         for route in table.routes {
-            let handler = route.handler
-            let responder: CallbackResponder<HoldfastRequestContext>
-            switch route.access {
-            case .open:
-                responder = CallbackResponder { request, context in try await handler(request, context) }
-            case .admin:
-                responder = CallbackResponder { request, context in
-                    try await adminAuth.handle(request, context: context) { request, context in
-                        try await handler(request, context)
-                    }
-                }
+            let path = RouterPath(route.routerPath)
+            switch route.responder {
+            case .public(let handler):
+                router.on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .admin(let handler):
+                admin.on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .instance(let handler):
+                guard case .instance(let access) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
+                instanceGroup(access).on(path, method: route.method) { request, context in try await handler(request, context) }
             }
-            router.on(RouterPath(route.routerPath), method: route.method, responder: responder)
         }
         return router
     }

@@ -33,7 +33,7 @@ extension HoldfastApplication {
             guard let port = await iterator.next() else {
                 // The server stopped before listening: its error is the group's.
                 try await group.waitForAll()
-                throw StorageError(code: "SERVER_NOT_STARTED", message: "the server stopped before it listened")
+                throw StorageError(code: StorageError.Code.serverNotStarted, message: "the server stopped before it listened")
             }
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             let running = RunningHoldfastServer(port: port, baseURL: "http://\(host):\(port)", startup: startup)

@@ -1,10 +1,10 @@
 import Ephemeral
 import Foundation
+import HoldfastProtocol
 import Logging
 
-/// What a capability's routes and services are built from: storage, the ephemeral store, the tenant keys,
-/// admin keys, metrics and the configuration. Passed to every `routes(_:)` function listed in
-/// `HoldfastRoutes`.
+/// What the controllers are built from (`HoldfastControllers.make`), made once at start-up: storage, the ephemeral
+/// store, the tenant keys, admin keys, the authenticators, metrics, the clock and the configuration.
 public struct ServerServices: Sendable {
     public let configuration: HoldfastConfiguration
     public let database: HoldfastDatabase
@@ -16,6 +16,12 @@ public struct ServerServices: Sendable {
     public let logger: Logger
     /// Google's attestation status list in force (bundled, or loaded from a file or URL and refreshed).
     public let androidRevocations: AndroidRevocations
+    /// The server's time (`SystemClock` unless a test injects a `ManualClock`).
+    public let clock: any HoldfastClock
+    /// The instance calls' authentication (license token + DPoP), shared by every `.instance` route.
+    let instanceAuthenticator: InstanceAuthenticator
+    /// The `X-Holdfast-Dev-Mode` rule, for registration and the instance calls that evaluate it.
+    let devMode: DevModeGuard
     let boundPort: BoundPort
 
     /// The tenant's external base URL (its issuer): `HOLDFAST_PUBLIC_URL`, or `http://host:port` with the

@@ -1,9 +1,10 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import Logging
 import SQLKit
 
-/// Holder applications (issue 5): create, list, get, replace, delete. Deleting an application revokes all of its
+/// Holder applications (README "API"): create, list, get, replace, delete. Deleting an application revokes all of its
 /// instances in the same transaction, so that no token of theirs is accepted afterwards.
 public struct HolderApplicationService: Sendable {
     public let database: HoldfastDatabase
@@ -34,22 +35,10 @@ public struct HolderApplicationService: Sendable {
     /// Applications in creation order, `limit` at most, after `cursor`.
     public func list(limit: Int?, cursor: String?) async throws -> HolderApplicationPage {
         let limit = try PageLimit.parse(limit)
-        var query = database.sql.select().column("*").from("holder_applications")
-        if let cursor {
-            let after = try KeysetCursor(parameter: cursor)
-            query = query.where(group: {
-                $0.where("created_at", .greaterThan, after.time)
-                    .orWhere(group: { $0.where("created_at", .equal, after.time).where("id", .greaterThan, after.id) })
-            })
-        }
-        let rows = try await query.orderBy("created_at").orderBy("id").limit(limit + 1).all()
-        let page = Array(rows.prefix(limit))
-        let items = try page.map(Self.application)
-        var next: String?
-        if rows.count > limit, let last = page.last {
-            next = KeysetCursor(time: try last.decode(column: "created_at", as: Int64.self),
-                                id: try last.decode(column: "id", as: String.self)).encoded
-        }
+        let after = try cursor.map { try KeysetCursor(parameter: $0) }
+        let (rows, next) = try await KeysetCursor.page(database.sql.select().column("*").from("holder_applications"),
+                                                       timeColumn: "created_at", after: after, limit: limit)
+        let items = try rows.map(Self.application)
         return HolderApplicationPage(data: items, nextCursor: next)
     }
 
@@ -67,9 +56,9 @@ public struct HolderApplicationService: Sendable {
         let existing = try await get(id: id)
         var application = try Self.validated(request, id: id)
         guard existing.platform.holderPlatform == application.platform.holderPlatform else {
-            throw ProblemError(status: .conflict, code: ProblemError.Code.conflict, title: "Type cannot change",
+            throw ProblemError(status: .conflict, code: .conflict, title: "Type cannot change",
                                detail: "the type of an application cannot change; create another application",
-                               errors: [ProblemDetails.FieldError(field: "type", code: "IMMUTABLE",
+                               errors: [ProblemDetails.FieldError(field: "type", code: ProblemDetails.FieldError.immutable,
                                                                   detail: "the type of an application cannot change")])
         }
         application.id = id
@@ -114,7 +103,7 @@ public struct HolderApplicationService: Sendable {
     static func validated(_ request: HolderApplication, id: String? = nil) throws -> HolderApplication {
         var errors = HolderApplicationValidator.errors(in: request)
         if let given = request.id, given != id {
-            errors.append(ProblemDetails.FieldError(field: "id", code: "READ_ONLY", detail: "the id is assigned by the server"))
+            errors.append(ProblemDetails.FieldError(field: "id", code: ProblemDetails.FieldError.readOnly, detail: "the id is assigned by the server"))
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         var application = request

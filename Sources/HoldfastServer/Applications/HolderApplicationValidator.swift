@@ -1,7 +1,8 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 
-/// The rules of issue 5 for a holder application, each reported as a field error so that a client sees every
+/// The rules for a holder application (README "API"), each reported as a field error so that a client sees every
 /// problem of a request at once (`VALIDATION_FAILED` with `errors[]`). `openapi.json` states the same rules.
 enum HolderApplicationValidator {
     static let maximumNameLength = 100
@@ -17,27 +18,27 @@ enum HolderApplicationValidator {
         text(application.name, field: "name", maximum: maximumNameLength, fail)
         text(application.clientId, field: "clientId", maximum: maximumClientIdLength, fail)
         if !HolderApplication.allowedMaxTimeOffline.contains(application.maxTimeOfflineInSecs) {
-            fail("maxTimeOfflineInSecs", "OUT_OF_RANGE",
+            fail("maxTimeOfflineInSecs", ProblemDetails.FieldError.outOfRange,
                  "must be from \(HolderApplication.allowedMaxTimeOffline.lowerBound) to \(HolderApplication.allowedMaxTimeOffline.upperBound)")
         }
         switch application.platform {
         case .ios(let settings):
             if !isBundleIdentifier(settings.bundleId) {
-                fail("bundleId", "INVALID_VALUE", "must be a bundle identifier (letters, digits, '-' and '.', e.g. com.example.wallet)")
+                fail("bundleId", ProblemDetails.FieldError.invalidValue, "must be a bundle identifier (letters, digits, '-' and '.', e.g. com.example.wallet)")
             }
             if !isTeamIdentifier(settings.teamId) {
-                fail("teamId", "INVALID_VALUE", "must be the 10-character Apple team identifier (A-Z, 0-9)")
+                fail("teamId", ProblemDetails.FieldError.invalidValue, "must be the 10-character Apple team identifier (A-Z, 0-9)")
             }
         case .android(let settings):
             if !isPackageName(settings.packageName) {
-                fail("packageName", "INVALID_VALUE", "must be a Java package name (e.g. com.example.wallet)")
+                fail("packageName", ProblemDetails.FieldError.invalidValue, "must be a Java package name (e.g. com.example.wallet)")
             }
             let thumbprints = settings.packageSigningCertificateThumbprints
             if thumbprints.isEmpty || thumbprints.count > maximumThumbprints {
-                fail("packageSigningCertificateThumbprints", "INVALID_LENGTH", "must hold 1 to \(maximumThumbprints) thumbprints")
+                fail("packageSigningCertificateThumbprints", ProblemDetails.FieldError.invalidLength, "must hold 1 to \(maximumThumbprints) thumbprints")
             }
             for (index, thumbprint) in thumbprints.enumerated().prefix(maximumThumbprints) where !isSHA256Hex(thumbprint) {
-                fail("packageSigningCertificateThumbprints[\(index)]", "INVALID_VALUE",
+                fail("packageSigningCertificateThumbprints[\(index)]", ProblemDetails.FieldError.invalidValue,
                      "must be the SHA-256 of the signing certificate as 64 hexadecimal digits")
             }
         }
@@ -48,11 +49,11 @@ enum HolderApplicationValidator {
     static func text(_ value: String, field: String, maximum: Int, _ fail: (String, String, String) -> Void) {
         let count = value.unicodeScalars.count
         if count == 0 {
-            fail(field, "REQUIRED", "must not be empty")
+            fail(field, ProblemDetails.FieldError.required, "must not be empty")
         } else if count > maximum {
-            fail(field, "TOO_LONG", "at most \(maximum) characters")
+            fail(field, ProblemDetails.FieldError.tooLong, "at most \(maximum) characters")
         } else if value.unicodeScalars.contains(where: isControl) {
-            fail(field, "INVALID_VALUE", "must not contain control characters")
+            fail(field, ProblemDetails.FieldError.invalidValue, "must not contain control characters")
         }
     }
 

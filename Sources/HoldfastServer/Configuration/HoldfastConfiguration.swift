@@ -48,7 +48,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var logLevel: Logger.Level
     public var logFormat: LogFormat
     public var maxBodyBytes: Int
-    /// Tethering and device registration (issue 5).
+    /// Tethering and device registration (README "API").
     public var tethering: TetheringConfiguration
 
     public static let defaultHost = "127.0.0.1"

@@ -1,20 +1,28 @@
 import Hummingbird
+import HummingbirdAuth
 
-/// The per-request context of every Holdfast route: the request id, the body limit from the configuration,
-/// and the admin key once the admin middleware has authenticated the caller.
-public struct HoldfastRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
+/// What every Holdfast request context carries, whichever authentication its route declared.
+public protocol HoldfastContext: RequestContext {
     /// `X-Request-Id`: the caller's when it is sane, else generated; in every log line of the request.
+    var requestID: String { get }
+}
+
+/// The per-request context every request starts with: the request id, the body limit from the configuration, and
+/// the identity an authenticator middleware established (hummingbird-auth's `AuthRequestContext`). Handlers of
+/// `.public` routes receive it; `.admin` and `.instance` routes receive the child contexts `AdminRequestContext`
+/// and `InstanceRequestContext`, which exist only once their authenticator succeeded (DESIGN.md §4 "Auth").
+public struct HoldfastRequestContext: HoldfastContext, AuthRequestContext {
+    public var coreContext: CoreRequestContextStorage
     public var requestID: String
     /// Set from `HoldfastConfiguration.maxBodyBytes` by `RequestIDMiddleware` before any handler runs.
     public var maxUploadSize: Int
-    /// The authenticated admin key on `.admin` routes; nil elsewhere.
-    public var adminKey: AdminKey?
+    /// Set by `AdminAuthenticator` or `InstanceAuthenticatorMiddleware`; nil on `.public` routes.
+    public var identity: HoldfastIdentity?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.requestID = ""
         self.maxUploadSize = HoldfastConfiguration.defaultMaxBodyBytes
-        self.adminKey = nil
+        self.identity = nil
     }
 }

@@ -8,9 +8,9 @@ import Hummingbird
 public enum JSONBodyDecoder {
     /// Decodes the body of `request` as `T`.
     public static func decode<T: Decodable>(_ type: T.Type, from request: Request,
-                                            context: HoldfastRequestContext) async throws -> T {
+                                            context: some HoldfastContext) async throws -> T {
         guard let contentType = request.headers[.contentType], isJSON(contentType) else {
-            throw ProblemError(status: .unsupportedMediaType, code: ProblemError.Code.unsupportedMediaType,
+            throw ProblemError(status: .unsupportedMediaType, code: HoldfastErrorCode.unsupportedMediaType,
                                title: "Unsupported media type",
                                detail: "the request body must be application/json")
         }
@@ -36,20 +36,20 @@ public enum JSONBodyDecoder {
     static func problem(for error: DecodingError) -> ProblemError {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return ProblemError(status: .badRequest, code: ProblemError.Code.invalidJSON, title: "Invalid JSON",
+            return ProblemError(status: .badRequest, code: HoldfastErrorCode.invalidJSON, title: "Invalid JSON",
                                 detail: "the request body is not valid JSON")
         case .dataCorrupted(let context):
-            return .invalidField(path(context.codingPath), code: "INVALID_VALUE", detail: "the value is not valid")
+            return .invalidField(path(context.codingPath), code: ProblemDetails.FieldError.invalidValue, detail: "the value is not valid")
         case .typeMismatch(let expected, let context):
-            return .invalidField(path(context.codingPath), code: "WRONG_TYPE",
+            return .invalidField(path(context.codingPath), code: ProblemDetails.FieldError.wrongType,
                                  detail: "expected \(typeName(expected))")
         case .valueNotFound(let expected, let context):
-            return .invalidField(path(context.codingPath), code: "REQUIRED",
+            return .invalidField(path(context.codingPath), code: ProblemDetails.FieldError.required,
                                  detail: "expected \(typeName(expected)), found null")
         case .keyNotFound(let key, let context):
-            return .invalidField(path(context.codingPath + [key]), code: "REQUIRED", detail: "the field is required")
+            return .invalidField(path(context.codingPath + [key]), code: ProblemDetails.FieldError.required, detail: "the field is required")
         @unknown default:
-            return ProblemError(status: .badRequest, code: ProblemError.Code.invalidJSON, title: "Invalid JSON",
+            return ProblemError(status: .badRequest, code: HoldfastErrorCode.invalidJSON, title: "Invalid JSON",
                                 detail: "the request body could not be read")
         }
     }

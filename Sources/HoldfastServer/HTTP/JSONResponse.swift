@@ -12,4 +12,11 @@ public enum JSONResponse {
         allHeaders[.contentType] = "application/json"
         return Response(status: status, headers: allHeaders, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
+
+    /// `Cache-Control: no-store`, for answers that carry secrets or single-use values (RFC 9111 §5.2.2.5).
+    public static let noStore: HTTPFields = {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "no-store"
+        return headers
+    }()
 }

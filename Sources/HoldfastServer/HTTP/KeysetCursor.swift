@@ -1,4 +1,6 @@
 import Foundation
+import HoldfastProtocol
+import SQLKit
 
 /// The `nextCursor` of the tethering lists, opaque to clients: the sort key `(time, id)` of the last item of a page
 /// as `"<milliseconds>.<id>"`. Any string of that shape is a valid position (the pattern in `openapi.json`), so a
@@ -19,7 +21,7 @@ struct KeysetCursor: Sendable, Hashable {
 
     /// Parses a cursor from `nextCursor`; `VALIDATION_FAILED` (field `cursor`) otherwise.
     init(parameter text: String) throws {
-        let invalid = ProblemError.invalidField("cursor", code: "INVALID_VALUE", detail: "not a cursor from nextCursor")
+        let invalid = ProblemError.invalidField("cursor", code: ProblemDetails.FieldError.invalidValue, detail: "not a cursor from nextCursor")
         let decoded = text
         guard text.utf8.count <= Self.maximumLength, let dot = decoded.firstIndex(of: "."),
               decoded[..<dot].count <= 15, decoded[..<dot].allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -27,6 +29,26 @@ struct KeysetCursor: Sendable, Hashable {
         let id = String(decoded[decoded.index(after: dot)...])
         guard UUID(uuidString: id) != nil, id == id.lowercased() else { throw invalid }
         self.init(time: time, id: id)
+    }
+
+    /// One page of `query` in `(timeColumn, id)` order after `cursor`: at most `limit` rows, and the cursor of the
+    /// last one when more follow. `query` selects the table with any filters of its own.
+    static func page(_ query: SQLSelectBuilder, timeColumn: String, after cursor: KeysetCursor?,
+                     limit: Int) async throws -> (rows: [any SQLRow], nextCursor: String?) {
+        if let cursor {
+            query.where(group: {
+                $0.where(SQLIdentifier(timeColumn), .greaterThan, SQLBind(cursor.time))
+                    .orWhere(group: {
+                        $0.where(SQLIdentifier(timeColumn), .equal, SQLBind(cursor.time)).where("id", .greaterThan, cursor.id)
+                    })
+            })
+        }
+        let rows = try await query.orderBy(timeColumn).orderBy("id").limit(limit + 1).all()
+        let page = Array(rows.prefix(limit))
+        guard rows.count > limit, let last = page.last else { return (page, nil) }
+        let next = KeysetCursor(time: try last.decode(column: timeColumn, as: Int64.self),
+                                id: try last.decode(column: "id", as: String.self))
+        return (page, next.encoded)
     }
 }
 
@@ -38,7 +60,7 @@ enum PageLimit {
     static func parse(_ value: Int?) throws -> Int {
         guard let value else { return Self.default }
         guard (1...maximum).contains(value) else {
-            throw ProblemError.invalidField("limit", code: "OUT_OF_RANGE", detail: "must be from 1 to \(maximum)")
+            throw ProblemError.invalidField("limit", code: ProblemDetails.FieldError.outOfRange, detail: "must be from 1 to \(maximum)")
         }
         return value
     }

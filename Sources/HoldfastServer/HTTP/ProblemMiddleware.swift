@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import Hummingbird
 import Logging
 
@@ -25,7 +26,7 @@ struct ProblemMiddleware: RouterMiddleware {
         switch error {
         case let error as any ProblemConvertible:
             if error.problemStatus.code >= 500 {
-                context.logger.error("request failed", metadata: ["code": .string(error.problemCode),
+                context.logger.error("request failed", metadata: ["code": .string(error.problemCode.rawValue),
                                                                   "error": .string(String(describing: error))])
             }
             return Described(status: error.problemStatus, code: error.problemCode, title: error.problemTitle,
@@ -38,7 +39,7 @@ struct ProblemMiddleware: RouterMiddleware {
         default:
             context.logger.error("internal error", metadata: ["error.type": .string(String(reflecting: type(of: error))),
                                                               "error": .string(String(describing: error))])
-            return Described(status: .internalServerError, code: ProblemError.Code.internalError,
+            return Described(status: .internalServerError, code: HoldfastErrorCode.internalError,
                              title: "Internal server error",
                              detail: "the server could not complete the request; quote the request id when reporting it")
         }
@@ -51,13 +52,13 @@ struct ProblemMiddleware: RouterMiddleware {
             if !methods.isEmpty, !methods.contains(request.method) {
                 var allow = HTTPFields()
                 allow[.allow] = methods.map(\.rawValue).sorted().joined(separator: ", ")
-                return Described(status: .methodNotAllowed, code: ProblemError.Code.methodNotAllowed,
+                return Described(status: .methodNotAllowed, code: HoldfastErrorCode.methodNotAllowed,
                                  title: "Method not allowed",
                                  detail: "\(request.method.rawValue) is not allowed on this path; allowed: \(allow[.allow] ?? "")",
                                  headers: allow)
             }
             if methods.isEmpty {
-                return Described(status: .notFound, code: ProblemError.Code.notFound, title: "Not found",
+                return Described(status: .notFound, code: HoldfastErrorCode.notFound, title: "Not found",
                                  detail: "no route for \(request.method.rawValue) \(request.uri.path)")
             }
         }
@@ -65,19 +66,19 @@ struct ProblemMiddleware: RouterMiddleware {
             context.logger.error("request failed", metadata: ["status": .stringConvertible(status.code),
                                                               "error": .string(message ?? "")])
         }
-        let code: String = switch status.code {
-        case 400: ProblemError.Code.badRequest
-        case 401: ProblemError.Code.unauthenticated
-        case 403: ProblemError.Code.forbidden
-        case 404: ProblemError.Code.notFound
-        case 405: ProblemError.Code.methodNotAllowed
-        case 409: ProblemError.Code.conflict
-        case 413: ProblemError.Code.payloadTooLarge
-        case 415: ProblemError.Code.unsupportedMediaType
-        case 429: ProblemError.Code.rateLimited
-        case 503: ProblemError.Code.serviceUnavailable
-        case 500...: ProblemError.Code.internalError
-        default: "HTTP_\(status.code)"
+        let code: HoldfastErrorCode = switch status.code {
+        case 400: HoldfastErrorCode.badRequest
+        case 401: HoldfastErrorCode.unauthenticated
+        case 403: HoldfastErrorCode.forbidden
+        case 404: HoldfastErrorCode.notFound
+        case 405: HoldfastErrorCode.methodNotAllowed
+        case 409: HoldfastErrorCode.conflict
+        case 413: HoldfastErrorCode.payloadTooLarge
+        case 415: HoldfastErrorCode.unsupportedMediaType
+        case 429: HoldfastErrorCode.rateLimited
+        case 503: HoldfastErrorCode.serviceUnavailable
+        case 500...: HoldfastErrorCode.internalError
+        default: HoldfastErrorCode.badRequest
         }
         var detail = status.code < 500 ? message : nil
         if status == .contentTooLarge { detail = "the request body is larger than \(context.maxUploadSize) bytes" }
@@ -93,19 +94,19 @@ struct ProblemMiddleware: RouterMiddleware {
         headers[.contentType] = ProblemDetails.mediaType
         headers[.cacheControl] = "no-store"
         headers.append(contentsOf: extra.filter { $0.name != .contentType && $0.name != .contentLength })
-        return Response(status: HTTPResponse.Status(code: details.status), headers: headers,
+        return Response(status: HTTPResponse.Status(code: details.status ?? 500), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     private struct Described {
         var status: HTTPResponse.Status
-        var code: String
+        var code: HoldfastErrorCode
         var title: String
         var detail: String?
         var errors: [ProblemDetails.FieldError] = []
         var headers: HTTPFields = [:]
 
-        init(status: HTTPResponse.Status, code: String, title: String, detail: String?,
+        init(status: HTTPResponse.Status, code: HoldfastErrorCode, title: String, detail: String?,
              errors: [ProblemDetails.FieldError] = [], headers: HTTPFields = [:]) {
             self.status = status
             self.code = code
@@ -121,8 +122,9 @@ struct ProblemMiddleware: RouterMiddleware {
         }
 
         func details(requestID: String) -> ProblemDetails {
-            ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
-                           requestID: requestID.isEmpty ? nil : requestID, errors: errors.isEmpty ? nil : errors)
+            assert(HoldfastErrorCode.serverCodes.contains(code), "\(code) is not in HoldfastErrorCode.serverCodes")
+            return ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
+                                  requestId: requestID.isEmpty ? nil : requestID, errors: errors.isEmpty ? nil : errors)
         }
     }
 }

@@ -1,3 +1,4 @@
+import HoldfastProtocol
 import Hummingbird
 
 /// Query parameters with validation problems instead of silent defaults.
@@ -6,7 +7,7 @@ public enum QueryParameters {
     public static func string(_ name: String, in request: Request) throws -> String? {
         guard let value = request.uri.queryParameters[Substring(name)] else { return nil }
         guard value.count <= 1000 else {
-            throw ProblemError.invalidField(name, code: "TOO_LONG", detail: "at most 1000 characters")
+            throw ProblemError.invalidField(name, code: ProblemDetails.FieldError.tooLong, detail: "at most 1000 characters")
         }
         return String(value)
     }
@@ -14,7 +15,7 @@ public enum QueryParameters {
     public static func integer(_ name: String, in request: Request) throws -> Int? {
         guard let text = try string(name, in: request) else { return nil }
         guard let value = Int(text) else {
-            throw ProblemError.invalidField(name, code: "WRONG_TYPE", detail: "expected an integer")
+            throw ProblemError.invalidField(name, code: ProblemDetails.FieldError.wrongType, detail: "expected an integer")
         }
         return value
     }

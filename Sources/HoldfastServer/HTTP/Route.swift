@@ -1,29 +1,65 @@
+import HoldfastProtocol
 import Hummingbird
 
-/// One operation of the HTTP API. The router is built from `[Route]` (Hummingbird cannot list its routes), so
-/// the same table drives routing, the 405 answer for a known path with another method, and the test that
-/// every route is in `openapi.json` and every documented operation is routed.
+/// One operation of the HTTP API, with the authentication it declares (DESIGN.md §4 "Auth"). The router is built
+/// from `[Route]` (Hummingbird cannot list its routes), so the same table drives routing, the 405 answer for a
+/// known path with another method, and the test that every route is in `openapi.json` and every documented
+/// operation is routed.
+///
+/// A route is made with the factory for its access, and its handler receives the context that access guarantees:
+/// `.public` a `HoldfastRequestContext`, `.admin` an `AdminRequestContext` (an active admin key), `.instance` an
+/// `InstanceRequestContext` (the instance and its application). The authenticator runs as middleware before the
+/// handler; a handler cannot forget it.
 public struct Route: Sendable {
-    public enum Access: Sendable, Equatable {
-        /// No authentication (health, metrics, JWKS, OpenAPI).
-        case open
+    public enum Access: Sendable, Hashable {
+        /// No credentials (health, metrics, JWKS, OpenAPI, challenges, registration).
+        case `public`
         /// A valid, unrevoked admin API key as `Authorization: Bearer …`.
         case admin
+        /// A license token and a DPoP proof of the instance named by `{instanceId}` in the path.
+        case instance(InstanceAccess)
     }
 
-    public typealias Handler = @Sendable (Request, HoldfastRequestContext) async throws -> Response
+    public typealias Handler<Context> = @Sendable (Request, Context) async throws -> Response
+
+    enum Responder: Sendable {
+        case `public`(Handler<HoldfastRequestContext>)
+        case admin(Handler<AdminRequestContext>)
+        case instance(Handler<InstanceRequestContext>)
+    }
 
     public let method: HTTPRequest.Method
-    /// The OpenAPI path template (`/v1/admin/keys/{id}`), exactly as in `openapi.json`.
-    public let path: String
+    public let template: RouteTemplate
     public let access: Access
-    public let handler: Handler
+    let responder: Responder
 
-    public init(_ method: HTTPRequest.Method, _ path: String, access: Access, handler: @escaping Handler) {
+    /// The OpenAPI path template (`/v1/admin/keys/{id}`), exactly as in `openapi.json`.
+    public var path: String { template.template }
+
+    private init(_ method: HTTPRequest.Method, _ template: RouteTemplate, access: Access, responder: Responder) {
         self.method = method
-        self.path = path
+        self.template = template
         self.access = access
-        self.handler = handler
+        self.responder = responder
+    }
+
+    /// A route anyone may call.
+    public static func `public`(_ method: HTTPRequest.Method, _ template: RouteTemplate,
+                                handler: @escaping Handler<HoldfastRequestContext>) -> Route {
+        Route(method, template, access: .public, responder: .public(handler))
+    }
+
+    /// A route of the admin API.
+    public static func admin(_ method: HTTPRequest.Method, _ template: RouteTemplate,
+                             handler: @escaping Handler<AdminRequestContext>) -> Route {
+        Route(method, template, access: .admin, responder: .admin(handler))
+    }
+
+    /// An instance's own call; `template` must have an `{instanceId}` segment.
+    public static func instance(_ method: HTTPRequest.Method, _ template: RouteTemplate, _ access: InstanceAccess,
+                                handler: @escaping Handler<InstanceRequestContext>) -> Route {
+        precondition(template.parameters.contains("instanceId"), "\(template) names no {instanceId}")
+        return Route(method, template, access: .instance(access), responder: .instance(handler))
     }
 
     /// The Hummingbird form of `path`: `{id}` becomes `:id`.
@@ -52,6 +88,10 @@ public struct RouteTable: Sendable {
         self.routes = routes
     }
 
+    public init(_ controllers: [any HoldfastController]) {
+        self.routes = controllers.flatMap(\.routes)
+    }
+
     /// The methods routed for a concrete path (empty when the path is unknown).
     func methods(forPath path: String) -> [HTTPRequest.Method] {
         routes.filter { $0.matches(path: path) }.map(\.method)
@@ -61,4 +101,10 @@ public struct RouteTable: Sendable {
     public var operations: Set<String> {
         Set(routes.map { "\($0.method.rawValue) \($0.path)" })
     }
+}
+
+/// One capability's routes, built once by `HoldfastControllers.make` with the services they use (Hummingbird's
+/// `RouteCollection` idea; DESIGN.md "Adding a capability").
+public protocol HoldfastController: Sendable {
+    var routes: [Route] { get }
 }

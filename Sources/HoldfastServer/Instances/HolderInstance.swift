@@ -1,8 +1,9 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import SQLKit
 
-/// One registered app instance (issue 5, step 5), as stored.
+/// One registered app instance (README "Registration wire format", step 5), as stored.
 public struct HolderInstance: Sendable, Hashable {
     public var id: String
     public var applicationId: String
@@ -50,7 +51,7 @@ public struct HolderInstance: Sendable, Hashable {
         func value<T: RawRepresentable>(_ column: String, as type: T.Type) throws -> T where T.RawValue == String {
             let text = try row.decode(column: column, as: String.self)
             guard let value = T(rawValue: text) else {
-                throw StorageError(code: "CORRUPT_ROW", message: "holder_instances.\(column) has the unknown value \(text)")
+                throw StorageError(code: StorageError.Code.corruptRow, message: "holder_instances.\(column) has the unknown value \(text)")
             }
             return value
         }

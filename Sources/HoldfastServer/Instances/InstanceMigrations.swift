@@ -1,4 +1,4 @@
-/// Instances schema, versions 200–299 (issue 5, registration protocol step 5).
+/// Instances schema, versions 200–299 (README "Registration wire format", step 5).
 ///
 /// `public_key` is the wire string of the instance key (`InstancePublicKey.encoded`) and `key_thumbprint` its
 /// RFC 7638 thumbprint, the `cnf.jkt` of valid license tokens: a rotation changes both, which is what makes the

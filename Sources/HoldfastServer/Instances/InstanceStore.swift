@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import SQLKit
 
@@ -9,7 +10,7 @@ struct InstanceStore: Sendable {
 
     func insert(_ instance: HolderInstance) async throws {
         func time(_ date: Date?) -> any SQLExpression {
-            date.map { SQLBind(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) } ?? SQLLiteral.null
+            date.map { SQLBind(Timestamp.milliseconds($0)) } ?? SQLLiteral.null
         }
         func text(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
         let device = String(decoding: try HoldfastJSON.encode(instance.deviceDetails), as: UTF8.self)
@@ -68,22 +69,10 @@ struct InstanceStore: Sendable {
 
     /// Live instances of an application by `(registered_at, id)`, `limit` at most, after `cursor`.
     func list(applicationId: String, limit: Int, cursor: KeysetCursor?) async throws -> InstancePage {
-        var query = database.sql.select().column("*").from("holder_instances")
+        let query = database.sql.select().column("*").from("holder_instances")
             .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
-        if let cursor {
-            query = query.where(group: {
-                $0.where("registered_at", .greaterThan, cursor.time)
-                    .orWhere(group: { $0.where("registered_at", .equal, cursor.time).where("id", .greaterThan, cursor.id) })
-            })
-        }
-        let rows = try await query.orderBy("registered_at").orderBy("id").limit(limit + 1).all()
-        let page = Array(rows.prefix(limit))
-        let instances = try page.map(HolderInstance.from)
-        var next: String?
-        if rows.count > limit, let last = page.last {
-            next = KeysetCursor(time: try last.decode(column: "registered_at", as: Int64.self),
-                                id: try last.decode(column: "id", as: String.self)).encoded
-        }
+        let (rows, next) = try await KeysetCursor.page(query, timeColumn: "registered_at", after: cursor, limit: limit)
+        let instances = try rows.map(HolderInstance.from)
         return InstancePage(data: instances.map(\.listItem), nextCursor: next)
     }
 

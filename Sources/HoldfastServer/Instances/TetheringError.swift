@@ -26,11 +26,8 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         self.problemHeaders = headers
     }
 
-    public var problemCode: String { code.rawValue }
+    public var problemCode: HoldfastErrorCode { code }
     public var description: String { "\(code.rawValue) (\(problemStatus.code)): \(problemDetail ?? problemTitle)" }
-
-    /// Code of a holder application name that another application already has (409).
-    public static let applicationNameTakenCode: HoldfastErrorCode = "APPLICATION_NAME_TAKEN"
 
     static func applicationNotFound(_ id: String) -> TetheringError {
         TetheringError(.applicationNotFound, status: .notFound, title: "Application not found",
@@ -43,9 +40,9 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
     }
 
     static func applicationNameTaken(_ name: String) -> TetheringError {
-        TetheringError(applicationNameTakenCode, status: .conflict, title: "Application name taken",
+        TetheringError(.applicationNameTaken, status: .conflict, title: "Application name taken",
                        detail: "another holder application is named \(name)",
-                       errors: [ProblemDetails.FieldError(field: "name", code: "NOT_UNIQUE",
+                       errors: [ProblemDetails.FieldError(field: "name", code: ProblemDetails.FieldError.notUnique,
                                                           detail: "another holder application has this name")])
     }
 

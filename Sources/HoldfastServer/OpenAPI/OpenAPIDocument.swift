@@ -7,7 +7,7 @@ public enum OpenAPIDocument {
     public static func load() throws(StorageError) -> [UInt8] {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
               let data = try? Data(contentsOf: url) else {
-            throw StorageError(code: "OPENAPI_DOCUMENT_MISSING", message: "openapi.json is missing from the HoldfastServer resources")
+            throw StorageError(code: StorageError.Code.openAPIDocumentMissing, message: "openapi.json is missing from the HoldfastServer resources")
         }
         return Array(data)
     }

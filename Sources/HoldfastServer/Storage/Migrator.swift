@@ -65,10 +65,3 @@ public struct Migrator: Sendable {
         return Set(try rows.map { Int(try $0.decode(column: "version", as: Int64.self)) })
     }
 }
-
-/// Milliseconds since 1970, the one time representation in the schema.
-enum Timestamp {
-    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-}

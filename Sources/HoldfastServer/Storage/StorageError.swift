@@ -1,10 +1,20 @@
-/// A storage failure with a stable code: start-up reports these as they are; at request time they map to
-/// 503 `DATABASE_UNAVAILABLE` without the underlying message.
+import HoldfastProtocol
+import Hummingbird
+
+/// A storage failure with a stable code. Start-up reports these as they are (`holdfast serve` prints the code and
+/// the message). At request time `DATABASE_UNAVAILABLE` is a 503 with `Retry-After`, and every other storage code a
+/// 500 `INTERNAL_ERROR`; neither shows the underlying message to the client (the server logs it).
 public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code {
         public static let unavailable = "DATABASE_UNAVAILABLE"
         public static let migrationFailed = "MIGRATION_FAILED"
         public static let invalidMigrations = "INVALID_MIGRATIONS"
+        /// A stored row holds a value this version cannot read.
+        public static let corruptRow = "CORRUPT_ROW"
+        /// `openapi.json` is missing from the server's resources (a broken build).
+        public static let openAPIDocumentMissing = "OPENAPI_DOCUMENT_MISSING"
+        /// An in-process server stopped before it listened.
+        public static let serverNotStarted = "SERVER_NOT_STARTED"
     }
 
     public let code: String
@@ -16,4 +26,33 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension StorageError: ProblemConvertible {
+    /// Seconds a client is asked to wait before retrying while the database is unreachable (RFC 9110 §10.2.3).
+    static let retryAfterSeconds = 5
+
+    public var problemStatus: HTTPResponse.Status {
+        code == Code.unavailable ? .serviceUnavailable : .internalServerError
+    }
+
+    public var problemCode: HoldfastErrorCode {
+        code == Code.unavailable ? .databaseUnavailable : .internalError
+    }
+
+    public var problemTitle: String {
+        code == Code.unavailable ? "Database unavailable" : "Internal server error"
+    }
+
+    public var problemDetail: String? {
+        code == Code.unavailable ? "the database cannot be reached now; retry later"
+            : "the server could not complete the request; quote the request id when reporting it"
+    }
+
+    public var problemHeaders: HTTPFields {
+        guard code == Code.unavailable else { return [:] }
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(Self.retryAfterSeconds)
+        return headers
+    }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// `holdfast bench attestation` — App Attest attestation and Android Key Attestation verifications per second, each
 /// next to the raw ECDSA verify rate of the curve its leaf certificate is signed with, measured in the same run.
 ///
-/// Issue 4, "Performance": intermediates are the same for every device, so `VerifiedIssuerCache` verifies each
+/// DESIGN.md §3 (`Attestation`): intermediates are the same for every device, so `VerifiedIssuerCache` verifies each
 /// (issuer, subject) pair once; after that one attestation should cost close to one leaf signature check, i.e. a
 /// ratio (attestations/s ÷ raw verifies/s) not far below 1. The cache hits are printed to show that it worked.
 struct AttestationBench: AsyncParsableCommand {

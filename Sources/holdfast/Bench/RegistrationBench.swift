@@ -1,13 +1,14 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 import JOSE
 import Logging
 import NIOHTTP1
 
-/// `holdfast bench registration` — the tethering load benchmark of issue 5: registrations (challenge + register with
+/// `holdfast bench registration` — the tethering load benchmark (README "Benchmarks"): registrations (challenge + register with
 /// an assertion) and license renewals (DPoP-signed) per second over HTTP, with p50 / p99 latency, next to the raw
 /// ECDSA P-256 verify rate of the same machine measured in the same run.
 ///
@@ -173,21 +174,20 @@ struct BenchTarget: Sendable {
 
     /// A holder application that lets devices register with an assertion.
     func createApplication() async throws -> String {
-        let connection = try await BenchConnection.connect(host: host, port: port)
         let suffix = UUID().uuidString.prefix(8)
         let application = HolderApplication(
             name: "Holdfast bench \(suffix)", clientId: "holdfast-bench-\(suffix)", maxTimeOfflineInSecs: 604_800,
             platform: .ios(.init(bundleId: "com.example.bench", teamId: "ABCDE12345",
                                  appAttest: .init(required: false, environment: .production))))
-        let response = try await connection.send(.POST, TetheringRoutes.applications,
-                                                 headers: [("Authorization", "Bearer \(adminKey)"),
-                                                           (HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType)],
-                                                 body: Array(try HoldfastJSON.encode(application)))
-        await connection.close()
-        guard response.status == 201, let id = try HoldfastJSON.decode(HolderApplication.self, from: Data(response.body)).id else {
-            throw BenchFailure("creating the application: HTTP \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        let admin = AdminClient(baseURL: "http://\(host):\(port)", adminKey: adminKey)
+        do {
+            guard let id = try await admin.createApplication(application).id else {
+                throw BenchFailure("creating the application: no id in the answer")
+            }
+            return id
+        } catch let failure as AdminClient.Failure {
+            throw BenchFailure("creating the application: \(failure)")
         }
-        return id
     }
 }
 

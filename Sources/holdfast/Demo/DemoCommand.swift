@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `holdfast demo` — tethering and device registration end to end against an in-process tenant (DESIGN.md §5;
-/// issue 5), printed step by step with a short explanation each. Exits 1 when a step fails.
+/// `holdfast demo` — tethering and device registration end to end against an in-process tenant (DESIGN.md §5),
+/// printed step by step with a short explanation each. Exits 1 when a step fails.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",

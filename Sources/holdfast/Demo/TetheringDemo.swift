@@ -1,11 +1,13 @@
+import ClientAttestation
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastSDK
 import HoldfastServer
 import JOSE
 import Logging
 
-/// The core of `holdfast demo` (DESIGN.md §5; issue 5, "Command line"): an in-process tenant on a free port with a
+/// The core of `holdfast demo` (DESIGN.md §5; README "The `holdfast` command"): an in-process tenant on a free port with a
 /// temporary data folder, two holder applications made through the admin API, and a simulated device running the
 /// real SDK over HTTP through registration, listing, renewal, rotation, wallet attestation (verified as an issuer
 /// would), deletion and the refused renewal that follows. Each step is reported as it ends; the run stops at the
@@ -44,7 +46,7 @@ struct TetheringDemo: Sendable {
              .init("tenantKey", server.startup.tenantKeyID)]
         }
         guard let adminKey = server.startup.bootstrapAdminKey else { throw DemoStopped() }
-        let admin = DemoAdminClient(baseURL: server.baseURL, adminKey: adminKey, transport: transport)
+        let admin = AdminClient(baseURL: server.baseURL, adminKey: adminKey)
 
         let ios = try await recorder.stepProducing("ios-application", "Create an iOS application",
                                           "POST /v1/holder/applications with the bootstrap admin key. App Attest is not required, so devices without it register with an assertion.") {

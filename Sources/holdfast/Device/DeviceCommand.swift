@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `holdfast device --state DIR register|status|renew|rotate|wallet-attestation --tenant URL --application ID` —
-/// a simulated device running the real SDK (issue 5, "Command line"). Prints one JSON object per call; on failure
+/// a simulated device running the real SDK (README "The `holdfast` command"). Prints one JSON object per call; on failure
 /// the object carries the SDK's error code, a line goes to standard error, and the exit status is 1.
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

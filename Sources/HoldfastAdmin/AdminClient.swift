@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HoldfastProtocol
+import JOSE
+
+/// The tenant's admin API over HTTP, authenticated with an admin API key (README "API"): what an operator's script,
+/// `holdfast demo`, the registration benchmark and the end-to-end tests use, so that the admin contract is called
+/// one way.
+public struct AdminClient: Sendable {
+    /// An answer as it came: status, headers (names lower-cased), body.
+    public struct Answer: Sendable {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: Data
+
+        public init(status: Int, headers: [String: String], body: Data) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// A header's value, by case-insensitive name.
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+        /// The problem details of an error answer, when it has them.
+        public var problem: ProblemDetails? { try? HoldfastJSON.decode(ProblemDetails.self, from: body) }
+    }
+
+    /// An answer other than the one expected.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let status: Int
+        public let problem: ProblemDetails?
+
+        public init(status: Int, problem: ProblemDetails?) {
+            self.status = status
+            self.problem = problem
+        }
+
+        public var description: String {
+            "HTTP \(status): \(problem?.effectiveCode?.rawValue ?? "-") \(problem?.detail ?? "")"
+        }
+    }
+
+    /// Sends one request; the default goes through `URLSession`.
+    public typealias Send = @Sendable (_ request: URLRequest) async throws -> Answer
+
+    public let baseURL: String
+    public let adminKey: String
+    private let sender: Send
+
+    public init(baseURL: String, adminKey: String, send: @escaping Send = AdminClient.urlSession) {
+        self.baseURL = baseURL
+        self.adminKey = adminKey
+        self.sender = send
+    }
+
+    public func createApplication(_ application: HolderApplication) async throws -> HolderApplication {
+        try await call("POST", TetheringRoutes.applications, body: application, expecting: 201)
+    }
+
+    public func application(id: String) async throws -> HolderApplication {
+        try await call("GET", TetheringRoutes.application(id), expecting: 200)
+    }
+
+    /// One page of an application's instances.
+    public func instances(applicationId: String, limit: Int? = nil, cursor: String? = nil) async throws -> InstancePage {
+        var path = TetheringRoutes.instances(applicationId: applicationId)
+        var query: [String] = []
+        if let limit { query.append("\(TetheringRoutes.Query.limit)=\(limit)") }
+        if let cursor { query.append("\(TetheringRoutes.Query.cursor)=\(TetheringRoutes.segment(cursor))") }
+        if !query.isEmpty { path += "?" + query.joined(separator: "&") }
+        return try await call("GET", path, expecting: 200)
+    }
+
+    /// Every instance of the application, following `nextCursor` (at most `maximumPages` pages).
+    public func allInstances(applicationId: String, pageSize: Int = 50, maximumPages: Int = 100) async throws -> [InstanceListItem] {
+        var items: [InstanceListItem] = []
+        var cursor: String?
+        for _ in 0 ..< maximumPages {
+            let page = try await instances(applicationId: applicationId, limit: pageSize, cursor: cursor)
+            items += page.data
+            cursor = page.nextCursor
+            if cursor == nil { break }
+        }
+        return items
+    }
+
+    /// Revokes an instance (`204`).
+    public func deleteInstance(applicationId: String, instanceId: String) async throws {
+        let answer = try await send("DELETE", TetheringRoutes.instance(applicationId: applicationId, instanceId: instanceId))
+        guard answer.status == 204 else { throw Self.failure(answer) }
+    }
+
+    /// `GET /.well-known/jwks.json` (public: sent without the admin key).
+    public func jwks() async throws -> JWKSet {
+        let answer = try await send("GET", "/.well-known/jwks.json", authenticated: false)
+        guard answer.status == 200 else { throw Self.failure(answer) }
+        return try JSONDecoder().decode(JWKSet.self, from: answer.body)
+    }
+
+    /// Any request, answered as it is (for checks a typed call would never make).
+    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil,
+                     authenticated: Bool = true) async throws -> Answer {
+        var request = URLRequest(url: try url(path))
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if authenticated { request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            if request.value(forHTTPHeaderField: HoldfastHeaders.contentType) == nil {
+                request.setValue(HoldfastHeaders.jsonMediaType, forHTTPHeaderField: HoldfastHeaders.contentType)
+            }
+        }
+        return try await sender(request)
+    }
+
+    /// `baseURL + path` as a URL.
+    public func url(_ path: String) throws -> URL {
+        guard let url = URL(string: baseURL + path) else { throw Failure(status: 0, problem: nil) }
+        return url
+    }
+
+    public static func failure(_ answer: Answer) -> Failure {
+        Failure(status: answer.status, problem: answer.problem)
+    }
+
+    private func call<Response: Decodable>(_ method: String, _ path: String, body: (any Encodable)? = nil,
+                                           expecting status: Int) async throws -> Response {
+        let data = try body.map { try HoldfastJSON.encode($0) }
+        let answer = try await send(method, path, body: data)
+        guard answer.status == status else { throw Self.failure(answer) }
+        return try HoldfastJSON.decode(Response.self, from: answer.body)
+    }
+
+    /// `URLSession.shared`, without caching or cookies.
+    public static let urlSession: Send = { request in
+        var request = request
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        request.httpShouldHandleCookies = false
+        request.timeoutInterval = 30
+        let sent = request
+        // The callback form works on every Foundation this package builds with.
+        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: sent) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response {
+                    continuation.resume(returning: (data ?? Data(), response))
+                } else {
+                    continuation.resume(throwing: Failure(status: 0, problem: nil))
+                }
+            }.resume()
+        }
+        guard let http = response as? HTTPURLResponse else { throw Failure(status: 0, problem: nil) }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return Answer(status: http.statusCode, headers: headers, body: data)
+    }
+}

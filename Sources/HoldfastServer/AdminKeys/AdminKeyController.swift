@@ -1,0 +1,37 @@
+import HoldfastProtocol
+import Hummingbird
+
+/// `GET/POST /v1/admin/keys`, `DELETE /v1/admin/keys/{id}` — all behind admin authentication.
+///
+/// A revoked key is not deleted: it stays in the list with its `revokedAt`, the audit trail of who had
+/// access. There is no `GET /v1/admin/keys/{id}`, so that a revoked resource is never served by id.
+struct AdminKeyController: HoldfastController {
+    struct CreateRequest: Decodable {
+        var name: String
+    }
+
+    static let keys: RouteTemplate = "/v1/admin/keys"
+    static let key = keys.appending("{id}")
+
+    let adminKeys: AdminKeyService
+
+    var routes: [Route] {
+        let keys = adminKeys
+        return [
+            .admin(.get, Self.keys) { request, _ in
+                let limit = try QueryParameters.integer("limit", in: request) ?? AdminKeyService.defaultPageSize
+                let cursor = try QueryParameters.string("cursor", in: request)
+                return try JSONResponse.make(try await keys.list(limit: limit, after: cursor))
+            },
+            .admin(.post, Self.keys) { request, context in
+                let body = try await JSONBodyDecoder.decode(CreateRequest.self, from: request, context: context)
+                let created = try await keys.create(name: body.name)
+                return try JSONResponse.make(created, status: .created, headers: JSONResponse.noStore)
+            },
+            .admin(.delete, Self.key) { _, context in
+                let id = try context.parameters.require("id")
+                return try JSONResponse.make(try await keys.revoke(id: id, actingKeyID: context.adminKey.id))
+            },
+        ]
+    }
+}

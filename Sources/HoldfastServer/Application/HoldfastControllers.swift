@@ -1,0 +1,38 @@
+import HoldfastProtocol
+
+/// Every controller of the server, built once from the server's services (DESIGN.md "Adding a capability"): the
+/// parts each capability needs are made here, once, and handed to its controller. To add a capability, write its
+/// controller in its folder, build it here, and document each of its operations in `openapi.json`
+/// (`OpenAPICoverageTests` fails until both agree).
+public enum HoldfastControllers {
+    public static func make(_ services: ServerServices) -> [any HoldfastController] {
+        let configuration = services.configuration.tethering
+        let clock = services.clock
+        let applications = HolderApplicationService(database: services.database, logger: services.logger)
+        let instances = InstanceStore(database: services.database)
+        let challenges = ChallengeStore(store: services.ephemeral, lifetime: configuration.challengeLifetime)
+        let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
+        let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
+                                   walletAttestationLifetime: configuration.walletAttestationLifetime)
+        return [
+            HealthController(services: services),
+            TenantKeyController(keyring: services.keyring),
+            AdminKeyController(adminKeys: services.adminKeys),
+            HolderApplicationController(applications: applications),
+            RegistrationController(
+                applications: applications, challenges: challenges,
+                registration: RegistrationService(applications: applications, instances: instances, challenges: challenges,
+                                                  evidence: evidence, issuer: issuer, logger: services.logger),
+                devMode: services.devMode, clock: clock),
+            InstanceController(applications: applications, instances: instances,
+                               admin: HolderInstanceService(database: services.database, logger: services.logger)),
+            LicenseController(renewal: LicenseRenewalService(instances: instances, challenges: challenges,
+                                                             evidence: evidence, issuer: issuer),
+                              clock: clock),
+            KeyRotationController(rotation: KeyRotationService(instances: instances, challenges: challenges,
+                                                               evidence: evidence, issuer: issuer, logger: services.logger),
+                                  clock: clock),
+            WalletAttestationController(attestations: WalletAttestationService(issuer: issuer), clock: clock),
+        ]
+    }
+}

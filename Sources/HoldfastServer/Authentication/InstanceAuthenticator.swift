@@ -1,0 +1,121 @@
+import Crypto
+import Ephemeral
+import Foundation
+import HoldfastProtocol
+import HTTPTypes
+import Hummingbird
+import JOSE
+
+/// Authenticates an instance call (README "Instance calls"; RFC 9449): `Authorization: DPoP <licenseToken>` and a
+/// `DPoP` proof made with the instance key. `InstanceAuthenticatorMiddleware` runs it for every `.instance` route.
+///
+/// Checks, in order: one `DPoP <token>` authorization (`INVALID_TOKEN`); the token is a compact JWS of type
+/// `holdfast-license+jwt` signed by a published tenant key, with `iss` = this tenant, `sub` = the instance of the
+/// path (`INVALID_TOKEN`), not expired (`LICENSE_EXPIRED`, unless the route accepts expired tokens); exactly one
+/// `DPoP` proof, valid per RFC 9449 §4.3 for this method and `htu` = public URL + path, with `ath` of the token and
+/// its key = `cnf.jkt` (`INVALID_DPOP_PROOF`); the server nonce when required (`USE_DPOP_NONCE`); `jti` unused
+/// (recorded with `setIfAbsent`, so a replay fails on every node sharing the store); the instance exists, is not
+/// revoked or rejected (`INSTANCE_REVOKED`, 403) and still has the token's key (`INVALID_TOKEN` after a rotation);
+/// `aud` = its application.
+struct InstanceAuthenticator: Sendable {
+    let keyring: TenantKeyring
+    let instances: InstanceStore
+    let store: any EphemeralStore
+    let configuration: TetheringConfiguration
+    let publicURL: @Sendable () -> String
+
+    /// Checks the request for the instance `instanceId` of the path; the instance's application must still exist
+    /// (its instances are revoked with it: `INSTANCE_REVOKED`).
+    func authenticate(_ request: Request, instanceId: String, rule: InstanceAccess.Token,
+                      now: Date) async throws -> AuthenticatedInstance {
+        let token = try licenseToken(request, optional: rule == .renewal)
+        var license: LicenseTokenClaims?
+        if let token {
+            license = try verifyLicense(token, instanceId: instanceId, allowExpired: rule == .renewal, now: now)
+        }
+        let proofText = try dpopHeader(request)
+        let verifier = DPoPVerifier(allowedAlgorithms: [.es256], maximumAge: configuration.dpopMaximumAge,
+                                    maximumFutureSkew: configuration.dpopMaximumFutureSkew)
+        let dpopRequest = DPoPRequest(method: request.method.rawValue, uri: publicURL() + request.uri.path,
+                                      accessToken: token, expectedThumbprint: license?.keyThumbprint)
+        let proof: DPoPVerifiedProof
+        do {
+            proof = try verifier.verify(proofText, for: dpopRequest, at: now)
+        } catch {
+            let reason = (error as? JOSEError)?.code ?? "malformed"
+            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof is not valid: \(reason)",
+                                                 error: "invalid_dpop_proof")
+        }
+        if configuration.requireDPoPNonce {
+            try await checkNonce(proof.nonce)
+        }
+        let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
+        guard try await store.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1],
+                                          ttl: replayWindow) else {
+            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
+                                                 error: "invalid_dpop_proof")
+        }
+        guard let (instance, application) = try await instances.getWithApplication(id: instanceId) else {
+            throw TetheringError.unauthenticated(.invalidToken, "no such instance")
+        }
+        guard instance.revokedAt == nil, instance.status != .rejected else { throw TetheringError.instanceRevoked() }
+        guard proof.thumbprint == instance.keyThumbprint else {
+            throw TetheringError.unauthenticated(.invalidToken, "the key is no longer the instance's key (rotated)")
+        }
+        if let license, license.applicationId != instance.applicationId {
+            throw TetheringError.unauthenticated(.invalidToken, "the license token is for another application")
+        }
+        if license == nil, instance.status == .registered, rule != .renewal {
+            throw TetheringError.unauthenticated(.invalidToken, "a license token is required")
+        }
+        guard let application else {
+            throw TetheringError.instanceRevoked("the instance's application was deleted")
+        }
+        return AuthenticatedInstance(instance: instance, application: application, proof: proof, license: license,
+                                     developmentMode: false)
+    }
+
+    /// A fresh server nonce (RFC 9449 §8), valid for `dpopNonceLifetime` on every node sharing the store.
+    func issueNonce() async throws -> String {
+        let nonce = DPoPProof.randomJTI()
+        try await store.set("holdfast:dpop:nonce:\(nonce)", value: [1], ttl: configuration.dpopNonceLifetime)
+        return nonce
+    }
+
+    private func checkNonce(_ nonce: String?) async throws {
+        if let nonce, nonce.utf8.count <= 256, try await store.get("holdfast:dpop:nonce:\(nonce)") != nil { return }
+        throw TetheringError.useDPoPNonce(try await issueNonce())
+    }
+
+    private func licenseToken(_ request: Request, optional: Bool) throws -> String? {
+        let values = request.headers[values: .authorization]
+        if values.isEmpty, optional { return nil }
+        guard values.count == 1, let token = HoldfastHeaders.licenseToken(fromAuthorization: values[0]) else {
+            throw TetheringError.unauthenticated(.invalidToken, "an Authorization: DPoP <license token> header is required")
+        }
+        return token
+    }
+
+    private func dpopHeader(_ request: Request) throws -> String {
+        let values = HTTPField.Name(HoldfastHeaders.dpop).map { request.headers[values: $0] } ?? []
+        guard values.count == 1, !values[0].isEmpty else {
+            throw TetheringError.unauthenticated(.invalidDPoPProof, "exactly one DPoP proof header is required",
+                                                 error: "invalid_dpop_proof")
+        }
+        return values[0]
+    }
+
+    /// The license token's signature and claims.
+    func verifyLicense(_ token: String, instanceId: String, allowExpired: Bool, now: Date) throws -> LicenseTokenClaims {
+        let invalid = TetheringError.unauthenticated(.invalidToken, "the license token is not valid")
+        guard let jws = try? JWS(compactSerialization: token), jws.header.typ == LicenseTokenClaims.type,
+              let kid = jws.header.kid, let key = keyring.key(withID: kid),
+              (try? jws.verify(with: .p256(key.publicKey), allowedAlgorithms: [.es256])) != nil,
+              let claims = try? JWTClaims(payload: jws.payload), let license = LicenseTokenClaims(claims: claims),
+              license.issuer == publicURL(), license.instanceId == instanceId else { throw invalid }
+        if !allowExpired, now >= license.expiresAt {
+            throw TetheringError.unauthenticated(.licenseExpired, "the license token has expired; renew it")
+        }
+        return license
+    }
+}

@@ -1,0 +1,73 @@
+import Ephemeral
+import HoldfastProtocol
+import Hummingbird
+
+/// `GET /health`, `GET /metrics`, `GET /openapi.json`: what operators and load balancers use.
+struct HealthController: HoldfastController {
+    /// How long each `/health` probe may take before its component counts as down.
+    static let probeTimeout: Duration = .seconds(2)
+
+    let services: ServerServices
+
+    var routes: [Route] {
+        let services = services
+        return [
+            .public(.get, "/health") { _, _ in
+                async let databaseUp = Self.probe { try await services.database.ping() }
+                async let ephemeralUp = Self.probe { try await services.ephemeral.ping() }
+                let (database, ephemeral) = await (databaseUp, ephemeralUp)
+                let health = HealthStatus(
+                    status: database && ephemeral ? "ok" : "unavailable",
+                    version: HoldfastServerInfo.version,
+                    database: .init(status: database ? "up" : "down", backend: services.database.dialect.rawValue),
+                    ephemeralStore: .init(status: ephemeral ? "up" : "down", backend: services.ephemeral.backendName),
+                    androidRevocationList: Self.revocationList(services.androidRevocations.status))
+                return try JSONResponse.make(health, status: database && ephemeral ? .ok : .serviceUnavailable,
+                                             headers: JSONResponse.noStore)
+            },
+            .public(.get, "/metrics") { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return Response(status: .ok, headers: headers,
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: services.metrics.exposition())))
+            },
+            .public(.get, "/openapi.json") { _, _ in
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json"
+                return Response(status: .ok, headers: headers,
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: services.openAPIDocument)))
+            },
+        ]
+    }
+
+    static func revocationList(_ status: AndroidRevocations.Status) -> HealthStatus.RevocationList {
+        let source = switch status.source {
+        case .bundled: "bundled"
+        case .file: "file"
+        case .url: "url"
+        }
+        return .init(source: source, entries: status.entries, loadedAt: status.loadedAt.map(HoldfastJSON.formatDate),
+                     stale: status.lastFailure != nil)
+    }
+
+    /// True when `check` finishes without error within `probeTimeout`.
+    static func probe(_ check: @escaping @Sendable () async throws -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await check()
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: probeTimeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

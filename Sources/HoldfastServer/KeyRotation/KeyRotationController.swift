@@ -1,0 +1,22 @@
+import HoldfastProtocol
+import Hummingbird
+
+/// `POST /v1/holder/instances/{instanceId}/keys/rotate` (README "Instance calls"): a current license token, the
+/// dev-mode guard evaluated (the new key's evidence may be waived like a registration's).
+struct KeyRotationController: HoldfastController {
+    let rotation: KeyRotationService
+    let clock: any HoldfastClock
+
+    var routes: [Route] {
+        let (rotation, clock) = (rotation, clock)
+        return [
+            .instance(.post, TetheringRoutes.Template.rotateKey, .currentWithEvidence) { request, context in
+                let caller = context.caller
+                let body = try await JSONBodyDecoder.decode(KeyRotationRequest.self, from: request, context: context)
+                let response = try await rotation.rotate(body, instance: caller.instance, application: caller.application,
+                                                         developmentMode: caller.developmentMode, now: clock.now())
+                return try JSONResponse.make(response, headers: JSONResponse.noStore)
+            },
+        ]
+    }
+}

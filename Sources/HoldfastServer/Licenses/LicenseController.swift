@@ -1,0 +1,22 @@
+import HoldfastProtocol
+import Hummingbird
+
+/// `POST /v1/holder/instances/{instanceId}/license` (README "Instance calls"): renewal, with an expired token
+/// accepted and the dev-mode guard evaluated.
+struct LicenseController: HoldfastController {
+    let renewal: LicenseRenewalService
+    let clock: any HoldfastClock
+
+    var routes: [Route] {
+        let (renewal, clock) = (renewal, clock)
+        return [
+            .instance(.post, TetheringRoutes.Template.license, .renewal) { request, context in
+                let caller = context.caller
+                let body = try await JSONBodyDecoder.decode(LicenseRenewalRequest.self, from: request, context: context)
+                let response = try await renewal.renew(body, instance: caller.instance, application: caller.application,
+                                                       developmentMode: caller.developmentMode, now: clock.now())
+                return try JSONResponse.make(response, headers: JSONResponse.noStore)
+            },
+        ]
+    }
+}

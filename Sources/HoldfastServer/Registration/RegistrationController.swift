@@ -1,0 +1,34 @@
+import HoldfastProtocol
+import Hummingbird
+
+/// Registration (README "Registration wire format"): a challenge, then the instance. Both are `.public`: the device
+/// has no credential yet; the single-use challenge and the platform evidence over the binding nonce are what it
+/// proves.
+struct RegistrationController: HoldfastController {
+    typealias Template = TetheringRoutes.Template
+
+    let applications: HolderApplicationService
+    let challenges: ChallengeStore
+    let registration: RegistrationService
+    let devMode: DevModeGuard
+    let clock: any HoldfastClock
+
+    var routes: [Route] {
+        let (applications, challenges, registration, devMode, clock) = (applications, challenges, registration, devMode, clock)
+        return [
+            .public(.post, Template.challenges) { _, context in
+                let application = try await applications.get(id: try context.parameters.require("applicationId"))
+                let challenge = try await challenges.issue(applicationId: application.id ?? "", now: clock.now())
+                return try JSONResponse.make(challenge, status: .created, headers: JSONResponse.noStore)
+            },
+            .public(.post, Template.instances) { request, context in
+                let application = try await applications.get(id: try context.parameters.require("applicationId"))
+                let developmentMode = try devMode.evaluate(request, application: application, requestID: context.requestID)
+                let body = try await JSONBodyDecoder.decode(InstanceRegistrationRequest.self, from: request, context: context)
+                let response = try await registration.register(body, application: application,
+                                                               developmentMode: developmentMode, now: clock.now())
+                return try JSONResponse.make(response, status: .created, headers: JSONResponse.noStore)
+            },
+        ]
+    }
+}

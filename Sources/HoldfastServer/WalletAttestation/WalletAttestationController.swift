@@ -1,0 +1,25 @@
+import HoldfastProtocol
+import Hummingbird
+
+/// `POST /v1/holder/instances/{instanceId}/wallet-attestations` (README "Instance calls"): a current license token.
+struct WalletAttestationController: HoldfastController {
+    let attestations: WalletAttestationService
+    let clock: any HoldfastClock
+
+    var routes: [Route] {
+        let (attestations, clock) = (attestations, clock)
+        return [
+            .instance(.post, TetheringRoutes.Template.walletAttestations, .current) { request, context in
+                // The body is validated but its `audience` does not change the attestation: in
+                // draft-ietf-oauth-attestation-based-client-auth the issuer is named in the PoP the device signs.
+                if request.headers[.contentType] != nil {
+                    _ = try await JSONBodyDecoder.decode(WalletAttestationRequest.self, from: request, context: context)
+                }
+                let caller = context.caller
+                let response = try await attestations.walletAttestation(instance: caller.instance,
+                                                                        application: caller.application, now: clock.now())
+                return try JSONResponse.make(response, headers: JSONResponse.noStore)
+            },
+        ]
+    }
+}
