@@ -24,7 +24,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
-        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
@@ -74,6 +73,17 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // MARK: server
+        // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "SQLiteStorage", dependencies: [
+            "CSQLite",
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "HoldfastAdmin", dependencies: ["HoldfastProtocol", "JOSE"]),
         .target(name: "Ephemeral", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
@@ -82,10 +92,10 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin",
+            "SQLiteStorage",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
-            .product(name: "SQLiteKit", package: "sqlite-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -140,6 +150,10 @@ let package = Package(
             "TestSupport", "Ephemeral",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "SQLiteStorageTests", dependencies: [
+            "SQLiteStorage",
+            .product(name: "SQLKit", package: "sql-kit"),
         ]),
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",

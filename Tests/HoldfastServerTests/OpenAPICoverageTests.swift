@@ -86,4 +86,27 @@ import Testing
             #expect(responses["401"] != nil, "\(operation.description) does not document 401")
         }
     }
+
+    @Test func instanceOperationsRequireDPoPAndDocument401() async throws {
+        let documented = try Self.documentedOperations()
+        for (operation, access) in try await Self.routedOperations() {
+            guard case .instance = access else { continue }
+            let body = try #require(documented[operation])
+            let security = body["security"] as? [[String: Any]]
+            #expect(security?.first?["dpop"] != nil, "\(operation.description) does not declare dpop security")
+            let responses = try #require(body["responses"] as? [String: Any])
+            #expect(responses["401"] != nil, "\(operation.description) does not document 401")
+        }
+    }
+
+    /// A route that authenticates is never documented (or routed) as public, and a public one asks for nothing.
+    @Test func publicOperationsDeclareNoSecurity() async throws {
+        let documented = try Self.documentedOperations()
+        for (operation, access) in try await Self.routedOperations() where access == .public {
+            let body = try #require(documented[operation])
+            let security = body["security"] as? [[String: Any]] ?? []
+            let requirements = security.filter { !$0.isEmpty }
+            #expect(requirements.isEmpty, "\(operation.description) is public but documents security")
+        }
+    }
 }

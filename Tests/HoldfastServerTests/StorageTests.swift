@@ -95,4 +95,15 @@ import TestSupport
             await database.close()
         }
     }
+
+    @Test func aFileSQLiteCannotOpenIsAStorageError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-sqlite-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A directory where the database file should be.
+        let path = folder.appendingPathComponent("dir.sqlite")
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        #expect(throws: StorageError.self) {
+            _ = try HoldfastDatabase.open(.sqlite(path: path.path), logger: StorageBackend.quietLogger)
+        }
+    }
 }

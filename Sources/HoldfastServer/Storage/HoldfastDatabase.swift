@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresKit
-import SQLiteKit
+import SQLiteStorage
 
 /// The tenant's SQL database (DESIGN.md §4 "Storage"): SQLite (a file in the data folder, the embedded default)
 /// or PostgreSQL, both behind sql-kit's `SQLDatabase`. Capabilities write portable SQL through `sql`, and use

@@ -1,15 +1,47 @@
 import Foundation
-@testable import HoldfastServer
+import Logging
 import SQLKit
+@testable import SQLiteStorage
 import Testing
 
 /// The SQLite driver (`SQLiteFile`, `SQLiteFileDatabase`): values, statement rules, sessions and their locking.
 @Suite struct SQLiteFileDatabaseTests {
-    private static func withDatabase<T>(_ body: (HoldfastDatabase, String) async throws -> T) async throws -> T {
+    /// A database on one file as the server opens it: the shared `SQLiteFile` and sql-kit's view of it.
+    struct TestDatabase {
+        let file: SQLiteFile
+        let sql: SQLiteFileDatabase
+
+        static func open(path: String) throws -> TestDatabase {
+            let file = try SQLiteFile.open(path: path)
+            var logger = Logger(label: "holdfast.sqlite.tests")
+            logger.logLevel = .critical
+            return TestDatabase(file: file, sql: SQLiteFileDatabase(file: file, logger: logger, queryLogLevel: .trace))
+        }
+
+        func close() async { file.release() }
+
+        /// A transaction on the writer, as the server runs one (`BEGIN IMMEDIATE` … `COMMIT`, `ROLLBACK` on error).
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+            try await sql.withSession { session in
+                try await session.raw("BEGIN IMMEDIATE").run()
+                do {
+                    let result = try await body(session)
+                    try await session.raw("COMMIT").run()
+                    return result
+                } catch {
+                    try? await session.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        }
+    }
+
+    private static func withDatabase<T>(_ body: (TestDatabase, String) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("test.sqlite").path
-        let database = try HoldfastDatabase.open(.sqlite(path: path), logger: StorageBackend.quietLogger)
+        let database = try TestDatabase.open(path: path)
         do {
             try await database.sql.raw("CREATE TABLE t (id TEXT PRIMARY KEY, n BIGINT, f DOUBLE, b BLOB, s TEXT)").run()
             let result = try await body(database, path)
@@ -160,7 +192,7 @@ import Testing
 
     @Test func twoDatabasesOnOneFileShareItAndOutliveEachOther() async throws {
         try await Self.withDatabase { database, path in
-            let second = try HoldfastDatabase.open(.sqlite(path: path), logger: StorageBackend.quietLogger)
+            let second = try TestDatabase.open(path: path)
             try await second.sql.raw("INSERT INTO t (id) VALUES ('from second')").run()
             let seen = try await database.sql.raw("SELECT id FROM t").first()?.decode(column: "id", as: String.self)
             #expect(seen == "from second")
@@ -172,15 +204,13 @@ import Testing
         }
     }
 
-    @Test func aFileSQLiteCannotOpenIsAStorageError() throws {
+    @Test func aFileSQLiteCannotOpenIsAStatementError() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-sqlite-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         // A directory where the database file should be.
         let path = folder.appendingPathComponent("dir.sqlite")
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-        #expect(throws: StorageError.self) {
-            _ = try HoldfastDatabase.open(.sqlite(path: path.path), logger: StorageBackend.quietLogger)
-        }
+        #expect(throws: SQLiteStatementError.self) { _ = try SQLiteFile.open(path: path.path) }
     }
 
     @Test func theAsyncLockHandsOverInArrivalOrder() async throws {

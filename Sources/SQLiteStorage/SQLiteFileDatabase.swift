@@ -3,16 +3,15 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import SQLiteKit
 import SQLKit
 
 /// sql-kit's `SQLDatabase` over an `SQLiteFile`: statements run on the calling thread, reads on a reader
 /// connection, writes and sessions on the writer (see `SQLiteFile`). Prepared statements are reused by SQL text,
 /// so the fixed SQL of hot paths is parsed once per connection.
-struct SQLiteFileDatabase: SQLDatabase {
+public struct SQLiteFileDatabase: SQLDatabase {
     let file: SQLiteFile
-    let logger: Logger
-    let queryLogLevel: Logger.Level?
+    public let logger: Logger
+    public let queryLogLevel: Logger.Level?
     /// Set for the database handed to a session's closure: statements go to the writer, whose lock is held.
     private let session: SessionState?
 
@@ -23,7 +22,7 @@ struct SQLiteFileDatabase: SQLDatabase {
         func close() { open.withLockedValue { $0 = false } }
     }
 
-    init(file: SQLiteFile, logger: Logger, queryLogLevel: Logger.Level?) {
+    public init(file: SQLiteFile, logger: Logger, queryLogLevel: Logger.Level?) {
         self.init(file: file, logger: logger, queryLogLevel: queryLogLevel, session: nil)
     }
 
@@ -34,25 +33,23 @@ struct SQLiteFileDatabase: SQLDatabase {
         self.session = session
     }
 
-    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+    public var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
 
-    var dialect: any SQLDialect { SQLiteDialect() }
+    public var dialect: any SQLDialect { SQLiteSQLDialect() }
 
-    private static let encoder = SQLiteDataEncoder()
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+    public func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
         eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
     }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+    public func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
         let (sql, rawBinds) = serialize(query)
         if let queryLogLevel {
             // The SQL text only: bound values can be secrets.
             logger.log(level: queryLogLevel, "executing query", metadata: ["sql": .string(sql)])
         }
-        var binds: [SQLiteData] = []
+        var binds: [SQLiteValue] = []
         binds.reserveCapacity(rawBinds.count)
-        for value in rawBinds { binds.append(try Self.encoder.encode(value)) }
+        for value in rawBinds { binds.append(try SQLiteValue(encoding: value)) }
         if let session {
             guard session.isOpen else {
                 throw SQLiteStatementError(code: 21, message: "the session's database was used after its session ended")
@@ -64,7 +61,7 @@ struct SQLiteFileDatabase: SQLDatabase {
     }
 
     /// Runs `closure` with the writer connection to itself. A transaction the closure leaves open is rolled back.
-    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    public func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         if session != nil { return try await closure(self) }
         try SQLiteSessionMarker.checkNotInside(file)
         await file.writerLock.lock()

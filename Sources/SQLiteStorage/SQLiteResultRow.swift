@@ -1,4 +1,3 @@
-import SQLiteKit
 import SQLKit
 
 /// The column names of a prepared statement, shared by every row it returns.
@@ -20,11 +19,8 @@ final class SQLiteColumns: Sendable {
 /// One result row, as sql-kit's `SQLRow`: values are copied out of SQLite when the row is read, so the row stays
 /// valid after the statement moves on.
 struct SQLiteResultRow: SQLRow, Sendable {
-    /// Creating a decoder creates a `JSONDecoder`: one is shared.
-    private static let decoder = SQLiteDataDecoder()
-
     let columns: SQLiteColumns
-    let values: [SQLiteData]
+    let values: [SQLiteValue]
 
     var allColumns: [String] { columns.names }
 
@@ -37,18 +33,7 @@ struct SQLiteResultRow: SQLRow, Sendable {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let index = columns.index(of: column) else { throw SQLiteMissingColumn(column: column) }
-        let value = values[index]
-        // The types the schema uses, without a decoder; everything else through sqlite-kit's decoder.
-        switch value {
-        case .text(let text) where D.self == String.self:
-            return text as! D
-        case .integer(let integer) where D.self == Int64.self:
-            return Int64(integer) as! D
-        case .integer(let integer) where D.self == Int.self:
-            return Int(integer) as! D
-        default:
-            return try Self.decoder.decode(D.self, from: value)
-        }
+        return try values[index].decode(D.self)
     }
 }
 

@@ -1,8 +1,4 @@
-import NIOCore
-import SQLiteNIO
-// The SQLite library sqlite-nio compiles in (symbols prefixed `sqlite_nio_`). It is a target of sqlite-nio, not a
-// product: if a release of sqlite-nio renames it, this import is the one line to change.
-import VaporCSQLite
+import CSQLite
 
 /// One SQLite connection (sqlite.org/c3ref/sqlite3.html) with its prepared statements kept for reuse.
 ///
@@ -28,15 +24,15 @@ final class SQLiteHandle {
 
         /// Call after a step: refreshes `columns` if SQLite re-prepared the statement (`SQLITE_STMTSTATUS_REPREPARE`).
         func refreshColumnsIfReprepared() {
-            let count = sqlite_nio_sqlite3_stmt_status(pointer, SQLITE_STMTSTATUS_REPREPARE, 0)
+            let count = sqlite3_stmt_status(pointer, SQLITE_STMTSTATUS_REPREPARE, 0)
             guard count != reprepares else { return }
             reprepares = count
             columns = Self.columnNames(pointer)
         }
 
         private static func columnNames(_ pointer: OpaquePointer) -> SQLiteColumns {
-            let count = Int(sqlite_nio_sqlite3_column_count(pointer))
-            return SQLiteColumns((0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(pointer, Int32($0))) })
+            let count = Int(sqlite3_column_count(pointer))
+            return SQLiteColumns((0..<count).map { String(cString: sqlite3_column_name(pointer, Int32($0))) })
         }
     }
 
@@ -54,18 +50,18 @@ final class SQLiteHandle {
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteStatementError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
-            let message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
-            sqlite_nio_sqlite3_close(handle)
+            let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open"
+            sqlite3_close(handle)
             throw SQLiteStatementError(code: status, message: "\(message) (\(path))")
         }
         connection = handle
-        sqlite_nio_sqlite3_extended_result_codes(handle, 1)
-        sqlite_nio_sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         // Checkpoints run on `SQLiteCheckpointer`'s thread; a commit checkpoints itself (and waits for the disk
         // while holding the writer) only if the WAL outgrew that, as a safety net.
-        sqlite_nio_sqlite3_wal_autocheckpoint(handle, Self.commitCheckpointPages)
+        sqlite3_wal_autocheckpoint(handle, Self.commitCheckpointPages)
         do {
             for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"] {
                 try run(pragma, binds: [], cache: false) { _ in }
@@ -79,9 +75,9 @@ final class SQLiteHandle {
     deinit { close() }
 
     func close() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+        for statement in statements.values { sqlite3_finalize(statement.pointer) }
         statements.removeAll()
-        if let connection { sqlite_nio_sqlite3_close_v2(connection) }
+        if let connection { sqlite3_close_v2(connection) }
         connection = nil
     }
 
@@ -89,11 +85,11 @@ final class SQLiteHandle {
     /// readers or the writer, then syncs the file.
     func checkpoint() {
         guard let connection else { return }
-        sqlite_nio_sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
     /// Whether no transaction is open (`sqlite3_get_autocommit`).
-    var isInAutocommit: Bool { connection.map { sqlite_nio_sqlite3_get_autocommit($0) != 0 } ?? true }
+    var isInAutocommit: Bool { connection.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 
     /// The statement for `sql`, prepared now or taken from the cache.
     func statement(_ sql: String, cache: Bool = true) throws(SQLiteStatementError) -> Statement {
@@ -103,10 +99,10 @@ final class SQLiteHandle {
         var tail: UnsafePointer<CChar>?
         let flags = cache ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let status = sql.withCString { text in
-            let status = sqlite_nio_sqlite3_prepare_v3(connection, text, -1, flags, &pointer, &tail)
+            let status = sqlite3_prepare_v3(connection, text, -1, flags, &pointer, &tail)
             // One statement per call: text after the first statement would otherwise be silently ignored.
             if status == SQLITE_OK, let tail, !Self.isBlank(tail) {
-                sqlite_nio_sqlite3_finalize(pointer)
+                sqlite3_finalize(pointer)
                 pointer = nil
                 return SQLITE_MISUSE
             }
@@ -116,10 +112,10 @@ final class SQLiteHandle {
             if status == SQLITE_MISUSE { throw SQLiteStatementError(code: status, message: "one SQL statement at a time") }
             throw error(status)
         }
-        let statement = Statement(pointer: pointer, readOnly: sqlite_nio_sqlite3_stmt_readonly(pointer) != 0)
+        let statement = Statement(pointer: pointer, readOnly: sqlite3_stmt_readonly(pointer) != 0)
         if cache {
             if statements.count >= Self.statementCacheCapacity {
-                for old in statements.values { sqlite_nio_sqlite3_finalize(old.pointer) }
+                for old in statements.values { sqlite3_finalize(old.pointer) }
                 statements.removeAll(keepingCapacity: true)
             }
             statements[sql] = statement
@@ -128,22 +124,22 @@ final class SQLiteHandle {
     }
 
     /// Runs `sql` with `binds` (`?` placeholders, in order), calling `onRow` for each result row.
-    func run(_ sql: String, binds: [SQLiteData], cache: Bool = true,
+    func run(_ sql: String, binds: [SQLiteValue], cache: Bool = true,
              _ onRow: (SQLiteResultRow) throws -> Void) throws(SQLiteStatementError) {
         try run(try statement(sql, cache: cache), binds: binds, finalize: !cache, onRow)
     }
 
     /// Runs a prepared statement of this connection.
-    func run(_ statement: Statement, binds: [SQLiteData], finalize: Bool = false,
+    func run(_ statement: Statement, binds: [SQLiteValue], finalize: Bool = false,
              _ onRow: (SQLiteResultRow) throws -> Void) throws(SQLiteStatementError) {
         let pointer = statement.pointer
         defer {
-            sqlite_nio_sqlite3_reset(pointer)
-            sqlite_nio_sqlite3_clear_bindings(pointer)
-            if finalize { sqlite_nio_sqlite3_finalize(pointer) }
+            sqlite3_reset(pointer)
+            sqlite3_clear_bindings(pointer)
+            if finalize { sqlite3_finalize(pointer) }
         }
-        guard Int(sqlite_nio_sqlite3_bind_parameter_count(pointer)) == binds.count else {
-            throw SQLiteStatementError(code: SQLITE_RANGE, message: "the statement takes \(sqlite_nio_sqlite3_bind_parameter_count(pointer)) values, \(binds.count) given")
+        guard Int(sqlite3_bind_parameter_count(pointer)) == binds.count else {
+            throw SQLiteStatementError(code: SQLITE_RANGE, message: "the statement takes \(sqlite3_bind_parameter_count(pointer)) values, \(binds.count) given")
         }
         for (offset, value) in binds.enumerated() {
             let status = Self.bind(value, at: Int32(offset + 1), to: pointer)
@@ -151,7 +147,7 @@ final class SQLiteHandle {
         }
         var first = true
         while true {
-            let status = sqlite_nio_sqlite3_step(pointer)
+            let status = sqlite3_step(pointer)
             if first {
                 statement.refreshColumnsIfReprepared()
                 first = false
@@ -169,48 +165,48 @@ final class SQLiteHandle {
         }
     }
 
-    private static func bind(_ value: SQLiteData, at index: Int32, to pointer: OpaquePointer) -> Int32 {
+    private static func bind(_ value: SQLiteValue, at index: Int32, to pointer: OpaquePointer) -> Int32 {
         switch value {
         case .integer(let integer):
-            return sqlite_nio_sqlite3_bind_int64(pointer, index, Int64(integer))
+            return sqlite3_bind_int64(pointer, index, integer)
         case .float(let double):
-            return sqlite_nio_sqlite3_bind_double(pointer, index, double)
+            return sqlite3_bind_double(pointer, index, double)
         case .text(let text):
-            return sqlite_nio_sqlite3_bind_text64(pointer, index, text, UInt64(text.utf8.count), sqliteTransient,
+            return sqlite3_bind_text64(pointer, index, text, UInt64(text.utf8.count), sqliteTransient,
                                                   UInt8(SQLITE_UTF8))
         case .blob(let buffer):
-            return buffer.withUnsafeReadableBytes { bytes in
+            return buffer.withUnsafeBytes { bytes in
                 // A zero-length blob still needs a non-null pointer to be a blob rather than NULL.
-                sqlite_nio_sqlite3_bind_blob64(pointer, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                sqlite3_bind_blob64(pointer, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
                                                UInt64(bytes.count), sqliteTransient)
             }
         case .null:
-            return sqlite_nio_sqlite3_bind_null(pointer, index)
+            return sqlite3_bind_null(pointer, index)
         }
     }
 
-    private static func values(of pointer: OpaquePointer, count: Int) -> [SQLiteData] {
-        var values: [SQLiteData] = []
+    private static func values(of pointer: OpaquePointer, count: Int) -> [SQLiteValue] {
+        var values: [SQLiteValue] = []
         values.reserveCapacity(count)
         for column in 0..<Int32(count) {
-            switch sqlite_nio_sqlite3_column_type(pointer, column) {
+            switch sqlite3_column_type(pointer, column) {
             case SQLITE_INTEGER:
-                values.append(.integer(SQLiteInt64(sqlite_nio_sqlite3_column_int64(pointer, column))))
+                values.append(.integer(sqlite3_column_int64(pointer, column)))
             case SQLITE_FLOAT:
-                values.append(.float(sqlite_nio_sqlite3_column_double(pointer, column)))
+                values.append(.float(sqlite3_column_double(pointer, column)))
             case SQLITE_TEXT:
-                let length = Int(sqlite_nio_sqlite3_column_bytes(pointer, column))
-                if let text = sqlite_nio_sqlite3_column_text(pointer, column) {
+                let length = Int(sqlite3_column_bytes(pointer, column))
+                if let text = sqlite3_column_text(pointer, column) {
                     values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)))
                 } else {
                     values.append(.text(""))
                 }
             case SQLITE_BLOB:
-                let length = Int(sqlite_nio_sqlite3_column_bytes(pointer, column))
-                if let bytes = sqlite_nio_sqlite3_column_blob(pointer, column), length > 0 {
-                    values.append(.blob(ByteBuffer(bytes: UnsafeRawBufferPointer(start: bytes, count: length))))
+                let length = Int(sqlite3_column_bytes(pointer, column))
+                if let bytes = sqlite3_column_blob(pointer, column), length > 0 {
+                    values.append(.blob(Array(UnsafeRawBufferPointer(start: bytes, count: length))))
                 } else {
-                    values.append(.blob(ByteBuffer()))
+                    values.append(.blob([]))
                 }
             default:
                 values.append(.null)
@@ -220,9 +216,9 @@ final class SQLiteHandle {
     }
 
     private func error(_ status: Int32) -> SQLiteStatementError {
-        let message = connection.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) }
-            ?? String(cString: sqlite_nio_sqlite3_errstr(status))
-        let code = connection.map { sqlite_nio_sqlite3_extended_errcode($0) } ?? status
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(status))
+        let code = connection.map { sqlite3_extended_errcode($0) } ?? status
         return SQLiteStatementError(code: code, message: message)
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import SQLiteNIO
 
 /// An SQLite database file as the server uses it (DESIGN.md §4 "Storage"): a few reader connections and one
 /// writer connection, run on the calling thread.
@@ -18,7 +17,7 @@ import SQLiteNIO
 ///   (the CLI's admin commands) are waited for by the busy timeout.
 ///
 /// `@unchecked Sendable`: every connection is used under its own `NSLock`; the writer also only under `writerLock`.
-final class SQLiteFile: @unchecked Sendable {
+public final class SQLiteFile: @unchecked Sendable {
     let path: String
     private let readers: [(lock: NSLock, handle: SQLiteHandle)]
     private let writerHandle: SQLiteHandle
@@ -46,7 +45,7 @@ final class SQLiteFile: @unchecked Sendable {
     private static let open = NIOLockedValueBox<[String: (file: SQLiteFile, users: Int)]>([:])
 
     /// The process's `SQLiteFile` for `path`, opened (and the file created) on first use.
-    static func open(path: String) throws(SQLiteStatementError) -> SQLiteFile {
+    public static func open(path: String) throws(SQLiteStatementError) -> SQLiteFile {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         let result: Result<SQLiteFile, SQLiteStatementError> = open.withLockedValue { files in
             if let entry = files[key] {
@@ -67,7 +66,7 @@ final class SQLiteFile: @unchecked Sendable {
     }
 
     /// Gives back one `open`; the connections close when the last user is gone.
-    func release() {
+    public func release() {
         let key = path
         let closing = Self.open.withLockedValue { files -> Bool in
             guard let entry = files[key], entry.file === self else { return false }
@@ -92,7 +91,7 @@ final class SQLiteFile: @unchecked Sendable {
     /// The writer goes first because its page cache stays warm: SQLite drops a connection's cache whenever another
     /// connection has written, so a reader re-reads its pages after every write (measured: a third of the time
     /// of a renewal's two statements).
-    func run(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) async throws {
+    func run(_ sql: String, _ binds: [SQLiteValue], _ onRow: (SQLiteResultRow) throws -> Void) async throws {
         if writerLock.tryLock() {
             defer { writerLock.unlock() }
             try runOutsideSession(sql, binds, onRow)
@@ -114,7 +113,7 @@ final class SQLiteFile: @unchecked Sendable {
 
     /// A statement on the writer outside a session must leave no transaction open (the next statement of another
     /// task would run inside it): a `BEGIN` there is rolled back and refused. Transactions need `withSession`.
-    private func runOutsideSession(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+    private func runOutsideSession(_ sql: String, _ binds: [SQLiteValue], _ onRow: (SQLiteResultRow) throws -> Void) throws {
         try runOnWriter(sql, binds, onRow)
         guard writerIsInAutocommit() else {
             try? runOnWriter("ROLLBACK", []) { _ in }
@@ -123,7 +122,7 @@ final class SQLiteFile: @unchecked Sendable {
     }
 
     /// Runs one statement on the writer; the caller holds `writerLock`.
-    func runOnWriter(_ sql: String, _ binds: [SQLiteData], _ onRow: (SQLiteResultRow) throws -> Void) throws {
+    func runOnWriter(_ sql: String, _ binds: [SQLiteValue], _ onRow: (SQLiteResultRow) throws -> Void) throws {
         try writerHandleLock.withLock { try writerHandle.run(sql, binds: binds, onRow) }
     }
 
