@@ -26,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -44,21 +43,13 @@ let package = Package(
         ]),
         .target(name: "JOSE", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "JWTKit", package: "jwt-kit"),
         ]),
-        .target(name: "MDoc", dependencies: [
-            "CBOR", "COSE",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-        ]),
-        .target(name: "StatusList", dependencies: [
-            "CBOR", "COSE", "JOSE",
-        ]),
+        .target(name: "MDoc"),
+        .target(name: "StatusList"),
         .target(name: "Attestation", dependencies: [
             "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "HoldfastProtocol", dependencies: [
@@ -107,12 +98,18 @@ let package = Package(
             .product(name: "SQLKit", package: "sql-kit"),
         ], path: "Tests/ServerTestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["TestSupport", "CBOR"]),
-        .testTarget(name: "COSETests", dependencies: ["TestSupport", "COSE", "CBOR"]),
-        .testTarget(name: "JOSETests", dependencies: ["TestSupport", "JOSE"]),
-        .testTarget(name: "MDocTests", dependencies: ["TestSupport", "MDoc", "CBOR"]),
+        .testTarget(name: "COSETests", dependencies: [
+            "TestSupport", "COSE", "CBOR",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "JOSETests", dependencies: [
+            "TestSupport", "JOSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "MDocTests"),
         .testTarget(name: "StatusListTests", dependencies: ["TestSupport", "StatusList"]),
         .testTarget(name: "AttestationTests", dependencies: [
-            "TestSupport", "Attestation", "CBOR",
+            "TestSupport", "Attestation", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
