@@ -43,6 +43,7 @@ let package = Package(
         ]),
         .target(name: "JOSE", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "MDoc"),
         .target(name: "StatusList"),
