@@ -48,8 +48,9 @@ enum Fixtures {
         return replacingSegment(token, at: index, with: Base64URL.encode(bytes))
     }
 
-    /// A minimal DER X.509-shaped certificate around `publicKey` (not signed meaningfully: the JOSE module only reads
-    /// the leaf key; trust belongs to the caller's chain validator).
+    /// A minimal DER X.509 certificate around `publicKey`. It is not signed meaningfully (the JOSE module only reads
+    /// the leaf key; trust belongs to the caller's chain validator), but its signature value is a well-formed
+    /// Ecdsa-Sig-Value (RFC 3279 §2.2.3), SEQUENCE { r 1, s 1 }, since swift-certificates parses it with the rest.
     static func certificate(for publicKey: P256.Signing.PublicKey, serial: UInt8 = 1) -> [UInt8] {
         func der(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
             var out = [tag]
@@ -67,7 +68,8 @@ enum Fixtures {
         let validity = der(0x30, der(0x17, Array("250101000000Z".utf8)) + der(0x17, Array("350101000000Z".utf8)))
         let tbs = der(0x30, der(0xA0, der(0x02, [0x02])) + der(0x02, [serial]) + ecdsaWithSHA256 + name + validity + name
             + Array(publicKey.derRepresentation))
-        return der(0x30, tbs + ecdsaWithSHA256 + der(0x03, [0x00] + Array(repeating: 0x11, count: 8)))
+        let ecdsaSigValue = der(0x30, der(0x02, [0x01]) + der(0x02, [0x01]))
+        return der(0x30, tbs + ecdsaWithSHA256 + der(0x03, [0x00] + ecdsaSigValue))
     }
 
     /// Expects `body` to throw exactly `expected` (compared by stable code).

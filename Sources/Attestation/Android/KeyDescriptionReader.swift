@@ -98,73 +98,50 @@ struct KeyDescriptionReader {
                                 _ field: () -> String) throws(AttestationError) -> Element {
         guard depth <= maximumDepth else { throw .invalidFormat("\(field()) nests deeper than \(maximumDepth) levels") }
         let limit = input.endIndex
-        var index = start
-        guard index >= input.startIndex, index < limit else { throw .invalidFormat("\(field()) is truncated") }
+        guard start >= input.startIndex, start < limit else { throw .invalidFormat("\(field()) is truncated") }
 
-        // §8.1.2: class in bits 8–7, constructed in bit 6, the tag number in bits 5–1 or, when those are all ones,
-        // in the subsequent octets.
-        let leading = input[index]
-        index += 1
-        let tagClass: ASN1Identifier.TagClass
-        switch leading >> 6 {
-        case 0: tagClass = .universal
-        case 1: tagClass = .application
-        case 2: tagClass = .contextSpecific
-        default: tagClass = .private
-        }
-        let isConstructed = leading & 0x20 != 0
-        var tagNumber = UInt(leading & 0x1F)
-        if tagNumber == 0x1F {
-            // §8.1.2.4.2: base 128, bit 8 set on every octet but the last; the first may not be 0x80.
-            tagNumber = 0
-            var octets = 0
-            while true {
-                guard index < limit else { throw .invalidFormat("\(field()) has a truncated tag") }
-                let octet = input[index]
-                index += 1
-                if octets == 0, octet == 0x80 { throw .invalidFormat("\(field()) has a tag number with a leading zero") }
-                octets += 1
-                // 7 bits an octet: 9 octets fill 63 bits of a 64-bit UInt, one more could overflow it.
-                guard octets <= (UInt.bitWidth - 1) / 7 else { throw .invalidFormat("\(field()) has a tag number that is too large") }
-                tagNumber = tagNumber << 7 | UInt(octet & 0x7F)
-                if octet & 0x80 == 0 { break }
+        // §8.1.2 and §8.1.3, decoded as `DERReader` decodes them; the BER rules for what they say follow.
+        let identifier: IdentifierOctets
+        do throws(IdentifierOctets.Malformed) {
+            identifier = try IdentifierOctets(reading: input, at: start, limit: limit)
+        } catch {
+            switch error {
+            case .truncated: throw .invalidFormat("\(field()) has a truncated tag")
+            case .tagNumberWithLeadingZero: throw .invalidFormat("\(field()) has a tag number with a leading zero")
+            case .tagNumberTooLarge: throw .invalidFormat("\(field()) has a tag number that is too large")
+            case .smallTagNumberInLongForm(let number):
+                throw .invalidFormat("\(field()) has tag number \(number) in the long form")
             }
-            // §8.1.2.2: numbers up to 30 have only the one-octet form.
-            guard tagNumber >= 0x1F else { throw .invalidFormat("\(field()) has tag number \(tagNumber) in the long form") }
         }
-        let identifier = ASN1Identifier(tagWithNumber: tagNumber, tagClass: tagClass)
         // X.680 §8.6: [UNIVERSAL 0] is only ever end-of-contents, which no element may be.
-        guard tagClass != .universal || tagNumber != 0 else {
+        guard !identifier.isEndOfContents else {
             throw .invalidFormat("\(field()) has end-of-contents octets where an element belongs")
         }
-
-        // §8.1.3: the length octets.
-        guard index < limit else { throw .invalidFormat("\(field()) has a truncated length") }
-        let first = input[index]
-        index += 1
-        if first == 0x80 {
+        let length: LengthOctets
+        do throws(LengthOctets.Malformed) {
+            // The long form may be used for any length, with leading zero octets (§8.1.3.5 Note 2).
+            length = try LengthOctets(reading: input, at: identifier.end, limit: limit)
+        } catch {
+            switch error {
+            case .truncated: throw .invalidFormat("\(field()) has a truncated length")
+            case .tooManyOctets(let count): throw .invalidFormat("\(field()) has \(count) length octets")
+            }
+        }
+        let index = length.end
+        if length.isIndefinite {
             // §8.1.3.6: indefinite form, only for constructed encodings; the contents run to the end-of-contents
             // octets at this level (§8.1.5), so the elements inside must be read to find them.
-            guard isConstructed else { throw .invalidFormat("\(field()) is primitive with an indefinite length") }
+            guard identifier.isConstructed else { throw .invalidFormat("\(field()) is primitive with an indefinite length") }
             let endOfContents = try Self.endOfContents(in: input, from: index, depth: depth, field)
-            return Element(identifier: identifier, isConstructed: true, contents: input[index..<endOfContents], depth: depth,
-                           end: endOfContents + 2)
+            return Element(identifier: identifier.identifier, isConstructed: true, contents: input[index..<endOfContents],
+                           depth: depth, end: endOfContents + 2)
         }
-        var length = Int(first)
-        if first & 0x80 != 0 {
-            // §8.1.3.5: long form. 0xFF (reserved, §8.1.3.5 c) and any count over 8 are refused, as swift-asn1 does.
-            let octets = Int(first & 0x7F)
-            guard octets <= 8 else { throw .invalidFormat("\(field()) has \(octets) length octets") }
-            guard limit - index >= octets else { throw .invalidFormat("\(field()) has a truncated length") }
-            var value: UInt64 = 0
-            for offset in 0..<octets { value = value << 8 | UInt64(input[index + offset]) }
-            index += octets
-            guard value <= UInt64(limit - index) else { throw .invalidFormat("\(field()) has a length beyond the end of its input") }
-            length = Int(value)
+        guard length.length <= UInt(limit - index) else {
+            throw .invalidFormat("\(field()) has a length beyond the end of its input")
         }
-        guard length <= limit - index else { throw .invalidFormat("\(field()) has a length beyond the end of its input") }
-        return Element(identifier: identifier, isConstructed: isConstructed, contents: input[index..<(index + length)],
-                       depth: depth, end: index + length)
+        let end = index + Int(length.length)
+        return Element(identifier: identifier.identifier, isConstructed: identifier.isConstructed,
+                       contents: input[index..<end], depth: depth, end: end)
     }
 
     /// The index of the end-of-contents octets (§8.1.5, two zero octets) that close an indefinite-length encoding

@@ -156,64 +156,43 @@ struct DERReader {
         widest = max(widest, count)
     }
 
-    /// Reads the identifier and length octets of the element starting at `start`, whose encoding must end by `limit`.
+    /// Reads the identifier and length octets of the element starting at `start`, whose encoding must end by `limit`:
+    /// both decoded as `KeyDescriptionReader` decodes them (`IdentifierOctets`, `LengthOctets`), then held to DER.
     private static func header(_ bytes: BorrowedBytes, at start: Int, limit: Int) throws(Malformed) -> Header {
-        var index = start
-        guard index >= bytes.startIndex, index < limit, limit <= bytes.endIndex else { throw .truncated }
-
-        // §8.1.2: class in bits 8–7, constructed in bit 6, the tag number in bits 5–1 or, when those are all ones,
-        // in the subsequent octets.
-        let leading = bytes[index]
-        index += 1
-        let tagClass: ASN1Identifier.TagClass
-        switch leading >> 6 {
-        case 0: tagClass = .universal
-        case 1: tagClass = .application
-        case 2: tagClass = .contextSpecific
-        default: tagClass = .private
-        }
-        var tagNumber = UInt(leading & 0x1F)
-        if tagNumber == 0x1F {
-            // §8.1.2.4.2: base 128, bit 8 set on every octet but the last; the first may not be 0x80.
-            tagNumber = 0
-            var octets = 0
-            while true {
-                guard index < limit else { throw .truncated }
-                let octet = bytes[index]
-                index += 1
-                if octets == 0, octet == 0x80 { throw .tagNumberWithLeadingZero }
-                octets += 1
-                // 7 bits an octet: 9 octets fill 63 bits of a 64-bit UInt; swift-asn1 refuses a tenth.
-                guard octets <= 9 else { throw .tagNumberTooLarge }
-                tagNumber = tagNumber << 7 | UInt(octet & 0x7F)
-                if octet & 0x80 == 0 { break }
+        guard start >= bytes.startIndex, start < limit, limit <= bytes.endIndex else { throw .truncated }
+        let identifier: IdentifierOctets
+        do throws(IdentifierOctets.Malformed) {
+            identifier = try IdentifierOctets(reading: bytes, at: start, limit: limit)
+        } catch {
+            switch error {
+            case .truncated: throw .truncated
+            case .tagNumberWithLeadingZero: throw .tagNumberWithLeadingZero
+            case .tagNumberTooLarge: throw .tagNumberTooLarge
+            case .smallTagNumberInLongForm(let number): throw .smallTagNumberInLongForm(number)
             }
-            guard tagNumber >= 0x1F else { throw .smallTagNumberInLongForm(tagNumber) }
         }
-
-        // §8.1.3 with §10.1: definite lengths only, in the fewest octets.
-        guard index < limit else { throw .truncated }
-        let first = bytes[index]
-        index += 1
-        var length = UInt(first)
-        if first == 0x80 {
-            throw .indefiniteLength
-        } else if first > 0x80 {
-            let octets = Int(first & 0x7F)
-            guard limit - index >= octets else { throw .truncated }
-            guard octets <= 8 else { throw .tooManyLengthOctets(octets) }
-            length = 0
-            for offset in 0..<octets { length = length << 8 | UInt(bytes[index + offset]) }
-            index += octets
-            guard length >= 0x80 else { throw .shortLengthInLongForm }
-            guard octets == (UInt.bitWidth - length.leadingZeroBitCount + 7) / 8 else { throw .lengthNotMinimal }
+        let length: LengthOctets
+        do throws(LengthOctets.Malformed) {
+            length = try LengthOctets(reading: bytes, at: identifier.end, limit: limit)
+        } catch {
+            switch error {
+            case .truncated: throw .truncated
+            case .tooManyOctets(let count): throw .tooManyLengthOctets(count)
+            }
+        }
+        // §10.1: definite lengths only, in the fewest octets.
+        guard !length.isIndefinite else { throw .indefiniteLength }
+        if length.longFormOctets > 0 {
+            guard length.length >= 0x80 else { throw .shortLengthInLongForm }
+            guard length.longFormOctets == (UInt.bitWidth - length.length.leadingZeroBitCount + 7) / 8 else {
+                throw .lengthNotMinimal
+            }
         }
         // X.680 §8.6: [UNIVERSAL 0] is only ever end-of-contents, which no element may be.
-        guard tagClass != .universal || tagNumber != 0 else { throw .endOfContents }
-        guard length <= UInt(limit - index) else { throw .lengthBeyondTheEnd }
-        let end = index + Int(length)
-        return Header(identifier: ASN1Identifier(tagWithNumber: tagNumber, tagClass: tagClass),
-                      isConstructed: leading & 0x20 != 0, start: start, contentsStart: index, end: end)
+        guard !identifier.isEndOfContents else { throw .endOfContents }
+        guard length.length <= UInt(limit - length.end) else { throw .lengthBeyondTheEnd }
+        return Header(identifier: identifier.identifier, isConstructed: identifier.isConstructed, start: start,
+                      contentsStart: length.end, end: length.end + Int(length.length))
     }
 }
 

@@ -1,4 +1,5 @@
 import Crypto
+internal import X509
 
 /// A public key that verifies JWS signatures (RFC 7518 §3.4).
 public enum JWSVerificationKey: Sendable, Hashable {
@@ -27,10 +28,20 @@ public enum JWSVerificationKey: Sendable, Hashable {
     }
 
     /// The subject public key of a DER X.509 certificate (RFC 5280 §4.1.2.7), e.g. the leaf of `x5c`.
-    /// Nothing about the certificate is checked here: trust is decided by an `X5CChainValidator`.
+    ///
+    /// The certificate is parsed by swift-certificates, the one reader of untrusted X.509 DER that the library modules
+    /// share (DESIGN §3), so it must be a well-formed certificate, signature value included. Nothing else about it is
+    /// checked here: trust is decided by an `X5CChainValidator`.
     public init(certificate der: [UInt8]) throws {
-        let spki = try CertificatePublicKey.subjectPublicKeyInfo(certificate: der)
-        do { try self.init(subjectPublicKeyInfo: spki) } catch {
+        let certificate: Certificate
+        do { certificate = try Certificate(derEncoded: der) } catch {
+            throw JOSEError.malformedCertificateChain("the leaf is not a DER X.509 certificate")
+        }
+        if let key = P256.Signing.PublicKey(certificate.publicKey) {
+            self = .p256(key)
+        } else if let key = P384.Signing.PublicKey(certificate.publicKey) {
+            self = .p384(key)
+        } else {
             throw JOSEError.malformedCertificateChain("the certificate has no P-256 or P-384 key")
         }
     }
