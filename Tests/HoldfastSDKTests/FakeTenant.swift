@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// A scripted, in-memory tenant implementing the tethering endpoints of issue 5 as an `HTTPTransport`: a real
+/// A scripted, in-memory tenant implementing the tethering endpoints of the README's API section as an `HTTPTransport`: a real
 /// ES256 tenant key, single-use challenges, real binding-nonce and assertion checks, real DPoP verification
 /// (`DPoPVerifier`, `jti` single use, `ath`, `cnf.jkt`), an optional RFC 9449 server nonce, and scripted faults.
 actor FakeTenant: HTTPTransport {
@@ -214,7 +214,7 @@ actor FakeTenant: HTTPTransport {
         return (token, expiresAt)
     }
 
-    /// License token + DPoP proof checks of every instance call (issue 5, "Signed requests").
+    /// License token + DPoP proof checks of every instance call (RFC 9449).
     private func instanceCall(_ request: TransportRequest, instanceId: String?, allowExpired: Bool,
                               handler: (String, Instance, String) -> TransportResponse) -> TransportResponse {
         guard let token = request.header(HoldfastHeaders.authorization).flatMap(HoldfastHeaders.licenseToken(fromAuthorization:)),

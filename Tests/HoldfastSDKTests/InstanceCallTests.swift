@@ -6,7 +6,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// Issue 5: key rotation, wallet attestation, and DPoP-signed requests (RFC 9449).
+/// DESIGN.md §1 T and R: key rotation, wallet attestation, and DPoP-signed requests (RFC 9449).
 struct InstanceCallTests {
     @Test func rotationKeepsTheInstanceIdAndReplacesTheKey() async throws {
         let rig = try await TestRig()

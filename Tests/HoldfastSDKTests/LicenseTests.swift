@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// Issue 5, "License": valid → used; ahead of expiry → renewed when online; offline until `licenseExpiresAt`, then
+/// DESIGN.md §1 T, the license: valid → used; ahead of expiry → renewed when online; offline until `licenseExpiresAt`, then
 /// `LICENSE_EXPIRED` until a renewal succeeds. The tenant's license lasts 3600 s; renewal starts at 75 %.
 struct LicenseTests {
     @Test func validLicenseIsUsedWithoutNetwork() async throws {

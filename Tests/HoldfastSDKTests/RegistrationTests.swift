@@ -5,7 +5,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// Issue 5, "SDK": registerDevice() against the scripted tenant.
+/// DESIGN.md §1 R: registerDevice() against the scripted tenant.
 struct RegistrationTests {
     @Test func registrationHappyPathStoresTheInstance() async throws {
         let rig = try await TestRig()
@@ -15,7 +15,7 @@ struct RegistrationTests {
         #expect(state.instanceId == instanceId && state.status == .registered && state.appAttestationType == AppAttestationType.none)
         #expect(state.platform == "linux" && state.licenseToken != nil && state.licenseExpiresAt != nil)
         #expect(try await rig.secureArea.publicKey(alias: state.keyAlias) != nil)
-        // The tenant stored the key the SDK holds; the request carried the wire formats of issue 5.
+        // The tenant stored the key the SDK holds; the request carried the README's registration wire format.
         let tenantInstance = try #require(await rig.tenant.instances[instanceId])
         #expect(tenantInstance.publicKey.x963Representation == (try await rig.secureArea.publicKey(alias: state.keyAlias))?.x963Representation)
         let body = try #require(await rig.tenant.lastRequest("register")?.body)

@@ -3,7 +3,7 @@ import HoldfastProtocol
 @testable import HoldfastSDK
 import Testing
 
-/// Issue 5, "SDK": bounded retries with backoff and jitter, a fresh challenge each time.
+/// DESIGN.md §1 R: bounded retries with backoff and jitter, a fresh challenge each time.
 struct RetryTests {
     @Test func backoffIsExponentialWithJitterAndBounded() {
         let policy = RetryPolicy(maximumNetworkRetries: 6, initialDelay: 0.5, maximumDelay: 4)

@@ -13,14 +13,17 @@ public struct DeviceInfo: Sendable, Hashable {
         self.osVersion = osVersion
     }
 
-    /// The running system, as far as Foundation can tell.
+    /// The running system: on Apple platforms the model identifier the kernel reports (`iPhone16,2`, `Mac14,7`;
+    /// `DeviceInfo+Apple.swift`), elsewhere the operating system's name.
     public static var current: DeviceInfo {
         let version = ProcessInfo.processInfo.operatingSystemVersion
         let osVersion = "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
-        #if os(Linux)
+        #if canImport(Darwin)
+        return DeviceInfo(deviceModel: appleModelIdentifier(), deviceMake: "Apple", osVersion: osVersion)
+        #elseif os(Linux)
         return DeviceInfo(deviceModel: "linux", deviceMake: "Linux", osVersion: osVersion)
         #else
-        return DeviceInfo(deviceModel: "apple-device", deviceMake: "Apple", osVersion: osVersion)
+        return DeviceInfo(deviceModel: "unknown", deviceMake: "unknown", osVersion: osVersion)
         #endif
     }
 

@@ -1,6 +1,7 @@
 import HoldfastProtocol
 
-/// The SDK's seam to platform key attestation (DESIGN.md §3): App Attest on Apple platforms; unavailable on Linux,
+/// The SDK's seam to platform key attestation (DESIGN.md §3): App Attest on Apple platforms
+/// (`AppAttestPlatformAttestation`); unavailable on Linux (`UnavailablePlatformAttestation`),
 /// where the SDK falls back to an `InstanceAssertion`.
 ///
 /// The platform's attestation key is its own (App Attest keeps it); the instance key lives in the `SecureArea`.

@@ -11,6 +11,7 @@ public struct PlatformSeams: Sendable {
     public var clock: any HoldfastClock
     public var sleeper: any Sleeper
     public var deviceInfo: DeviceInfo
+    public var userVerification: any UserVerification
     /// A number in `0 ... 1` for backoff jitter (injectable so that tests see fixed delays).
     public var jitter: @Sendable () -> Double
 
@@ -18,7 +19,8 @@ public struct PlatformSeams: Sendable {
                 platformAttestation: any PlatformAttestation = UnavailablePlatformAttestation(),
                 transport: any HTTPTransport = URLSessionTransport(), clock: any HoldfastClock = SystemClock(),
                 sleeper: any Sleeper = TaskSleeper(), deviceInfo: DeviceInfo = .current,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) }) {
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) },
+                userVerification: any UserVerification = PlatformSeams.platformUserVerification) {
         self.secureStorage = secureStorage
         self.secureArea = secureArea
         self.platformAttestation = platformAttestation
@@ -27,12 +29,25 @@ public struct PlatformSeams: Sendable {
         self.sleeper = sleeper
         self.deviceInfo = deviceInfo
         self.jitter = jitter
+        self.userVerification = userVerification
+    }
+
+    /// LocalAuthentication where there is one; elsewhere a script with no answers, whose every prompt is
+    /// `unavailable` (a test or a simulated device scripts its own).
+    public static var platformUserVerification: any UserVerification {
+        #if canImport(LocalAuthentication)
+        LocalAuthenticationUserVerification()
+        #else
+        ScriptedUserVerification()
+        #endif
     }
 
     /// The Linux seams: state (keys included) in an encrypted file under `stateDirectory`, software keys, no
-    /// platform attestation (assertion fallback), `URLSession`, the system clock.
+    /// platform attestation (assertion fallback), `URLSession`, the system clock, and a user verification script
+    /// with no answers (`userVerification` can be replaced by one that has some).
     public static func linux(stateDirectory: URL) -> PlatformSeams {
         let storage = FileSecureStorage(directory: stateDirectory, applicationId: "holdfast-sdk")
-        return PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage))
+        return PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
+                             userVerification: ScriptedUserVerification())
     }
 }

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 
-/// The SDK's seam to the device's key store (docs/DESIGN.md §3): the Secure Enclave on Apple platforms,
-/// software P-256 keys kept in `SecureStorage` on Linux. Keys never leave it; callers get the public key and
-/// signatures.
+/// The SDK's seam to the device's key store (docs/DESIGN.md §3): the Secure Enclave on Apple platforms
+/// (`SecureEnclaveSecureArea`), software P-256 keys kept in `SecureStorage` on Linux (`SoftwareSecureArea`). Keys
+/// never leave it; callers get the public key and signatures.
 public protocol SecureArea: Sendable {
     /// Creates a new P-256 signing key under `alias`, replacing any key of that alias.
     func createKey(alias: String) async throws(SecureAreaError) -> P256.Signing.PublicKey
@@ -26,6 +26,17 @@ public enum SecureAreaError: Error, Sendable, Hashable {
         case .keyNotFound: "KEY_NOT_FOUND"
         case .unavailable: "SECURE_AREA_UNAVAILABLE"
         case .corrupted: "SECURE_AREA_CORRUPTED"
+        }
+    }
+}
+
+extension SecureAreaError {
+    /// A failure of the `SecureStorage` that keeps the key (or the enclave's blob of it): the same answer, said of
+    /// the key.
+    init(_ storageError: SecureStorageError) {
+        switch storageError {
+        case .unavailable(let reason): self = .unavailable(reason)
+        case .corrupted(let reason): self = .corrupted(reason)
         }
     }
 }

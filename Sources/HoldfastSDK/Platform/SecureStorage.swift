@@ -1,7 +1,7 @@
 import Foundation
 
-/// The SDK's seam to the platform's secret store (docs/DESIGN.md §3): the Keychain on Apple platforms, an
-/// encrypted file on Linux.
+/// The SDK's seam to the platform's secret store (docs/DESIGN.md §3): the Keychain on Apple platforms
+/// (`KeychainSecureStorage`), an encrypted file on Linux (`FileSecureStorage`).
 ///
 /// *Absent* and *unavailable* are different answers on purpose: `read` returns `nil` only when the item is
 /// known not to exist, and throws `SecureStorageError.unavailable` when the store cannot be read right now

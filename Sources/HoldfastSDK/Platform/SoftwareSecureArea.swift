@@ -16,7 +16,7 @@ public struct SoftwareSecureArea: SecureArea {
         do {
             try await storage.write(Self.storageKey(alias), value: [UInt8](key.rawRepresentation))
         } catch {
-            throw Self.map(error)
+            throw SecureAreaError(error)
         }
         return key.publicKey
     }
@@ -38,7 +38,7 @@ public struct SoftwareSecureArea: SecureArea {
         do {
             try await storage.delete(Self.storageKey(alias))
         } catch {
-            throw Self.map(error)
+            throw SecureAreaError(error)
         }
     }
 
@@ -47,7 +47,7 @@ public struct SoftwareSecureArea: SecureArea {
         do {
             raw = try await storage.read(Self.storageKey(alias))
         } catch {
-            throw Self.map(error)
+            throw SecureAreaError(error)
         }
         guard let raw else { return nil }
         do {
@@ -58,11 +58,4 @@ public struct SoftwareSecureArea: SecureArea {
     }
 
     private static func storageKey(_ alias: String) -> String { "secure-area.key." + alias }
-
-    private static func map(_ error: SecureStorageError) -> SecureAreaError {
-        switch error {
-        case .unavailable(let reason): .unavailable(reason)
-        case .corrupted(let reason): .corrupted(reason)
-        }
-    }
 }

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import HoldfastProtocol
 
-/// Registration protocol steps 2–4 (issue 5) for one challenge: a new P-256 key in the secure area, the binding
+/// Registration protocol steps 2–4 (DESIGN.md §1 R) for one challenge: a new P-256 key in the secure area, the binding
 /// nonce over it, and the platform's attestation of it — or, where the platform has none, an assertion.
 struct KeyEvidence: Sendable {
     let alias: String

@@ -1,4 +1,4 @@
-/// The outcome of `MobileCredentialHolder.registerDevice()` (issue 5, "SDK").
+/// The outcome of `MobileCredentialHolder.registerDevice()` (DESIGN.md §1 R).
 public enum RegistrationResult: Sendable, Hashable {
     /// This call registered the device.
     case registered(instanceId: String)

@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The one error type of the SDK's tethering API: a stable `code` (the tenant's codes of issue 5 plus
+/// The one error type of the SDK's tethering API: a stable `code` (the tenant's codes of the README's API section plus
 /// `NETWORK_ERROR`, `ATTESTATION_UNAVAILABLE`, `REGISTRATION_IN_PROGRESS`, `LICENSE_EXPIRED`, `NOT_CONFIGURED`,
 /// `SECURE_STORAGE_UNAVAILABLE` …), a message for people, and what the tenant said when it said something.
 public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ties the SDK to a tenant (issue 5, "SDK"): the tenant's host and the holder application the app is
+/// What ties the SDK to a tenant (DESIGN.md §1 T): the tenant's host and the holder application the app is
 /// registered as. Without it, tethering and wallet attestation fail with `NOT_CONFIGURED`.
 public struct PlatformConfiguration: Sendable, Hashable {
     /// `tenant.example.com` (HTTPS is implied) or a full base URL (`http://127.0.0.1:8080` for local servers).
@@ -19,7 +19,7 @@ public struct PlatformConfiguration: Sendable, Hashable {
     public var sdkVersion: String
 
     #if DEBUG
-    /// Dev / QA bypass (issue 5): sends `X-Holdfast-Dev-Mode: true` on tenant calls. Compiled only in debug
+    /// Dev / QA bypass (DESIGN.md §1 R): sends `X-Holdfast-Dev-Mode: true` on tenant calls. Compiled only in debug
     /// builds; the tenant accepts it only for non-production applications that allow it.
     public var developmentIntegrityBypass = false
     #endif

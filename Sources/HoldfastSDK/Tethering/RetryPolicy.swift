@@ -1,4 +1,4 @@
-/// Bounded retries (issue 5, "SDK"): network errors and 5xx answers are retried with exponential backoff and
+/// Bounded retries (DESIGN.md §1 R): network errors and 5xx answers are retried with exponential backoff and
 /// jitter, each time from a fresh challenge; `INVALID_CHALLENGE` / `CHALLENGE_EXPIRED` restart from step 1 (no
 /// wait); `ATTESTATION_FAILED` is retried once.
 public struct RetryPolicy: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// What the SDK keeps per application id after a successful registration (issue 5, "Local persistence"). Written
+/// What the SDK keeps per application id after a successful registration (DESIGN.md §1 T). Written
 /// in one piece, only after the tenant confirmed the step it records, so that a crash leaves the previous whole
 /// state or the next one — never half of each.
 public struct TetheringState: Codable, Sendable, Hashable {

@@ -2,9 +2,10 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// Issue 5, "License": used while valid, renewed ahead of expiry when online; offline the SDK keeps working until
-/// `licenseExpiresAt`, then operations that need the tenant fail with `LICENSE_EXPIRED` until a renewal succeeds.
-extension MobileCredentialHolder {
+/// The offline license (DESIGN.md §1 T): used while valid, renewed ahead of expiry when online; offline the SDK keeps
+/// working until `licenseExpiresAt`, then operations that need the tenant fail with `LICENSE_EXPIRED` until a renewal
+/// succeeds.
+extension Tethering {
     /// A license valid now (on the tenant's clock as the device estimates it).
     ///
     /// Once `renewalFraction` of its lifetime has passed, it is renewed; if the tenant cannot be reached the current
@@ -89,9 +90,9 @@ extension MobileCredentialHolder {
         }
     }
 
-    /// A revoked instance is gone for good (issue 5: a new registration creates a new instance): its local state
-    /// and key are removed so that `registerDevice()` can register again. Only the tenant's explicit answer does
-    /// this — never an unreadable store.
+    /// A revoked instance is gone for good (a new registration creates a new instance): its local state and key are
+    /// removed so that `registerDevice()` can register again. Only the tenant's explicit answer does this — never an
+    /// unreadable store.
     func forgetIfRevoked(_ error: HoldfastError, state: TetheringState) async throws(HoldfastError) {
         guard error.code == .instanceRevoked, let (_, _, store) = try? requireConfigured() else { return }
         try await store.delete()

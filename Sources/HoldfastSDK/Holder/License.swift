@@ -1,8 +1,0 @@
-import Foundation
-
-/// The instance's offline license (issue 5, "licenses"): the token the tenant signed and when it expires (on the
-/// tenant's clock).
-public struct License: Sendable, Hashable {
-    public let token: String
-    public let expiresAt: Date
-}
