@@ -61,7 +61,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "HoldfastProtocol",
+            "JOSE", "HoldfastProtocol",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // MARK: server
@@ -83,12 +83,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HoldfastServer", dependencies: [
-            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin",
-            "SQLiteStorage",
+            "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -98,7 +98,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], resources: [.copy("openapi.json")]),
         .executableTarget(name: "holdfast", dependencies: [
-            "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol",
+            "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol",
             "HoldfastAdmin", "ClientAttestation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -132,16 +132,16 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .testTarget(name: "HoldfastProtocolTests", dependencies: [
-            "TestSupport", "HoldfastProtocol", "JOSE",
+            "HoldfastProtocol", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "ClientAttestationTests", dependencies: [
-            "TestSupport", "ClientAttestation", "HoldfastProtocol", "JOSE",
+            "ClientAttestation", "HoldfastProtocol", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
-            "TestSupport", "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation",
+            "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "EphemeralTests", dependencies: [
@@ -152,10 +152,11 @@ let package = Package(
         .testTarget(name: "SQLiteStorageTests", dependencies: [
             "SQLiteStorage",
             .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
-            "HoldfastServer", "JOSE", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation",
+            "HoldfastServer", "JOSE", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -166,13 +167,12 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
-            "ClientAttestation", "JOSE", "CBOR", "Attestation",
+            "ClientAttestation", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HoldfastCLITests", dependencies: [
-            "TestSupport", "holdfast", "CBOR", "COSE", "JOSE", "Attestation",
+            "TestSupport", "holdfast", "CBOR", "COSE", "JOSE",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
