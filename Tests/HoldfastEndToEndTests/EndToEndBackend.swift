@@ -1,5 +1,6 @@
 import Foundation
 import HoldfastAdmin
+import HoldfastProtocol
 import HoldfastServer
 import Logging
 import Testing
@@ -29,6 +30,7 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
     /// admin client holding the bootstrap key, for the length of `body`.
     func withTenant<T: Sendable>(
         tethering: TetheringConfiguration = TetheringConfiguration(),
+        clock: any HoldfastClock = SystemClock(),
         _ body: @Sendable (EndToEndTenant) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-e2e-\(UUID().uuidString)")
@@ -39,7 +41,7 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
         configuration.tethering = tethering
         switch self {
         case .sqlite:
-            return try await Self.run(configuration, folder: folder, body)
+            return try await Self.run(configuration, folder: folder, clock: clock, body)
         case .postgresql:
             guard let baseURL = TestEnvironment.postgresURL else {
                 try Test.cancel("PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set")
@@ -47,14 +49,15 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
             return try await PostgresTestDatabase.with(baseURL: baseURL, prefix: "hf_e2e_") { url in
                 var configuration = configuration
                 configuration.database = .postgres(url: url)
-                return try await Self.run(configuration, folder: folder, body)
+                return try await Self.run(configuration, folder: folder, clock: clock, body)
             }
         }
     }
 
-    private static func run<T: Sendable>(_ configuration: HoldfastConfiguration, folder: URL,
+    private static func run<T: Sendable>(_ configuration: HoldfastConfiguration, folder: URL, clock: any HoldfastClock,
                                          _ body: @Sendable (EndToEndTenant) async throws -> T) async throws -> T {
-        try await HoldfastApplication.withRunningServer(configuration: configuration, logger: quietLogger) { server in
+        try await HoldfastApplication.withRunningServer(configuration: configuration, logger: quietLogger,
+                                                        clock: clock) { server in
             let adminKey = try #require(server.startup.bootstrapAdminKey, "a fresh tenant prints a bootstrap key")
             let tenant = EndToEndTenant(baseURL: server.baseURL, admin: AdminClient(baseURL: server.baseURL, adminKey: adminKey),
                                         scratch: folder.appendingPathComponent("devices"))

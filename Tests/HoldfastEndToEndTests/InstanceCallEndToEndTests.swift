@@ -11,13 +11,15 @@ import Testing
 @Suite struct InstanceCallEndToEndTests {
     @Test(arguments: EndToEndBackend.available)
     func renewalIssuesANewLicenseForTheSameKey(_ backend: EndToEndBackend) async throws {
-        try await backend.withTenant { tenant in
+        let serverClock = ManualClock(Date())
+        try await backend.withTenant(clock: serverClock) { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId)
             let instanceId = try await device.holder.registerDevice().instanceId
             let before = try await device.holder.license()
-            // Tokens carry whole-second iat/exp: a renewal within the same second could repeat them.
-            try await Task.sleep(for: .milliseconds(1100))
+            // Tokens carry whole-second iat/exp: a renewal within the same second could repeat them, so the
+            // tenant's clock moves on two seconds (the device's follows through the Date header).
+            serverClock.advance(by: 2)
 
             let renewed = try await device.holder.renewLicense()
             #expect(renewed.token != before.token)

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -16,13 +17,13 @@ extension HoldfastApplication {
     /// Builds and runs a server, calls `body` once it listens, then shuts it down gracefully — for tests,
     /// `holdfast demo` and end-to-end runs. Use port 0 in `configuration` for a free port.
     public static func withRunningServer<T: Sendable>(
-        configuration: HoldfastConfiguration, logger: Logger? = nil,
+        configuration: HoldfastConfiguration, logger: Logger? = nil, clock: any HoldfastClock = SystemClock(),
         _ body: @Sendable (RunningHoldfastServer) async throws -> T
     ) async throws -> T {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let (application, startup) = try await build(
             configuration: configuration,
-            options: Options(logger: logger, onServerRunning: { port in continuation.yield(port) }))
+            options: Options(logger: logger, clock: clock, onServerRunning: { port in continuation.yield(port) }))
         let serviceGroup = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

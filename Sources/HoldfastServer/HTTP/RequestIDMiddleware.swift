@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -30,8 +31,7 @@ struct RequestIDMiddleware: RouterMiddleware {
             "method": .string(request.method.rawValue),
             "route": .string(context.endpointPath ?? "NotFound"),
             "status": .stringConvertible(response.status.code),
-            "duration_ms": .string(String(format: "%.3f", Double(elapsed.components.attoseconds) / 1e15
-                                                 + Double(elapsed.components.seconds) * 1000)),
+            "duration_ms": .string(String(format: "%.3f", elapsed.milliseconds)),
         ])
         return response
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 
 /// Milliseconds since 1970, the one time representation in the schema and the ephemeral store's values; every
 /// conversion to and from it goes through here (rounded down, so a stored instant is never later than the real one).
@@ -7,9 +8,7 @@ enum Timestamp {
 
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-    }
+    static func milliseconds(_ duration: Duration) -> Int64 { duration.wholeMilliseconds }
 
     static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 
 /// One measured rate: how many operations ran in how long.
 struct Rate: Sendable {
@@ -13,7 +14,7 @@ struct Rate: Sendable {
 
     init(operations: Int, elapsed: Duration) {
         self.init(operations: operations,
-                  seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                  seconds: elapsed.milliseconds / 1000)
     }
 }
 

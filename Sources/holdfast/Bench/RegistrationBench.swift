@@ -150,8 +150,7 @@ struct LoadResult {
     func percentile(_ fraction: Double) -> Double {
         guard !latencies.isEmpty else { return .nan }
         let rank = min(latencies.count - 1, max(0, Int((fraction * Double(latencies.count)).rounded(.up)) - 1))
-        let value = latencies[rank].components
-        return Double(value.seconds) * 1000 + Double(value.attoseconds) * 1e-15
+        return latencies[rank].milliseconds
     }
 }
 
