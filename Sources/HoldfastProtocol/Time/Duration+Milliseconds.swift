@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in milliseconds, with its fraction (for latencies in logs and benchmarks).
-    public var milliseconds: Double {
+    public var inMilliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 

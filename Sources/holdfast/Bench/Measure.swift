@@ -14,7 +14,7 @@ struct Rate: Sendable {
 
     init(operations: Int, elapsed: Duration) {
         self.init(operations: operations,
-                  seconds: elapsed.milliseconds / 1000)
+                  seconds: elapsed.inMilliseconds / 1000)
     }
 }
 

@@ -150,7 +150,7 @@ struct LoadResult {
     func percentile(_ fraction: Double) -> Double {
         guard !latencies.isEmpty else { return .nan }
         let rank = min(latencies.count - 1, max(0, Int((fraction * Double(latencies.count)).rounded(.up)) - 1))
-        return latencies[rank].milliseconds
+        return latencies[rank].inMilliseconds
     }
 }
 
