@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 @testable import HoldfastServer
 import Testing
 
@@ -108,5 +109,17 @@ import Testing
             let requirements = security.filter { !$0.isEmpty }
             #expect(requirements.isEmpty, "\(operation.description) is public but documents security")
         }
+    }
+
+    /// The document names exactly the codes the server writes (`HoldfastErrorCode.serverCodes`).
+    @Test func problemCodesAreTheServerCodes() throws {
+        let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let problem = try #require(schemas["Problem"] as? [String: Any])
+        let code = try #require((problem["properties"] as? [String: Any])?["code"] as? [String: Any])
+        let documented = Set(try #require(code["enum"] as? [String]))
+        #expect(documented == Set(HoldfastErrorCode.serverCodes.map(\.rawValue)))
+        let field = try #require(schemas["FieldError"] as? [String: Any])
+        let fieldCode = try #require((field["properties"] as? [String: Any])?["code"] as? [String: Any])
+        #expect(Set(try #require(fieldCode["enum"] as? [String])) == ProblemDetails.FieldError.codes)
     }
 }

@@ -17,8 +17,9 @@ struct RegistrationController: HoldfastController {
         let (applications, challenges, registration, devMode, clock) = (applications, challenges, registration, devMode, clock)
         return [
             .public(.post, Template.challenges) { _, context in
-                let application = try await applications.get(id: try context.parameters.require("applicationId"))
-                let challenge = try await challenges.issue(applicationId: application.id ?? "", now: clock.now())
+                let applicationId = try context.parameters.require("applicationId")
+                _ = try await applications.get(id: applicationId)
+                let challenge = try await challenges.issue(applicationId: applicationId, now: clock.now())
                 return try JSONResponse.make(challenge, status: .created, headers: JSONResponse.noStore)
             },
             .public(.post, Template.instances) { request, context in
