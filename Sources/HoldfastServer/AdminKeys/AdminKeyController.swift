@@ -16,21 +16,20 @@ struct AdminKeyController: HoldfastController {
     let adminKeys: AdminKeyService
 
     var routes: [Route] {
-        let keys = adminKeys
-        return [
+        [
             .admin(.get, Self.keys) { request, _ in
                 let limit = try QueryParameters.integer("limit", in: request) ?? AdminKeyService.defaultPageSize
                 let cursor = try QueryParameters.string("cursor", in: request)
-                return try JSONResponse.make(try await keys.list(limit: limit, after: cursor))
+                return try JSONResponse.make(try await adminKeys.list(limit: limit, after: cursor))
             },
             .admin(.post, Self.keys) { request, context in
                 let body = try await JSONBodyDecoder.decode(CreateRequest.self, from: request, context: context)
-                let created = try await keys.create(name: body.name)
+                let created = try await adminKeys.create(name: body.name)
                 return try JSONResponse.make(created, status: .created, headers: JSONResponse.noStore)
             },
             .admin(.delete, Self.key) { _, context in
                 let id = try context.parameters.require("id")
-                return try JSONResponse.make(try await keys.revoke(id: id, actingKeyID: context.adminKey.id))
+                return try JSONResponse.make(try await adminKeys.revoke(id: id, actingKeyID: context.adminKey.id))
             },
         ]
     }

@@ -9,8 +9,7 @@ struct HolderApplicationController: HoldfastController {
     let applications: HolderApplicationService
 
     var routes: [Route] {
-        let applications = applications
-        return [
+        [
             .admin(.post, Template.applications) { request, context in
                 let body = try await JSONBodyDecoder.decode(HolderApplication.self, from: request, context: context)
                 return try JSONResponse.make(try await applications.create(body), status: .created)

@@ -10,8 +10,7 @@ struct HealthController: HoldfastController {
     let services: ServerServices
 
     var routes: [Route] {
-        let services = services
-        return [
+        [
             .public(.get, "/health") { _, _ in
                 async let databaseUp = Self.probe { try await services.database.ping() }
                 async let ephemeralUp = Self.probe { try await services.ephemeral.ping() }

@@ -11,8 +11,7 @@ struct InstanceController: HoldfastController {
     let admin: HolderInstanceService
 
     var routes: [Route] {
-        let admin = admin
-        return [
+        [
             .admin(.get, Template.instances) { request, context in
                 let page = try await admin.list(applicationId: try context.parameters.require("applicationId"),
                                                 limit: try QueryParameters.integer("limit", in: request),

@@ -8,8 +8,7 @@ struct KeyRotationController: HoldfastController {
     let clock: any HoldfastClock
 
     var routes: [Route] {
-        let (rotation, clock) = (rotation, clock)
-        return [
+        [
             .instance(.post, TetheringRoutes.Template.rotateKey, .currentWithEvidence) { request, context in
                 let caller = context.caller
                 let body = try await JSONBodyDecoder.decode(KeyRotationRequest.self, from: request, context: context)

@@ -8,8 +8,7 @@ struct LicenseController: HoldfastController {
     let clock: any HoldfastClock
 
     var routes: [Route] {
-        let (renewal, clock) = (renewal, clock)
-        return [
+        [
             .instance(.post, TetheringRoutes.Template.license, .renewal) { request, context in
                 let caller = context.caller
                 let body = try await JSONBodyDecoder.decode(LicenseRenewalRequest.self, from: request, context: context)

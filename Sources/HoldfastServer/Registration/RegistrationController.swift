@@ -14,8 +14,7 @@ struct RegistrationController: HoldfastController {
     let clock: any HoldfastClock
 
     var routes: [Route] {
-        let (applications, challenges, registration, devMode, clock) = (applications, challenges, registration, devMode, clock)
-        return [
+        [
             .public(.post, Template.challenges) { _, context in
                 let applicationId = try context.parameters.require("applicationId")
                 _ = try await applications.get(id: applicationId)

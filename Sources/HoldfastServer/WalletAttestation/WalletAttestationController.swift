@@ -7,8 +7,7 @@ struct WalletAttestationController: HoldfastController {
     let clock: any HoldfastClock
 
     var routes: [Route] {
-        let (attestations, clock) = (attestations, clock)
-        return [
+        [
             .instance(.post, TetheringRoutes.Template.walletAttestations, .current) { request, context in
                 // The body is validated but its `audience` does not change the attestation: in
                 // draft-ietf-oauth-attestation-based-client-auth the issuer is named in the PoP the device signs.
