@@ -59,6 +59,17 @@ import Testing
                 "serverCodes and this list differ: name every server code here")
     }
 
+    /// The SDK's own codes (a network failure, a locked keychain …) are never the server's to send.
+    @Test func theServerWritesNoSDKCode() throws {
+        let text = try Self.sources().map(\.text).joined(separator: "\n")
+        for constant in ["networkError", "attestationUnavailable", "registrationInProgress", "notConfigured",
+                         "secureStorageUnavailable", "secureStorageCorrupted", "secureAreaUnavailable", "notRegistered",
+                         "invalidResponse"] {
+            #expect(!text.contains(".\(constant)"), "the server writes the SDK's code .\(constant)")
+        }
+        #expect(HoldfastErrorCode.sdkCodes.count == 9, "name every SDK code in this test")
+    }
+
     @Test func serverAndSDKCodesAreDisjoint() {
         #expect(HoldfastErrorCode.serverCodes.isDisjoint(with: HoldfastErrorCode.sdkCodes))
         let unknown = HoldfastErrorCode.serverCodes.filter { !$0.isKnown }

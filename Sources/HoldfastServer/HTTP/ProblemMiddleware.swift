@@ -18,6 +18,11 @@ struct ProblemMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let problem = describe(error, request: request, context: context)
+            if !HoldfastErrorCode.serverCodes.contains(problem.code) {
+                // A code outside the contract is a bug of ours; the client still gets it, and the log says so.
+                context.logger.error("problem code outside HoldfastErrorCode.serverCodes",
+                                     metadata: ["code": .string(problem.code.rawValue)])
+            }
             return Self.response(problem.details(requestID: context.requestID), headers: problem.headers)
         }
     }
@@ -122,9 +127,8 @@ struct ProblemMiddleware: RouterMiddleware {
         }
 
         func details(requestID: String) -> ProblemDetails {
-            assert(HoldfastErrorCode.serverCodes.contains(code), "\(code) is not in HoldfastErrorCode.serverCodes")
-            return ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
-                                  requestId: requestID.isEmpty ? nil : requestID, errors: errors.isEmpty ? nil : errors)
+            ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
+                           requestId: requestID.isEmpty ? nil : requestID, errors: errors.isEmpty ? nil : errors)
         }
     }
 }
