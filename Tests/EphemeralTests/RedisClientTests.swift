@@ -23,13 +23,14 @@ import Testing
     }
 
     @Test func connectingToAClosedPortFailsQuicklyAsUnavailable() async throws {
-        // A refused connection is reported at once, not after the connect timeout: with a 30 s timeout, both
-        // commands fail well before it (the bound is loose so that a loaded machine does not fail the test).
-        let store = try store("redis://127.0.0.1:\(try await closedPort())", connectTimeout: .seconds(30))
+        // A refused connection is reported at once, not after the connect timeout: with a 120 s timeout, both
+        // commands fail well before it (the bound is loose so that a loaded machine does not fail the test: two
+        // refusals took 19.8 s once while two builds shared the 2 cores).
+        let store = try store("redis://127.0.0.1:\(try await closedPort())", connectTimeout: .seconds(120))
         let started = ContinuousClock.now
         _ = await expectStoreError(EphemeralStoreError.Code.redisUnavailable) { try await store.ping() }
         _ = await expectStoreError(EphemeralStoreError.Code.redisUnavailable) { try await store.take("k") }
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(60))
         await store.shutdown()
     }
 
