@@ -65,9 +65,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // MARK: server
-        // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's).
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's), and one
+        // C function for the variadic sqlite3_config.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "SQLiteStorage", dependencies: [
             "CSQLite",
             .product(name: "SQLKit", package: "sql-kit"),

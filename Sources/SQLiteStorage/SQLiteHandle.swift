@@ -47,7 +47,13 @@ final class SQLiteHandle {
     /// Opens (creating if needed) the database at `path`, in WAL mode with `synchronous = NORMAL` (a commit does not
     /// wait for the disk; a power cut can lose the last commits but never corrupts), and a busy timeout for writers
     /// of other processes (the CLI's admin commands).
+    /// Process-wide settings, made once before the first connection initialises SQLite: memory statistics off (a
+    /// global mutex per allocation otherwise; DESIGN.md §7). SQLite refuses it (`SQLITE_MISUSE`) if something else in
+    /// the process initialised the library first, which costs only the statistics' mutex.
+    static let processSettings: Int32 = csqlite_disable_memory_statistics()
+
     init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteStatementError) {
+        _ = Self.processSettings
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)

@@ -1,0 +1,5 @@
+#include "CSQLite.h"
+
+int csqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
