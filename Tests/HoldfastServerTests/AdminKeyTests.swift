@@ -165,4 +165,33 @@ import Testing
             await services.database.close()
         }
     }
+
+    /// Two keys revoking each other, and one key revoking itself from two requests, at the same moment: whatever
+    /// the interleaving, an active key remains (the rule is decided in one transaction holding the active keys).
+    @Test(arguments: StorageBackend.available)
+    func racingRevocationsNeverLeaveNoActiveKey(_ backend: StorageBackend) async throws {
+        try await backend.withConfiguration { configuration in
+            let services = try await TestServices.make(configuration)
+            let keys = services.adminKeys
+            for round in 0..<8 {
+                // Every earlier key revoked: exactly two active keys at the start of each round.
+                for key in try await keys.list(limit: 500).keys where key.isActive {
+                    _ = try await keys.revoke(id: key.id, actingKeyID: nil)
+                }
+                let first = try await keys.create(name: "a\(round)").adminKey.id
+                let second = try await keys.create(name: "b\(round)").adminKey.id
+                let attempts: [(id: String, acting: String)] = round.isMultiple(of: 2)
+                    ? [(second, first), (first, second)]          // each revokes the other
+                    : [(first, first), (first, first), (second, second)] // themselves, twice over
+                await withTaskGroup(of: Void.self) { group in
+                    for attempt in attempts {
+                        group.addTask { _ = try? await keys.revoke(id: attempt.id, actingKeyID: attempt.acting) }
+                    }
+                }
+                let active = try await keys.list(limit: 500).keys.filter(\.isActive)
+                #expect(!active.isEmpty, "round \(round): no active admin key left")
+            }
+            await services.database.close()
+        }
+    }
 }

@@ -30,6 +30,21 @@ import Testing
         }
     }
 
+    /// Instance calls carry the license token (README "Instance calls"): a licensed instance's renewal with the DPoP
+    /// proof alone is refused, as its other calls are.
+    @Test(arguments: StorageBackend.available)
+    func aLicensedInstanceCannotRenewWithTheProofAlone(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+            for call in ["license", "keys/rotate", "wallet-attestations"] {
+                let response = try await kit.callWithoutToken(device, Self.path(device, call))
+                #expect(response.status == .unauthorized, "\(call): \(response.text)")
+                #expect(response.problemCode == "INVALID_TOKEN", "\(call)")
+            }
+            #expect(try await kit.call(device, Self.path(device, "license")).status == .ok)
+        }
+    }
+
     @Test func aReplayedDPoPProofIsRefused() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))

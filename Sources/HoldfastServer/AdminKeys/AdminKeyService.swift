@@ -53,21 +53,27 @@ public struct AdminKeyService: Sendable {
     }
 
     /// Revokes `id` (idempotent: an already revoked key is returned as it is). `actingKeyID` is the key making
-    /// the request: it may not revoke itself while it is the last active key (`LAST_ADMIN_KEY`), so an
-    /// operator cannot lock the API. The CLI passes nil: an operator on the box can always create another.
+    /// the request: it must still be active when the revocation is written (two keys revoking each other at once:
+    /// the second finds its own key revoked, `UNAUTHENTICATED`), and it may not revoke itself while it is the last
+    /// active key (`LAST_ADMIN_KEY`), so the API never locks itself out. Both are decided in one transaction
+    /// holding the active keys: SQLite's `BEGIN IMMEDIATE` write lock, PostgreSQL's `SELECT … FOR UPDATE` (a
+    /// concurrent revocation waits, then sees the committed state). The CLI passes nil: an operator on the box can
+    /// always create another key.
     public func revoke(id: String, actingKeyID: String?) async throws -> AdminKey {
         guard AdminKeyToken.isValidID(id) else { throw AdminKeyError.notFound(id: id) }
         let now = Timestamp.now()
+        let lockActive = database.dialect == .postgresql ? " FOR UPDATE" : ""
         return try await database.transaction { session in
             guard let row = try await session.select().column("*").from("admin_api_keys")
                 .where("id", .equal, id).first() else { throw AdminKeyError.notFound(id: id) }
             let key = try Self.adminKey(row)
             guard key.isActive else { return key }
-            if actingKeyID == id {
-                let active = try await session.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-                    .from("admin_api_keys").where("revoked_at", .is, SQLLiteral.null).first()?
-                    .decode(column: "n", as: Int64.self) ?? 0
-                guard active > 1 else { throw AdminKeyError.lastAdminKey }
+            if let actingKeyID {
+                let active = try await session.raw(
+                    "SELECT id FROM admin_api_keys WHERE revoked_at IS NULL\(unsafeRaw: lockActive)").all()
+                    .map { try $0.decode(column: "id", as: String.self) }
+                guard active.contains(actingKeyID) else { throw AdminKeyError.unauthenticated(credentialsPresented: true) }
+                guard active.contains(where: { $0 != id }) else { throw AdminKeyError.lastAdminKey }
             }
             try await session.update("admin_api_keys").set("revoked_at", to: now)
                 .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null).run()

@@ -3,7 +3,8 @@ public struct InstanceAccess: Sendable, Hashable {
     public enum Token: Sendable, Hashable {
         /// A current license token is required.
         case current
-        /// Renewal: an expired token is accepted, and a pending instance may send the proof alone.
+        /// Renewal: an expired token is accepted, and an instance never issued a license (pending, or just approved)
+        /// may send the proof alone.
         case renewal
     }
 

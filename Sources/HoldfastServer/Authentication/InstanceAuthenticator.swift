@@ -16,7 +16,7 @@ import JOSE
 /// its key = `cnf.jkt` (`INVALID_DPOP_PROOF`); the server nonce when required (`USE_DPOP_NONCE`); `jti` unused
 /// (recorded with `setIfAbsent`, so a replay fails on every node sharing the store); the instance exists, is not
 /// revoked or rejected (`INSTANCE_REVOKED`, 403) and still has the token's key (`INVALID_TOKEN` after a rotation);
-/// `aud` = its application.
+/// `aud` = its application; no token only while the instance has never been issued a license (`INVALID_TOKEN`).
 struct InstanceAuthenticator: Sendable {
     let keyring: TenantKeyring
     let instances: InstanceStore
@@ -65,7 +65,9 @@ struct InstanceAuthenticator: Sendable {
         if let license, license.applicationId != instance.applicationId {
             throw TetheringError.unauthenticated(.invalidToken, "the license token is for another application")
         }
-        if license == nil, instance.status == .registered, rule != .renewal {
+        // A proof alone is accepted only from an instance that was never issued a license (pending, or approved
+        // and renewing for its first license); once it holds one, every call carries it (README "Instance calls").
+        if license == nil, instance.status == .registered, rule != .renewal || instance.licenseExpiresAt != nil {
             throw TetheringError.unauthenticated(.invalidToken, "a license token is required")
         }
         guard let application else {
