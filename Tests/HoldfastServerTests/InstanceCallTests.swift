@@ -45,6 +45,39 @@ import Testing
         }
     }
 
+    /// A request refused for its body does not spend its DPoP proof: the corrected request with the same proof is
+    /// carried out (the `jti` is recorded once the request is known to be well formed).
+    @Test func aProofSurvivesARequestRefusedForItsBody() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+            let path = Self.path(device, "license")
+            let proof = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + path, key: JWSSigningKey(device.key),
+                                             issuedAt: Date(), accessToken: device.licenseToken)
+            let malformed = try await kit.call(device, path, body: "{not json", proof: proof)
+            #expect(malformed.status == .badRequest && malformed.problemCode == "INVALID_JSON")
+            let wrongType = try await kit.call(device, path, body: #"{"challenge": 7}"#, proof: proof)
+            #expect(wrongType.status == .badRequest && wrongType.problemCode == "VALIDATION_FAILED")
+            #expect(try await kit.call(device, path, proof: proof).status == .ok)
+            #expect(try await kit.call(device, path, proof: proof).problemCode == "INVALID_DPOP_PROOF")
+        }
+    }
+
+    /// Every member of a renewal is optional: a renewal without a body (and without a media type) is an empty one.
+    @Test func aRenewalWithoutABodyIsAnEmptyRenewal() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+            let path = Self.path(device, "license")
+            var headers = HTTPFields()
+            headers[.authorization] = HoldfastHeaders.authorizationValue(licenseToken: device.licenseToken)
+            headers[HTTPField.Name("DPoP")!] = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + path,
+                                                                   key: JWSSigningKey(device.key), issuedAt: Date(),
+                                                                   accessToken: device.licenseToken)
+            let response = try await kit.client.execute(uri: path, method: .post, headers: headers)
+            #expect(response.status == .ok, "\(response.text)")
+            #expect(try response.wire(LicenseRenewalResponse.self).instanceId == device.instanceId)
+        }
+    }
+
     @Test func aReplayedDPoPProofIsRefused() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))

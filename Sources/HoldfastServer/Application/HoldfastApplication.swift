@@ -181,7 +181,8 @@ public enum HoldfastApplication {
 
     /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
     /// routes of `table`, each behind the authenticator its access declares (`.admin`: `AdminAuthenticator`;
-    /// `.instance`: `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes.
+    /// `.instance`: `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an
+    /// instance call's DPoP proof is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
         router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
@@ -212,7 +213,12 @@ public enum HoldfastApplication {
                 admin.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .instance(let handler):
                 guard case .instance(let access) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
-                instanceGroup(access).on(path, method: route.method) { request, context in try await handler(request, context) }
+                let authenticator = services.instanceAuthenticator
+                instanceGroup(access).on(path, method: route.method) { request, context in
+                    let body = try await handler.validate(request, context)
+                    try await authenticator.spend(context.caller.proof)
+                    return try await handler.handle(request, context, body)
+                }
             }
         }
         return router

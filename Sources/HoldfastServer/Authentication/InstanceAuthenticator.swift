@@ -13,10 +13,10 @@ import JOSE
 /// `holdfast-license+jwt` signed by a published tenant key, with `iss` = this tenant, `sub` = the instance of the
 /// path (`INVALID_TOKEN`), not expired (`LICENSE_EXPIRED`, unless the route accepts expired tokens); exactly one
 /// `DPoP` proof, valid per RFC 9449 §4.3 for this method and `htu` = public URL + path, with `ath` of the token and
-/// its key = `cnf.jkt` (`INVALID_DPOP_PROOF`); the server nonce when required (`USE_DPOP_NONCE`); `jti` unused
-/// (recorded with `setIfAbsent`, so a replay fails on every node sharing the store); the instance exists, is not
+/// its key = `cnf.jkt` (`INVALID_DPOP_PROOF`); the server nonce when required (`USE_DPOP_NONCE`); the instance exists, is not
 /// revoked or rejected (`INSTANCE_REVOKED`, 403) and still has the token's key (`INVALID_TOKEN` after a rotation);
 /// `aud` = its application; no token only while the instance has never been issued a license (`INVALID_TOKEN`).
+/// The proof's `jti` is spent separately (`spend(_:)`), after the route has validated the request's body.
 struct InstanceAuthenticator: Sendable {
     let keyring: TenantKeyring
     let instances: InstanceStore
@@ -49,12 +49,6 @@ struct InstanceAuthenticator: Sendable {
         if configuration.requireDPoPNonce {
             try await checkNonce(proof.nonce)
         }
-        let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
-        guard try await store.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1],
-                                          ttl: replayWindow) else {
-            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
-                                                 error: "invalid_dpop_proof")
-        }
         guard let (instance, application) = try await instances.getWithApplication(id: instanceId) else {
             throw TetheringError.unauthenticated(.invalidToken, "no such instance")
         }
@@ -75,6 +69,18 @@ struct InstanceAuthenticator: Sendable {
         }
         return AuthenticatedInstance(instance: instance, application: application, proof: proof, license: license,
                                      developmentMode: false)
+    }
+
+    /// Spends the proof (RFC 9449 §11.1): its `jti` is recorded with `setIfAbsent`, so a replay fails on every node
+    /// sharing the store. Called once the request is known to be well formed and is about to be carried out, so that
+    /// a request refused for its body leaves the proof usable for the corrected one.
+    func spend(_ proof: DPoPVerifiedProof) async throws {
+        let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
+        guard try await store.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1],
+                                          ttl: replayWindow) else {
+            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
+                                                 error: "invalid_dpop_proof")
+        }
     }
 
     /// A fresh server nonce (RFC 9449 §8), valid for `dpopNonceLifetime` on every node sharing the store.

@@ -6,18 +6,27 @@ import Hummingbird
 /// (`context.maxUploadSize`, 413) and turns decoding errors into problems with the field at fault, so bad
 /// input is a 400, never a 500.
 public enum JSONBodyDecoder {
-    /// Decodes the body of `request` as `T`.
-    public static func decode<T: Decodable>(_ type: T.Type, from request: Request,
-                                            context: some HoldfastContext) async throws -> T {
-        guard let contentType = request.headers[.contentType], isJSON(contentType) else {
-            throw ProblemError(status: .unsupportedMediaType, code: HoldfastErrorCode.unsupportedMediaType,
-                               title: "Unsupported media type",
-                               detail: "the request body must be application/json")
+    /// Decodes the body of `request` as `T`. With `emptyIsEmptyObject`, a request without a body (no bytes, whatever
+    /// its media type) reads as `{}`: for bodies whose members are all optional, an empty body is an empty request.
+    public static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some HoldfastContext,
+                                            emptyIsEmptyObject: Bool = false) async throws -> T {
+        let contentType = request.headers[.contentType]
+        if !emptyIsEmptyObject || contentType != nil {
+            guard let contentType, isJSON(contentType) else {
+                throw ProblemError(status: .unsupportedMediaType, code: HoldfastErrorCode.unsupportedMediaType,
+                                   title: "Unsupported media type",
+                                   detail: "the request body must be application/json")
+            }
         }
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
+        if contentType == nil, body.readableBytes > 0 {
+            throw ProblemError(status: .unsupportedMediaType, code: HoldfastErrorCode.unsupportedMediaType,
+                               title: "Unsupported media type", detail: "the request body must be application/json")
+        }
+        let bytes = emptyIsEmptyObject && body.readableBytes == 0 ? Data("{}".utf8) : Data(body.readableBytesView)
         do {
-            return try HoldfastJSON.decode(T.self, from: Data(body.readableBytesView))
+            return try HoldfastJSON.decode(T.self, from: bytes)
         } catch let error as DecodingError {
             throw problem(for: error)
         }

@@ -25,7 +25,14 @@ public struct Route: Sendable {
     enum Responder: Sendable {
         case `public`(Handler<HoldfastRequestContext>)
         case admin(Handler<AdminRequestContext>)
-        case instance(Handler<InstanceRequestContext>)
+        case instance(InstanceHandler)
+    }
+
+    /// An instance call in two steps: `validate` reads the whole request (its JSON body) before the DPoP proof is
+    /// spent, `handle` carries it out after.
+    struct InstanceHandler: Sendable {
+        let validate: @Sendable (Request, InstanceRequestContext) async throws -> any Sendable
+        let handle: @Sendable (Request, InstanceRequestContext, any Sendable) async throws -> Response
     }
 
     public let method: HTTPRequest.Method
@@ -55,11 +62,25 @@ public struct Route: Sendable {
         Route(method, template, access: .admin, responder: .admin(handler))
     }
 
-    /// An instance's own call; `template` must have an `{instanceId}` segment.
-    public static func instance(_ method: HTTPRequest.Method, _ template: RouteTemplate, _ access: InstanceAccess,
-                                handler: @escaping Handler<InstanceRequestContext>) -> Route {
+    /// An instance's own call, with a JSON body of type `Body`; an empty body reads as `{}` (an empty request when
+    /// every member is optional, else a `VALIDATION_FAILED` naming the missing ones); `template` must have an
+    /// `{instanceId}` segment. The body is read and validated
+    /// before the DPoP proof is spent, so a request refused for its body leaves the proof usable
+    /// (`InstanceAuthenticator.spend`).
+    public static func instance<Body: Decodable & Sendable>(
+        _ method: HTTPRequest.Method, _ template: RouteTemplate, _ access: InstanceAccess, body: Body.Type,
+        handler: @escaping @Sendable (Request, InstanceRequestContext, Body) async throws -> Response
+    ) -> Route {
         precondition(template.parameters.contains("instanceId"), "\(template) names no {instanceId}")
-        return Route(method, template, access: .instance(access), responder: .instance(handler))
+        let responder = InstanceHandler(
+            validate: { request, context in
+                try await JSONBodyDecoder.decode(Body.self, from: request, context: context, emptyIsEmptyObject: true)
+            },
+            handle: { request, context, body in
+                guard let body = body as? Body else { preconditionFailure("\(template): body of another type") }
+                return try await handler(request, context, body)
+            })
+        return Route(method, template, access: .instance(access), responder: .instance(responder))
     }
 
     /// The Hummingbird form of `path`: `{id}` becomes `:id`.

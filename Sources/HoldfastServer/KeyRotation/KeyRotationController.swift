@@ -9,9 +9,8 @@ struct KeyRotationController: HoldfastController {
 
     var routes: [Route] {
         [
-            .instance(.post, TetheringRoutes.Template.rotateKey, .currentWithEvidence) { request, context in
+            .instance(.post, TetheringRoutes.Template.rotateKey, .currentWithEvidence, body: KeyRotationRequest.self) { _, context, body in
                 let caller = context.caller
-                let body = try await JSONBodyDecoder.decode(KeyRotationRequest.self, from: request, context: context)
                 let response = try await rotation.rotate(body, instance: caller.instance, application: caller.application,
                                                          developmentMode: caller.developmentMode, now: clock.now())
                 return try JSONResponse.make(response, headers: JSONResponse.noStore)

@@ -9,9 +9,8 @@ struct LicenseController: HoldfastController {
 
     var routes: [Route] {
         [
-            .instance(.post, TetheringRoutes.Template.license, .renewal) { request, context in
+            .instance(.post, TetheringRoutes.Template.license, .renewal, body: LicenseRenewalRequest.self) { _, context, body in
                 let caller = context.caller
-                let body = try await JSONBodyDecoder.decode(LicenseRenewalRequest.self, from: request, context: context)
                 let response = try await renewal.renew(body, instance: caller.instance, application: caller.application,
                                                        developmentMode: caller.developmentMode, now: clock.now())
                 return try JSONResponse.make(response, headers: JSONResponse.noStore)

@@ -8,12 +8,10 @@ struct WalletAttestationController: HoldfastController {
 
     var routes: [Route] {
         [
-            .instance(.post, TetheringRoutes.Template.walletAttestations, .current) { request, context in
-                // The body is validated but its `audience` does not change the attestation: in
-                // draft-ietf-oauth-attestation-based-client-auth the issuer is named in the PoP the device signs.
-                if request.headers[.contentType] != nil {
-                    _ = try await JSONBodyDecoder.decode(WalletAttestationRequest.self, from: request, context: context)
-                }
+            // The body is validated but its `audience` does not change the attestation: in
+            // draft-ietf-oauth-attestation-based-client-auth the issuer is named in the PoP the device signs.
+            .instance(.post, TetheringRoutes.Template.walletAttestations, .current,
+                      body: WalletAttestationRequest.self) { _, context, _ in
                 let caller = context.caller
                 let response = try await attestations.walletAttestation(instance: caller.instance,
                                                                         application: caller.application, now: clock.now())
