@@ -148,9 +148,10 @@ public struct HolderApplication: Codable, Sendable, Hashable {
         try container.encode(name, forKey: .name)
         try container.encode(clientId, forKey: .clientId)
         try container.encode(maxTimeOfflineInSecs, forKey: .maxTimeOfflineInSecs)
-        try container.encodeIfPresent(developmentIntegrityAllowed, forKey: .developmentIntegrityAllowed)
-        try container.encodeIfPresent(channel, forKey: .channel)
-        try container.encodeIfPresent(manualApproval, forKey: .manualApproval)
+        // The optional settings are always written, `null` when unset, so that clients always see them.
+        try container.encode(developmentIntegrityAllowed, forKey: .developmentIntegrityAllowed)
+        try container.encode(channel, forKey: .channel)
+        try container.encode(manualApproval, forKey: .manualApproval)
         switch platform {
         case .ios(let settings): try settings.encode(to: encoder)
         case .android(let settings): try settings.encode(to: encoder)

@@ -27,4 +27,24 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
         self.sdkDetails = sdkDetails
         self.status = status
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, appAttestationType, registeredAt, licenseExpiresAt, lastAttestedAt, externalReferenceId, deviceDetails,
+             sdkDetails, status
+    }
+
+    /// Every documented member is written, `null` when it has no value (an assertion registration has no
+    /// `lastAttestedAt`, a pending instance no `licenseExpiresAt`), so that clients always see it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(appAttestationType, forKey: .appAttestationType)
+        try container.encode(registeredAt, forKey: .registeredAt)
+        try container.encode(licenseExpiresAt, forKey: .licenseExpiresAt)
+        try container.encode(lastAttestedAt, forKey: .lastAttestedAt)
+        try container.encode(externalReferenceId, forKey: .externalReferenceId)
+        try container.encode(deviceDetails, forKey: .deviceDetails)
+        try container.encode(sdkDetails, forKey: .sdkDetails)
+        try container.encode(status, forKey: .status)
+    }
 }

@@ -29,10 +29,25 @@ struct AdminWireFormatTests {
         #expect(json["nextCursor"] is NSNull)
         let first = try #require((json["data"] as? [[String: Any]])?.first)
         #expect(Set(first.keys) == ["id", "appAttestationType", "registeredAt", "licenseExpiresAt", "lastAttestedAt",
-                                    "externalReferenceId", "deviceDetails", "sdkDetails"])
+                                    "externalReferenceId", "deviceDetails", "sdkDetails", "status"])
         #expect(first["appAttestationType"] as? String == "key_attestation")
         try roundTrip(page)
         try roundTrip(InstancePage(data: [], nextCursor: "opaque"))
+    }
+
+    /// The documented members are always written, `null` when empty (an assertion registration has no
+    /// `lastAttestedAt`, a pending instance no `licenseExpiresAt`).
+    @Test func emptyMembersOfAnInstanceAreNull() throws {
+        let item = InstanceListItem(id: "i", appAttestationType: .none, registeredAt: date, licenseExpiresAt: nil,
+                                    lastAttestedAt: nil, externalReferenceId: nil,
+                                    deviceDetails: DeviceDetails(deviceModel: "m", deviceMake: "k", osVersion: "o"),
+                                    sdkDetails: SDKDetails(sdkVersion: "1"), status: .pending)
+        let json = try object(item)
+        for member in ["licenseExpiresAt", "lastAttestedAt", "externalReferenceId"] {
+            #expect(json[member] is NSNull, "\(member)")
+        }
+        #expect(json["status"] as? String == "pending")
+        try roundTrip(item)
     }
 
     @Test func iosHolderApplicationJSON() throws {
@@ -50,7 +65,7 @@ struct AdminWireFormatTests {
         #expect(settings.appAttest == .init(required: true, environment: .production))
         let encoded = try object(application)
         #expect(Set(encoded.keys) == ["type", "id", "name", "clientId", "bundleId", "teamId", "maxTimeOfflineInSecs",
-                                      "appAttest", "developmentIntegrityAllowed", "channel"])
+                                      "appAttest", "developmentIntegrityAllowed", "channel", "manualApproval"])
         try roundTrip(application)
     }
 
@@ -63,9 +78,11 @@ struct AdminWireFormatTests {
         #expect(!application.requiresAttestation && application.id == nil)
         guard case .android(let settings) = application.platform else { Issue.record("not android"); return }
         #expect(settings.packageName == "com.example" && settings.packageSigningCertificateThumbprints == [thumbprint])
-        #expect(Set(try object(application).keys) == ["type", "name", "clientId", "packageName",
-                                                       "packageSigningCertificateThumbprints", "maxTimeOfflineInSecs",
-                                                       "keyAttestation"])
+        let encoded = try object(application)
+        #expect(Set(encoded.keys) == ["type", "name", "clientId", "packageName", "packageSigningCertificateThumbprints",
+                                      "maxTimeOfflineInSecs", "keyAttestation", "developmentIntegrityAllowed", "channel",
+                                      "manualApproval"])
+        #expect(encoded["channel"] is NSNull && encoded["developmentIntegrityAllowed"] is NSNull)
         try roundTrip(application)
     }
 

@@ -60,6 +60,10 @@ struct WireFormatTests {
         #expect(Set(json.keys) == ["instanceId", "status", "licenseToken", "licenseExpiresAt"])
         #expect(json["status"] as? String == "registered")
         try roundTrip(response)
+        // A pending instance has no license yet: the members are written as null.
+        let pendingJSON = try object(InstanceRegistrationResponse(instanceId: "i", status: .pending, licenseToken: nil,
+                                                              licenseExpiresAt: nil))
+        #expect(pendingJSON["licenseToken"] is NSNull && pendingJSON["licenseExpiresAt"] is NSNull)
         let pending = try HoldfastJSON.decode(InstanceRegistrationResponse.self, from: Data(#"{"instanceId":"i","status":"pending"}"#.utf8))
         #expect(pending.status == .pending && pending.licenseToken == nil)
     }
