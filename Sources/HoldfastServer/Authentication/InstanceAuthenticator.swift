@@ -13,10 +13,10 @@ import JOSE
 /// `holdfast-license+jwt` signed by a published tenant key, with `iss` = this tenant, `sub` = the instance of the
 /// path (`INVALID_TOKEN`), not expired (`LICENSE_EXPIRED`, unless the route accepts expired tokens); exactly one
 /// `DPoP` proof, valid per RFC 9449 §4.3 for this method and `htu` = public URL + path, with `ath` of the token and
-/// its key = `cnf.jkt` (`INVALID_DPOP_PROOF`); the server nonce when required (`USE_DPOP_NONCE`); the instance exists, is not
-/// revoked or rejected (`INSTANCE_REVOKED`, 403) and still has the token's key (`INVALID_TOKEN` after a rotation);
-/// `aud` = its application; no token only while the instance has never been issued a license (`INVALID_TOKEN`).
-/// The proof's `jti` is spent separately (`spend(_:)`), after the route has validated the request's body.
+/// its key = `cnf.jkt` (`INVALID_DPOP_PROOF`); the server nonce when required (`USE_DPOP_NONCE`); the instance
+/// exists, is not revoked or rejected (`INSTANCE_REVOKED`, 403) and still has the token's key (`INVALID_TOKEN`
+/// after a rotation); `aud` = its application; no token only while the instance has never been issued a license
+/// (`INVALID_TOKEN`). The proof's `jti` is spent separately (`spend(_:)`), after the route has validated the body.
 struct InstanceAuthenticator: Sendable {
     let keyring: TenantKeyring
     let instances: InstanceStore

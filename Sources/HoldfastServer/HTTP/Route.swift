@@ -64,9 +64,8 @@ public struct Route: Sendable {
 
     /// An instance's own call, with a JSON body of type `Body`; an empty body reads as `{}` (an empty request when
     /// every member is optional, else a `VALIDATION_FAILED` naming the missing ones); `template` must have an
-    /// `{instanceId}` segment. The body is read and validated
-    /// before the DPoP proof is spent, so a request refused for its body leaves the proof usable
-    /// (`InstanceAuthenticator.spend`).
+    /// `{instanceId}` segment. The body is read and validated before the DPoP proof is spent, so a request refused
+    /// for its body leaves the proof usable (`InstanceAuthenticator.spend`).
     public static func instance<Body: Decodable & Sendable>(
         _ method: HTTPRequest.Method, _ template: RouteTemplate, _ access: InstanceAccess, body: Body.Type,
         handler: @escaping @Sendable (Request, InstanceRequestContext, Body) async throws -> Response
