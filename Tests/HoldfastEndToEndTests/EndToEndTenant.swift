@@ -12,7 +12,7 @@ struct EndToEndTenant: Sendable {
     /// For requests made by hand as a device would (`RawInstanceCall`).
     let transport = URLSessionTransport()
 
-    /// An iOS application as the JSON shows it; assertion allowed unless `requiresAttestation`.
+    /// An iOS application as the README's API shows it; assertion allowed unless `requiresAttestation`.
     func createIOSApplication(name: String = "Wallet iOS \(UUID().uuidString.prefix(8))", requiresAttestation: Bool = false,
                               channel: HolderApplicationChannel? = nil, developmentIntegrityAllowed: Bool? = nil,
                               maxTimeOfflineInSecs: Int = 86_400) async throws -> HolderApplication {
