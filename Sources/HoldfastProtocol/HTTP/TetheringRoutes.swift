@@ -52,11 +52,6 @@ public enum TetheringRoutes {
         Template.instance.path(["applicationId": applicationId, "instanceId": instanceId])
     }
 
-    /// `/v1/holder/instances/{instanceId}`.
-    public static func holderInstance(_ instanceId: String) -> String {
-        Template.holderInstance.path(["instanceId": instanceId])
-    }
-
     /// `/v1/holder/instances/{instanceId}/license`.
     public static func license(instanceId: String) -> String {
         Template.license.path(["instanceId": instanceId])

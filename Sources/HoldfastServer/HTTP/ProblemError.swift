@@ -34,10 +34,6 @@ public struct ProblemError: ProblemConvertible, Sendable, CustomStringConvertibl
         validation([ProblemDetails.FieldError(field: field, code: code, detail: detail)])
     }
 
-    public static func notFound(code: HoldfastErrorCode = .notFound, detail: String) -> ProblemError {
-        ProblemError(status: .notFound, code: code, detail: detail)
-    }
-
     public static func payloadTooLarge(limit: Int) -> ProblemError {
         ProblemError(status: .contentTooLarge, code: .payloadTooLarge, title: "Payload too large",
                      detail: "the request body is larger than \(limit) bytes")

@@ -21,7 +21,7 @@ struct ChallengeStore: Sendable {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let challenge = Base64URL.encode(bytes)
-        let expires = Timestamp.milliseconds(now) + Timestamp.milliseconds(lifetime)
+        let expires = Timestamp.milliseconds(now) + lifetime.wholeMilliseconds
         try await store.set(Self.key(applicationId: applicationId, challenge: challenge),
                             value: Array(String(expires).utf8), ttl: lifetime + Self.expiryGrace)
         return ChallengeResponse(challenge: challenge, expiresAt: Timestamp.date(expires))
