@@ -140,24 +140,8 @@ public struct AdminClient: Sendable {
         request.cachePolicy = .reloadIgnoringLocalCacheData
         request.httpShouldHandleCookies = false
         request.timeoutInterval = 30
-        let sent = request
-        // The callback form works on every Foundation this package builds with.
-        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: sent) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: Failure(status: 0, problem: nil))
-                }
-            }.resume()
-        }
-        guard let http = response as? HTTPURLResponse else { throw Failure(status: 0, problem: nil) }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        return Answer(status: http.statusCode, headers: headers, body: data)
+        let answer = try await URLSessionExchange.send(request, session: .shared)
+        let headers = Dictionary(answer.headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+        return Answer(status: answer.status, headers: headers, body: answer.body)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,26 +26,15 @@ public struct URLSessionTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        let limit = maximumResponseSize
-        // The callback form works on every Foundation this package builds with.
-        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: urlRequest) { data, response, error in
-                if let error {
-                    continuation.resume(throwing: TransportFailure(description: error.localizedDescription))
-                } else if let response {
-                    continuation.resume(returning: (data ?? Data(), response))
-                } else {
-                    continuation.resume(throwing: TransportFailure(description: "no response"))
-                }
-            }
-            task.resume()
+        let answer: (status: Int, headers: [String: String], body: Data)
+        do {
+            answer = try await URLSessionExchange.send(urlRequest, session: session)
+        } catch {
+            throw TransportFailure(description: error.description)
         }
-        guard let http = response as? HTTPURLResponse else { throw TransportFailure(description: "not an HTTP response") }
-        guard data.count <= limit else { throw TransportFailure(description: "response larger than \(limit) bytes") }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
+        guard answer.body.count <= maximumResponseSize else {
+            throw TransportFailure(description: "response larger than \(maximumResponseSize) bytes")
         }
-        return TransportResponse(status: http.statusCode, headers: headers, body: data)
+        return TransportResponse(status: answer.status, headers: answer.headers, body: answer.body)
     }
 }
