@@ -25,7 +25,7 @@ public struct EphemeralStoreError: Error, Sendable, Equatable, CustomStringConve
         public static let invalidURL = "INVALID_URL"
         /// A `ttl` or `window` that is not a positive duration.
         public static let invalidTTL = "INVALID_TTL"
-        /// The in-memory store holds its maximum number of live entries.
+        /// The in-memory store holds its maximum number of live entries, or Redis refused a write at `maxmemory`.
         public static let storeFull = "EPHEMERAL_STORE_FULL"
         /// A value larger than the in-memory store accepts.
         public static let valueTooLarge = "VALUE_TOO_LARGE"
@@ -45,8 +45,13 @@ public struct EphemeralStoreError: Error, Sendable, Equatable, CustomStringConve
         EphemeralStoreError(code: Code.redisProtocol, message: message)
     }
 
+    /// An error reply; Redis' `OOM` reply (a write refused at `maxmemory` with the `noeviction` policy) is the
+    /// store being full, as the in-memory store's limit is.
     static func redisError(_ message: String) -> EphemeralStoreError {
-        EphemeralStoreError(code: Code.redisError, message: message)
+        if message.hasPrefix("OOM ") {
+            return EphemeralStoreError(code: Code.storeFull, message: "Redis is at its maxmemory limit: \(message)")
+        }
+        return EphemeralStoreError(code: Code.redisError, message: message)
     }
 
     static func invalidURL(_ message: String) -> EphemeralStoreError {

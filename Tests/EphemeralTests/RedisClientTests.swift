@@ -116,6 +116,22 @@ import Testing
         await server.stop()
     }
 
+    /// Redis at `maxmemory` with `noeviction` answers writes with an `OOM` error: that is a full store, as the
+    /// in-memory store's limit is; other error replies stay Redis errors.
+    @Test func anOOMReplyIsAFullStore() async throws {
+        let server = try await FakeRedisServer.start { command, _ in
+            command.first == "SET" ? .reply(.error("OOM command not allowed when used memory > 'maxmemory'."))
+                : .reply(.error("ERR something else"))
+        }
+        let store = try store(server.url)
+        _ = await expectStoreError(EphemeralStoreError.Code.storeFull) {
+            try await store.setIfAbsent("k", value: [1], ttl: .seconds(1))
+        }
+        _ = await expectStoreError(EphemeralStoreError.Code.redisError) { try await store.get("k") }
+        await store.shutdown()
+        await server.stop()
+    }
+
     /// GETDEL may have run before the connection dropped: it is not sent again (that would lose the value).
     @Test func aCommandThatMayHaveRunIsNotResent() async throws {
         let server = try await FakeRedisServer.start { _, _ in .close }

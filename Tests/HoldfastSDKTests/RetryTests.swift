@@ -29,6 +29,13 @@ struct RetryTests {
         #expect(await rig.sleeper.delays == [0.5, 1.0])
     }
 
+    @Test func rateLimitedIsRetriedWithBackoff() async throws {
+        let rig = try await TestRig()
+        await rig.tenant.inject(.problem(429, .rateLimited), on: "challenges")
+        guard case .registered = try await rig.holder.registerDevice() else { Issue.record("not registered"); return }
+        #expect(await rig.sleeper.delays == [0.5])
+    }
+
     @Test func retriesAreBoundedThenNetworkError() async throws {
         let rig = try await TestRig(retryPolicy: RetryPolicy(maximumNetworkRetries: 3))
         await rig.tenant.setOffline(true)

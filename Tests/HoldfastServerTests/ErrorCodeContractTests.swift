@@ -90,6 +90,7 @@ import Testing
         (.notFound, "notFound"), (.methodNotAllowed, "methodNotAllowed"), (.conflict, "conflict"),
         (.payloadTooLarge, "payloadTooLarge"), (.unsupportedMediaType, "unsupportedMediaType"),
         (.rateLimited, "rateLimited"), (.internalError, "internalError"), (.databaseUnavailable, "databaseUnavailable"),
-        (.serviceUnavailable, "serviceUnavailable"),
+        (.serviceUnavailable, "serviceUnavailable"), (.ephemeralStoreFull, "ephemeralStoreFull"),
+        (.ephemeralStoreUnavailable, "ephemeralStoreUnavailable"),
     ]
 }

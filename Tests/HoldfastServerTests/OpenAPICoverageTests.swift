@@ -70,7 +70,10 @@ import Testing
             #expect(fallback?["$ref"] as? String == "#/components/responses/Problem",
                     "\(operation.description) has no default problem response")
             for (status, response) in responses where status.hasPrefix("4") || status.hasPrefix("5") {
-                let isProblem = (response as? [String: Any])?["$ref"] as? String == "#/components/responses/Problem"
+                let reference = (response as? [String: Any])?["$ref"] as? String
+                // `RateLimited` is the problem response with its `Retry-After` header (RFC 9110 §10.2.3).
+                let isProblem = reference == "#/components/responses/Problem"
+                    || (status == "429" && reference == "#/components/responses/RateLimited")
                 let isHealth = operation.path == "/health" && status == "503"
                 #expect(isProblem || isHealth, "\(operation.description) \(status) is not a problem response")
             }

@@ -16,7 +16,7 @@ import Testing
             #expect(health.status == "ok")
             #expect(health.version == HoldfastServerInfo.version)
             #expect(health.database == .init(status: "up", backend: backend.rawValue))
-            #expect(health.ephemeralStore == .init(status: "up", backend: "memory"))
+            #expect(health.ephemeralStore == .init(status: "up", backend: "memory", fullParts: []))
             #expect(health.androidRevocationList == .init(source: "bundled",
                                                           entries: AttestationRevocationList.bundledSnapshot.entries.count,
                                                           loadedAt: nil, stale: false))
@@ -30,7 +30,7 @@ import Testing
             #expect(response.status == .serviceUnavailable)
             let health = try response.decode(HealthStatus.self)
             #expect(health.status == "unavailable")
-            #expect(health.ephemeralStore == .init(status: "down", backend: "redis"))
+            #expect(health.ephemeralStore == .init(status: "down", backend: "redis", fullParts: []))
             #expect(health.database.status == "up")
         }
     }

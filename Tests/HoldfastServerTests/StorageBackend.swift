@@ -33,6 +33,9 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         var configuration = HoldfastConfiguration(dataDirectory: folder.path)
         configuration.port = 0
         configuration.logLevel = .critical
+        // Many tests send more than a burst of unauthenticated requests from one address; the limit has tests
+        // of its own (RateLimitTests), which turn it on.
+        configuration.rateLimit = .off
         switch self {
         case .sqlite:
             return try await body(configuration)

@@ -21,7 +21,7 @@ struct TetheringTestKit: Sendable {
 
     /// A server on `backend` whose attestation roots are the test authority's, public URL `publicURL`.
     static func run(_ backend: StorageBackend, authority given: TestAttestationAuthority? = nil,
-                    clock: any HoldfastClock = SystemClock(),
+                    clock: any HoldfastClock = SystemClock(), testing: TestingSetup = .router,
                     configure: @escaping @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
                     _ body: @escaping @Sendable (TetheringTestKit) async throws -> Void) async throws {
         let authority = try given ?? TestAttestationAuthority()
@@ -35,7 +35,7 @@ struct TetheringTestKit: Sendable {
             let (application, startup) = try await HoldfastApplication.build(
                 configuration: configuration, options: .init(logger: StorageBackend.quietLogger, clock: clock))
             let final = configuration
-            try await application.test(.router) { client in
+            try await application.test(testing) { client in
                 let key = try #require(startup.bootstrapAdminKey)
                 try await body(TetheringTestKit(client: client, adminKey: key, authority: authority, configuration: final))
             }

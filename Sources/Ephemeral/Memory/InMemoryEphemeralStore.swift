@@ -97,6 +97,12 @@ public actor InMemoryEphemeralStore: EphemeralStore {
 
     public func ping() {}
 
+    /// True when a new key would be refused now (`EPHEMERAL_STORE_FULL`): the store holds `maxEntries` live entries.
+    public func isFull() -> Bool {
+        if entries.count >= limits.maxEntries { sweepExpired() }
+        return entries.count >= limits.maxEntries
+    }
+
     /// Drops every expired entry now.
     public func sweepExpired() {
         let now = timeSource.now()

@@ -79,6 +79,10 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// The database cannot be reached now; retry later.
     public static let databaseUnavailable: Self = "DATABASE_UNAVAILABLE"
     public static let serviceUnavailable: Self = "SERVICE_UNAVAILABLE"
+    /// The ephemeral store refuses new entries (its part for this purpose is full); retry later.
+    public static let ephemeralStoreFull: Self = "EPHEMERAL_STORE_FULL"
+    /// The ephemeral store (Redis) cannot be reached now; retry later.
+    public static let ephemeralStoreUnavailable: Self = "EPHEMERAL_STORE_UNAVAILABLE"
 
     // MARK: SDK-only codes
     /// The tenant could not be reached, or answered with a 5xx after the bounded retries.
@@ -109,6 +113,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .unauthenticated, .adminKeyNotFound, .lastAdminKey,
         .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,
+        .ephemeralStoreFull, .ephemeralStoreUnavailable,
     ]
 
     /// Every SDK-only code of this version.

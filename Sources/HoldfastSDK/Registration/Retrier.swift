@@ -1,4 +1,4 @@
-/// Runs one protocol attempt under the `RetryPolicy` (DESIGN.md §1 R): transient failures (no answer, 5xx) wait
+/// Runs one protocol attempt under the `RetryPolicy` (DESIGN.md §1 R): transient failures (no answer, 5xx, 429) wait
 /// with exponential backoff and jitter through the `Sleeper` and start again — the attempt always fetches a fresh
 /// challenge; `INVALID_CHALLENGE` / `CHALLENGE_EXPIRED` start again at once; `ATTESTATION_FAILED` is retried once.
 /// When transient failures outlast the policy the error is `NETWORK_ERROR`.

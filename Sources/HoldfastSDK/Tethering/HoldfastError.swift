@@ -20,9 +20,10 @@ public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String { "\(code): \(message)" }
 
-    /// No answer, or a 5xx: worth retrying after a pause.
+    /// No answer, a 5xx or a 429: worth retrying after a pause.
     var isTransient: Bool {
-        code == .networkError || (httpStatus.map { $0 >= 500 } ?? false)
+        // 429 (the tenant's per-source limit, README "Configuration") passes with time, as a 5xx does.
+        code == .networkError || (httpStatus.map { $0 >= 500 || $0 == 429 } ?? false)
     }
 
     static func notConfigured() -> HoldfastError {

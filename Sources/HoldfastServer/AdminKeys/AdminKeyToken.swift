@@ -38,11 +38,7 @@ struct AdminKeyToken: Sendable, Equatable {
 
     /// Constant-time comparison of two hashes of equal length (the length is not secret).
     static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
-        let a = Array(left.utf8), b = Array(right.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+        ConstantTime.equal(left.utf8, right.utf8)
     }
 
     static func isValidID(_ id: String) -> Bool {

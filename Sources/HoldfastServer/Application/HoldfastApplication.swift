@@ -81,14 +81,15 @@ public enum HoldfastApplication {
         let openAPI = try OpenAPIDocument.load()
         let database = try HoldfastDatabase.open(configuration.database, logger: logger)
         let prepared: Prepared
-        let ephemeral: (store: any EphemeralStore, shutdown: @Sendable () async -> Void)
+        let ephemeral: (stores: EphemeralStores, shutdown: @Sendable () async -> Void)
         let revocations: AndroidRevocations
         do {
             revocations = try await AndroidRevocations.start(source: configuration.tethering.androidRevocationList,
                                                              refreshInterval: configuration.tethering.androidRevocationRefresh,
                                                              logger: logger)
             prepared = try await prepare(database: database, masterKey: masterKey, logger: logger)
-            ephemeral = try EphemeralBackendFactory.make(configuration.ephemeral, logger: logger)
+            ephemeral = try EphemeralStores.make(configuration.ephemeral, capacity: configuration.ephemeralCapacity,
+                                                 logger: logger)
         } catch {
             await database.close()
             throw error
@@ -96,18 +97,20 @@ public enum HoldfastApplication {
         let metrics = options.metrics ?? HTTPMetrics()
         let boundPort = BoundPort()
         let publicURL: @Sendable () -> String = { configuration.effectivePublicURL(boundPort: boundPort.value) }
+        let tokens = SelfExpiringTokens(masterKey: masterKey)
         let instanceAuthenticator = InstanceAuthenticator(
-            keyring: prepared.keyring, instances: InstanceStore(database: database), store: ephemeral.store,
-            configuration: configuration.tethering, publicURL: publicURL)
+            keyring: prepared.keyring, instances: InstanceStore(database: database), replay: ephemeral.stores.replay,
+            tokens: tokens, configuration: configuration.tethering, publicURL: publicURL)
         let services = ServerServices(
-            configuration: configuration, database: database, ephemeral: ephemeral.store, keyring: prepared.keyring,
+            configuration: configuration, database: database, ephemeral: ephemeral.stores, tokens: tokens,
+            publicRouteLimit: PublicRouteLimit(configuration.rateLimit), keyring: prepared.keyring,
             adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
             openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, clock: options.clock,
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
             boundPort: boundPort)
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
-            ephemeralStore: ephemeral.store.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
+            ephemeralStore: ephemeral.stores.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
             tenantKeyCreated: prepared.tenantKeyCreated, appliedMigrations: prepared.applied.map(\.name))
         return (services, startup, ephemeral.shutdown)
     }
@@ -180,7 +183,7 @@ public enum HoldfastApplication {
     }
 
     /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
-    /// routes of `table`, each behind the authenticator its access declares (`.admin`: `AdminAuthenticator`;
+    /// routes of `table`: `.public` ones behind the per-source rate limit (`PublicRouteLimit`), the others behind the authenticator its access declares (`.admin`: `AdminAuthenticator`;
     /// `.instance`: `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an
     /// instance call's DPoP proof is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
@@ -208,7 +211,11 @@ public enum HoldfastApplication {
             let path = RouterPath(route.routerPath)
             switch route.responder {
             case .public(let handler):
-                router.on(path, method: route.method) { request, context in try await handler(request, context) }
+                let limit = services.publicRouteLimit
+                router.on(path, method: route.method) { request, context in
+                    try limit.admit(request, from: context.remoteAddress)
+                    return try await handler(request, context)
+                }
             case .admin(let handler):
                 admin.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .instance(let handler):

@@ -10,7 +10,8 @@ public enum HoldfastControllers {
         let clock = services.clock
         let applications = HolderApplicationService(database: services.database, logger: services.logger)
         let instances = InstanceStore(database: services.database)
-        let challenges = ChallengeStore(store: services.ephemeral, lifetime: configuration.challengeLifetime)
+        let challenges = ChallengeStore(tokens: services.tokens, spent: services.ephemeral.challenges,
+                                        lifetime: configuration.challengeLifetime)
         let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)

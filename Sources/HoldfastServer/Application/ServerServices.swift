@@ -8,7 +8,12 @@ import Logging
 public struct ServerServices: Sendable {
     public let configuration: HoldfastConfiguration
     public let database: HoldfastDatabase
-    public let ephemeral: any EphemeralStore
+    /// The ephemeral store, by purpose.
+    public let ephemeral: EphemeralStores
+    /// Challenges and DPoP nonces the server checks without storing them.
+    let tokens: SelfExpiringTokens
+    /// The per-source limit of the `.public` routes.
+    let publicRouteLimit: PublicRouteLimit
     public let keyring: TenantKeyring
     public let adminKeys: AdminKeyService
     public let metrics: HTTPMetrics

@@ -20,7 +20,10 @@ import JOSE
 struct InstanceAuthenticator: Sendable {
     let keyring: TenantKeyring
     let instances: InstanceStore
-    let store: any EphemeralStore
+    /// The replay part of the ephemeral store (`EphemeralStores.replay`): spent DPoP `jti`s.
+    let replay: any EphemeralStore
+    /// Server nonces (RFC 9449 §8) are self-expiring tokens: issuing one stores nothing.
+    let tokens: SelfExpiringTokens
     let configuration: TetheringConfiguration
     let publicURL: @Sendable () -> String
 
@@ -47,7 +50,7 @@ struct InstanceAuthenticator: Sendable {
                                                  error: "invalid_dpop_proof")
         }
         if configuration.requireDPoPNonce {
-            try await checkNonce(proof.nonce)
+            try checkNonce(proof.nonce, now: now)
         }
         guard let (instance, application) = try await instances.getWithApplication(id: instanceId) else {
             throw TetheringError.unauthenticated(.invalidToken, "no such instance")
@@ -76,23 +79,23 @@ struct InstanceAuthenticator: Sendable {
     /// a request refused for its body leaves the proof usable for the corrected one.
     func spend(_ proof: DPoPVerifiedProof) async throws {
         let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
-        guard try await store.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1],
+        guard try await replay.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1],
                                           ttl: replayWindow) else {
             throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
                                                  error: "invalid_dpop_proof")
         }
     }
 
-    /// A fresh server nonce (RFC 9449 §8), valid for `dpopNonceLifetime` on every node sharing the store.
-    func issueNonce() async throws -> String {
-        let nonce = DPoPProof.randomJTI()
-        try await store.set("holdfast:dpop:nonce:\(nonce)", value: [1], ttl: configuration.dpopNonceLifetime)
-        return nonce
+    /// A fresh server nonce (RFC 9449 §8), valid for `dpopNonceLifetime` on every node sharing the master key.
+    func issueNonce(now: Date) -> String {
+        tokens.make(.dpopNonce, context: "", expiresAt: Timestamp.milliseconds(now) + configuration.dpopNonceLifetime.wholeMilliseconds)
     }
 
-    private func checkNonce(_ nonce: String?) async throws {
-        if let nonce, nonce.utf8.count <= 256, try await store.get("holdfast:dpop:nonce:\(nonce)") != nil { return }
-        throw TetheringError.useDPoPNonce(try await issueNonce())
+    /// An unexpired nonce of ours is accepted as often as it is presented within its lifetime (RFC 9449 §8 lets
+    /// the server choose); a missing, foreign or expired one is answered with a fresh one.
+    private func checkNonce(_ nonce: String?, now: Date) throws {
+        if let nonce, case .valid = tokens.check(nonce, .dpopNonce, context: "", now: Timestamp.milliseconds(now)) { return }
+        throw TetheringError.useDPoPNonce(issueNonce(now: now))
     }
 
     private func licenseToken(_ request: Request, optional: Bool) throws -> String? {

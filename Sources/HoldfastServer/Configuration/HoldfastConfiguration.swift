@@ -50,6 +50,10 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var maxBodyBytes: Int
     /// Tethering and device registration (README "API").
     public var tethering: TetheringConfiguration
+    /// Per-source limits on the unauthenticated routes.
+    public var rateLimit: RateLimitConfiguration
+    /// The in-memory ephemeral store's room, by purpose.
+    public var ephemeralCapacity: EphemeralCapacity
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -71,6 +75,8 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         self.logFormat = .json
         self.maxBodyBytes = Self.defaultMaxBodyBytes
         self.tethering = TetheringConfiguration()
+        self.rateLimit = RateLimitConfiguration()
+        self.ephemeralCapacity = EphemeralCapacity()
     }
 
     /// Reads the `HOLDFAST_*` variables; invalid values throw `ConfigurationError` naming the variable.
@@ -117,6 +123,8 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
             maxBodyBytes = parsed
         }
         try tethering.apply(environment: value)
+        try rateLimit.apply(environment: value)
+        try ephemeralCapacity.apply(environment: value)
     }
 
     /// The process environment plus an optional `--data` flag.
@@ -203,7 +211,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
             "public url: \(effectivePublicURL())\(publicURL == nil ? " (from host and port; set HOLDFAST_PUBLIC_URL behind a proxy)" : "")",
             "log: \(logFormat.rawValue), \(logLevel.rawValue)",
             "max body bytes: \(maxBodyBytes)",
-        ] + tethering.description
+        ] + tethering.description + rateLimit.description
         lines = lines.map { "  " + $0 }
         return (["holdfast configuration:"] + lines).joined(separator: "\n")
     }

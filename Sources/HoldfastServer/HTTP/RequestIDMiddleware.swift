@@ -31,7 +31,7 @@ struct RequestIDMiddleware: RouterMiddleware {
             "method": .string(request.method.rawValue),
             "route": .string(context.endpointPath ?? "NotFound"),
             "status": .stringConvertible(response.status.code),
-            "duration_ms": .string(String(format: "%.3f", elapsed.inMilliseconds)),
+            "duration_ms": .string(LogLineRenderer.milliseconds(elapsed)),
         ])
         return response
     }

@@ -13,15 +13,16 @@ struct HealthController: HoldfastController {
         [
             .public(.get, "/health") { _, _ in
                 async let databaseUp = Self.probe { try await services.database.ping() }
-                async let ephemeralUp = Self.probe { try await services.ephemeral.ping() }
-                let (database, ephemeral) = await (databaseUp, ephemeralUp)
+                async let ephemeralState = Self.ephemeralStatus(services.ephemeral)
+                let (database, ephemeral) = await (databaseUp, ephemeralState)
+                let healthy = database && ephemeral.status == "up"
                 let health = HealthStatus(
-                    status: database && ephemeral ? "ok" : "unavailable",
+                    status: healthy ? "ok" : "unavailable",
                     version: HoldfastServerInfo.version,
                     database: .init(status: database ? "up" : "down", backend: services.database.dialect.rawValue),
-                    ephemeralStore: .init(status: ephemeral ? "up" : "down", backend: services.ephemeral.backendName),
+                    ephemeralStore: ephemeral,
                     androidRevocationList: Self.revocationList(services.androidRevocations.status))
-                return try JSONResponse.make(health, status: database && ephemeral ? .ok : .serviceUnavailable,
+                return try JSONResponse.make(health, status: healthy ? .ok : .serviceUnavailable,
                                              headers: JSONResponse.noStore)
             },
             .public(.get, "/metrics") { _, _ in
@@ -37,6 +38,13 @@ struct HealthController: HoldfastController {
                                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: services.openAPIDocument)))
             },
         ]
+    }
+
+    /// `down` when the store does not answer within `probeTimeout`; else `full` when a part refuses new entries.
+    static func ephemeralStatus(_ stores: EphemeralStores) async -> HealthStatus.EphemeralStore {
+        let up = await probe { try await stores.replay.ping() }
+        let full = up ? await stores.fullParts() : []
+        return .init(status: up ? (full.isEmpty ? "up" : "full") : "down", backend: stores.backendName, fullParts: full)
     }
 
     static func revocationList(_ status: AndroidRevocations.Status) -> HealthStatus.RevocationList {

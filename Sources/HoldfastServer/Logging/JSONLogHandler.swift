@@ -1,5 +1,15 @@
 import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+import Musl
+private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
 
 /// swift-log handler writing one JSON object per line (`time`, `level`, `label`, `message`, `metadata`) to
 /// standard error — or a line of text, for people at a terminal (`HOLDFAST_LOG_FORMAT=text`).
@@ -32,19 +42,8 @@ public struct JSONLogHandler: LogHandler {
         let line: String
         switch format {
         case .json:
-            var object: [String: Any] = [
-                "time": time,
-                "level": event.level.rawValue,
-                "label": label,
-                "message": event.message.description,
-            ]
-            if !merged.isEmpty { object["metadata"] = Self.jsonValue(.dictionary(merged)) }
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
-               let text = String(data: data, encoding: .utf8) {
-                line = text
-            } else {
-                line = #"{"level":"error","message":"unencodable log line"}"#
-            }
+            line = LogLineRenderer.json(time: time, level: event.level, label: label, message: event.message.description,
+                                        metadata: merged)
         case .text:
             let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             line = "\(time) \(event.level.rawValue.uppercased()) \(label): \(event.message)" + (rendered.isEmpty ? "" : " " + rendered)
@@ -52,18 +51,7 @@ public struct JSONLogHandler: LogHandler {
         sink.write(line + "\n")
     }
 
-    static func jsonValue(_ value: Logger.MetadataValue) -> Any {
-        switch value {
-        case .string(let string): string
-        case .stringConvertible(let convertible): convertible.description
-        case .array(let values): values.map(jsonValue)
-        case .dictionary(let dictionary): dictionary.mapValues(jsonValue)
-        }
-    }
-
-    static func timestamp() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
-    }
+    static func timestamp() -> String { LogLineRenderer.timestamp() }
 }
 
 /// Where log lines go. One `write` call per line, so lines from concurrent requests do not interleave.
@@ -76,7 +64,31 @@ public struct LogSink: Sendable {
 
     func write(_ line: String) { output(line) }
 
-    public static let standardError = LogSink { line in
-        FileHandle.standardError.write(Data(line.utf8))
+    /// One `write(2)` per line (more only if the kernel takes part of it).
+    public static let standardError = LogSink { line in writeAll(line, to: STDERR_FILENO) }
+
+    /// Appends every line to the file at `path` (created if missing, mode 0600), as `holdfast serve` writes to
+    /// standard error: for benchmarks that measure the server with its access log on.
+    public static func appending(toFileAt path: String) throws -> LogSink {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        return LogSink { line in writeAll(line, to: descriptor) }
+    }
+
+    private static func writeAll(_ line: String, to descriptor: Int32) {
+        var line = line
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
     }
 }

@@ -1,46 +1,48 @@
 import Ephemeral
 import Foundation
 import HoldfastProtocol
-import JOSE
 
-/// Registration challenges (README "Registration wire format", step 1): 32 random bytes, base64url, kept in the ephemeral store under the
-/// application they were issued for, and consumed with `take` (GETDEL) so that each is usable exactly once —
-/// under concurrency and across server nodes sharing Redis.
+/// Registration challenges (README "Registration wire format", step 1): 32 bytes, base64url, that the server made
+/// for one application and can check without having stored them (`SelfExpiringTokens`), so that asking for one
+/// costs the server no memory.
 ///
-/// The stored value is the expiry in milliseconds; the entry itself lives `expiryGrace` longer, so that a late
-/// use is told `CHALLENGE_EXPIRED` rather than `INVALID_CHALLENGE` (and is consumed all the same).
+/// A challenge is made single use when a registration consumes it: the spent challenge is recorded with
+/// `setIfAbsent` in the ephemeral store until it expires, so that two registrations with one challenge — on one
+/// node or on several sharing Redis — see exactly one success. A late use is told `CHALLENGE_EXPIRED`; a reused,
+/// forged or foreign one `INVALID_CHALLENGE`.
 struct ChallengeStore: Sendable {
-    let store: any EphemeralStore
+    let tokens: SelfExpiringTokens
+    /// The challenges part of the ephemeral store (`EphemeralStores.challenges`).
+    let spent: any EphemeralStore
     let lifetime: Duration
 
-    static let expiryGrace: Duration = .seconds(600)
-    /// 32 bytes in unpadded base64url.
-    static let encodedLength = 43
+    static let encodedLength = SelfExpiringTokens.encodedLength
 
-    func issue(applicationId: String, now: Date) async throws -> ChallengeResponse {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let challenge = Base64URL.encode(bytes)
+    func issue(applicationId: String, now: Date) -> ChallengeResponse {
         let expires = Timestamp.milliseconds(now) + lifetime.wholeMilliseconds
-        try await store.set(Self.key(applicationId: applicationId, challenge: challenge),
-                            value: Array(String(expires).utf8), ttl: lifetime + Self.expiryGrace)
+        let challenge = tokens.make(.registrationChallenge, context: applicationId, expiresAt: expires)
         return ChallengeResponse(challenge: challenge, expiresAt: Timestamp.date(expires))
     }
 
-    /// Consumes `challenge`: returns when it was issued for `applicationId`, unused and unexpired; throws
-    /// `INVALID_CHALLENGE` or `CHALLENGE_EXPIRED` otherwise. Either way it cannot be used again.
+    /// Consumes `challenge`: returns when it was made for `applicationId`, is unexpired and was never consumed;
+    /// throws `INVALID_CHALLENGE` or `CHALLENGE_EXPIRED` otherwise. Once this returns it cannot be used again.
     func consume(_ challenge: String, applicationId: String, now: Date) async throws {
-        guard challenge.utf8.count == Self.encodedLength, Base64URL.decode(challenge)?.count == 32 else {
+        let nowMilliseconds = Timestamp.milliseconds(now)
+        switch tokens.check(challenge, .registrationChallenge, context: applicationId, now: nowMilliseconds) {
+        case .invalid:
             throw TetheringError.invalidChallenge
+        case .expired:
+            throw TetheringError.challengeExpired
+        case .valid(let expiresAt):
+            // Kept a second past the expiry, so that no clock step between nodes reopens it.
+            let remaining = Duration.milliseconds(expiresAt - nowMilliseconds) + .seconds(1)
+            guard try await spent.setIfAbsent(Self.key(challenge), value: [1], ttl: remaining) else {
+                throw TetheringError.invalidChallenge
+            }
         }
-        guard let value = try await store.take(Self.key(applicationId: applicationId, challenge: challenge)) else {
-            throw TetheringError.invalidChallenge
-        }
-        guard let expires = Int64(String(decoding: value, as: UTF8.self)) else { throw TetheringError.invalidChallenge }
-        if Timestamp.milliseconds(now) >= expires { throw TetheringError.challengeExpired }
     }
 
-    static func key(applicationId: String, challenge: String) -> String {
-        "holdfast:challenge:\(applicationId):\(challenge)"
+    static func key(_ challenge: String) -> String {
+        "holdfast:challenge:spent:\(challenge)"
     }
 }

@@ -18,7 +18,7 @@ struct RegistrationController: HoldfastController {
             .public(.post, Template.challenges) { _, context in
                 let applicationId = try context.parameters.require("applicationId")
                 _ = try await applications.get(id: applicationId)
-                let challenge = try await challenges.issue(applicationId: applicationId, now: clock.now())
+                let challenge = challenges.issue(applicationId: applicationId, now: clock.now())
                 return try JSONResponse.make(challenge, status: .created, headers: JSONResponse.noStore)
             },
             .public(.post, Template.instances) { request, context in

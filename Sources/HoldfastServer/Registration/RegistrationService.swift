@@ -7,7 +7,7 @@ import Logging
 /// The registration protocol (README "Registration wire format") on the server: challenges (step 1) and registration (step 5).
 ///
 /// Order of the checks: the application exists; the request is well formed (nothing is consumed by a malformed
-/// request); the challenge is consumed (GETDEL — from here on it is spent, whatever happens next); the binding
+/// request); the challenge is consumed (recorded as spent — from here on it is spent, whatever happens next); the binding
 /// nonce is recomputed from the challenge and `publicKey` strings; the evidence is verified; the instance is
 /// stored. `pending` when the application has `manualApproval`, with no license until an admin approves.
 struct RegistrationService: Sendable {

@@ -12,10 +12,11 @@ import NIOHTTP1
 /// an assertion) and license renewals (DPoP-signed) per second over HTTP, with p50 / p99 latency, next to the raw
 /// ECDSA P-256 verify rate of the same machine measured in the same run.
 ///
-/// By default it starts a tenant in this process on a free loopback port, with the configuration of the environment
-/// (so `HOLDFAST_DATABASE_URL` / `HOLDFAST_REDIS_URL` put it on PostgreSQL / Redis) and a temporary data folder;
-/// `--tenant URL --admin-key KEY` drives a server that is already running instead. The clients run in this process
-/// too, one keep-alive connection each: on a 2-core machine they share the cores with an in-process tenant.
+/// It always measures a tenant started in this process on a free loopback port, with the configuration of the
+/// environment (so `HOLDFAST_DATABASE_URL` / `HOLDFAST_REDIS_URL` put it on PostgreSQL / Redis), its access log on,
+/// and a temporary data folder; `--tenant URL --admin-key KEY` first measures a server that is already running
+/// (started as the README says), so one run reports both. The clients run in this process, one keep-alive
+/// connection each: on a 2-core machine they share the cores with an in-process tenant.
 struct RegistrationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "registration",
@@ -28,7 +29,7 @@ struct RegistrationBench: AsyncParsableCommand {
     @Option(help: "Concurrent clients, each on its own keep-alive connection.")
     var concurrency: Int = 8
 
-    @Option(help: "Base URL of a running tenant (its public URL: DPoP proofs are made for it). Default: an in-process tenant.")
+    @Option(help: "Base URL of a running tenant to measure before the in-process one (its public URL: DPoP proofs are made for it).")
     var tenant: String?
 
     @Option(help: "An admin API key of --tenant (to create the benchmark's holder application).")
@@ -53,21 +54,35 @@ struct RegistrationBench: AsyncParsableCommand {
 
         if let tenant, let adminKey {
             let target = try BenchTarget(baseURL: tenant, adminKey: adminKey)
-            print("tenant: \(tenant) (already running)")
+            print("— against the tenant at \(tenant) (already running) —")
             try await measure(target, baseline: raw)
-        } else {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.path)
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.publicURL = nil
-            let logger = Logger(label: "holdfast.bench") { _ in SwiftLogNoOpLogHandler() }
-            try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
-                guard let key = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
-                print("tenant: in this process at \(server.baseURL), database \(server.startup.database), ephemeral store \(server.startup.ephemeralStore)")
-                try await measure(try BenchTarget(baseURL: server.baseURL, adminKey: key), baseline: raw)
-            }
+        }
+        try await measureInProcess(baseline: raw)
+    }
+
+    /// The same load against a tenant started in this process with the environment's configuration, logging as
+    /// `holdfast serve` does (the access log at `info`, to a file instead of standard error). One change: the
+    /// per-source limit on unauthenticated routes is raised, because every client here is one source
+    /// (127.0.0.1); the limiter still runs on every challenge and registration.
+    private func measureInProcess(baseline: Rate) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.path)
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.publicURL = nil
+        configuration.rateLimit.requestsPerSecond = 1_000_000
+        configuration.rateLimit.burst = 1_000_000
+        let logFile = folder.appendingPathComponent("server.log").path
+        let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: logFile))
+        let logLevel = configuration.logLevel
+        try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
+            guard let key = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
+            print("— against a tenant in this process at \(server.baseURL) —")
+            print("database \(server.startup.database), ephemeral store \(server.startup.ephemeralStore); "
+                + "log level \(logLevel) (access log on at info) to a file; per-source limit raised to 1000000/s")
+            try await measure(try BenchTarget(baseURL: server.baseURL, adminKey: key), baseline: baseline)
         }
     }
 

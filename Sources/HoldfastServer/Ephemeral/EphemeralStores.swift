@@ -1,0 +1,110 @@
+import Ephemeral
+import Foundation
+import Logging
+
+/// The ephemeral store divided by purpose (DESIGN.md §4 "Ephemeral state"): `challenges` holds spent registration
+/// challenges, which anyone with a challenge can cause to be written; `replay` holds the DPoP `jti` records of
+/// authenticated instance calls. In memory each part has its own room (`EphemeralCapacity`), so a flood of
+/// registrations can fill the first and never the second; with Redis both are one Redis, under one key prefix.
+public struct EphemeralStores: Sendable {
+    public let challenges: any EphemeralStore
+    public let replay: any EphemeralStore
+    /// `memory` or `redis`.
+    public let backendName: String
+    private let parts: [Part]
+
+    /// One part, with what it saw of a full store.
+    private final class Part: @unchecked Sendable {
+        // `@unchecked Sendable`: `lastFull` is read and written under `lock`; the rest is immutable.
+        let name: String
+        let store: any EphemeralStore
+        let memory: InMemoryEphemeralStore?
+        private let lock = NSLock()
+        private var lastFull: ContinuousClock.Instant?
+
+        init(name: String, store: any EphemeralStore, memory: InMemoryEphemeralStore?) {
+            self.name = name
+            self.store = store
+            self.memory = memory
+        }
+
+        func sawFull() { lock.withLock { lastFull = .now } }
+
+        /// Full now (memory), or a write was refused as full within the last `recentFullness` (Redis).
+        func isFull() async -> Bool {
+            if let memory { return await memory.isFull() }
+            return lock.withLock { lastFull.map { ContinuousClock.now - $0 < EphemeralStores.recentFullness } ?? false }
+        }
+    }
+
+    /// How long a refused write (Redis `OOM`) keeps `/health` reporting the store as full.
+    static let recentFullness: Duration = .seconds(30)
+
+    public static func make(_ backend: HoldfastConfiguration.EphemeralBackend, capacity: EphemeralCapacity,
+                            logger: Logger) throws -> (stores: EphemeralStores, shutdown: @Sendable () async -> Void) {
+        switch backend {
+        case .memory:
+            let challenges = InMemoryEphemeralStore(limits: .init(maxEntries: capacity.challengeEntries))
+            let replay = InMemoryEphemeralStore(limits: .init(maxEntries: capacity.replayEntries))
+            return (EphemeralStores(parts: [Part(name: "challenges", store: challenges, memory: challenges),
+                                            Part(name: "replay", store: replay, memory: replay)],
+                                    backendName: challenges.backendName), {})
+        case .redis(let url):
+            let store = try RedisEphemeralStore(url: url, logger: logger)
+            return (EphemeralStores(parts: [Part(name: "challenges", store: store, memory: nil),
+                                            Part(name: "replay", store: store, memory: nil)],
+                                    backendName: store.backendName),
+                    { await store.shutdown() })
+        }
+    }
+
+    private init(parts: [Part], backendName: String) {
+        self.parts = parts
+        self.challenges = ReportingStore(part: parts[0])
+        self.replay = ReportingStore(part: parts[1])
+        self.backendName = backendName
+    }
+
+    /// The parts that are full now, by name (for `/health`).
+    public func fullParts() async -> [String] {
+        var names: [String] = []
+        for part in parts where await part.isFull() { names.append(part.name) }
+        return names
+    }
+
+    /// Forwards to its part's store and notes a refusal for being full.
+    private struct ReportingStore: EphemeralStore {
+        let part: Part
+
+        var backendName: String { part.store.backendName }
+
+        private func noting<T>(_ operation: () async throws -> T) async throws -> T {
+            do {
+                return try await operation()
+            } catch let error as EphemeralStoreError where error.code == EphemeralStoreError.Code.storeFull {
+                part.sawFull()
+                throw error
+            }
+        }
+
+        func setIfAbsent(_ key: String, value: [UInt8], ttl: Duration) async throws -> Bool {
+            try await noting { try await part.store.setIfAbsent(key, value: value, ttl: ttl) }
+        }
+
+        func set(_ key: String, value: [UInt8], ttl: Duration) async throws {
+            try await noting { try await part.store.set(key, value: value, ttl: ttl) }
+        }
+
+        func take(_ key: String) async throws -> [UInt8]? { try await part.store.take(key) }
+
+        func get(_ key: String) async throws -> [UInt8]? { try await part.store.get(key) }
+
+        @discardableResult func delete(_ key: String) async throws -> Bool { try await part.store.delete(key) }
+
+        func increment(_ key: String, window: Duration) async throws -> Int64 {
+            try await noting { try await part.store.increment(key, window: window) }
+        }
+
+        func ping() async throws { try await part.store.ping() }
+    }
+}
