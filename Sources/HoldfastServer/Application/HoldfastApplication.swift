@@ -183,9 +183,10 @@ public enum HoldfastApplication {
     }
 
     /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
-    /// routes of `table`: `.public` ones behind the per-source rate limit (`PublicRouteLimit`), the others behind the authenticator its access declares (`.admin`: `AdminAuthenticator`;
-    /// `.instance`: `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an
-    /// instance call's DPoP proof is spent once its body has been validated.
+    /// routes of `table`: `.public` ones behind the per-source rate limit (`PublicRouteLimit`), the others behind
+    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.instance`:
+    /// `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an instance call's
+    /// DPoP proof is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
         router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
