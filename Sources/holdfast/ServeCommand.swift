@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import HoldfastServer
+import NIOCore
+import NIOPosix
 
 /// `holdfast serve` — runs the tenant server (DESIGN.md §5) until SIGTERM / SIGINT, then shuts down
 /// gracefully. Configuration from `HOLDFAST_*` variables, overridden by the flags.
@@ -11,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Reads HOLDFAST_HOST, HOLDFAST_PORT, HOLDFAST_DATA, HOLDFAST_DATABASE_URL, HOLDFAST_REDIS_URL, \
             HOLDFAST_MASTER_KEY, HOLDFAST_PUBLIC_URL, HOLDFAST_LOG_LEVEL, HOLDFAST_LOG_FORMAT and \
-            HOLDFAST_MAX_BODY_BYTES. On first start with an empty database it prints the bootstrap admin key once.
+            HOLDFAST_MAX_BODY_BYTES, the limits and timeouts of the README's Configuration table. On first start \
+            with an empty database it prints the bootstrap admin key once. On SIGTERM / SIGINT requests in flight \
+            get HOLDFAST_SHUTDOWN_DEADLINE_SECS (10) to finish; then the connections are closed and it exits 0.
             """)
 
     @Option(help: "Address to listen on (HOLDFAST_HOST, default 127.0.0.1).")
@@ -30,19 +34,69 @@ struct ServeCommand: AsyncParsableCommand {
         HoldfastLogging.bootstrapProcess(configuration)
         let metrics = HTTPMetrics.bootstrapProcess()
         Console.line(configuration.description)
+        // Bind first: a port that is taken must not cost the one showing of the bootstrap admin key.
+        try await ListenProbe.check(host: configuration.host, port: configuration.port)
         let host = configuration.host
         let (application, startup) = try await HoldfastApplication.build(
             configuration: configuration,
             options: .init(metrics: metrics, onServerRunning: { port in
                 Console.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
             }))
-        Console.line("database: \(startup.database)")
-        Console.line("ephemeral store: \(startup.ephemeralStore)")
         Console.line("tenant signing key: \(startup.tenantKeyID)\(startup.tenantKeyCreated ? " (created)" : "")")
         if let key = startup.bootstrapAdminKey {
             Console.line("bootstrap admin key: \(key)")
             Console.line("(shown once: keep it safe; create more with POST /v1/admin/keys or `holdfast admin keys create`)")
         }
+        let watchdog = ShutdownWatchdog(deadline: configuration.connections.shutdownDeadline + .seconds(5))
         try await application.runService()
+        watchdog.cancel()
+    }
+}
+
+/// Tries the listening address before anything is created, so that a taken port is reported before the database
+/// and the bootstrap admin key are made.
+enum ListenProbe {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func check(host: String, port: Int) async throws {
+        guard port != 0 else { return }
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port).get()
+        } catch {
+            throw Failure(description: "cannot listen on \(host):\(port): \(error). Is another server using it? "
+                + "Choose another with --port or HOLDFAST_PORT. Nothing was created.")
+        }
+        try? await channel.close()
+    }
+}
+
+/// The last resort of the shutdown deadline (README "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): the
+/// server closes its connections at the deadline and returns; should anything still hold the process a few seconds
+/// later, it exits 0 anyway — the signal asked it to stop.
+final class ShutdownWatchdog {
+    private let sources: [any DispatchSourceSignal]
+
+    init(deadline: Duration) {
+        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) * 1e-18
+        sources = [SIGTERM, SIGINT].map { signalNumber in
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                    Console.line("shutdown did not finish \(Int(seconds)) s after the signal; exiting")
+                    exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
     }
 }

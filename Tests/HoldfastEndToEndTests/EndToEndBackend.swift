@@ -42,6 +42,10 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
         // End-to-end flows register many devices from one loopback address; the per-source limit has its own
         // tests (RateLimitTests).
         configuration.rateLimit = .off
+        // The benchmark's clients keep their connections and do not reopen one the server closed; a loaded machine
+        // can leave one idle longer than the default timeouts (which have tests of their own).
+        configuration.connections.headerTimeout = .seconds(600)
+        configuration.connections.idleTimeout = .seconds(3_600)
         switch self {
         case .sqlite:
             return try await Self.run(configuration, folder: folder, clock: clock, body)

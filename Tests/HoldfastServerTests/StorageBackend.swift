@@ -36,6 +36,9 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         // Many tests send more than a burst of unauthenticated requests from one address; the limit has tests
         // of its own (RateLimitTests), which turn it on.
         configuration.rateLimit = .off
+        // The `.live` test client keeps one connection and does not open another when the server closes an idle one
+        // (as a real client would); on a loaded machine a test can pause longer than the default idle timeout.
+        configuration.connections.idleTimeout = .seconds(3_600)
         switch self {
         case .sqlite:
             return try await body(configuration)

@@ -75,6 +75,8 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let payloadTooLarge: Self = "PAYLOAD_TOO_LARGE"
     public static let unsupportedMediaType: Self = "UNSUPPORTED_MEDIA_TYPE"
     public static let rateLimited: Self = "RATE_LIMITED"
+    /// The request head or body did not arrive in time (408; the connection is closed).
+    public static let requestTimeout: Self = "REQUEST_TIMEOUT"
     public static let internalError: Self = "INTERNAL_ERROR"
     /// The database cannot be reached now; retry later.
     public static let databaseUnavailable: Self = "DATABASE_UNAVAILABLE"
@@ -113,7 +115,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .unauthenticated, .adminKeyNotFound, .lastAdminKey,
         .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,
-        .ephemeralStoreFull, .ephemeralStoreUnavailable,
+        .ephemeralStoreFull, .ephemeralStoreUnavailable, .requestTimeout,
     ]
 
     /// Every SDK-only code of this version.

@@ -56,8 +56,14 @@ public enum HoldfastApplication {
         let onServerRunning = options.onServerRunning
         let logger = services.logger
         let boundPort = services.boundPort
+        let connectionConfiguration = configuration.connections
+        let counter = ConnectionCounter(maximum: connectionConfiguration.maximumConnectionsPerSource,
+                                        exempt: configuration.rateLimit.trustedProxies)
         let application = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                ConnectionGuard(configuration: connectionConfiguration, connections: counter, logger: logger),
+            ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: nil),
             services: [ResourceCleanup(database: services.database, ephemeralShutdown: ephemeralShutdown),

@@ -54,6 +54,8 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var rateLimit: RateLimitConfiguration
     /// The in-memory ephemeral store's room, by purpose.
     public var ephemeralCapacity: EphemeralCapacity
+    /// Timeouts, connections per source and the shutdown deadline.
+    public var connections: ConnectionConfiguration
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -77,6 +79,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         self.tethering = TetheringConfiguration()
         self.rateLimit = RateLimitConfiguration()
         self.ephemeralCapacity = EphemeralCapacity()
+        self.connections = ConnectionConfiguration()
     }
 
     /// Reads the `HOLDFAST_*` variables; invalid values throw `ConfigurationError` naming the variable.
@@ -125,6 +128,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         try tethering.apply(environment: value)
         try rateLimit.apply(environment: value)
         try ephemeralCapacity.apply(environment: value)
+        try connections.apply(environment: value)
     }
 
     /// The process environment plus an optional `--data` flag.
@@ -211,7 +215,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
             "public url: \(effectivePublicURL())\(publicURL == nil ? " (from host and port; set HOLDFAST_PUBLIC_URL behind a proxy)" : "")",
             "log: \(logFormat.rawValue), \(logLevel.rawValue)",
             "max body bytes: \(maxBodyBytes)",
-        ] + tethering.description + rateLimit.description
+        ] + tethering.description + rateLimit.description + connections.description
         lines = lines.map { "  " + $0 }
         return (["holdfast configuration:"] + lines).joined(separator: "\n")
     }

@@ -2,6 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Hummingbird
 import Logging
+import NIOCore
 
 /// The one place where errors become HTTP responses (STYLE habit 5, RFC 9457): our `ProblemConvertible`
 /// errors, Hummingbird's `HTTPError` and other `HTTPResponseError`s (a body over the limit is one), JSON
@@ -38,6 +39,16 @@ struct ProblemMiddleware: RouterMiddleware {
                              detail: error.problemDetail, errors: error.problemFieldErrors, headers: error.problemHeaders)
         case let error as DecodingError:
             return Described(JSONBodyDecoder.problem(for: error))
+        case let error where ConnectionGuard.isRequestError(error):
+            // The body broke the HTTP/1.1 framing (a malformed chunk, a connection closed mid-body): the client's
+            // fault, answered (when it still listens) and closed; not a server error.
+            context.logger.debug("request body refused by the HTTP parser", metadata: ["error": .string(String(describing: error))])
+            return Described(status: .badRequest, code: HoldfastErrorCode.badRequest, title: "Bad request",
+                             detail: "the request is not valid HTTP/1.1 (RFC 9112)", headers: [.connection: "close"])
+        case let error as ChannelError where Self.clientWentAway(error):
+            context.logger.debug("the client closed the connection during the request")
+            return Described(status: .badRequest, code: HoldfastErrorCode.badRequest, title: "Bad request",
+                             detail: "the connection closed before the request was complete", headers: [.connection: "close"])
         case let error as any HTTPResponseError:
             return describeHTTP(status: error.status, message: (error as? HTTPError)?.body,
                                 headers: (error as? HTTPError)?.headers ?? [:], request: request, context: context)
@@ -92,15 +103,29 @@ struct ProblemMiddleware: RouterMiddleware {
 
     /// The problem as a response: `application/problem+json`, `Cache-Control: no-store`.
     static func response(_ details: ProblemDetails, headers extra: HTTPFields = [:]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body = (try? encoder.encode(details)) ?? Data(#"{"code":"INTERNAL_ERROR","status":500}"#.utf8)
+        let body = encode(details)
         var headers = HTTPFields()
         headers[.contentType] = ProblemDetails.mediaType
         headers[.cacheControl] = "no-store"
         headers.append(contentsOf: extra.filter { $0.name != .contentType && $0.name != .contentLength })
         return Response(status: HTTPResponse.Status(code: details.status ?? 500), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The connection ended under the request: nothing the server did wrong.
+    static func clientWentAway(_ error: ChannelError) -> Bool {
+        switch error {
+        case .eof, .ioOnClosedChannel, .inputClosed, .outputClosed, .alreadyClosed: true
+        default: false
+        }
+    }
+
+    /// The problem's JSON, keys sorted.
+    static func encode(_ details: ProblemDetails) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(details) else { return Array(#"{"code":"INTERNAL_ERROR","status":500}"#.utf8) }
+        return Array(data)
     }
 
     private struct Described {

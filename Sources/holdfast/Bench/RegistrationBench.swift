@@ -119,10 +119,17 @@ struct RegistrationBench: AsyncParsableCommand {
                          _ operation: @escaping @Sendable (BenchClient) async throws -> Void) async throws -> LoadResult {
         var clients = prepare ?? []
         if clients.isEmpty {
-            for _ in 0..<concurrency { clients.append(try await BenchClient.connect(target)) }
-        }
-        for client in clients {
-            for _ in 0..<5 { try await operation(client) }
+            // Each connection is opened just before it is used: the server closes one that stays silent longer
+            // than its header timeout (README "Configuration").
+            for _ in 0..<concurrency {
+                let client = try await BenchClient.connect(target)
+                for _ in 0..<5 { try await operation(client) }
+                clients.append(client)
+            }
+        } else {
+            for client in clients {
+                for _ in 0..<5 { try await operation(client) }
+            }
         }
         let clock = ContinuousClock()
         let start = clock.now

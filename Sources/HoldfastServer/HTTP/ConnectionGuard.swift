@@ -1,0 +1,341 @@
+import Foundation
+import HoldfastProtocol
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Guards each connection (README "Configuration", `ConnectionConfiguration`), between the HTTP codec and
+/// Hummingbird's request handling:
+///
+/// - **Timeouts.** The head of a request must arrive within `headerTimeout` of its first bytes (a connection
+///   that sends nothing is closed `headerTimeout` after it opened), the body must not pause
+///   longer than `bodyIdleTimeout`, and a kept-alive connection is closed after `idleTimeout` without a request.
+///   A late head is answered `408`; a stalled body fails the request with `408` (the route sees
+///   `RequestTimeoutError` from its body); a connection that sent nothing is closed without an answer.
+/// - **Connections per source.** One more than `maximumConnectionsPerSource` from one peer is answered `429` and
+///   closed; peers in `HOLDFAST_TRUSTED_PROXIES` are not limited.
+/// - **Every answer is a problem.** A request the parser refuses before it reached a route (a header section
+///   too large, a malformed head, a negative `Content-Length`, a target that is not ASCII) is answered with an
+///   RFC 9457 problem (`400 BAD_REQUEST`) and the connection closed, instead of a bare `400`.
+/// - **Shutdown.** When the server quiesces (SIGTERM), requests in flight get `shutdownDeadline`; then the
+///   connection is closed.
+/// - A response that says `Connection: close` closes the connection once written (RFC 9112 §9.6).
+///
+/// Everything here runs on the connection's event loop.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let configuration: ConnectionConfiguration
+    private let connections: ConnectionCounter
+    private let logger: Logger
+
+    private var headsRead = 0
+    private var endsRead = 0
+    private var responsesEnded = 0
+    /// Set when the first bytes of the next request head arrived (a read while no request was in flight).
+    private var headStartedAt: NIODeadline?
+    private var lastBodyActivity = NIODeadline.now()
+    private var idleSince = NIODeadline.now()
+    private var quiescedAt: NIODeadline?
+    private var closeAfterResponse = false
+    /// A parse error that came while a request was being answered: answered once that response is written.
+    private var pendingParseError = false
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
+    private var countedSource: IPAddress?
+    private var closing = false
+
+    init(configuration: ConnectionConfiguration, connections: ConnectionCounter, logger: Logger) {
+        self.configuration = configuration
+        self.connections = connections
+        self.logger = logger
+    }
+
+    private var readingBody: Bool { headsRead > endsRead }
+    private var inFlight: Bool { headsRead > responsesEnded || readingBody }
+
+    // MARK: lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private var started = false
+
+    /// Counts the connection against its source, or refuses it; then waits for its first request.
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started else { return }
+        started = true
+        idleSince = .now()
+        if let peer = context.channel.remoteAddress.flatMap(IPAddress.init), !connections.isExempt(peer) {
+            guard connections.acquire(peer) else {
+                logger.debug("connection refused: too many from one source")
+                answer(context, status: .tooManyRequests, code: .rateLimited, title: "Too many connections",
+                       detail: "too many open connections from this source (at most \(configuration.maximumConnectionsPerSource))",
+                       extra: [.retryAfter: "1"])
+                return
+            }
+            countedSource = peer
+        }
+        schedule(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        release()
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        release()
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    private func release() {
+        if let source = countedSource {
+            connections.release(source)
+            countedSource = nil
+        }
+    }
+
+    // MARK: inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            headsRead += 1
+            headStartedAt = nil
+            lastBodyActivity = .now()
+        case .body:
+            lastBodyActivity = .now()
+        case .end:
+            endsRead += 1
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Bytes arrived while no request was in flight: the next head has begun.
+        if !inFlight, headStartedAt == nil { headStartedAt = .now() }
+        schedule(context)
+        context.fireChannelReadComplete()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard Self.isRequestError(error) else {
+            context.fireErrorCaught(error)
+            return
+        }
+        if readingBody {
+            // The route is reading this request's body: it fails with the error, and ProblemMiddleware answers.
+            context.fireErrorCaught(error)
+        } else if inFlight {
+            pendingParseError = true
+        } else {
+            logger.debug("request refused by the HTTP parser", metadata: ["error": .string(String(describing: error))])
+            answerParseError(context)
+        }
+    }
+
+    /// Errors of the request's bytes (the parser's, or the head's conversion to HTTP types) — the client's fault.
+    static func isRequestError(_ error: any Error) -> Bool {
+        error is HTTPParserError || String(reflecting: type(of: error)).contains("HTTPTypeConversionError")
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, quiescedAt == nil {
+            quiescedAt = .now()
+            if !inFlight {
+                close(context)
+                return
+            }
+            schedule(context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    // MARK: outbound
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let part = unwrapOutboundIn(data)
+        switch part {
+        case .head(let head):
+            if head.headerFields[.connection]?.lowercased() == "close" { closeAfterResponse = true }
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            responsesEnded += 1
+            if !inFlight {
+                idleSince = .now()
+                if headStartedAt == nil, pendingParseError { headStartedAt = .now() }
+            }
+            if closeAfterResponse || (quiescedAt != nil && !inFlight) {
+                context.writeAndFlush(data, promise: promise)
+                close(context)
+            } else if pendingParseError, !inFlight {
+                context.write(data, promise: promise)
+                answerParseError(context)
+            } else {
+                context.write(data, promise: promise)
+                schedule(context)
+            }
+        }
+    }
+
+    // MARK: timers
+
+    /// What the connection waits for now, and until when.
+    private enum Wait {
+        case head(NIODeadline)
+        case body(NIODeadline)
+        case idle(NIODeadline)
+        case shutdown(NIODeadline)
+        case nothing
+    }
+
+    private var wait: Wait {
+        if let quiescedAt { return .shutdown(quiescedAt + .init(configuration.shutdownDeadline)) }
+        if readingBody { return .body(lastBodyActivity + .init(configuration.bodyIdleTimeout)) }
+        if inFlight { return .nothing }
+        if let headStartedAt { return .head(headStartedAt + .init(configuration.headerTimeout)) }
+        // A connection that never sent a byte gets the header timeout; a kept-alive one the idle timeout.
+        return .idle(idleSince + .init(responsesEnded == 0 ? configuration.headerTimeout : configuration.idleTimeout))
+    }
+
+    private func schedule(_ context: ChannelHandlerContext) {
+        guard !closing else { return }
+        let deadline: NIODeadline
+        switch wait {
+        case .head(let at), .body(let at), .idle(let at), .shutdown(let at): deadline = at
+        case .nothing: return
+        }
+        // A timer that fires no later is kept (it looks again when it fires); a later one is replaced.
+        if timer != nil, let timerDeadline, timerDeadline <= deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            bound.value.handler.timer = nil
+            bound.value.handler.timerDeadline = nil
+            bound.value.handler.fire(bound.value.context)
+        }
+    }
+
+    private func fire(_ context: ChannelHandlerContext) {
+        guard !closing else { return }
+        let now = NIODeadline.now()
+        switch wait {
+        case .nothing:
+            return
+        case .head(let at) where now >= at:
+            logger.debug("request head timed out")
+            answer(context, status: .requestTimeout, code: .requestTimeout, title: "Request timeout",
+                   detail: "the request head did not arrive within \(configuration.headerTimeout)")
+        case .body(let at) where now >= at:
+            logger.debug("request body stalled")
+            // The route is waiting on the body: it fails with this error, and ProblemMiddleware answers 408.
+            closeAfterResponse = true
+            context.fireErrorCaught(RequestTimeoutError(bodyIdle: configuration.bodyIdleTimeout))
+        case .idle(let at) where now >= at:
+            close(context)
+        case .shutdown(let at) where now >= at:
+            logger.info("closing a connection at the shutdown deadline")
+            close(context)
+        default:
+            schedule(context)
+        }
+    }
+
+    // MARK: answers
+
+    private func answerParseError(_ context: ChannelHandlerContext) {
+        answer(context, status: .badRequest, code: .badRequest, title: "Bad request",
+               detail: "the request is not valid HTTP/1.1 (RFC 9112)")
+    }
+
+    /// Writes one problem response with `Connection: close`, then closes.
+    private func answer(_ context: ChannelHandlerContext, status: HTTPResponse.Status, code: HoldfastErrorCode,
+                        title: String, detail: String, extra: HTTPFields = [:]) {
+        guard !closing else { return }
+        let details = ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
+                                     requestId: RequestIDMiddleware.generate())
+        let body = ProblemMiddleware.encode(details)
+        var fields = HTTPFields()
+        fields[.contentType] = ProblemDetails.mediaType
+        fields[.cacheControl] = "no-store"
+        fields[.contentLength] = String(body.count)
+        fields[.connection] = "close"
+        fields.append(contentsOf: extra)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        close(context)
+    }
+
+    private func close(_ context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        timer?.cancel()
+        timer = nil
+        context.close(promise: nil)
+    }
+}
+
+/// A request body that paused longer than `HOLDFAST_BODY_IDLE_TIMEOUT_SECS` (408, RFC 9110 §15.5.9).
+struct RequestTimeoutError: ProblemConvertible {
+    let bodyIdle: Duration
+
+    var problemStatus: HTTPResponse.Status { .requestTimeout }
+    var problemCode: HoldfastErrorCode { .requestTimeout }
+    var problemTitle: String { "Request timeout" }
+    var problemDetail: String? { "the request body paused for longer than \(bodyIdle)" }
+    var problemHeaders: HTTPFields { [.connection: "close"] }
+}
+
+/// Open connections per source address, shared by every connection of one server.
+final class ConnectionCounter: @unchecked Sendable {
+    // `@unchecked Sendable`: `counts` is read and written under `lock` only.
+    private let lock = NSLock()
+    private var counts: [IPAddress: Int] = [:]
+    let maximum: Int
+    private let exempt: [IPNetwork]
+
+    init(maximum: Int, exempt: [IPNetwork]) {
+        self.maximum = maximum
+        self.exempt = exempt
+    }
+
+    func isExempt(_ address: IPAddress) -> Bool { RequestSource.isTrusted(address, exempt) }
+
+    /// Counts one more connection of `address`; false (and nothing counted) when it holds `maximum` already.
+    func acquire(_ address: IPAddress) -> Bool {
+        lock.withLock {
+            let count = counts[address, default: 0]
+            guard count < maximum else { return false }
+            counts[address] = count + 1
+            return true
+        }
+    }
+
+    func release(_ address: IPAddress) {
+        lock.withLock {
+            let count = counts[address, default: 0]
+            counts[address] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    var sources: Int { lock.withLock { counts.count } }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// `holdfast serve` as a process (README "Quick start", "Configuration"): it binds before it creates anything,
+/// prints each start-up line once, and ends within its shutdown deadline with exit status 0.
+@Suite(.serialized) struct ServeProcessTests {
+    /// The `holdfast` executable built next to these tests.
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            candidates.append(folder.appendingPathComponent("holdfast"))
+            folder.deleteLastPathComponent()
+        }
+        if let argument = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("holdfast"))
+        }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw RawConnection.Failure(description: "no holdfast executable next to the tests (looked at \(candidates.map(\.path)))")
+        }
+        return found
+    }
+
+    /// A running `holdfast serve` and everything it printed so far.
+    final class Server: @unchecked Sendable {
+        // `@unchecked Sendable`: `printed` is read and written under `lock`.
+        let process = Process()
+        let data: URL
+        private let lock = NSLock()
+        private var printed = ""
+        var output: String { lock.withLock { printed } }
+
+        init(port: Int, environment: [String: String] = [:]) throws {
+            data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-serve-\(UUID().uuidString)")
+            process.executableURL = try ServeProcessTests.executable()
+            process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data.path]
+            var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") }
+            variables["HOLDFAST_LOG_FORMAT"] = "text"
+            variables.merge(environment) { _, new in new }
+            process.environment = variables
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let chunk = handle.availableData
+                guard let self, !chunk.isEmpty else { return }
+                self.lock.withLock { self.printed += String(decoding: chunk, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+            try? FileManager.default.removeItem(at: data)
+        }
+
+        /// Waits until `text` was printed or the process ended.
+        func waitFor(_ text: String, timeout: Duration = .seconds(60)) async throws -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if output.contains(text) { return true }
+                if !process.isRunning { return output.contains(text) }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+
+        /// Waits for the process to end; nil when it is still running after `timeout`.
+        func waitForExit(timeout: Duration) async throws -> Int32? {
+            let deadline = ContinuousClock.now + timeout
+            while process.isRunning {
+                if ContinuousClock.now >= deadline { return nil }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return process.terminationStatus
+        }
+
+        var bootstrapKey: String? {
+            output.split(separator: "\n").first { $0.hasPrefix("bootstrap admin key: ") }
+                .map { String($0.dropFirst("bootstrap admin key: ".count)) }
+        }
+    }
+
+    @Test func aTakenPortIsReportedBeforeAnythingIsCreated() async throws {
+        let port = try RawConnection.freePort()
+        let first = try Server(port: port)
+        #expect(try await first.waitFor("listening on"))
+        let second = try Server(port: port)
+        let status = try await second.waitForExit(timeout: .seconds(60))
+        #expect(status != nil && status != 0)
+        #expect(second.output.contains("cannot listen on 127.0.0.1:\(port)"), "\(second.output)")
+        #expect(!second.output.contains("bootstrap admin key"))
+        #expect(!FileManager.default.fileExists(atPath: second.data.appendingPathComponent("holdfast.sqlite").path))
+        // The same folder on a free port: the key is shown then, once.
+        first.process.terminate()
+        _ = try await first.waitForExit(timeout: .seconds(30))
+        let third = try Server(port: port, environment: [:])
+        defer { third.process.terminate() }
+        #expect(try await third.waitFor("listening on"))
+        #expect(third.bootstrapKey != nil)
+    }
+
+    @Test func eachStartUpLineIsPrintedOnce() async throws {
+        let server = try Server(port: try RawConnection.freePort())
+        defer { server.process.terminate() }
+        #expect(try await server.waitFor("listening on"))
+        let lines = server.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for prefix in ["database:", "ephemeral store:", "tenant signing key:", "bootstrap admin key:", "listening on"] {
+            #expect(lines.filter { $0.hasPrefix(prefix) }.count == 1, "\(prefix) printed \(lines.filter { $0.hasPrefix(prefix) }.count) times")
+        }
+    }
+
+    @Test func sigtermWithAStalledRequestAndAHalfHeadExitsZeroWithinTheDeadline() async throws {
+        let port = try RawConnection.freePort()
+        // A body idle timeout far beyond the deadline, so that only the deadline can end the stalled request.
+        let server = try Server(port: port, environment: ["HOLDFAST_SHUTDOWN_DEADLINE_SECS": "2",
+                                                          "HOLDFAST_BODY_IDLE_TIMEOUT_SECS": "600",
+                                                          "HOLDFAST_HEADER_TIMEOUT_SECS": "600"])
+        #expect(try await server.waitFor("listening on"))
+        let key = try #require(server.bootstrapKey)
+        let stalled = try RawConnection(port: port)
+        try stalled.send("POST /v1/holder/applications HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 300\r\n\r\n{\"type\":")
+        let halfHead = try RawConnection(port: port)
+        try halfHead.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try await Task.sleep(for: .milliseconds(500))
+
+        let signalled = ContinuousClock.now
+        server.process.terminate()
+        let status = try await server.waitForExit(timeout: .seconds(30))
+        let took = ContinuousClock.now - signalled
+        #expect(status == 0, "exit status \(String(describing: status)); output:\n\(server.output.suffix(2_000))")
+        // The deadline closed the connections; the watchdog (deadline + 5 s) was not needed; never the 600 s of
+        // the timeouts.
+        #expect(took < .seconds(6), "shutdown took \(took)")
+        #expect(!server.output.contains("shutdown did not finish"), "\(server.output.suffix(2_000))")
+        #expect(server.output.contains("closing a connection at the shutdown deadline"))
+    }
+}
