@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "Attestation", targets: ["Attestation"]),
+        .library(name: "Ephemeral", targets: ["Ephemeral"]),
         .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
         .library(name: "HoldfastProtocol", targets: ["HoldfastProtocol"]),
         .library(name: "HoldfastAdmin", targets: ["HoldfastAdmin"]),

@@ -26,14 +26,20 @@ struct ApplicationsCommand: AsyncParsableCommand {
             let text: Data
             switch (json, file) {
             case (let json?, nil): text = Data(json.utf8)
-            case (nil, let file?): text = try Data(contentsOf: URL(fileURLWithPath: file))
+            case (nil, let file?):
+                do {
+                    text = try Data(contentsOf: URL(fileURLWithPath: file))
+                } catch {
+                    throw DataError("cannot read \(file): \((error as NSError).localizedDescription)")
+                }
             default: throw ValidationError("give exactly one of --json and --file")
             }
             let request: HolderApplication
             do {
-                request = try HoldfastJSON.decode(HolderApplication.self, from: text)
+                request = try JSONFieldErrors.decode(HolderApplication.self, from: text)
             } catch {
-                throw ValidationError("not a holder application: \(error)")
+                // Every invalid field with its JSON path, as the API answers (README "Holder applications").
+                throw DataError("not a valid holder application: " + DataError.describe(error))
             }
             let created = try await storage.withDatabase { database, logger in
                 try await HolderApplicationService(database: database, logger: logger).create(request)

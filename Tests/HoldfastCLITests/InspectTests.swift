@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import JOSE
 import Testing
+import X509
 import TestSupport
 @testable import holdfast
 
@@ -86,5 +87,41 @@ import TestSupport
         #expect(throws: (any Error).self) { try Inspector.inspect("zz-not-anything", pretty: false) }
         #expect(throws: (any Error).self) { try Inspector.inspect("ff", pretty: false) }  // a lone break
         #expect(throws: (any Error).self) { try Inspector.inspect("@/nonexistent/file", pretty: false) }
+    }
+
+    // MARK: read by a person
+
+    @Test func anAppAttestObjectIsLaidOutNotOneLongLine() throws {
+        let vector = try JSONSerialization.jsonObject(with: try TestEnvironment.vector("appattest/apple-validation-guide-2024.json"))
+        let base64 = try #require((vector as? [String: Any])?["attestationObjectBase64"] as? String)
+        let report = try Inspector.inspect(base64, pretty: false)
+        #expect(report.kind == .appAttest)
+        #expect(report.text.split(separator: "\n").allSatisfy { $0.count < 400 }, "a line is too long")
+        for expected in ["flags: 0x40 (AT)", "signCount: 0", "appattest (production)",
+                         "credentialId: 6d2ac4845f1323322f5923f0bd9d22dbe50e06b7b80121fce2b2b5e66e9e98d6",
+                         "attStmt.x5c[1] (intermediate): subject", "serial 01:8e:f1:fd:4d:4a", "attStmt.receipt: 3877 bytes"] {
+            #expect(report.text.contains(expected), "missing: \(expected)")
+        }
+    }
+
+    @Test func serialBytesKeepTheirLeadingZero() {
+        #expect(COSESign1Rendering.serial(Certificate.SerialNumber(bytes: [0x02, 0xdc, 0x05])) == "02:dc:05")
+    }
+
+    @Test func claimsPrintWithoutEscapedSlashes() throws {
+        let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+        let payload = Base64URL.encode(Array(#"{"iss":"https://tenant.example/path"}"#.utf8))
+        let report = try Inspector.inspect("\(header).\(payload).", pretty: false)
+        #expect(report.text.contains("https://tenant.example/path"), "\(report.text)")
+        #expect(!report.text.contains("\\/"))
+    }
+
+    @Test func anUnreadableInputSaysHowItWasRead() {
+        #expect(throws: Inspector.Failure.self) { try Inspector.inspect("zzzz", pretty: false) }
+        do {
+            _ = try Inspector.inspect("zzzz", pretty: false)
+        } catch {
+            #expect("\(error)".contains("read as base64"), "\(error)")
+        }
     }
 }

@@ -13,6 +13,9 @@ import Testing
         let register = try #require(steps.first { $0.id == "register" })
         #expect(register.detail("secondCall") == "alreadyRegistered")
         #expect(steps.first { $0.id == "list" }?.detail("appAttestationType") == "none")
+        // The renewed expiry is shown next to the previous one, and differs from it.
+        let renew = try #require(steps.first { $0.id == "renew" })
+        #expect(renew.detail("previousExpiresAt") != nil && renew.detail("previousExpiresAt") != renew.detail("licenseExpiresAt"))
         let rotate = try #require(steps.first { $0.id == "rotate" })
         #expect(rotate.detail("instanceId") == register.detail("instanceId"))
         #expect(rotate.detail("oldKey") != rotate.detail("newKey"))

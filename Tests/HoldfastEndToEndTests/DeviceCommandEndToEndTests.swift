@@ -53,6 +53,34 @@ import Testing
         }
     }
 
+    /// `status` reads the stored registration: no network, so no `--tenant` (README "The `holdfast` command").
+    @Test(arguments: EndToEndBackend.available)
+    func statusNeedsNoTenant(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let state = tenant.scratch.appendingPathComponent("cli-device")
+            let online = try DeviceOptions.parse(["--state", state.path, "--tenant", tenant.baseURL, "--application", applicationId])
+            let registered = await DeviceSession(options: online).perform(.register)
+            let offline = try DeviceOptions.parse(["--state", state.path, "--application", applicationId])
+            let status = await DeviceSession(options: offline).perform(.status)
+            #expect(status.ok && status.registered == true && status.instanceId == registered.instanceId)
+        }
+    }
+
+    @Test func everySubcommandButStatusNeedsATenant() throws {
+        #expect(throws: (any Error).self) { try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "register", "--application", "a"]) }
+        #expect(throws: (any Error).self) { try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "renew", "--application", "a"]) }
+        let status = try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "status", "--application", "a"])
+        #expect(status is DeviceCommand.Status)
+    }
+
+    @Test func anApplicationThatRequiresAttestationGetsAHint() {
+        let line = DeviceCommand.failureLine(.register, code: HoldfastErrorCode.attestationRequired.rawValue,
+                                             message: "this application requires platform attestation")
+        #expect(line.contains(#""appAttest": {"required": false}"#) && line.contains(#""keyAttestation": {"required": false}"#))
+        #expect(!DeviceCommand.failureLine(.register, code: "NETWORK_ERROR", message: "down").contains("assertion"))
+    }
+
     @Test func deviceCommandParsesSharedOptionsBeforeTheSubcommand() throws {
         let command = try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "register", "--tenant", "http://127.0.0.1:1",
                                                      "--application", "app"])

@@ -82,6 +82,47 @@ import Testing
         }
     }
 
+    /// Runs `holdfast` with `arguments` to its end: exit status, standard output, standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    /// sysexits(3): wrong data is 65 and one line naming every invalid field; a wrong command line is 64 with usage.
+    @Test func aDataErrorIsOneLineWithEveryFieldAndExit65() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let invalid = try Self.run(["admin", "applications", "create", "--data", data.path,
+                                    "--json", #"{"type":"ios","name":"Wallet","bundleId":7}"#])
+        #expect(invalid.status == 65)
+        let lines = invalid.error.split(separator: "\n")
+        #expect(lines.count == 1, "\(invalid.error)")
+        for field in ["clientId", "bundleId", "teamId", "appAttest"] {
+            #expect(invalid.error.contains(field + ":"), "\(field) missing from: \(invalid.error)")
+        }
+        #expect(!invalid.error.contains("DecodingError") && !invalid.error.contains("USAGE"))
+
+        let notJSON = try Self.run(["admin", "applications", "create", "--data", data.path, "--json", "{nope"])
+        #expect(notJSON.status == 65 && notJSON.error.split(separator: "\n").count == 1, "\(notJSON.error)")
+
+        let usage = try Self.run(["admin", "applications", "create", "--data", data.path])
+        #expect(usage.status == 64)
+        #expect(usage.error.contains("Usage") || usage.error.contains("USAGE"))
+
+        let valid = try Self.run(["admin", "applications", "create", "--data", data.path, "--json",
+                                  #"{"type":"ios","name":"Wallet","clientId":"wallet","bundleId":"com.example.wallet","teamId":"ABCDE12345","appAttest":{"required":false,"environment":"production"}}"#])
+        #expect(valid.status == 0, "\(valid.error)")
+    }
+
     @Test func aTakenPortIsReportedBeforeAnythingIsCreated() async throws {
         let port = try RawConnection.freePort()
         let first = try Server(port: port)

@@ -8,7 +8,7 @@ import JOSE
 /// ES256 tenant key, single-use challenges, real binding-nonce and assertion checks, real DPoP verification
 /// (`DPoPVerifier`, `jti` single use, `ath`, `cnf.jkt`), an optional RFC 9449 server nonce, and scripted faults.
 actor FakeTenant: HTTPTransport {
-    enum Fault: Sendable { case network, status(Int), problem(Int, HoldfastErrorCode), raw(Int, String) }
+    enum Fault: Sendable { case network, tlsHandshake, status(Int), problem(Int, HoldfastErrorCode), raw(Int, String) }
     struct NetworkDown: Error {}
     enum Checked { case accepted(InstancePublicKey, AppAttestationType), refused(TransportResponse) }
 
@@ -84,6 +84,9 @@ actor FakeTenant: HTTPTransport {
             faults[route] = queue
             switch fault {
             case .network: throw NetworkDown()
+            case .tlsHandshake:
+                throw URLSessionTransport.TransportFailure(description: "the TLS handshake failed (wrong version number)",
+                                                           isTLSFailure: true)
             case .status(let status): return problem(status, .internalError, "scripted")
             case .problem(let status, let code): return problem(status, code, "scripted")
             case .raw(let status, let body): return TransportResponse(status: status, headers: ["Date": HTTPDate.format(now)], body: Data(body.utf8))

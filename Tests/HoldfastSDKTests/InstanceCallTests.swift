@@ -132,6 +132,21 @@ struct InstanceCallTests {
         #expect(try claims(of: again.header("DPoP") ?? "")["iat"]?.doubleValue == rig.clock.now().timeIntervalSince1970 + 120)
     }
 
+    /// The `Date` header has whole seconds: a tenant on the same clock must not look 0.6 s behind.
+    @Test func clockOffsetWithinTheDateHeadersResolutionIsZero() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000.6)
+        let truncated = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(TenantClient.clockOffset(date: truncated, sentAt: now, receivedAt: now.addingTimeInterval(0.004)) == 0)
+        #expect(TenantClient.clockOffset(date: truncated, sentAt: now.addingTimeInterval(-0.9), receivedAt: now) == 0)
+        // Ahead by 5 s: at least 5 s minus the 0.6 s the header cannot show.
+        let ahead = TenantClient.clockOffset(date: Date(timeIntervalSince1970: 1_800_000_005), sentAt: now,
+                                             receivedAt: now.addingTimeInterval(0.01))
+        #expect(abs(ahead - 4.39) < 0.001)
+        // Behind by 3 s.
+        let behind = TenantClient.clockOffset(date: Date(timeIntervalSince1970: 1_799_999_997), sentAt: now, receivedAt: now)
+        #expect(abs(behind - -2.6) < 0.001)
+    }
+
     @Test func clockOffsetDecidesLicenseExpiry() async throws {
         // The device clock is 30 minutes behind the tenant's. `licenseExpiresAt` is tenant time (issue + 3600 s);
         // compared with the raw device clock it would seem valid for 5400 s, with the offset it ends after 3600 s.

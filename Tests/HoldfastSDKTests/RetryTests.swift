@@ -36,6 +36,17 @@ struct RetryTests {
         #expect(await rig.sleeper.delays == [0.5])
     }
 
+    /// A failed TLS handshake (an https URL for a plain-HTTP tenant) will fail again: it is not retried.
+    @Test func aTLSHandshakeFailureIsNotRetried() async throws {
+        let rig = try await TestRig()
+        await rig.tenant.inject(.tlsHandshake, on: "challenges", times: 5)
+        let error = await holdfastError { try await rig.holder.registerDevice() }
+        #expect(error?.code == .networkError)
+        #expect(error?.message.contains("TLS") == true)
+        #expect(await rig.sleeper.delays.isEmpty)
+        #expect(await rig.tenant.count("challenges") == 1)
+    }
+
     @Test func retriesAreBoundedThenNetworkError() async throws {
         let rig = try await TestRig(retryPolicy: RetryPolicy(maximumNetworkRetries: 3))
         await rig.tenant.setOffline(true)

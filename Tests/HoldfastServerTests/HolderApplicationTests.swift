@@ -85,6 +85,21 @@ import Testing
         }
     }
 
+    /// Missing fields, wrong types and invalid values, all in one answer, each with its JSON path.
+    @Test func missingAndMistypedFieldsAreReportedAtOnceWithTheValueErrors() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let body = #"{"type":"ios","name":"","bundleId":7,"maxTimeOfflineInSecs":"soon","appAttest":{"environment":"production"}}"#
+            let response = try await kit.admin("/v1/holder/applications", .post, body)
+            #expect(response.status == .badRequest)
+            #expect(response.problemCode == "VALIDATION_FAILED")
+            let errors = response.problem?.errors ?? []
+            let byField = Dictionary(errors.map { ($0.field, $0.code) }, uniquingKeysWith: { first, _ in first })
+            #expect(byField == ["clientId": "REQUIRED", "bundleId": "WRONG_TYPE", "teamId": "REQUIRED",
+                                "maxTimeOfflineInSecs": "WRONG_TYPE", "appAttest.required": "REQUIRED", "name": "REQUIRED"],
+                    "\(response.text)")
+        }
+    }
+
     @Test func typeCannotChange() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let app = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Fixed"))

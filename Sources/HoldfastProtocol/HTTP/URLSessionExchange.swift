@@ -9,6 +9,34 @@ public enum URLSessionExchange {
     /// No HTTP answer: the transfer failed, or what came back is not HTTP.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The TLS handshake failed: asking again will not help (a plain-HTTP server behind an https URL, an
+        /// untrusted certificate).
+        public let isTLSFailure: Bool
+
+        init(description: String, isTLSFailure: Bool = false) {
+            self.description = description
+            self.isTLSFailure = isTLSFailure
+        }
+
+        /// `error` of a transfer to `url`: a TLS failure says so, and what to try when the server may speak plain HTTP.
+        init(_ error: any Error, url: URL?) {
+            let nsError = error as NSError
+            let text = error.localizedDescription
+            // NSURLError −1200 … −1206: the secure connection failed, or the server's or client's certificate was
+            // refused; FoundationNetworking on Linux reports some OpenSSL failures only in the text.
+            let tls = (nsError.domain == NSURLErrorDomain && (-1206 ... -1200).contains(nsError.code))
+                || ["wrong version number", "SSL", "TLS", "certificate"].contains { text.contains($0) }
+            guard tls, let url else {
+                self.init(description: text)
+                return
+            }
+            var hint = "the TLS handshake with \(url.host ?? "the server") failed (\(text))"
+            if url.scheme == "https" {
+                let port = url.port.map { ":\($0)" } ?? ""
+                hint += "; if the server speaks plain HTTP, give its URL as http://\(url.host ?? "host")\(port)"
+            }
+            self.init(description: hint, isTLSFailure: true)
+        }
     }
 
     /// Sends `request` and returns the status, the headers (names as the server wrote them) and the body.
@@ -20,7 +48,7 @@ public enum URLSessionExchange {
             answer = try await withCheckedThrowingContinuation { continuation in
                 session.dataTask(with: request) { data, response, error in
                     if let error {
-                        continuation.resume(throwing: Failure(description: error.localizedDescription))
+                        continuation.resume(throwing: Failure(error, url: request.url))
                     } else if let response {
                         continuation.resume(returning: (data ?? Data(), response))
                     } else {

@@ -9,6 +9,13 @@ public struct URLSessionTransport: HTTPTransport {
     /// Why a transfer failed without an HTTP response.
     public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The TLS handshake failed; the SDK does not retry it (`HoldfastError.isTransient`).
+        public let isTLSFailure: Bool
+
+        public init(description: String, isTLSFailure: Bool = false) {
+            self.description = description
+            self.isTLSFailure = isTLSFailure
+        }
     }
 
     private let session: URLSession
@@ -30,7 +37,7 @@ public struct URLSessionTransport: HTTPTransport {
         do {
             answer = try await URLSessionExchange.send(urlRequest, session: session)
         } catch {
-            throw TransportFailure(description: error.description)
+            throw TransportFailure(description: error.description, isTLSFailure: error.isTLSFailure)
         }
         guard answer.body.count <= maximumResponseSize else {
             throw TransportFailure(description: "response larger than \(maximumResponseSize) bytes")

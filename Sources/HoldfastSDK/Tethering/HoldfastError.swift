@@ -11,19 +11,28 @@ public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The tenant's problem details, when it sent them.
     public let problem: ProblemDetails?
 
+    /// A network failure that asking again will not mend (a TLS handshake that failed).
+    let isPermanent: Bool
+
     public init(_ code: HoldfastErrorCode, _ message: String, httpStatus: Int? = nil, problem: ProblemDetails? = nil) {
+        self.init(code, message, httpStatus: httpStatus, problem: problem, isPermanent: false)
+    }
+
+    init(_ code: HoldfastErrorCode, _ message: String, httpStatus: Int? = nil, problem: ProblemDetails? = nil,
+         isPermanent: Bool) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus
         self.problem = problem
+        self.isPermanent = isPermanent
     }
 
     public var description: String { "\(code): \(message)" }
 
-    /// No answer, a 5xx or a 429: worth retrying after a pause.
+    /// No answer (but a failed TLS handshake), a 5xx or a 429: worth retrying after a pause.
     var isTransient: Bool {
         // 429 (the tenant's per-source limit, README "Configuration") passes with time, as a 5xx does.
-        code == .networkError || (httpStatus.map { $0 >= 500 || $0 == 429 } ?? false)
+        !isPermanent && (code == .networkError || (httpStatus.map { $0 >= 500 || $0 == 429 } ?? false))
     }
 
     static func notConfigured() -> HoldfastError {

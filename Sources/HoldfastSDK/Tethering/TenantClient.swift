@@ -67,12 +67,14 @@ actor TenantClient {
             var outgoing = request
             if let proof { outgoing = try await sign(request, proof: proof) }
             let response: TransportResponse
+            let sentAt = clock.now()
             do {
                 response = try await transport.send(outgoing)
             } catch {
-                throw HoldfastError(.networkError, "\(request.method) \(request.url.path): \(error)")
+                let tls = (error as? URLSessionTransport.TransportFailure)?.isTLSFailure ?? false
+                throw HoldfastError(.networkError, "\(request.method) \(request.url.path): \(error)", isPermanent: tls)
             }
-            observe(response, for: request.url)
+            observe(response, for: request.url, sentAt: sentAt, receivedAt: clock.now())
             if proof != nil, attempt == 0, Self.isUseDPoPNonce(response) {
                 attempt += 1
                 continue
@@ -100,13 +102,26 @@ actor TenantClient {
         return signed
     }
 
-    private func observe(_ response: TransportResponse, for url: URL) {
+    private func observe(_ response: TransportResponse, for url: URL, sentAt: Date, receivedAt: Date) {
         if let date = response.header(HoldfastHeaders.date).flatMap(HTTPDate.parse) {
-            clockOffset = date.timeIntervalSince(clock.now())
+            clockOffset = Self.clockOffset(date: date, sentAt: sentAt, receivedAt: receivedAt)
         }
         if let nonce = response.header(HoldfastHeaders.dpopNonce), !nonce.isEmpty, nonce.utf8.count <= 1024 {
             nonces[Self.origin(of: url)] = nonce
         }
+    }
+
+    /// The tenant's clock minus ours, from a response's `Date` (RFC 9110 §6.6.1: whole seconds). The tenant wrote
+    /// `date` at some instant between `sentAt` and `receivedAt` of our clock, when its own clock read between `date`
+    /// and `date + 1 s`; so the offset lies between `date - receivedAt` and `date + 1 s - sentAt`. When that
+    /// interval holds zero the clocks agree as far as the header can tell, and the offset is 0; otherwise it is the
+    /// interval's end nearest zero — the smallest correction the header proves.
+    static func clockOffset(date: Date, sentAt: Date, receivedAt: Date) -> TimeInterval {
+        let lowest = date.timeIntervalSince(receivedAt)
+        let highest = date.addingTimeInterval(1).timeIntervalSince(sentAt)
+        if lowest > 0 { return lowest }
+        if highest < 0 { return highest }
+        return 0
     }
 
     /// RFC 9449 §8 (and §9 for resource servers): a 400/401 with a `DPoP-Nonce` whose error is `use_dpop_nonce`,

@@ -25,12 +25,11 @@ public enum JSONBodyDecoder {
                                title: "Unsupported media type", detail: "the request body must be application/json")
         }
         let bytes = emptyIsEmptyObject && body.readableBytes == 0 ? Data("{}".utf8) : Data(body.readableBytesView)
-        do {
-            return try HoldfastJSON.decode(T.self, from: bytes)
-        } catch let error as DecodingError {
-            throw problem(for: error)
-        }
+        return try JSONFieldErrors.decode(T.self, from: bytes)
     }
+
+    static let invalidJSON = ProblemError(status: .badRequest, code: HoldfastErrorCode.invalidJSON, title: "Invalid JSON",
+                                          detail: "the request body is not valid JSON")
 
     /// `application/json` or any `+json` type, parameters ignored.
     static func isJSON(_ contentType: String) -> Bool {

@@ -93,11 +93,16 @@ struct TetheringDemo: Sendable {
         }
 
         try await recorder.step("renew", "Renew the license",
-                                "POST /v1/holder/instances/{id}/license, signed with DPoP (RFC 9449) by the instance key; the new token's expiry moves on.") {
+                                "POST /v1/holder/instances/{id}/license, signed with DPoP (RFC 9449) by the instance key: a new token whose expiry counts from now (a second later than registration, so that the whole-second expiry visibly moves).") {
             let before = try await holder.license()
+            // License expiries are whole seconds (JWT `exp`): wait for the next one, or both would show the same time.
+            try await Task.sleep(for: .milliseconds(1_100))
             let renewed = try await holder.renewLicense()
             guard renewed.token != before.token else { throw DemoStepFailure("the tenant returned the same token") }
-            return [.init("licenseExpiresAt", HoldfastJSON.formatDate(renewed.expiresAt))]
+            guard renewed.expiresAt > before.expiresAt else { throw DemoStepFailure("the expiry did not move") }
+            return [.init("previousExpiresAt", HoldfastJSON.formatDate(before.expiresAt)),
+                    .init("licenseExpiresAt", HoldfastJSON.formatDate(renewed.expiresAt)),
+                    .init("movedBy", "\(Int((renewed.expiresAt.timeIntervalSince(before.expiresAt)).rounded())) s")]
         }
 
         try await recorder.step("rotate", "Rotate the instance key",

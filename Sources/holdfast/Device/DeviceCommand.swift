@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import HoldfastProtocol
 
-/// `holdfast device --state DIR register|status|renew|rotate|wallet-attestation --tenant URL --application ID` —
+/// `holdfast device --state DIR register|status|renew|rotate|wallet-attestation [--tenant URL] --application ID` —
 /// a simulated device running the real SDK (README "The `holdfast` command"). Prints one JSON object per call; on failure
 /// the object carries the SDK's error code, a line goes to standard error, and the exit status is 1.
 struct DeviceCommand: AsyncParsableCommand {
@@ -10,7 +11,8 @@ struct DeviceCommand: AsyncParsableCommand {
         abstract: "A simulated device: the holder SDK with the Linux seams, state kept in a folder.",
         discussion: """
             Registration uses the assertion path (Linux has no platform attestation), so the holder application \
-            must not require attestation\(DeviceCommand.devModeNote).
+            must not require attestation\(DeviceCommand.devModeNote). status reads the stored registration and needs \
+            no network, so no --tenant.
             """,
         subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self])
 
@@ -30,20 +32,33 @@ struct DeviceCommand: AsyncParsableCommand {
         let report = await DeviceSession(options: options).perform(operation, audience: audience)
         print(report.json())
         if let error = report.error {
-            FileHandle.standardError.write(Data("holdfast device \(operation.rawValue): \(error.code): \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data((failureLine(operation, code: error.code, message: error.message) + "\n").utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// The line on standard error for a failed operation; what to do when the application needs attestation.
+    static func failureLine(_ operation: DeviceSession.Operation, code: String, message: String) -> String {
+        var line = "holdfast device \(operation.rawValue): \(code): \(message)"
+        if code == HoldfastErrorCode.attestationRequired.rawValue {
+            line += " — holdfast device registers with an assertion (Linux has no App Attest or Key Attestation): "
+                + "use an application with \"appAttest\": {\"required\": false} (iOS) or \"keyAttestation\": "
+                + "{\"required\": false} (Android)"
+        }
+        return line
     }
 
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register the device (challenge, new key, assertion, registration); idempotent.")
         @OptionGroup var options: DeviceOptions
+        func validate() throws { try options.requireTenant() }
         func run() async throws { try await DeviceCommand.execute(.register, options: options) }
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the stored registration (no network).")
+        static let configuration = CommandConfiguration(
+            abstract: "Show the stored registration of --application (no network: --tenant is not needed).")
         @OptionGroup var options: DeviceOptions
         func run() async throws { try await DeviceCommand.execute(.status, options: options) }
     }
@@ -51,12 +66,14 @@ struct DeviceCommand: AsyncParsableCommand {
     struct Renew: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Renew the license now.")
         @OptionGroup var options: DeviceOptions
+        func validate() throws { try options.requireTenant() }
         func run() async throws { try await DeviceCommand.execute(.renew, options: options) }
     }
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rotate the instance key (the instance id is kept).")
         @OptionGroup var options: DeviceOptions
+        func validate() throws { try options.requireTenant() }
         func run() async throws { try await DeviceCommand.execute(.rotate, options: options) }
     }
 
@@ -67,6 +84,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @OptionGroup var options: DeviceOptions
         @Option(help: "The issuer the attestation is for; the PoP JWT addressed to it is printed too.")
         var audience: String?
+        func validate() throws { try options.requireTenant() }
         func run() async throws { try await DeviceCommand.execute(.walletAttestation, options: options, audience: audience) }
     }
 }

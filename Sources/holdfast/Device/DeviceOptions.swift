@@ -8,8 +8,9 @@ struct DeviceOptions: ParsableArguments {
     @Option(name: .customLong("state"), help: "The device's state folder (keys and registration, AES-GCM sealed).")
     var stateDirectory: String
 
-    @Option(name: .customLong("tenant"), help: "The tenant: a host (https implied) or a base URL such as http://127.0.0.1:8080.")
-    var tenant: String
+    @Option(name: .customLong("tenant"),
+            help: "The tenant: a host (https implied) or a base URL such as http://127.0.0.1:8080. Not needed by status.")
+    var tenant: String?
 
     @Option(name: .customLong("application"), help: "The holder application id.")
     var applicationId: String
@@ -25,7 +26,8 @@ struct DeviceOptions: ParsableArguments {
 
     /// What the SDK is configured with.
     var platformConfiguration: PlatformConfiguration {
-        var configuration = PlatformConfiguration(tenantHost: tenant, applicationId: applicationId,
+        // `status` never goes online; a host is still needed to configure the SDK.
+        var configuration = PlatformConfiguration(tenantHost: tenant ?? "status.invalid", applicationId: applicationId,
                                                   externalReferenceId: externalReferenceId)
         #if DEBUG
         configuration.developmentIntegrityBypass = developmentMode
@@ -34,4 +36,9 @@ struct DeviceOptions: ParsableArguments {
     }
 
     var stateURL: URL { URL(fileURLWithPath: stateDirectory, isDirectory: true) }
+
+    /// Every subcommand but `status` talks to the tenant.
+    func requireTenant() throws {
+        if tenant == nil { throw ValidationError("--tenant is required (only status works without the network)") }
+    }
 }

@@ -55,18 +55,31 @@ struct COSESign1Rendering {
 
     private var certificateLines: [String] {
         guard let chain = try? message.x5chain(), !chain.isEmpty else { return [] }
-        return chain.enumerated().map { index, der in
-            guard let certificate = try? Certificate(derEncoded: der) else {
-                return "x5chain[\(index)]: \(der.count) bytes (not a parsable X.509 certificate)"
-            }
-            let formatter = ISO8601DateFormatter()
-            return """
-            x5chain[\(index)]: subject \(certificate.subject)
-              issuer \(certificate.issuer)
-              serial \(certificate.serialNumber)
-              valid \(formatter.string(from: certificate.notValidBefore)) … \(formatter.string(from: certificate.notValidAfter))
-            """
+        return chain.enumerated().map { index, der in Self.certificateSummary("x5chain[\(index)]", der) }
+    }
+}
+
+extension COSESign1Rendering {
+    /// A certificate in four lines: subject, issuer, serial, validity.
+    static func certificateSummary(_ label: String, _ der: [UInt8]) -> String {
+        guard let certificate = try? Certificate(derEncoded: der) else {
+            return "\(label): \(der.count) bytes (not a parsable X.509 certificate)"
         }
+        let formatter = ISO8601DateFormatter()
+        return """
+        \(label): subject \(certificate.subject)
+          issuer \(certificate.issuer)
+          serial \(serial(certificate.serialNumber))
+          valid \(formatter.string(from: certificate.notValidBefore)) … \(formatter.string(from: certificate.notValidAfter))
+        """
+    }
+}
+
+extension COSESign1Rendering {
+    /// Every byte of the serial as two hex digits (`02:dc:05`): swift-certificates' own description drops a byte's
+    /// leading zero, which makes `02 dc 05` read as `2:dc:5`.
+    static func serial(_ serial: Certificate.SerialNumber) -> String {
+        serial.bytes.map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }.joined(separator: ":")
     }
 }
 

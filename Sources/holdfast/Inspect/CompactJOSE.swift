@@ -51,7 +51,7 @@ struct CompactJOSE {
         guard let bytes = Base64URL.decode(segment),
               let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
               object is [String: Any] || object is [Any],
-              let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+              let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return nil }
         return String(decoding: pretty, as: UTF8.self)
     }

@@ -14,6 +14,7 @@ enum Inspector {
         case coseSign1 = "COSE_Sign1"
         case jws = "JWS"
         case jwe = "JWE"
+        case appAttest = "App Attest attestation object"
     }
 
     struct Report {
@@ -26,15 +27,20 @@ enum Inspector {
         if let text, let compact = CompactJOSE(text) {
             return compact.report()
         }
-        let (bytes, _) = try ByteInput.anyForm(argument)
+        let (bytes, form) = try ByteInput.anyForm(argument)
         let decoded: CBOR.Decoded
         do {
             decoded = try CBOR.decode(bytes)
         } catch {
-            throw Failure(description: "not a JWS, JWE, COSE_Sign1 or CBOR item: \(error)")
+            // Say how the text was read: hex and base64 overlap, so a person can see when the guess was wrong.
+            throw Failure(description: "read as \(form.rawValue) (\(bytes.count) bytes), it is not a JWS, JWE, COSE_Sign1 "
+                + "or CBOR item: \(error)")
         }
         if let sign1 = try? COSESign1Rendering(decoded) {
             return Report(kind: .coseSign1, text: sign1.render())
+        }
+        if let attestation = AppAttestRendering(decoded) {
+            return Report(kind: .appAttest, text: attestation.render())
         }
         let notation = pretty ? decoded.prettyDiagnostic() : decoded.diagnosticNotation
         return Report(kind: .cbor, text: notation)

@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+// Coverage-guided fuzzing of every decoder of untrusted bytes (README "Fuzzing"). A package of its own that
+// depends on Holdfast by path, so that the sanitizer flags never touch the main build. Build and run with
+// `.ci/fuzz [seconds]` from the repository root, or by hand:
+//   swift build -c release --sanitize=fuzzer --sanitize=address
+//   .build/release/FuzzCBOR Corpus/CBOR -max_total_time=60
+import PackageDescription
+
+func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+    .executableTarget(name: name, dependencies: products.map { .product(name: $0, package: "Holdfast") },
+                      path: "Sources/\(name)")
+}
+
+let package = Package(
+    name: "HoldfastFuzzTesting",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Holdfast", path: ".."),
+    ],
+    targets: [
+        fuzzTarget("FuzzCBOR", ["CBOR"]),
+        fuzzTarget("FuzzCOSE", ["COSE"]),
+        fuzzTarget("FuzzJOSE", ["JOSE"]),
+        fuzzTarget("FuzzCertificate", ["Attestation"]),
+        fuzzTarget("FuzzKeyDescription", ["Attestation"]),
+        fuzzTarget("FuzzAppAttest", ["Attestation"]),
+        fuzzTarget("FuzzRESP", ["Ephemeral"]),
+    ]
+)

@@ -1,0 +1,95 @@
+"""Writes the fuzzers' seed corpora from ../shared/vectors (never edited) into a folder per target.
+
+Standard library only: base64 and hex fields of the JSON vectors, PEM certificates as DER, compact JWS/JWE
+strings; plus the small hand-made seeds committed in FuzzTesting/Corpus/<target>/.
+"""
+import base64, binascii, glob, json, os, re, shutil, sys
+
+vectors, out = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+targets = ["FuzzCBOR", "FuzzCOSE", "FuzzJOSE", "FuzzCertificate", "FuzzKeyDescription", "FuzzAppAttest", "FuzzRESP"]
+counts = {}
+
+
+def put(target, data, name):
+    if not data:
+        return
+    folder = os.path.join(out, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+    counts[target] = counts.get(target, 0) + 1
+
+
+def b64(text):
+    text = text.strip()
+    padded = text + "=" * (-len(text) % 4)
+    try:
+        return base64.b64decode(padded, altchars=b"-_" if ("-" in text or "_" in text) else None, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def walk(value, path=""):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from walk(item, f"{path}[{index}]")
+    elif isinstance(value, str):
+        yield path, value
+
+
+for folder in targets:
+    committed = os.path.join(here, "Corpus", folder)
+    if os.path.isdir(committed):
+        for name in os.listdir(committed):
+            with open(os.path.join(committed, name), "rb") as f:
+                put(folder, f.read(), "committed-" + name)
+
+for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.json"), recursive=True))):
+    try:
+        document = json.load(open(path))
+    except (ValueError, UnicodeDecodeError):
+        continue
+    for key, text in walk(document):
+        name = f"v{index}{re.sub(r'[^A-Za-z0-9]+', '-', key)}"[:120]
+        lowered = key.lower()
+        if re.fullmatch(r"[0-9a-fA-F]{16,}", text) and len(text) % 2 == 0:
+            data = bytes.fromhex(text)
+            put("FuzzCBOR", data, name)
+            put("FuzzCOSE", data, name)
+        elif re.fullmatch(r"[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*(\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*)?", text):
+            put("FuzzJOSE", text.encode(), name)
+        elif len(text) >= 24 and re.fullmatch(r"[A-Za-z0-9+/=_\-\s]+", text):
+            data = b64(text)
+            if not data:
+                continue
+            if "attestation" in lowered:
+                put("FuzzAppAttest", data, name)
+                put("FuzzCBOR", data, name)
+            elif data[:1] == b"\x30":
+                put("FuzzCertificate", data, name)
+            else:
+                put("FuzzCBOR", data, name)
+        if text.lstrip().startswith("{") or text.lstrip().startswith("["):
+            put("FuzzJOSE", text.encode(), name)
+    with open(path, "rb") as f:
+        raw = f.read()
+    if len(raw) < 20000:
+        put("FuzzJOSE", raw, f"v{index}-file")
+
+for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.pem"), recursive=True))):
+    text = open(path, errors="replace").read()
+    for number, block in enumerate(re.findall(r"-----BEGIN CERTIFICATE-----(.*?)-----END CERTIFICATE-----", text, re.S)):
+        put("FuzzCertificate", base64.b64decode("".join(block.split())), f"p{index}-{number}")
+for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.der"), recursive=True))):
+    put("FuzzCertificate", open(path, "rb").read(), f"d{index}")
+for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.b64"), recursive=True))):
+    data = b64(open(path).read())
+    put("FuzzCBOR", data, f"b{index}")
+    put("FuzzCOSE", data, f"b{index}")
+
+for target in targets:
+    print(f"  {target}: {counts.get(target, 0)} seeds")
