@@ -49,6 +49,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var timerDeadline: NIODeadline?
     private var countedSource: IPAddress?
     private var closing = false
+    /// A last response is being written; the connection closes once it left.
+    private var finishing = false
 
     init(configuration: ConnectionConfiguration, connections: ConnectionCounter, logger: Logger) {
         self.configuration = configuration
@@ -183,8 +185,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 if headStartedAt == nil, pendingParseError { headStartedAt = .now() }
             }
             if closeAfterResponse || (quiescedAt != nil && !inFlight) {
-                context.writeAndFlush(data, promise: promise)
-                close(context)
+                closeOnceWritten(context, data, promise: promise)
             } else if pendingParseError, !inFlight {
                 context.write(data, promise: promise)
                 answerParseError(context)
@@ -216,7 +217,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func schedule(_ context: ChannelHandlerContext) {
-        guard !closing else { return }
+        guard !closing, !finishing else { return }
         let deadline: NIODeadline
         switch wait {
         case .head(let at), .body(let at), .idle(let at), .shutdown(let at): deadline = at
@@ -235,7 +236,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func fire(_ context: ChannelHandlerContext) {
-        guard !closing else { return }
+        guard !closing, !finishing else { return }
         let now = NIODeadline.now()
         switch wait {
         case .nothing:
@@ -269,7 +270,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Writes one problem response with `Connection: close`, then closes.
     private func answer(_ context: ChannelHandlerContext, status: HTTPResponse.Status, code: HoldfastErrorCode,
                         title: String, detail: String, extra: HTTPFields = [:]) {
-        guard !closing else { return }
+        guard !closing, !finishing else { return }
         let details = ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
                                      requestId: RequestIDMiddleware.generate())
         let body = ProblemMiddleware.encode(details)
@@ -281,8 +282,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         fields.append(contentsOf: extra)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        close(context)
+        closeOnceWritten(context, wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Writes the last part of a response, then closes: after the bytes left, so that a large answer is not cut.
+    private func closeOnceWritten(_ context: ChannelHandlerContext, _ data: NIOAny, promise: EventLoopPromise<Void>?) {
+        finishing = true
+        timer?.cancel()
+        timer = nil
+        let written = promise ?? context.eventLoop.makePromise()
+        context.writeAndFlush(data, promise: written)
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        written.futureResult.whenComplete { _ in bound.value.handler.close(bound.value.context) }
+        // A client that does not read its answer does not keep the connection either.
+        context.eventLoop.scheduleTask(in: .init(configuration.headerTimeout)) { bound.value.handler.close(bound.value.context) }
     }
 
     private func close(_ context: ChannelHandlerContext) {
