@@ -2,7 +2,7 @@
 // Coverage-guided fuzzing of every decoder of untrusted bytes (README "Fuzzing"). A package of its own that
 // depends on Holdfast by path, so that the sanitizer flags never touch the main build. Build and run with
 // `.ci/fuzz [seconds]` from the repository root, or by hand:
-//   swift build -c release --sanitize=fuzzer --sanitize=address
+//   swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 //   .build/release/FuzzCBOR Corpus/CBOR -max_total_time=60
 import PackageDescription
 

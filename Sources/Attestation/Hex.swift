@@ -26,13 +26,3 @@ enum Hex {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 }
-
-enum ConstantTime {
-    /// Compares without an early exit, so timing does not reveal the length of a matching prefix.
-    static func equal(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
-        return difference == 0
-    }
-}

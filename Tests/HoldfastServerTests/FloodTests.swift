@@ -1,15 +1,11 @@
 import Crypto
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HoldfastProtocol
 @testable import HoldfastServer
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerTestSupport
 import Testing
 
 /// A flood of unauthenticated requests from one source, on loopback, against a server with the default limits
@@ -66,7 +62,7 @@ import Testing
     }
 }
 
-/// HTTP/1.1 requests pipelined on one blocking socket, on a thread of its own so that the cooperative pool stays
+/// HTTP/1.1 requests pipelined on one blocking connection (`RawConnection`), on a thread of its own so that the cooperative pool stays
 /// free for the server and the rest of the test. Returns how many responses had each status.
 enum RawHTTPFlood {
     static func run(port: Int, path: String, count: Int, batch: Int = 256) async throws -> [Int: Int] {
@@ -84,54 +80,30 @@ enum RawHTTPFlood {
     }
 
     private static func flood(port: Int, path: String, count: Int, batch: Int) throws -> [Int: Int] {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-
+        let connection = try RawConnection(port: port)
+        defer { connection.close() }
         let request = Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n".utf8)
         var statuses: [Int: Int] = [:]
         var parser = ResponseParser()
         var sent = 0
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while sent < count {
             let now = min(batch, count - sent)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(request.count * now)
             for _ in 0..<now { bytes += request }
-            try sendAll(descriptor, bytes)
+            try connection.send(bytes)
             sent += now
             var answered = 0
             while answered < now {
-                let received = recv(descriptor, &buffer, buffer.count, 0)
-                guard received > 0 else { throw Failure(description: "recv after \(sent) sent: \(received) errno \(errno)") }
-                for status in try parser.feed(buffer[0..<received]) {
+                let received = try connection.receive()
+                guard !received.isEmpty else { throw Failure(description: "closed after \(sent) sent") }
+                for status in try parser.feed(received[...]) {
                     statuses[status, default: 0] += 1
                     answered += 1
                 }
             }
         }
         return statuses
-    }
-
-    private static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-            guard written > 0 else { throw Failure(description: "send: \(errno)") }
-            offset += written
-        }
     }
 
     /// Splits a stream of responses with `Content-Length` bodies into their status codes.

@@ -54,6 +54,14 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Blocks until some bytes arrive (at most `maximum`); empty when the server closed the connection.
+    public func receive(maximum: Int = 64 * 1024) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let count = recv(descriptor, &buffer, maximum, 0)
+        guard count >= 0 else { throw Failure(description: "recv: errno \(errno)") }
+        return Array(buffer[0..<count])
+    }
+
     /// What arrived until the server closed the connection (`closed: true`) or `timeout` passed.
     public struct Received: Sendable {
         public let bytes: [UInt8]

@@ -1,3 +1,4 @@
+import Attestation
 import Crypto
 import Foundation
 

@@ -1,3 +1,4 @@
+import Attestation
 import Crypto
 import Foundation
 import JOSE
@@ -74,15 +75,5 @@ struct SelfExpiringTokens: Sendable {
         authenticator.update(data: Array(purpose.rawValue.utf8) + [0] + Array(context.utf8) + [0])
         authenticator.update(data: signed)
         return Array(authenticator.finalize().prefix(Self.macLength))
-    }
-}
-
-/// Comparison of secrets without an early exit, so timing does not reveal how much of a guess matched.
-enum ConstantTime {
-    static func equal(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
-        return difference == 0
     }
 }
