@@ -203,6 +203,19 @@ import Testing
         }
     }
 
+    /// The `Date` of an answer is the server's time when it leaves (Hummingbird's own is a once-a-second cache, up to
+    /// a second late), so that devices learn their clock offset to the second.
+    @Test func theDateHeaderIsTheServersClockWhenTheAnswerLeaves() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000.5))
+        try await TetheringTestKit.run(.sqlite, clock: clock, testing: .live) { kit in
+            let first = try await kit.client.execute(uri: "/health", method: .get)
+            #expect(first.headers[.date] == "Tue, 14 Nov 2023 22:13:20 GMT")
+            clock.advance(by: 3_600)
+            let later = try await kit.client.execute(uri: "/health", method: .get)
+            #expect(later.headers[.date] == "Tue, 14 Nov 2023 23:13:20 GMT")
+        }
+    }
+
     @Test func configurationIsReadFromTheEnvironment() throws {
         let defaults = try HoldfastConfiguration(environment: [:]).connections
         #expect(defaults == ConnectionConfiguration())

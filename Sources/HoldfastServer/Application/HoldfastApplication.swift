@@ -57,12 +57,13 @@ public enum HoldfastApplication {
         let logger = services.logger
         let boundPort = services.boundPort
         let connectionConfiguration = configuration.connections
+        let clock = options.clock
         let counter = ConnectionCounter(maximum: connectionConfiguration.maximumConnectionsPerSource,
                                         exempt: configuration.rateLimit.trustedProxies)
         let application = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                ConnectionGuard(configuration: connectionConfiguration, connections: counter, logger: logger),
+                ConnectionGuard(configuration: connectionConfiguration, connections: counter, logger: logger, clock: clock),
             ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: nil),

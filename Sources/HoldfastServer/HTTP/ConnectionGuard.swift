@@ -33,6 +33,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let configuration: ConnectionConfiguration
     private let connections: ConnectionCounter
     private let logger: Logger
+    private let clock: any HoldfastClock
 
     private var headsRead = 0
     private var endsRead = 0
@@ -52,10 +53,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// A last response is being written; the connection closes once it left.
     private var finishing = false
 
-    init(configuration: ConnectionConfiguration, connections: ConnectionCounter, logger: Logger) {
+    init(configuration: ConnectionConfiguration, connections: ConnectionCounter, logger: Logger,
+         clock: any HoldfastClock = SystemClock()) {
         self.configuration = configuration
         self.connections = connections
         self.logger = logger
+        self.clock = clock
     }
 
     private var readingBody: Bool { headsRead > endsRead }
@@ -173,9 +176,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part = unwrapOutboundIn(data)
         switch part {
-        case .head(let head):
+        case .head(var head):
             if head.headerFields[.connection]?.lowercased() == "close" { closeAfterResponse = true }
-            context.write(data, promise: promise)
+            // The time the answer leaves, to the second (RFC 9110 §6.6.1): Hummingbird's own value comes from a
+            // cache refreshed once a second, up to a second late, and devices learn their clock offset from it.
+            head.headerFields[.date] = HTTPDate.format(clock.now())
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .body:
             context.write(data, promise: promise)
         case .end:
@@ -279,6 +285,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         fields[.cacheControl] = "no-store"
         fields[.contentLength] = String(body.count)
         fields[.connection] = "close"
+        fields[.date] = HTTPDate.format(clock.now())
         fields.append(contentsOf: extra)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: body))), promise: nil)
