@@ -49,7 +49,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
-        .target(name: "MDoc"),
+        .target(name: "MDoc", dependencies: [
+            "CBOR", "COSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         .target(name: "StatusList"),
         .target(name: "Attestation", dependencies: [
             "CBOR", "COSE",
@@ -128,7 +133,12 @@ let package = Package(
             "TestSupport", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "MDocTests"),
+        .testTarget(name: "MDocTests", dependencies: [
+            "TestSupport", "MDoc", "CBOR", "COSE",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         .testTarget(name: "StatusListTests", dependencies: ["TestSupport", "StatusList"]),
         .testTarget(name: "AttestationTests", dependencies: [
             "TestSupport", "Attestation", "CBOR", "COSE",

@@ -161,3 +161,23 @@ extension CBOR {
         swap(&writer.bytes, &buffer)
     }
 }
+
+extension CBOR {
+    /// The head of a data item (RFC 8949 §3.1): `major` type 0…7 with `argument` in its shortest form (§4.1). With it
+    /// a structure can be assembled around items whose exact received bytes must be kept (for example the
+    /// SessionTranscript inside ISO 18013-5's DeviceAuthentication).
+    public static func head(major: UInt8, argument: UInt64) -> [UInt8] {
+        precondition(major < 8, "CBOR major types are 0…7")
+        var writer = CBORWriter(capacity: 9, deterministic: false)
+        writer.appendHead(major, argument)
+        return writer.bytes
+    }
+
+    /// Tag 24 around already encoded bytes (RFC 8949 §3.4.5.1: `#6.24(bstr)`), the bytes kept as they are.
+    public static func embeddedEncoding(of encoded: some Collection<UInt8>) -> [UInt8] {
+        var result = head(major: 6, argument: Tag.encodedCBOR)
+        result += head(major: 2, argument: UInt64(encoded.count))
+        result.append(contentsOf: encoded)
+        return result
+    }
+}

@@ -1,1 +1,0 @@
-// MDoc — see docs/DESIGN.md §3.

@@ -1,0 +1,91 @@
+import CBOR
+import COSE
+import Foundation
+import X509
+
+/// Verifies issuer data and device authentication the way an mdoc reader must (ISO/IEC 18013-5 §9.3.1), each step
+/// a named check that throws its own ``MDocError``:
+/// 1. the document signer certificate chains to a trusted IACA, both valid now and of the Annex B profiles;
+/// 2. the issuerAuth signature verifies with the document signer key, and the MSO was signed within that
+///    certificate's validity;
+/// 3. every disclosed item's digest equals the MSO's (fewer items than digests is selective disclosure, fine);
+/// 4. the Document's docType is the MSO's;
+/// 5. the verification time is within validFrom…validUntil;
+/// 6. for a presented Document, the deviceSignature verifies over DeviceAuthentication with the MSO's device key.
+public struct MDocVerifier: Sendable {
+    public let trust: IssuerTrust
+
+    public init(trust: IssuerTrust) {
+        self.trust = trust
+    }
+
+    /// What a verified mDoc says.
+    public struct Verified: Sendable {
+        public let issuerSigned: IssuerSigned
+        public let mso: MobileSecurityObject
+        public let documentSigner: Certificate
+        public let iaca: Certificate
+    }
+
+    /// Steps 1–5 for an IssuerSigned (as issued, or inside a Document whose docType is `docType`).
+    public func verify(_ issuerSigned: IssuerSigned, docType: String? = nil, at time: Date) throws(MDocError) -> Verified {
+        let chain: [[UInt8]]
+        do { chain = try issuerSigned.issuerAuth.x5chain() } catch { throw .issuerCertificateMalformed("x5chain: \(error)") }
+        let signer = try trust.validate(x5chain: chain, at: time)
+        try Self.verifyIssuerSignature(issuerSigned, key: signer.key)
+        let mso = issuerSigned.mso
+        if mso.validityInfo.signed < signer.documentSigner.notValidBefore || mso.validityInfo.signed > signer.documentSigner.notValidAfter {
+            throw .signedOutsideCertificateValidity
+        }
+        try Self.verifyDigests(issuerSigned)
+        if let docType, docType != mso.docType { throw .docTypeMismatch(document: docType, mso: mso.docType) }
+        try Self.checkValidity(mso, at: time)
+        return Verified(issuerSigned: issuerSigned, mso: mso, documentSigner: signer.documentSigner, iaca: signer.iaca)
+    }
+
+    /// Steps 1–6 for a presented Document.
+    public func verify(_ document: Document, sessionTranscript: SessionTranscript, at time: Date) throws(MDocError) -> Verified {
+        let verified = try verify(document.issuerSigned, docType: document.docType, at: time)
+        guard let deviceSigned = document.deviceSigned else { throw .deviceAuthenticationMissing }
+        try deviceSigned.verifySignature(docType: document.docType, sessionTranscript: sessionTranscript,
+                                         deviceKey: verified.mso.deviceKey)
+        return verified
+    }
+
+    /// Step 2's signature check alone (§9.1.2.4), with a key the caller already trusts.
+    public static func verifyIssuerSignature(_ issuerSigned: IssuerSigned, key: COSEVerificationKey) throws(MDocError) {
+        do {
+            try issuerSigned.issuerAuth.verify(using: key)
+        } catch {
+            throw .issuerSignatureInvalid
+        }
+    }
+
+    /// Step 3 alone (§9.3.1): each disclosed item's digest, over its exact bytes, equals the MSO's value digest.
+    public static func verifyDigests(_ issuerSigned: IssuerSigned) throws(MDocError) {
+        let mso = issuerSigned.mso
+        for space in issuerSigned.nameSpaces {
+            let digests = mso.valueDigests[space.name] ?? [:]
+            var seenIDs = Set<UInt64>()
+            var seenElements = Set<String>()
+            for item in space.items {
+                guard seenIDs.insert(item.digestID).inserted else { throw .duplicateItem(nameSpace: space.name, "digestID \(item.digestID)") }
+                guard seenElements.insert(item.elementIdentifier).inserted else {
+                    throw .duplicateItem(nameSpace: space.name, item.elementIdentifier)
+                }
+                guard let expected = digests[item.digestID] else {
+                    throw .digestMissing(nameSpace: space.name, digestID: item.digestID)
+                }
+                guard item.digest(mso.digestAlgorithm) == expected else {
+                    throw .digestMismatch(nameSpace: space.name, elementIdentifier: item.elementIdentifier)
+                }
+            }
+        }
+    }
+
+    /// Step 5 alone.
+    public static func checkValidity(_ mso: MobileSecurityObject, at time: Date) throws(MDocError) {
+        if time < mso.validityInfo.validFrom { throw .notYetValid }
+        if time > mso.validityInfo.validUntil { throw .expired }
+    }
+}
