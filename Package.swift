@@ -55,7 +55,13 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .target(name: "StatusList"),
+        // The system's zlib (Debian: zlib1g-dev, which .ci/run installs; Apple platforms: the SDK's) for `lst`.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "StatusList", dependencies: [
+            "CBOR", "COSE", "JOSE", "CZlib",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+        ]),
         .target(name: "Attestation", dependencies: [
             "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -139,7 +145,11 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "StatusListTests", dependencies: ["TestSupport", "StatusList"]),
+        .testTarget(name: "StatusListTests", dependencies: [
+            "TestSupport", "StatusList", "CBOR", "COSE", "JOSE", "MDoc",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+        ]),
         .testTarget(name: "AttestationTests", dependencies: [
             "TestSupport", "Attestation", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),

@@ -40,6 +40,35 @@ public struct StatusList: Sendable, Hashable {
         bytes[byte] = (bytes[byte] & ~(mask << shift)) | (value << shift)
     }
 
+    /// The default bound on a decompressed list (16 MiB: 134 million 1-bit or 16 million 8-bit statuses).
+    public static let defaultMaximumBytes = 16 << 20
+
+    /// A list from its `lst` (zlib-compressed bytes, draft §4.1), never inflating more than `maximumBytes`.
+    public init(bits: Int, compressed: [UInt8], maximumBytes: Int = StatusList.defaultMaximumBytes) throws(StatusListError) {
+        try Self.check(bits: bits)
+        self.bits = bits
+        self.bytes = try Zlib.decompress(compressed, maximumLength: maximumBytes)
+    }
+
+    /// `lst`: the bytes zlib-compressed (draft §4.1), at the highest level.
+    public func compressed() -> [UInt8] { Zlib.compress(bytes) }
+
+    /// How many statuses hold each value (value → count), for reports.
+    public func valueCounts() -> [UInt8: Int] {
+        var counts = [Int](repeating: 0, count: 256)
+        let perByte = 8 / bits
+        for byte in bytes {
+            if byte == 0 {
+                counts[0] += perByte
+                continue
+            }
+            for slot in 0..<perByte { counts[Int((byte >> (slot * bits)) & mask)] += 1 }
+        }
+        var result: [UInt8: Int] = [:]
+        for (value, count) in counts.enumerated() where count > 0 { result[UInt8(value)] = count }
+        return result
+    }
+
     private var mask: UInt8 { bits == 8 ? 0xFF : UInt8((1 << bits) - 1) }
 
     private func position(of index: Int) throws(StatusListError) -> (byte: Int, shift: Int) {
@@ -50,20 +79,5 @@ public struct StatusList: Sendable, Hashable {
 
     private static func check(bits: Int) throws(StatusListError) {
         guard [1, 2, 4, 8].contains(bits) else { throw .unsupportedBits(bits) }
-    }
-}
-
-/// Errors of the status list codec, each with a stable code.
-public enum StatusListError: Error, Sendable, Hashable {
-    case unsupportedBits(Int)
-    case indexOutOfRange(Int)
-    case valueTooLarge(UInt8, bits: Int)
-
-    public var code: String {
-        switch self {
-        case .unsupportedBits: "STATUS_LIST_UNSUPPORTED_BITS"
-        case .indexOutOfRange: "STATUS_LIST_INDEX_OUT_OF_RANGE"
-        case .valueTooLarge: "STATUS_LIST_VALUE_TOO_LARGE"
-        }
     }
 }

@@ -1,0 +1,66 @@
+import CZlib
+
+/// DEFLATE in the ZLIB data format (RFC 1950/1951), as draft-ietf-oauth-status-list §4.1 requires for `lst`.
+enum Zlib {
+    /// Compresses `bytes` (level 9, the draft's recommendation for the smallest tokens).
+    static func compress(_ bytes: [UInt8], level: Int32 = 9) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_deflate_init(&stream, level) == Z_OK else { fatalError("deflateInit failed: out of memory") }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        let written: Int = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.avail_in = uInt(input.count)
+                stream.next_out = out.baseAddress
+                stream.avail_out = uInt(out.count)
+                // deflateBound guarantees one Z_FINISH call suffices.
+                let status = deflate(&stream, Z_FINISH)
+                precondition(status == Z_STREAM_END, "deflate into deflateBound bytes did not finish")
+                return out.count - Int(stream.avail_out)
+            }
+        }
+        output.removeSubrange(written...)
+        return output
+    }
+
+    /// Decompresses `bytes`, refusing (``StatusListError/listTooLarge(limit:)``) as soon as the output would exceed
+    /// `maximumLength`: the memory a token can make the reader allocate is bounded by that limit, not by the
+    /// compression ratio (a 1 KiB token could otherwise ask for a gigabyte).
+    static func decompress(_ bytes: [UInt8], maximumLength: Int) throws(StatusListError) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_inflate_init(&stream) == Z_OK else { throw .compressedListInvalid("inflateInit failed") }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        let chunk = 64 * 1024
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        let result: Result<Void, StatusListError> = bytes.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            while true {
+                let (status, produced) = buffer.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    let status = inflate(&stream, Z_NO_FLUSH)
+                    return (status, out.count - Int(stream.avail_out))
+                }
+                if output.count + produced > maximumLength { return .failure(.listTooLarge(limit: maximumLength)) }
+                output.append(contentsOf: buffer[0..<produced])
+                switch status {
+                case Z_STREAM_END:
+                    guard stream.avail_in == 0 else { return .failure(.compressedListInvalid("bytes after the end of the zlib stream")) }
+                    return .success(())
+                case Z_OK:
+                    continue
+                case Z_BUF_ERROR where stream.avail_in == 0:
+                    return .failure(.compressedListInvalid("the zlib stream is truncated"))
+                default:
+                    let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                    return .failure(.compressedListInvalid(message))
+                }
+            }
+        }
+        try result.get()
+        return output
+    }
+}
