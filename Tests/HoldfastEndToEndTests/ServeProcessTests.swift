@@ -1,5 +1,6 @@
 import Foundation
 import ServerTestSupport
+import TestSupport
 import Testing
 
 /// `holdfast serve` as a process (README "Quick start", "Configuration"): it binds before it creates anything,
@@ -23,31 +24,20 @@ import Testing
     }
 
     /// A running `holdfast serve` and everything it printed so far.
-    final class Server: @unchecked Sendable {
-        // `@unchecked Sendable`: `printed` is read and written under `lock`.
-        let process = Process()
+    final class Server: Sendable {
+        let process: ChildProcess
         let data: URL
-        private let lock = NSLock()
-        private var printed = ""
-        var output: String { lock.withLock { printed } }
+        var output: String { process.output }
 
         init(port: Int, environment: [String: String] = [:]) throws {
             data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-serve-\(UUID().uuidString)")
-            process.executableURL = try ServeProcessTests.executable()
-            process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data.path]
             var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") }
             variables["HOLDFAST_LOG_FORMAT"] = "text"
             variables.merge(environment) { _, new in new }
-            process.environment = variables
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let chunk = handle.availableData
-                guard let self, !chunk.isEmpty else { return }
-                self.lock.withLock { self.printed += String(decoding: chunk, as: UTF8.self) }
-            }
-            try process.run()
+            process = try ChildProcess(
+                executable: try ServeProcessTests.executable().path,
+                arguments: ["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data.path],
+                environment: variables, mergeError: true)
         }
 
         deinit {
@@ -60,7 +50,7 @@ import Testing
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {
                 if output.contains(text) { return true }
-                if !process.isRunning { return output.contains(text) }
+                if process.isFinished { return output.contains(text) }
                 try await Task.sleep(for: .milliseconds(50))
             }
             return false
@@ -68,12 +58,7 @@ import Testing
 
         /// Waits for the process to end; nil when it is still running after `timeout`.
         func waitForExit(timeout: Duration) async throws -> Int32? {
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning {
-                if ContinuousClock.now >= deadline { return nil }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return process.terminationStatus
+            try await process.exit(within: timeout)
         }
 
         var bootstrapKey: String? {
@@ -83,25 +68,18 @@ import Testing
     }
 
     /// Runs `holdfast` with `arguments` to its end: exit status, standard output, standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        let result = try await ChildProcess.run(
+            executable: try executable().path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") })
+        return (result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self))
     }
 
     /// sysexits(3): wrong data is 65 and one line naming every invalid field; a wrong command line is 64 with usage.
-    @Test func aDataErrorIsOneLineWithEveryFieldAndExit65() throws {
+    @Test func aDataErrorIsOneLineWithEveryFieldAndExit65() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let invalid = try Self.run(["admin", "applications", "create", "--data", data.path,
+        let invalid = try await Self.run(["admin", "applications", "create", "--data", data.path,
                                     "--json", #"{"type":"ios","name":"Wallet","bundleId":7}"#])
         #expect(invalid.status == 65)
         let lines = invalid.error.split(separator: "\n")
@@ -111,14 +89,14 @@ import Testing
         }
         #expect(!invalid.error.contains("DecodingError") && !invalid.error.contains("USAGE"))
 
-        let notJSON = try Self.run(["admin", "applications", "create", "--data", data.path, "--json", "{nope"])
+        let notJSON = try await Self.run(["admin", "applications", "create", "--data", data.path, "--json", "{nope"])
         #expect(notJSON.status == 65 && notJSON.error.split(separator: "\n").count == 1, "\(notJSON.error)")
 
-        let usage = try Self.run(["admin", "applications", "create", "--data", data.path])
+        let usage = try await Self.run(["admin", "applications", "create", "--data", data.path])
         #expect(usage.status == 64)
         #expect(usage.error.contains("Usage") || usage.error.contains("USAGE"))
 
-        let valid = try Self.run(["admin", "applications", "create", "--data", data.path, "--json",
+        let valid = try await Self.run(["admin", "applications", "create", "--data", data.path, "--json",
                                   #"{"type":"ios","name":"Wallet","clientId":"wallet","bundleId":"com.example.wallet","teamId":"ABCDE12345","appAttest":{"required":false,"environment":"production"}}"#])
         #expect(valid.status == 0, "\(valid.error)")
     }

@@ -46,27 +46,22 @@ public enum Peer {
     /// The Python process (about a second of interpreter start and imports) is waited for on a thread of its own,
     /// never on one of Swift concurrency's cooperative threads: there are as many of those as cores (two here), and
     /// two blocking peer calls would stall every other test of the suite, timing-sensitive ones included.
+    ///
+    /// At most two peers run at a time (`slots`): each is a second of CPU, and dozens started at once by parallel
+    /// tests starved the suite's timing-sensitive tests of both cores for many seconds.
     public static func run(_ script: String, _ arguments: [String]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Swift.Result { try runBlocking(script, arguments) })
-            }
-        }
-    }
-
-    private static func runBlocking(_ script: String, _ arguments: [String]) throws -> Result {
         guard let python else { throw TestSupportError("peers unavailable") }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [scriptsDirectory.appendingPathComponent(script).path] + arguments
-        process.currentDirectoryURL = scriptsDirectory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        await slots.acquire()
+        let finished: (status: Int32, output: Data, error: Data)
+        do {
+            finished = try await ChildProcess.run(
+                executable: python.path, arguments: [scriptsDirectory.appendingPathComponent(script).path] + arguments)
+            await slots.release()
+        } catch {
+            await slots.release()
+            throw error
+        }
+        let (status, outData, errData) = finished
         let stdout = String(decoding: outData, as: UTF8.self)
         // The peers print one JSON object; take the last line that parses, so that stray library warnings do not matter.
         var json: Data?
@@ -78,8 +73,27 @@ public enum Peer {
                 if (try? JSONSerialization.jsonObject(with: data)) is [String: Any] { json = data; break }
             }
         }
-        return Result(exitCode: process.terminationStatus, stdout: stdout,
+        return Result(exitCode: status, stdout: stdout,
                       stderr: String(decoding: errData, as: UTF8.self), json: json)
+    }
+
+    private static let slots = Slots(count: 2)
+
+    /// A counting semaphore for tasks: `acquire` waits, in arrival order, while all slots are taken.
+    actor Slots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(count: Int) { free = count }
+
+        func acquire() async {
+            if free > 0 { free -= 1; return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func release() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
     }
 
     /// Writes bytes to a fresh temporary file and returns `@path`, the peers' way of taking a file argument.
