@@ -96,7 +96,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HoldfastServer", dependencies: [
-            "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage",
+            "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -111,6 +111,8 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ], resources: [.copy("openapi.json")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol",
@@ -181,6 +183,7 @@ let package = Package(
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
             "HoldfastServer", "JOSE", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation", "Ephemeral",
+            "MDoc",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -188,6 +191,8 @@ let package = Package(
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",

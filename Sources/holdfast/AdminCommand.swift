@@ -4,12 +4,12 @@ import HoldfastServer
 import Logging
 
 /// `holdfast admin …` — administration working directly on the configured database, for an operator on the
-/// box (no HTTP, no admin key needed): `keys`, `applications`, `instances`.
+/// box (no HTTP, no admin key needed): `keys`, `applications`, `instances`, `credentials`.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Administer the tenant directly on its database.",
-        subcommands: [KeysCommand.self, ApplicationsCommand.self, InstancesCommand.self])
+        subcommands: [KeysCommand.self, ApplicationsCommand.self, InstancesCommand.self, CredentialsCommand.self])
 }
 
 /// The storage flags every `admin` subcommand takes.

@@ -101,6 +101,24 @@ import Testing
         #expect(valid.status == 0, "\(valid.error)")
     }
 
+    /// `holdfast admin credentials iacas` lists the IACA made on first start; `rotate-certificates --iaca` adds one.
+    @Test func theIACAsAreListedAndRotatedFromTheCommandLine() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        struct List: Decodable { struct Item: Decodable { var id: String; var certificatePem: String; var active: Bool }; var data: [Item] }
+        let listed = try await Self.run(["admin", "credentials", "iacas", "--data", data.path])
+        #expect(listed.status == 0, "\(listed.error)")
+        let first = try JSONDecoder().decode(List.self, from: Data(listed.output.utf8))
+        #expect(first.data.count == 1 && first.data[0].active)
+        #expect(first.data[0].certificatePem.hasPrefix("-----BEGIN CERTIFICATE-----"))
+
+        let rotated = try await Self.run(["admin", "credentials", "rotate-certificates", "--iaca", "--data", data.path])
+        #expect(rotated.status == 0, "\(rotated.error)")
+        let second = try JSONDecoder().decode(List.self, from: Data(rotated.output.utf8))
+        #expect(second.data.map(\.active) == [true, false])
+        #expect(second.data.last?.id == first.data[0].id)
+    }
+
     @Test func aTakenPortIsReportedBeforeAnythingIsCreated() async throws {
         let port = try RawConnection.freePort()
         let first = try Server(port: port)

@@ -94,7 +94,8 @@ public enum HoldfastApplication {
             revocations = try await AndroidRevocations.start(source: configuration.tethering.androidRevocationList,
                                                              refreshInterval: configuration.tethering.androidRevocationRefresh,
                                                              logger: logger)
-            prepared = try await prepare(database: database, masterKey: masterKey, logger: logger)
+            prepared = try await prepare(database: database, masterKey: masterKey, issuance: configuration.issuance,
+                                         now: options.clock.now(), logger: logger)
             ephemeral = try EphemeralStores.make(configuration.ephemeral, capacity: configuration.ephemeralCapacity,
                                                  logger: logger)
         } catch {
@@ -114,7 +115,9 @@ public enum HoldfastApplication {
             adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
             openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, clock: options.clock,
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
-            boundPort: boundPort)
+            boundPort: boundPort,
+            issuerCertificates: IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
+                                                       database: database, masterKey: masterKey, logger: logger))
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.stores.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
@@ -163,11 +166,13 @@ public enum HoldfastApplication {
         let bootstrapKey: CreatedAdminKey?
         let keyring: TenantKeyring
         let tenantKeyCreated: Bool
+        let issuerCertificates: IssuerCertificates
     }
 
     /// Migrations, bootstrap key and tenant keys, all under the start-up lock so that two nodes starting at
     /// once do this one after the other.
-    private static func prepare(database: HoldfastDatabase, masterKey: MasterKey, logger: Logger) async throws -> Prepared {
+    private static func prepare(database: HoldfastDatabase, masterKey: MasterKey, issuance: IssuanceConfiguration,
+                                now: Date, logger: Logger) async throws -> Prepared {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
         let adminKeys = AdminKeyService(database: database, logger: logger)
@@ -176,7 +181,10 @@ public enum HoldfastApplication {
             let applied = try await migrator.migrate(session, dialect: dialect, logger: logger)
             let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session)
             let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, logger: logger)
-            return Prepared(applied: applied, bootstrapKey: bootstrapKey, keyring: keyring, tenantKeyCreated: created)
+            let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
+                                                                         configuration: issuance, now: now, logger: logger)
+            return Prepared(applied: applied, bootstrapKey: bootstrapKey, keyring: keyring, tenantKeyCreated: created,
+                            issuerCertificates: certificates)
         }
     }
 

@@ -34,6 +34,7 @@ public enum HoldfastControllers {
                                                                evidence: evidence, issuer: issuer, logger: services.logger),
                                   clock: clock),
             WalletAttestationController(attestations: WalletAttestationService(issuer: issuer), clock: clock),
+            IssuanceController(certificates: services.issuerCertificates, clock: clock),
         ]
     }
 }

@@ -28,6 +28,8 @@ public struct ServerServices: Sendable {
     /// The `X-Holdfast-Dev-Mode` rule, for registration and the instance calls that evaluate it.
     let devMode: DevModeGuard
     let boundPort: BoundPort
+    /// The mDoc issuer's IACA and signers, reloaded from the database now and then (rotation).
+    let issuerCertificates: IssuerCertificateStore
 
     /// The tenant's external base URL (its issuer): `HOLDFAST_PUBLIC_URL`, or `http://host:port` with the
     /// port the server is bound to.

@@ -56,6 +56,8 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var ephemeralCapacity: EphemeralCapacity
     /// Timeouts, connections per source and the shutdown deadline.
     public var connections: ConnectionConfiguration
+    /// The mDoc issuer's names (its certificates).
+    public var issuance: IssuanceConfiguration
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -80,6 +82,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         self.rateLimit = RateLimitConfiguration()
         self.ephemeralCapacity = EphemeralCapacity()
         self.connections = ConnectionConfiguration()
+        self.issuance = IssuanceConfiguration()
     }
 
     /// Reads the `HOLDFAST_*` variables; invalid values throw `ConfigurationError` naming the variable.
@@ -129,6 +132,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         try rateLimit.apply(environment: value)
         try ephemeralCapacity.apply(environment: value)
         try connections.apply(environment: value)
+        try issuance.apply(environment: value)
     }
 
     /// The process environment plus an optional `--data` flag.

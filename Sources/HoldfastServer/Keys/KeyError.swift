@@ -9,6 +9,10 @@ public struct KeyError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let tenantKeyCorrupt = "TENANT_KEY_CORRUPT"
         /// No active tenant key although keys exist.
         public static let noActiveTenantKey = "NO_ACTIVE_TENANT_KEY"
+        /// A stored mDoc issuer certificate or its key is damaged.
+        public static let issuerCertificateCorrupt = "ISSUER_CERTIFICATE_CORRUPT"
+        /// Issuer certificates exist but not exactly one active IACA, document signer and status list signer.
+        public static let noActiveIssuerCertificate = "NO_ACTIVE_ISSUER_CERTIFICATE"
     }
 
     public let code: String

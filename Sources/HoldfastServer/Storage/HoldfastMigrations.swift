@@ -19,5 +19,6 @@ public enum HoldfastMigrations {
             + TenantKeyMigrations.migrations
             + HolderApplicationMigrations.migrations
             + InstanceMigrations.migrations
+            + IssuanceMigrations.migrations
     }
 }
