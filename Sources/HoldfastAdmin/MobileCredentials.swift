@@ -24,3 +24,15 @@ public struct MobileIACAList: Codable, Sendable, Hashable {
 
     public init(data: [MobileIACA]) { self.data = data }
 }
+
+/// `PUT /v1/credentials/mobile/status-list-settings` (README "Credentials"): the `ttl` of every status list token
+/// (how long a verifier may keep it before fetching again) and its lifetime (`exp` − `iat`), in seconds.
+public struct StatusListSettings: Codable, Sendable, Hashable {
+    public var ttlSeconds: Int64
+    public var expSeconds: Int64
+
+    public init(ttlSeconds: Int64, expSeconds: Int64) {
+        self.ttlSeconds = ttlSeconds
+        self.expSeconds = expSeconds
+    }
+}

@@ -15,6 +15,8 @@ public enum HoldfastControllers {
         let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
+        let statusLists = StatusListService(database: services.database, certificates: services.issuerCertificates,
+                                            publicURL: { services.publicURL })
         return [
             HealthController(services: services),
             TenantKeyController(keyring: services.keyring),
@@ -35,6 +37,7 @@ public enum HoldfastControllers {
                                   clock: clock),
             WalletAttestationController(attestations: WalletAttestationService(issuer: issuer), clock: clock),
             IssuanceController(certificates: services.issuerCertificates, clock: clock),
+            StatusListController(statusLists: statusLists, clock: clock),
         ]
     }
 }

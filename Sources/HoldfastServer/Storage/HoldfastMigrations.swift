@@ -19,6 +19,7 @@ public enum HoldfastMigrations {
             + TenantKeyMigrations.migrations
             + HolderApplicationMigrations.migrations
             + InstanceMigrations.migrations
+            + StatusListMigrations.migrations
             + IssuanceMigrations.migrations
     }
 }

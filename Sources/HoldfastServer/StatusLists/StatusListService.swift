@@ -1,0 +1,196 @@
+import COSE
+import Crypto
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import JOSE
+import SQLKit
+import StatusList
+
+/// Where a credential's status lives: its list and its index there (the MSO's `status.status_list`).
+public struct StatusReference: Sendable, Hashable {
+    public let listID: String
+    public let index: Int
+}
+
+/// A signed status list token as served: its bytes, when it was signed, and the list version it shows.
+public struct ServedStatusListToken: Sendable {
+    public let format: StatusListToken.Format
+    public let bytes: [UInt8]
+    public let signedAt: Date
+    public let version: Int64
+
+    /// A strong validator for `If-None-Match` (RFC 9110 §8.8.3): the token's own hash.
+    public var etag: String {
+        "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}
+
+/// The tenant's token status lists (draft-ietf-oauth-status-list; README "Credentials"): indices drawn at random
+/// from the free ones of the open list, status changes that bump the list's version in the same transaction,
+/// and tokens signed by the status list signer, re-signed only when the list changed or the token is older than
+/// `ttl / 2`, kept in the database so that every node serves the same one.
+public struct StatusListService: Sendable {
+    /// Two bits per entry: 0 valid, 1 invalid (revoked), 2 suspended.
+    public static let bits = 2
+    /// 2^17 entries per list, the least the README promises, so that a list hides which of many credentials a
+    /// verifier checks.
+    public static let listSize = 131_072
+    /// A list stops handing out indices once this share of them is taken, so that a random draw rarely meets a
+    /// taken one (at most four draws on average).
+    static let fillLimit = 0.75
+    /// Draws before giving up on a list that is almost full (then a new list is opened).
+    static let maximumDraws = 64
+
+    public static let defaultSettings = StatusListSettings(ttlSeconds: 86_400, expSeconds: 604_800)
+
+    let database: HoldfastDatabase
+    let certificates: IssuerCertificateStore
+    /// The tenant's public URL, to build each list's URI.
+    let publicURL: @Sendable () -> String
+
+    /// The URI a referenced token carries and the token's `sub` (draft §6.2, §5.1).
+    public func uri(of listID: String) -> String {
+        publicURL() + StatusListController.token.path(["id": listID])
+    }
+
+    // MARK: allocation and status
+
+    /// Hands out a fresh index with status 0 (valid), in the caller's transaction `db`: a random free index of the
+    /// oldest open list, or of a new list when none is open. Two nodes drawing the same index cannot both insert it.
+    func allocate(on db: any SQLDatabase, now: Date) async throws -> StatusReference {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4 {
+            let listID = try await openList(on: db, now: now)
+            for _ in 0..<Self.maximumDraws {
+                let index = Int.random(in: 0..<Self.listSize, using: &generator)
+                let inserted = try await db.insert(into: "status_list_entries")
+                    .columns("list_id", "idx", "status")
+                    .values(SQLBind(listID), SQLBind(index), SQLBind(0))
+                    .ignoringConflicts()
+                    .returning("idx").all()
+                guard !inserted.isEmpty else { continue }
+                try await db.raw("""
+                    UPDATE status_lists SET allocated = allocated + 1,
+                        open = CASE WHEN allocated + 1 >= \(bind: Int(Double(Self.listSize) * Self.fillLimit)) THEN 0 ELSE open END
+                    WHERE id = \(bind: listID)
+                    """).run()
+                return StatusReference(listID: listID, index: index)
+            }
+            // Every draw met a taken index: this list is as good as full.
+            try await db.update("status_lists").set("open", to: 0).where("id", .equal, listID).run()
+        }
+        throw ProblemError(status: .serviceUnavailable, code: .serviceUnavailable,
+                           detail: "no free status list index could be drawn; try again")
+    }
+
+    private func openList(on db: any SQLDatabase, now: Date) async throws -> String {
+        if let row = try await db.select().column("id").from("status_lists").where("open", .equal, 1)
+            .orderBy("created_at").orderBy("id").limit(1).first() {
+            return try row.decode(column: "id", as: String.self)
+        }
+        let id = UUID().uuidString.lowercased()
+        try await db.insert(into: "status_lists")
+            .columns("id", "bits", "size", "allocated", "open", "version", "created_at")
+            .values(SQLBind(id), SQLBind(Self.bits), SQLBind(Self.listSize), SQLBind(0), SQLBind(1), SQLBind(Int64(0)),
+                    SQLBind(Timestamp.milliseconds(now)))
+            .run()
+        return id
+    }
+
+    /// Sets the status at `reference` and bumps its list's version, in the caller's transaction `db`.
+    func setStatus(_ value: TokenStatus, at reference: StatusReference, on db: any SQLDatabase) async throws {
+        try await db.update("status_list_entries").set("status", to: Int(value.rawValue))
+            .where("list_id", .equal, reference.listID).where("idx", .equal, reference.index).run()
+        try await db.raw("UPDATE status_lists SET version = version + 1 WHERE id = \(bind: reference.listID)").run()
+    }
+
+    /// Every list's id, oldest first.
+    public func listIDs() async throws -> [String] {
+        try await database.sql.select().column("id").from("status_lists").orderBy("created_at").orderBy("id").all()
+            .map { try $0.decode(column: "id", as: String.self) }
+    }
+
+    // MARK: settings
+
+    public func settings() async throws -> StatusListSettings {
+        try await Self.settings(on: database.sql)
+    }
+
+    private static func settings(on db: any SQLDatabase) async throws -> StatusListSettings {
+        guard let row = try await db.select().columns("ttl_seconds", "exp_seconds").from("status_list_settings")
+            .where("id", .equal, 1).first() else { return defaultSettings }
+        return StatusListSettings(ttlSeconds: try row.decode(column: "ttl_seconds", as: Int64.self),
+                                  expSeconds: try row.decode(column: "exp_seconds", as: Int64.self))
+    }
+
+    /// Stores new settings and drops every cached token, so that the next request is signed with them.
+    public func update(_ settings: StatusListSettings) async throws -> StatusListSettings {
+        var errors: [ProblemDetails.FieldError] = []
+        if settings.ttlSeconds < 1 || settings.ttlSeconds > 31_536_000 {
+            errors.append(.init(field: "ttlSeconds", code: "out_of_range", detail: "must be from 1 to 31536000 (a year)"))
+        }
+        if settings.expSeconds <= settings.ttlSeconds || settings.expSeconds > 31_536_000 {
+            errors.append(.init(field: "expSeconds", code: "out_of_range",
+                                detail: "must be greater than ttlSeconds and at most 31536000 (a year)"))
+        }
+        guard errors.isEmpty else { throw ProblemError.validation(errors) }
+        try await database.transaction { db in
+            try await db.insert(into: "status_list_settings").columns("id", "ttl_seconds", "exp_seconds")
+                .values(SQLBind(1), SQLBind(settings.ttlSeconds), SQLBind(settings.expSeconds))
+                .onConflict(with: ["id"]) { $0.set(excludedValueOf: "ttl_seconds").set(excludedValueOf: "exp_seconds") }
+                .run()
+            try await db.delete(from: "status_list_tokens").run()
+        }
+        return settings
+    }
+
+    // MARK: tokens
+
+    /// The list's token in `format` as of `now`: the cached one while its list has not changed and it is younger
+    /// than `ttl / 2`, otherwise one signed now. nil for an unknown list.
+    public func token(listID: String, format: StatusListToken.Format, now: Date) async throws -> ServedStatusListToken? {
+        let db = database.sql
+        // The version is read before the entries: a change committed in between makes the stored version stale,
+        // never the token.
+        guard let list = try await db.select().columns("bits", "size", "version").from("status_lists")
+            .where("id", .equal, listID).first() else { return nil }
+        let version = try list.decode(column: "version", as: Int64.self)
+        let settings = try await Self.settings(on: db)
+        if let cached = try await db.select().columns("version", "signed_at", "token").from("status_list_tokens")
+            .where("list_id", .equal, listID).where("format", .equal, format.rawValue).first() {
+            let signedAt = Timestamp.date(try cached.decode(column: "signed_at", as: Int64.self))
+            let age = now.timeIntervalSince(signedAt)
+            if try cached.decode(column: "version", as: Int64.self) == version, age >= 0, age < Double(settings.ttlSeconds) / 2 {
+                return ServedStatusListToken(format: format, bytes: Array(try cached.decode(column: "token", as: Data.self)),
+                                             signedAt: signedAt, version: version)
+            }
+        }
+        var statusList = try StatusList(bits: try list.decode(column: "bits", as: Int.self),
+                                        count: try list.decode(column: "size", as: Int.self))
+        for row in try await db.select().columns("idx", "status").from("status_list_entries")
+            .where("list_id", .equal, listID).where("status", .notEqual, 0).all() {
+            try statusList.setStatus(UInt8(try row.decode(column: "status", as: Int.self)),
+                                     at: try row.decode(column: "idx", as: Int.self))
+        }
+        // Whole seconds: `iat` is a NumericDate, and Last-Modified has no fractions either.
+        let signedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let token = StatusListToken(subject: uri(of: listID), issuedAt: signedAt,
+                                    expiresAt: signedAt.addingTimeInterval(Double(settings.expSeconds)),
+                                    timeToLive: UInt64(settings.ttlSeconds), list: statusList)
+        let signer = await certificates.current(now: now).statusListSigner
+        let bytes: [UInt8] = switch format {
+        case .cwt: try token.cwt(signer: COSESigningKey.p256(signer.privateKey), certificateChain: [signer.der])
+        case .jwt: Array(try token.jwt(key: JWSSigningKey(signer.privateKey), certificateChain: [signer.der]).utf8)
+        }
+        try await db.insert(into: "status_list_tokens")
+            .columns("list_id", "format", "version", "signed_at", "token")
+            .values(SQLBind(listID), SQLBind(format.rawValue), SQLBind(version), SQLBind(Timestamp.milliseconds(signedAt)),
+                    SQLBind(Data(bytes)))
+            .onConflict(with: ["list_id", "format"]) {
+                $0.set(excludedValueOf: "version").set(excludedValueOf: "signed_at").set(excludedValueOf: "token")
+            }
+            .run()
+        return ServedStatusListToken(format: format, bytes: bytes, signedAt: signedAt, version: version)
+    }
+}
