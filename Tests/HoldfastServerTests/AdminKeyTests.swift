@@ -151,18 +151,18 @@ import Testing
     @Test(arguments: StorageBackend.available)
     func secretsAreStoredOnlyAsHashesAndUseIsRecorded(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let created = try await services.adminKeys.create(name: "hashed")
-            let row = try #require(try await services.database.sql.select().column("secret_hash").from("admin_api_keys")
-                .where("id", .equal, created.adminKey.id).first())
-            let stored = try row.decode(column: "secret_hash", as: String.self)
-            let secret = String(created.key.split(separator: "_")[2])
-            #expect(stored != secret)
-            #expect(stored.count == 64)
-            #expect(created.adminKey.lastUsedAt == nil)
-            #expect(try await services.adminKeys.authenticate(token: created.key).id == created.adminKey.id)
-            #expect(try await services.adminKeys.get(id: created.adminKey.id).lastUsedAt != nil)
-            await services.database.close()
+            try await TestServices.with(configuration) { services in
+                let created = try await services.adminKeys.create(name: "hashed")
+                let row = try #require(try await services.database.sql.select().column("secret_hash").from("admin_api_keys")
+                    .where("id", .equal, created.adminKey.id).first())
+                let stored = try row.decode(column: "secret_hash", as: String.self)
+                let secret = String(created.key.split(separator: "_")[2])
+                #expect(stored != secret)
+                #expect(stored.count == 64)
+                #expect(created.adminKey.lastUsedAt == nil)
+                #expect(try await services.adminKeys.authenticate(token: created.key).id == created.adminKey.id)
+                #expect(try await services.adminKeys.get(id: created.adminKey.id).lastUsedAt != nil)
+            }
         }
     }
 
@@ -171,27 +171,27 @@ import Testing
     @Test(arguments: StorageBackend.available)
     func racingRevocationsNeverLeaveNoActiveKey(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let keys = services.adminKeys
-            for round in 0..<8 {
-                // Every earlier key revoked: exactly two active keys at the start of each round.
-                for key in try await keys.list(limit: 500).keys where key.isActive {
-                    _ = try await keys.revoke(id: key.id, actingKeyID: nil)
-                }
-                let first = try await keys.create(name: "a\(round)").adminKey.id
-                let second = try await keys.create(name: "b\(round)").adminKey.id
-                let attempts: [(id: String, acting: String)] = round.isMultiple(of: 2)
-                    ? [(second, first), (first, second)]          // each revokes the other
-                    : [(first, first), (first, first), (second, second)] // themselves, twice over
-                await withTaskGroup(of: Void.self) { group in
-                    for attempt in attempts {
-                        group.addTask { _ = try? await keys.revoke(id: attempt.id, actingKeyID: attempt.acting) }
+            try await TestServices.with(configuration) { services in
+                let keys = services.adminKeys
+                for round in 0..<8 {
+                    // Every earlier key revoked: exactly two active keys at the start of each round.
+                    for key in try await keys.list(limit: 500).keys where key.isActive {
+                        _ = try await keys.revoke(id: key.id, actingKeyID: nil)
                     }
+                    let first = try await keys.create(name: "a\(round)").adminKey.id
+                    let second = try await keys.create(name: "b\(round)").adminKey.id
+                    let attempts: [(id: String, acting: String)] = round.isMultiple(of: 2)
+                        ? [(second, first), (first, second)]          // each revokes the other
+                        : [(first, first), (first, first), (second, second)] // themselves, twice over
+                    await withTaskGroup(of: Void.self) { group in
+                        for attempt in attempts {
+                            group.addTask { _ = try? await keys.revoke(id: attempt.id, actingKeyID: attempt.acting) }
+                        }
+                    }
+                    let active = try await keys.list(limit: 500).keys.filter(\.isActive)
+                    #expect(!active.isEmpty, "round \(round): no active admin key left")
                 }
-                let active = try await keys.list(limit: 500).keys.filter(\.isActive)
-                #expect(!active.isEmpty, "round \(round): no active admin key left")
             }
-            await services.database.close()
         }
     }
 }

@@ -17,56 +17,56 @@ import X509
         try await backend.withConfiguration { base in
             var configuration = base
             configuration.issuance = IssuanceConfiguration(issuerName: "Example Bank", country: "NL")
-            let services = try await TestServices.make(configuration)
-            let now = services.clock.now()
-            let certificates = await services.issuerCertificates.current(now: now)
-            let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
-            let bootstrap = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
-                .create(name: "test").key
-            try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
-                let unauthenticated = try await client.execute(uri: "/v1/credentials/mobile/iacas", method: .get)
-                #expect(unauthenticated.status == .unauthorized)
+            try await TestServices.with(configuration) { services in
+                let now = services.clock.now()
+                let certificates = await services.issuerCertificates.current(now: now)
+                let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
+                let bootstrap = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
+                    .create(name: "test").key
+                try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
+                    let unauthenticated = try await client.execute(uri: "/v1/credentials/mobile/iacas", method: .get)
+                    #expect(unauthenticated.status == .unauthorized)
 
-                let response = try await client.execute(uri: "/v1/credentials/mobile/iacas", method: .get,
-                                                        headers: .bearer(bootstrap))
-                #expect(response.status == .ok)
-                let list = try response.decode(MobileIACAList.self)
-                #expect(list.data.count == 1)
-                let item = try #require(list.data.first)
-                #expect(item.active)
-                #expect(item.id == certificates.iaca.id)
-                #expect(item.notBefore <= now && item.notAfter > now.addingTimeInterval(9 * 365 * 86_400))
+                    let response = try await client.execute(uri: "/v1/credentials/mobile/iacas", method: .get,
+                                                            headers: .bearer(bootstrap))
+                    #expect(response.status == .ok)
+                    let list = try response.decode(MobileIACAList.self)
+                    #expect(list.data.count == 1)
+                    let item = try #require(list.data.first)
+                    #expect(item.active)
+                    #expect(item.id == certificates.iaca.id)
+                    #expect(item.notBefore <= now && item.notAfter > now.addingTimeInterval(9 * 365 * 86_400))
 
-                // The PEM is the IACA, and the document signer passes ISO 18013-5 Annex B's checks against it.
-                let trust = try IssuerTrust(pem: item.certificatePem)
-                let validated = try trust.validate(x5chain: [certificates.documentSigner.der], at: now)
-                #expect(validated.iaca == certificates.iaca.certificate)
+                    // The PEM is the IACA, and the document signer passes ISO 18013-5 Annex B's checks against it.
+                    let trust = try IssuerTrust(pem: item.certificatePem)
+                    let validated = try trust.validate(x5chain: [certificates.documentSigner.der], at: now)
+                    #expect(validated.iaca == certificates.iaca.certificate)
+                }
+                let iaca = certificates.iaca.certificate
+                #expect(iaca.subject.description.contains("C=NL"))
+                #expect(iaca.subject.description.contains("Example Bank IACA"))
+                let signer = certificates.statusListSigner.certificate
+                #expect(signer.issuer == iaca.subject)
+                #expect(iaca.publicKey.isValidSignature(signer.signature, for: signer))
+                let usage = try #require(try signer.extensions.extendedKeyUsage)
+                #expect(usage.contains(ExtendedKeyUsage.Usage(oid: IssuerCertificates.statusListSigningExtendedKeyUsage)))
+                #expect(!usage.contains(ExtendedKeyUsage.Usage(oid: IssuerTrust.mdlDSExtendedKeyUsage)))
+                // A signer never outlives its IACA, and Annex B.1.4 bounds a document signer to 457 days.
+                #expect(certificates.documentSigner.notAfter.timeIntervalSince(certificates.documentSigner.notBefore) <= 457 * 86_400)
+                #expect(certificates.documentSigner.notAfter <= iaca.notValidAfter)
             }
-            let iaca = certificates.iaca.certificate
-            #expect(iaca.subject.description.contains("C=NL"))
-            #expect(iaca.subject.description.contains("Example Bank IACA"))
-            let signer = certificates.statusListSigner.certificate
-            #expect(signer.issuer == iaca.subject)
-            #expect(iaca.publicKey.isValidSignature(signer.signature, for: signer))
-            let usage = try #require(try signer.extensions.extendedKeyUsage)
-            #expect(usage.contains(ExtendedKeyUsage.Usage(oid: IssuerCertificates.statusListSigningExtendedKeyUsage)))
-            #expect(!usage.contains(ExtendedKeyUsage.Usage(oid: IssuerTrust.mdlDSExtendedKeyUsage)))
-            // A signer never outlives its IACA, and Annex B.1.4 bounds a document signer to 457 days.
-            #expect(certificates.documentSigner.notAfter.timeIntervalSince(certificates.documentSigner.notBefore) <= 457 * 86_400)
-            #expect(certificates.documentSigner.notAfter <= iaca.notValidAfter)
-            await services.database.close()
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func aRestartKeepsTheCertificatesAndTheirKeys(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let first = try await TestServices.make(configuration)
-            let before = await first.issuerCertificates.current(now: first.clock.now())
-            await first.database.close()
-            let second = try await TestServices.make(configuration)
-            let after = await second.issuerCertificates.current(now: second.clock.now())
-            await second.database.close()
+            let before = try await TestServices.with(configuration) { first in
+                await first.issuerCertificates.current(now: first.clock.now())
+            }
+            let after = try await TestServices.with(configuration) { second in
+                await second.issuerCertificates.current(now: second.clock.now())
+            }
             #expect(after.all.map(\.id) == before.all.map(\.id))
             #expect(after.documentSigner.privateKey.rawRepresentation == before.documentSigner.privateKey.rawRepresentation)
         }
@@ -75,33 +75,33 @@ import X509
     @Test(arguments: StorageBackend.available)
     func rotationKeepsWhatItReplacesListed(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let now = services.clock.now()
-            let original = await services.issuerCertificates.current(now: now)
+            try await TestServices.with(configuration) { services in
+                let now = services.clock.now()
+                let original = await services.issuerCertificates.current(now: now)
 
-            let signers = try await IssuerCertificateAdmin.rotate(configuration: configuration, database: services.database,
-                                                                   newIACA: false, now: now, logger: StorageBackend.quietLogger)
-            #expect(signers.iaca.id == original.iaca.id)
-            #expect(signers.documentSigner.id != original.documentSigner.id)
-            #expect(signers.statusListSigner.id != original.statusListSigner.id)
-            #expect(signers.all.first { $0.id == original.documentSigner.id }?.status == .published)
-            #expect(IssuerCertificateAdmin.iacas(signers).data.count == 1)
+                let signers = try await IssuerCertificateAdmin.rotate(configuration: configuration, database: services.database,
+                                                                       newIACA: false, now: now, logger: StorageBackend.quietLogger)
+                #expect(signers.iaca.id == original.iaca.id)
+                #expect(signers.documentSigner.id != original.documentSigner.id)
+                #expect(signers.statusListSigner.id != original.statusListSigner.id)
+                #expect(signers.all.first { $0.id == original.documentSigner.id }?.status == .published)
+                #expect(IssuerCertificateAdmin.iacas(signers).data.count == 1)
 
-            let everything = try await IssuerCertificateAdmin.rotate(configuration: configuration, database: services.database,
-                                                                      newIACA: true, now: now, logger: StorageBackend.quietLogger)
-            let iacas = IssuerCertificateAdmin.iacas(everything).data
-            #expect(iacas.map(\.id) == [everything.iaca.id, original.iaca.id])
-            #expect(iacas.map(\.active) == [true, false])
-            let trust = IssuerTrust(iacas: everything.iacas.map(\.certificate))
-            #expect(try trust.validate(x5chain: [everything.documentSigner.der], at: now).iaca == everything.iaca.certificate)
-            // The first document signer still chains to the old IACA, which is still trusted.
-            #expect(try trust.validate(x5chain: [original.documentSigner.der], at: now).iaca == original.iaca.certificate)
+                let everything = try await IssuerCertificateAdmin.rotate(configuration: configuration, database: services.database,
+                                                                          newIACA: true, now: now, logger: StorageBackend.quietLogger)
+                let iacas = IssuerCertificateAdmin.iacas(everything).data
+                #expect(iacas.map(\.id) == [everything.iaca.id, original.iaca.id])
+                #expect(iacas.map(\.active) == [true, false])
+                let trust = IssuerTrust(iacas: everything.iacas.map(\.certificate))
+                #expect(try trust.validate(x5chain: [everything.documentSigner.der], at: now).iaca == everything.iaca.certificate)
+                // The first document signer still chains to the old IACA, which is still trusted.
+                #expect(try trust.validate(x5chain: [original.documentSigner.der], at: now).iaca == original.iaca.certificate)
 
-            // The server takes the rotated certificates from the database once its copy is older than the interval.
-            let later = now.addingTimeInterval(IssuerCertificateStore.refreshInterval + 1)
-            #expect(await services.issuerCertificates.current(now: now).iaca.id == original.iaca.id)
-            #expect(await services.issuerCertificates.current(now: later).iaca.id == everything.iaca.id)
-            await services.database.close()
+                // The server takes the rotated certificates from the database once its copy is older than the interval.
+                let later = now.addingTimeInterval(IssuerCertificateStore.refreshInterval + 1)
+                #expect(await services.issuerCertificates.current(now: now).iaca.id == original.iaca.id)
+                #expect(await services.issuerCertificates.current(now: later).iaca.id == everything.iaca.id)
+            }
         }
     }
 

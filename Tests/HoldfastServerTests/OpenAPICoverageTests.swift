@@ -35,13 +35,13 @@ import Testing
 
     static func routedOperations() async throws -> [Operation: Route.Access] {
         try await StorageBackend.sqlite.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            var operations: [Operation: Route.Access] = [:]
-            for route in RouteTable(HoldfastControllers.make(services)).routes {
-                operations[Operation(method: route.method.rawValue, path: route.path)] = route.access
+            try await TestServices.with(configuration) { services in
+                var operations: [Operation: Route.Access] = [:]
+                for route in RouteTable(HoldfastControllers.make(services)).routes {
+                    operations[Operation(method: route.method.rawValue, path: route.path)] = route.access
+                }
+                return operations
             }
-            await services.database.close()
-            return operations
         }
     }
 

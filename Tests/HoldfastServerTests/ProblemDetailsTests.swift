@@ -88,21 +88,21 @@ import Testing
 
     @Test func unexpectedErrorIsInternalErrorWithoutInternals() async throws {
         try await StorageBackend.sqlite.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, "/boom") { _, _ in throw Leaky() }]
-            let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(routes))
-            let application = Application(router: router, logger: StorageBackend.quietLogger)
-            try await application.test(.router) { client in
-                let response = try await client.execute(uri: "/boom", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "trace-1"])
-                #expect(response.status == .internalServerError)
-                let problem = try #require(response.problem)
-                #expect(problem.code == "INTERNAL_ERROR")
-                #expect(problem.requestId == "trace-1")
-                #expect(problem.instance == "urn:holdfast:request:trace-1")
-                #expect(!response.text.contains("hunter2"))
-                #expect(!response.text.contains("db.internal"))
+            try await TestServices.with(configuration) { services in
+                let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, "/boom") { _, _ in throw Leaky() }]
+                let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(routes))
+                let application = Application(router: router, logger: StorageBackend.quietLogger)
+                try await application.test(.router) { client in
+                    let response = try await client.execute(uri: "/boom", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "trace-1"])
+                    #expect(response.status == .internalServerError)
+                    let problem = try #require(response.problem)
+                    #expect(problem.code == "INTERNAL_ERROR")
+                    #expect(problem.requestId == "trace-1")
+                    #expect(problem.instance == "urn:holdfast:request:trace-1")
+                    #expect(!response.text.contains("hunter2"))
+                    #expect(!response.text.contains("db.internal"))
+                }
             }
-            await services.database.close()
         }
     }
 

@@ -28,154 +28,156 @@ import Testing
     @Test(arguments: StorageBackend.available)
     func aRevocationIsInTheVeryNextTokenInBothFormats(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let lists = Self.statusLists(services)
-            let now = services.clock.now()
-            let (revoked, suspended, untouched) = try await services.database.transaction { db in
-                (try await lists.allocate(on: db, now: now), try await lists.allocate(on: db, now: now),
-                 try await lists.allocate(on: db, now: now))
-            }
-            #expect(Set([revoked.listID, suspended.listID, untouched.listID]).count == 1)
-            let iaca = await services.issuerCertificates.current(now: now).iaca.certificate
-            let verifier = StatusListTokenVerifier(trust: .anchors([iaca]))
-            let uri = lists.uri(of: revoked.listID)
-            #expect(uri.hasSuffix("/v2/credentials/mobile/status-lists/\(revoked.listID)/token"))
-
-            try await Self.withRouter(services) { client, _ in
-                let path = "/v2/credentials/mobile/status-lists/\(revoked.listID)/token"
-                let first = try await client.execute(uri: path, method: .get)
-                #expect(first.status == .ok)
-                #expect(first.headers[.contentType] == "application/statuslist+cwt")
-                let before = try verifier.verify(Array(first.body.readableBytesView), expectedURI: uri, at: now)
-                #expect(before.format == .cwt)
-                #expect(before.token.list.count == StatusListService.listSize)
-                #expect(try before.token.list.status(at: revoked.index) == 0)
-
-                try await services.database.transaction { db in
-                    try await lists.setStatus(.invalid, at: revoked, on: db)
-                    try await lists.setStatus(.suspended, at: suspended, on: db)
+            try await TestServices.with(configuration) { services in
+                let lists = Self.statusLists(services)
+                let now = services.clock.now()
+                let (revoked, suspended, untouched) = try await services.database.transaction { db in
+                    (try await lists.allocate(on: db, now: now), try await lists.allocate(on: db, now: now),
+                     try await lists.allocate(on: db, now: now))
                 }
-                let after = try await client.execute(uri: path, method: .get)
-                let signed = try verifier.verify(Array(after.body.readableBytesView), expectedURI: uri, at: now)
-                #expect(try signed.token.list.status(at: revoked.index) == 1)
-                #expect(try signed.token.list.status(at: suspended.index) == 2)
-                #expect(try signed.token.list.status(at: untouched.index) == 0)
-                #expect(signed.token.list.valueCounts()[1] == 1)
-                #expect(after.headers[.eTag] != first.headers[.eTag])
+                #expect(Set([revoked.listID, suspended.listID, untouched.listID]).count == 1)
+                let iaca = await services.issuerCertificates.current(now: now).iaca.certificate
+                let verifier = StatusListTokenVerifier(trust: .anchors([iaca]))
+                let uri = lists.uri(of: revoked.listID)
+                #expect(uri.hasSuffix("/v2/credentials/mobile/status-lists/\(revoked.listID)/token"))
 
-                var jwtHeaders = HTTPFields()
-                jwtHeaders[.accept] = "application/statuslist+jwt"
-                let jwt = try await client.execute(uri: path, method: .get, headers: jwtHeaders)
-                #expect(jwt.status == .ok)
-                #expect(jwt.headers[.contentType] == "application/statuslist+jwt")
-                let decoded = try verifier.verify(Array(jwt.body.readableBytesView), expectedURI: uri, at: now)
-                #expect(decoded.format == .jwt)
-                #expect(try decoded.token.list.status(at: revoked.index) == 1)
+                try await Self.withRouter(services) { client, _ in
+                    let path = "/v2/credentials/mobile/status-lists/\(revoked.listID)/token"
+                    let first = try await client.execute(uri: path, method: .get)
+                    #expect(first.status == .ok)
+                    #expect(first.headers[.contentType] == "application/statuslist+cwt")
+                    let before = try verifier.verify(Array(first.body.readableBytesView), expectedURI: uri, at: now)
+                    #expect(before.format == .cwt)
+                    #expect(before.token.list.count == StatusListService.listSize)
+                    #expect(try before.token.list.status(at: revoked.index) == 0)
+
+                    try await services.database.transaction { db in
+                        try await lists.setStatus(.invalid, at: revoked, on: db)
+                        try await lists.setStatus(.suspended, at: suspended, on: db)
+                    }
+                    let after = try await client.execute(uri: path, method: .get)
+                    let signed = try verifier.verify(Array(after.body.readableBytesView), expectedURI: uri, at: now)
+                    #expect(try signed.token.list.status(at: revoked.index) == 1)
+                    #expect(try signed.token.list.status(at: suspended.index) == 2)
+                    #expect(try signed.token.list.status(at: untouched.index) == 0)
+                    #expect(signed.token.list.valueCounts()[1] == 1)
+                    #expect(after.headers[.eTag] != first.headers[.eTag])
+
+                    var jwtHeaders = HTTPFields()
+                    jwtHeaders[.accept] = "application/statuslist+jwt"
+                    let jwt = try await client.execute(uri: path, method: .get, headers: jwtHeaders)
+                    #expect(jwt.status == .ok)
+                    #expect(jwt.headers[.contentType] == "application/statuslist+jwt")
+                    let decoded = try verifier.verify(Array(jwt.body.readableBytesView), expectedURI: uri, at: now)
+                    #expect(decoded.format == .jwt)
+                    #expect(try decoded.token.list.status(at: revoked.index) == 1)
+                }
             }
-            await services.database.close()
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func anUnchangedListIsServedFromTheCacheWithItsValidators(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let lists = Self.statusLists(services)
-            let now = services.clock.now()
-            let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
-            let first = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now))
-            // Within ttl/2 and unchanged: the very same bytes, from the database (any node).
-            let soon = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now.addingTimeInterval(60)))
-            #expect(soon.bytes == first.bytes)
-            // Older than ttl/2: signed again.
-            let half = Double(StatusListService.defaultSettings.ttlSeconds) / 2
-            let later = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now.addingTimeInterval(half + 1)))
-            #expect(later.bytes != first.bytes)
-            #expect(later.signedAt > first.signedAt)
+            try await TestServices.with(configuration) { services in
+                let lists = Self.statusLists(services)
+                let now = services.clock.now()
+                let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
+                let first = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now))
+                // Within ttl/2 and unchanged: the very same bytes, from the database (any node).
+                let soon = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now.addingTimeInterval(60)))
+                #expect(soon.bytes == first.bytes)
+                // Older than ttl/2: signed again.
+                let half = Double(StatusListService.defaultSettings.ttlSeconds) / 2
+                let later = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now.addingTimeInterval(half + 1)))
+                #expect(later.bytes != first.bytes)
+                #expect(later.signedAt > first.signedAt)
 
-            try await Self.withRouter(services) { client, _ in
-                let path = "/v2/credentials/mobile/status-lists/\(reference.listID)/token"
-                let response = try await client.execute(uri: path, method: .get)
-                let etag = try #require(response.headers[.eTag])
-                #expect(response.headers[.lastModified] != nil)
-                let cacheControl = try #require(response.headers[.cacheControl])
-                #expect(cacheControl.hasPrefix("public, max-age="))
-                let maxAge = try #require(Int64(cacheControl.dropFirst("public, max-age=".count)))
-                #expect(maxAge <= StatusListService.defaultSettings.ttlSeconds)
-                var conditional = HTTPFields()
-                conditional[.ifNoneMatch] = etag
-                let notModified = try await client.execute(uri: path, method: .get, headers: conditional)
-                #expect(notModified.status == .notModified)
-                #expect(notModified.body.readableBytes == 0)
+                try await Self.withRouter(services) { client, _ in
+                    let path = "/v2/credentials/mobile/status-lists/\(reference.listID)/token"
+                    let response = try await client.execute(uri: path, method: .get)
+                    let etag = try #require(response.headers[.eTag])
+                    #expect(response.headers[.lastModified] != nil)
+                    let cacheControl = try #require(response.headers[.cacheControl])
+                    #expect(cacheControl.hasPrefix("public, max-age="))
+                    let maxAge = try #require(Int64(cacheControl.dropFirst("public, max-age=".count)))
+                    #expect(maxAge <= StatusListService.defaultSettings.ttlSeconds)
+                    var conditional = HTTPFields()
+                    conditional[.ifNoneMatch] = etag
+                    let notModified = try await client.execute(uri: path, method: .get, headers: conditional)
+                    #expect(notModified.status == .notModified)
+                    #expect(notModified.body.readableBytes == 0)
 
-                let unknown = try await client.execute(uri: "/v2/credentials/mobile/status-lists/\(UUID().uuidString.lowercased())/token",
-                                                       method: .get)
-                #expect(unknown.status == .notFound)
-                let junk = try await client.execute(uri: "/v2/credentials/mobile/status-lists/..%2F..%2Fetc/token", method: .get)
-                #expect(junk.status == .notFound)
+                    let unknown = try await client.execute(uri: "/v2/credentials/mobile/status-lists/\(UUID().uuidString.lowercased())/token",
+                                                           method: .get)
+                    #expect(unknown.status == .notFound)
+                    let junk = try await client.execute(uri: "/v2/credentials/mobile/status-lists/..%2F..%2Fetc/token", method: .get)
+                    #expect(junk.status == .notFound)
+                }
             }
-            await services.database.close()
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func settingsAreValidatedAndTheNextTokenUsesThem(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let lists = Self.statusLists(services)
-            let now = services.clock.now()
-            let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
-            _ = try await lists.token(listID: reference.listID, format: .cwt, now: now)
-            try await Self.withRouter(services) { client, admin in
-                let path = "/v1/credentials/mobile/status-list-settings"
-                let defaults = try await client.execute(uri: path, method: .get, headers: .bearer(admin))
-                #expect(try defaults.decode(StatusListSettings.self) == StatusListSettings(ttlSeconds: 86_400, expSeconds: 604_800))
-                for invalid in [#"{"ttlSeconds":0,"expSeconds":10}"#, #"{"ttlSeconds":600,"expSeconds":600}"#] {
-                    let refused = try await client.execute(uri: path, method: .put, headers: .json(bearer: admin), body: jsonBody(invalid))
-                    #expect(refused.status == .badRequest)
-                    #expect(refused.text.contains("VALIDATION_FAILED"))
+            try await TestServices.with(configuration) { services in
+                let lists = Self.statusLists(services)
+                let now = services.clock.now()
+                let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
+                _ = try await lists.token(listID: reference.listID, format: .cwt, now: now)
+                try await Self.withRouter(services) { client, admin in
+                    let path = "/v1/credentials/mobile/status-list-settings"
+                    let defaults = try await client.execute(uri: path, method: .get, headers: .bearer(admin))
+                    #expect(try defaults.decode(StatusListSettings.self) == StatusListSettings(ttlSeconds: 86_400, expSeconds: 604_800))
+                    for invalid in [#"{"ttlSeconds":0,"expSeconds":10}"#, #"{"ttlSeconds":600,"expSeconds":600}"#] {
+                        let refused = try await client.execute(uri: path, method: .put, headers: .json(bearer: admin), body: jsonBody(invalid))
+                        #expect(refused.status == .badRequest)
+                        #expect(refused.text.contains("VALIDATION_FAILED"))
+                    }
+                    let unauthenticated = try await client.execute(uri: path, method: .put, headers: .json(bearer: nil),
+                                                                   body: jsonBody(#"{"ttlSeconds":300,"expSeconds":3600}"#))
+                    #expect(unauthenticated.status == .unauthorized)
+                    let updated = try await client.execute(uri: path, method: .put, headers: .json(bearer: admin),
+                                                           body: jsonBody(#"{"ttlSeconds":300,"expSeconds":3600}"#))
+                    #expect(updated.status == .ok)
+
+                    let token = try await client.execute(uri: "/v2/credentials/mobile/status-lists/\(reference.listID)/token", method: .get)
+                    let decoded = try SignedStatusListToken(decoding: Array(token.body.readableBytesView))
+                    #expect(decoded.token.timeToLive == 300)
+                    let expiresAt = try #require(decoded.token.expiresAt)
+                    #expect(expiresAt.timeIntervalSince(decoded.token.issuedAt) == 3600)
+                    #expect(token.headers[.cacheControl].map { Int64($0.dropFirst("public, max-age=".count)) ?? 0 } ?? 0 <= 300)
+
+                    let aggregation = try await client.execute(uri: "/v2/credentials/mobile/status-lists", method: .get)
+                    #expect(aggregation.status == .ok)
+                    struct Aggregation: Decodable { var status_lists: [String] }
+                    #expect(try aggregation.decode(Aggregation.self).status_lists == [lists.uri(of: reference.listID)])
                 }
-                let unauthenticated = try await client.execute(uri: path, method: .put, headers: .json(bearer: nil),
-                                                               body: jsonBody(#"{"ttlSeconds":300,"expSeconds":3600}"#))
-                #expect(unauthenticated.status == .unauthorized)
-                let updated = try await client.execute(uri: path, method: .put, headers: .json(bearer: admin),
-                                                       body: jsonBody(#"{"ttlSeconds":300,"expSeconds":3600}"#))
-                #expect(updated.status == .ok)
-
-                let token = try await client.execute(uri: "/v2/credentials/mobile/status-lists/\(reference.listID)/token", method: .get)
-                let decoded = try SignedStatusListToken(decoding: Array(token.body.readableBytesView))
-                #expect(decoded.token.timeToLive == 300)
-                let expiresAt = try #require(decoded.token.expiresAt)
-                #expect(expiresAt.timeIntervalSince(decoded.token.issuedAt) == 3600)
-                #expect(token.headers[.cacheControl].map { Int64($0.dropFirst("public, max-age=".count)) ?? 0 } ?? 0 <= 300)
-
-                let aggregation = try await client.execute(uri: "/v2/credentials/mobile/status-lists", method: .get)
-                #expect(aggregation.status == .ok)
-                struct Aggregation: Decodable { var status_lists: [String] }
-                #expect(try aggregation.decode(Aggregation.self).status_lists == [lists.uri(of: reference.listID)])
             }
-            await services.database.close()
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func concurrentAllocationsNeverShareAnIndex(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let lists = Self.statusLists(services)
-            let now = services.clock.now()
-            let references = try await withThrowingTaskGroup(of: StatusReference.self) { group in
-                for _ in 0..<1_000 {
-                    group.addTask { try await services.database.transaction { db in try await lists.allocate(on: db, now: now) } }
+            try await TestServices.with(configuration) { services in
+                let lists = Self.statusLists(services)
+                let now = services.clock.now()
+                let references = try await withThrowingTaskGroup(of: StatusReference.self) { group in
+                    for _ in 0..<1_000 {
+                        group.addTask { try await services.database.transaction { db in try await lists.allocate(on: db, now: now) } }
+                    }
+                    return try await group.reduce(into: [StatusReference]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [StatusReference]()) { $0.append($1) }
+                #expect(references.count == 1_000)
+                #expect(Set(references).count == 1_000)
+                let allocated = try await services.database.sql.select().column("allocated").from("status_lists").all()
+                    .map { try $0.decode(column: "allocated", as: Int.self) }.reduce(0, +)
+                #expect(allocated == 1_000)
+                // Racing first issuances share the one list the first of them opened.
+                #expect(try await lists.listIDs().count == 1)
             }
-            #expect(references.count == 1_000)
-            #expect(Set(references).count == 1_000)
-            let allocated = try await services.database.sql.select().column("allocated").from("status_lists").all()
-                .map { try $0.decode(column: "allocated", as: Int.self) }.reduce(0, +)
-            #expect(allocated == 1_000)
-            await services.database.close()
         }
     }
 

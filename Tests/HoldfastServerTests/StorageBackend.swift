@@ -53,3 +53,20 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         }
     }
 }
+
+extension StorageBackend {
+    /// Opens `database` for `body` and closes it afterwards, also when `body` throws (a PostgreSQL pool released
+    /// without being shut down stops the test process).
+    static func withDatabase<T: Sendable>(_ database: HoldfastConfiguration.Database,
+                                          _ body: (HoldfastDatabase) async throws -> T) async throws -> T {
+        let opened = try HoldfastDatabase.open(database, logger: quietLogger)
+        do {
+            let result = try await body(opened)
+            await opened.close()
+            return result
+        } catch {
+            await opened.close()
+            throw error
+        }
+    }
+}

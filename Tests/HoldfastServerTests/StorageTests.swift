@@ -29,11 +29,11 @@ import TestSupport
             #expect(first.map(\.version) == HoldfastMigrations.all.map(\.version).sorted())
             let second = try await HoldfastApplication.migrate(configuration: configuration, logger: StorageBackend.quietLogger)
             #expect(second.isEmpty)
-            let database = try HoldfastDatabase.open(configuration.database, logger: StorageBackend.quietLogger)
-            let rows = try await database.sql.select().column("*").from("schema_migrations").orderBy("version").all()
-            #expect(try rows.map { try $0.decode(column: "name", as: String.self) } == HoldfastMigrations.all.map(\.name))
-            #expect(try rows.allSatisfy { try $0.decode(column: "applied_at", as: Int64.self) > 0 })
-            await database.close()
+            try await StorageBackend.withDatabase(configuration.database) { database in
+                let rows = try await database.sql.select().column("*").from("schema_migrations").orderBy("version").all()
+                #expect(try rows.map { try $0.decode(column: "name", as: String.self) } == HoldfastMigrations.all.map(\.name))
+                #expect(try rows.allSatisfy { try $0.decode(column: "applied_at", as: Int64.self) > 0 })
+            }
         }
     }
 
@@ -41,35 +41,35 @@ import TestSupport
     func aLaterMigrationIsAppliedOnTopOfAnExistingSchema(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
             _ = try await HoldfastApplication.migrate(configuration: configuration, logger: StorageBackend.quietLogger)
-            let database = try HoldfastDatabase.open(configuration.database, logger: StorageBackend.quietLogger)
-            let extra = Migration(version: 9_999, name: "create test_widgets",
-                                  sqlite: ["CREATE TABLE test_widgets (id TEXT PRIMARY KEY, payload BLOB)"],
-                                  postgresql: ["CREATE TABLE test_widgets (id TEXT PRIMARY KEY, payload BYTEA)"])
-            let migrator = try Migrator(migrations: HoldfastMigrations.all + [extra])
-            let dialect = database.dialect
-            let applied = try await database.withStartupLock { session in
-                try await migrator.migrate(session, dialect: dialect, logger: StorageBackend.quietLogger)
+            try await StorageBackend.withDatabase(configuration.database) { database in
+                let extra = Migration(version: 9_999, name: "create test_widgets",
+                                      sqlite: ["CREATE TABLE test_widgets (id TEXT PRIMARY KEY, payload BLOB)"],
+                                      postgresql: ["CREATE TABLE test_widgets (id TEXT PRIMARY KEY, payload BYTEA)"])
+                let migrator = try Migrator(migrations: HoldfastMigrations.all + [extra])
+                let dialect = database.dialect
+                let applied = try await database.withStartupLock { session in
+                    try await migrator.migrate(session, dialect: dialect, logger: StorageBackend.quietLogger)
+                }
+                #expect(applied.map(\.version) == [9_999])
+                try await database.sql.insert(into: "test_widgets").columns("id", "payload")
+                    .values(SQLBind("w"), SQLBind(Data([1, 2, 3]))).run()
             }
-            #expect(applied.map(\.version) == [9_999])
-            try await database.sql.insert(into: "test_widgets").columns("id", "payload")
-                .values(SQLBind("w"), SQLBind(Data([1, 2, 3]))).run()
-            await database.close()
         }
     }
 
     @Test func failingMigrationLeavesNoRecordAndNoPartialSchema() async throws {
         try await StorageBackend.sqlite.withConfiguration { configuration in
-            let database = try HoldfastDatabase.open(configuration.database, logger: StorageBackend.quietLogger)
-            let broken = Migration(version: 1, name: "broken", sql: ["CREATE TABLE half (id TEXT)", "NOT SQL AT ALL"])
-            let migrator = try Migrator(migrations: [broken])
-            await #expect(throws: (any Error).self) {
-                try await database.withStartupLock { session in
-                    try await migrator.migrate(session, dialect: .sqlite, logger: StorageBackend.quietLogger)
+            try await StorageBackend.withDatabase(configuration.database) { database in
+                let broken = Migration(version: 1, name: "broken", sql: ["CREATE TABLE half (id TEXT)", "NOT SQL AT ALL"])
+                let migrator = try Migrator(migrations: [broken])
+                await #expect(throws: (any Error).self) {
+                    try await database.withStartupLock { session in
+                        try await migrator.migrate(session, dialect: .sqlite, logger: StorageBackend.quietLogger)
+                    }
                 }
+                #expect(try await Migrator.appliedVersions(database.sql).isEmpty)
+                await #expect(throws: (any Error).self) { try await database.sql.raw("SELECT * FROM half").run() }
             }
-            #expect(try await Migrator.appliedVersions(database.sql).isEmpty)
-            await #expect(throws: (any Error).self) { try await database.sql.raw("SELECT * FROM half").run() }
-            await database.close()
         }
     }
 
@@ -89,10 +89,10 @@ import TestSupport
             let (first, second) = try await (a, b)
             #expect([first.bootstrapAdminKey, second.bootstrapAdminKey].compactMap { $0 }.count == 1)
             #expect(first.tenantKeyID == second.tenantKeyID)
-            let database = try HoldfastDatabase.open(shared.database, logger: StorageBackend.quietLogger)
-            let keys = try await database.sql.select().column("kid").from("tenant_keys").all()
-            #expect(keys.count == 1)
-            await database.close()
+            try await StorageBackend.withDatabase(shared.database) { database in
+                let keys = try await database.sql.select().column("kid").from("tenant_keys").all()
+                #expect(keys.count == 1)
+            }
         }
     }
 

@@ -12,27 +12,27 @@ import Testing
     @Test(arguments: StorageBackend.available)
     func jwksPublishesAKeyThatVerifiesTheKeyringsSignatures(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let services = try await TestServices.make(configuration)
-            let message = Array("license token payload".utf8)
-            let signer = services.keyring.signer
-            let signature = try signer.sign(message)
-            let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
-            try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
-                let response = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
-                #expect(response.status == .ok)
-                #expect(response.headers[.cacheControl] == "public, max-age=300")
-                let jwks = try response.decode(JWKSet.self)
-                let jwk = try #require(jwks.key(withID: signer.kid))
-                #expect(jwk.use == "sig")
-                #expect(jwk.alg == "ES256")
-                #expect(jwk.d == nil)
-                #expect(try jwk.thumbprint() == signer.kid)
-                let publicKey = try jwk.p256PublicKey()
-                let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
-                #expect(publicKey.isValidSignature(ecdsa, for: message))
-                #expect(!publicKey.isValidSignature(ecdsa, for: Array("another payload".utf8)))
+            try await TestServices.with(configuration) { services in
+                let message = Array("license token payload".utf8)
+                let signer = services.keyring.signer
+                let signature = try signer.sign(message)
+                let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
+                try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
+                    let response = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.cacheControl] == "public, max-age=300")
+                    let jwks = try response.decode(JWKSet.self)
+                    let jwk = try #require(jwks.key(withID: signer.kid))
+                    #expect(jwk.use == "sig")
+                    #expect(jwk.alg == "ES256")
+                    #expect(jwk.d == nil)
+                    #expect(try jwk.thumbprint() == signer.kid)
+                    let publicKey = try jwk.p256PublicKey()
+                    let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
+                    #expect(publicKey.isValidSignature(ecdsa, for: message))
+                    #expect(!publicKey.isValidSignature(ecdsa, for: Array("another payload".utf8)))
+                }
             }
-            await services.database.close()
         }
     }
 

@@ -8,6 +8,21 @@ enum TestServices {
         await shutdown()
         return services
     }
+
+    /// Runs `body` with services whose database is closed afterwards, also when `body` throws (an open
+    /// PostgreSQL pool that is released without being shut down stops the test process).
+    static func with<T: Sendable>(_ configuration: HoldfastConfiguration,
+                                  _ body: (ServerServices) async throws -> T) async throws -> T {
+        let services = try await make(configuration)
+        do {
+            let result = try await body(services)
+            await services.database.close()
+            return result
+        } catch {
+            await services.database.close()
+            throw error
+        }
+    }
 }
 
 extension TestServices {

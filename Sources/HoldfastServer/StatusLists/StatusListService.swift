@@ -84,10 +84,17 @@ public struct StatusListService: Sendable {
                            detail: "no free status list index could be drawn; try again")
     }
 
+    /// The key of the transaction-scoped PostgreSQL advisory lock taken before a list is opened: "HFSTLIST".
+    static let openListLockKey: Int64 = 0x4846_5354_4C49_5354
+
     private func openList(on db: any SQLDatabase, now: Date) async throws -> String {
-        if let row = try await db.select().column("id").from("status_lists").where("open", .equal, 1)
-            .orderBy("created_at").orderBy("id").limit(1).first() {
-            return try row.decode(column: "id", as: String.self)
+        if let id = try await oldestOpenList(on: db) { return id }
+        // Concurrent first issuances must not each open a list of their own (each list is 2^17 entries of
+        // herd cover). SQLite's `BEGIN IMMEDIATE` already serialises writers; on PostgreSQL the lock is held
+        // until the caller's transaction ends, so the next one sees the list this one opens.
+        if database.dialect == .postgresql {
+            try await db.raw("SELECT pg_advisory_xact_lock(\(bind: Self.openListLockKey))").run()
+            if let id = try await oldestOpenList(on: db) { return id }
         }
         let id = UUID().uuidString.lowercased()
         try await db.insert(into: "status_lists")
@@ -96,6 +103,11 @@ public struct StatusListService: Sendable {
                     SQLBind(Timestamp.milliseconds(now)))
             .run()
         return id
+    }
+
+    private func oldestOpenList(on db: any SQLDatabase) async throws -> String? {
+        try await db.select().column("id").from("status_lists").where("open", .equal, 1)
+            .orderBy("created_at").orderBy("id").limit(1).first()?.decode(column: "id", as: String.self)
     }
 
     /// Sets the status at `reference` and bumps its list's version, in the caller's transaction `db`.
