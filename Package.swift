@@ -97,6 +97,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc", "StatusList", "COSE",
+            "ClientAttestation", "CBOR",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -115,7 +116,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], resources: [.copy("openapi.json")]),
         .executableTarget(name: "holdfast", dependencies: [
-            "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol",
+            "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "MDoc", "StatusList",
             "HoldfastAdmin", "ClientAttestation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -183,7 +184,8 @@ let package = Package(
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
             "HoldfastServer", "JOSE", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation", "Ephemeral",
-            "MDoc", "StatusList",
+            "MDoc", "StatusList", "COSE",
+            .product(name: "PostgresKit", package: "postgres-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -201,7 +203,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HoldfastCLITests", dependencies: [
-            "TestSupport", "holdfast", "CBOR", "COSE", "JOSE",
+            "TestSupport", "holdfast", "CBOR", "COSE", "JOSE", "MDoc", "StatusList",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),

@@ -23,7 +23,7 @@ start() {
   fi
   if ! run_as_postgres "$pg_bin/pg_ctl" -D "$state/pg" status >/dev/null 2>&1; then
     run_as_postgres "$pg_bin/pg_ctl" -D "$state/pg" -l "$state/pg.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $state -c max_connections=200 -c fsync=off" start >/dev/null
+      -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $state -c max_connections=600 -c fsync=off" start >/dev/null
   fi
   run_as_postgres "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
     "SELECT 1 FROM pg_roles WHERE rolname='holdfast'" | grep -q 1 ||

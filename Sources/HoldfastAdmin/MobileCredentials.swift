@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// One item of `GET /v1/credentials/mobile/iacas` (README "API"): an IACA certificate of the tenant that verifiers
 /// should trust. `active` is the one issuing the current signers; the others still verify what they issued.
@@ -35,4 +36,162 @@ public struct StatusListSettings: Codable, Sendable, Hashable {
         self.ttlSeconds = ttlSeconds
         self.expSeconds = expSeconds
     }
+}
+
+// MARK: credential configurations, offers and issued credentials (README "Credentials")
+
+/// How a wallet shows a credential (OpenID4VCI 1.0 §12.2.4 `display`): its name, and optionally a description,
+/// colours (CSS colour values) and a logo.
+public struct CredentialDisplay: Codable, Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public var backgroundColor: String?
+    public var textColor: String?
+    public var logoUri: String?
+
+    public init(name: String, description: String? = nil, backgroundColor: String? = nil, textColor: String? = nil,
+                logoUri: String? = nil) {
+        self.name = name
+        self.description = description
+        self.backgroundColor = backgroundColor
+        self.textColor = textColor
+        self.logoUri = logoUri
+    }
+}
+
+/// `POST /v1/credentials/mobile/configurations`: an mDoc the tenant issues. `nameSpaces`, when given, lists every
+/// element an offer may carry; `validForDays` defaults to 365 and `revocable` to true (the mDoc then carries a
+/// status list reference). `id` may be chosen (letters, digits, `.`, `_`, `-`); `createdAt` is the server's.
+public struct CredentialConfiguration: Codable, Sendable, Hashable {
+    public var id: String?
+    public var docType: String
+    public var nameSpaces: [String: [String]]?
+    public var display: CredentialDisplay
+    public var validForDays: Int?
+    public var revocable: Bool?
+    public var createdAt: Date?
+
+    public init(id: String? = nil, docType: String, nameSpaces: [String: [String]]? = nil, display: CredentialDisplay,
+                validForDays: Int? = nil, revocable: Bool? = nil, createdAt: Date? = nil) {
+        self.id = id
+        self.docType = docType
+        self.nameSpaces = nameSpaces
+        self.display = display
+        self.validForDays = validForDays
+        self.revocable = revocable
+        self.createdAt = createdAt
+    }
+}
+
+/// `{data: [...]}`: every configuration, oldest first.
+public struct CredentialConfigurationList: Codable, Sendable, Hashable {
+    public var data: [CredentialConfiguration]
+
+    public init(data: [CredentialConfiguration]) { self.data = data }
+}
+
+/// `POST /v1/credentials/mobile/offers`: an offer of one credential of `configurationId` with these claim values
+/// (namespace → element → value). A value is plain JSON, or `{"$type": "full-date" | "tdate" | "bytes", "value": …}`
+/// for CBOR tag 1004, tag 0 and a byte string (standard base64). With `txCode` the offer needs a transaction code
+/// (OpenID4VCI 1.0 §4.1.1), made by the server and returned once.
+public struct CredentialOfferRequest: Codable, Sendable, Hashable {
+    public struct TxCode: Codable, Sendable, Hashable {
+        /// Digits or characters of the code, 4 to 12 (default 6).
+        public var length: Int?
+        /// `numeric` (default) or `text`.
+        public var inputMode: String?
+        /// Shown by the wallet next to the input, at most 300 characters.
+        public var description: String?
+
+        public init(length: Int? = nil, inputMode: String? = nil, description: String? = nil) {
+            self.length = length
+            self.inputMode = inputMode
+            self.description = description
+        }
+    }
+
+    public var configurationId: String
+    public var claims: [String: [String: JSONValue]]
+    public var txCode: TxCode?
+    /// How long the pre-authorized code may be redeemed, 60 to 2,592,000 seconds (default 86,400).
+    public var expiresInSeconds: Int?
+
+    public init(configurationId: String, claims: [String: [String: JSONValue]], txCode: TxCode? = nil,
+                expiresInSeconds: Int? = nil) {
+        self.configurationId = configurationId
+        self.claims = claims
+        self.txCode = txCode
+        self.expiresInSeconds = expiresInSeconds
+    }
+}
+
+/// `201` to `POST /v1/credentials/mobile/offers`: `offerUri` for the wallet (a QR code or a link) and, when the
+/// offer has one, the transaction code for the user, to be sent by another channel; it is not shown again.
+public struct CredentialOfferCreated: Codable, Sendable, Hashable {
+    public var id: String
+    public var offerUri: String
+    public var txCode: String?
+    public var expiresAt: Date
+
+    public init(id: String, offerUri: String, txCode: String?, expiresAt: Date) {
+        self.id = id
+        self.offerUri = offerUri
+        self.txCode = txCode
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Where an issued credential's status is published: a status list token URI and the credential's index in it.
+public struct CredentialStatusListReference: Codable, Sendable, Hashable {
+    public var uri: String
+    public var idx: Int
+
+    public init(uri: String, idx: Int) {
+        self.uri = uri
+        self.idx = idx
+    }
+}
+
+/// One item of `GET /v1/credentials/mobile`: an issued mDoc, without its claim values (the server does not keep
+/// them). `status` is `valid`, `suspended` or `revoked`; `statusList` is absent for a credential that is not
+/// revocable.
+public struct IssuedCredential: Codable, Sendable, Hashable {
+    public var id: String
+    public var configurationId: String
+    public var docType: String
+    public var instanceId: String?
+    public var status: String
+    public var statusList: CredentialStatusListReference?
+    public var issuedAt: Date
+    public var validUntil: Date
+
+    public init(id: String, configurationId: String, docType: String, instanceId: String?, status: String,
+                statusList: CredentialStatusListReference?, issuedAt: Date, validUntil: Date) {
+        self.id = id
+        self.configurationId = configurationId
+        self.docType = docType
+        self.instanceId = instanceId
+        self.status = status
+        self.statusList = statusList
+        self.issuedAt = issuedAt
+        self.validUntil = validUntil
+    }
+}
+
+/// `{data, nextCursor}`: a page of issued credentials, oldest first.
+public struct IssuedCredentialPage: Codable, Sendable, Hashable {
+    public var data: [IssuedCredential]
+    public var nextCursor: String?
+
+    public init(data: [IssuedCredential], nextCursor: String?) {
+        self.data = data
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `POST /v1/credentials/mobile/{credentialId}/status`: `revoked` (final), `suspended` or `valid`.
+public struct CredentialStatusChange: Codable, Sendable, Hashable {
+    public var status: String
+
+    public init(status: String) { self.status = status }
 }

@@ -1,14 +1,167 @@
 import ArgumentParser
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
+import JOSE
 
-/// `holdfast admin credentials iacas | rotate-certificates [--iaca]` (README "Credentials").
+/// `holdfast admin credentials iacas | rotate-certificates [--iaca] | configurations … | offer … | list | status`
+/// (README "Credentials").
 struct CredentialsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "credentials",
-        abstract: "The mDoc issuer: its certificates.",
-        subcommands: [IACAs.self, RotateCertificates.self])
+        abstract: "The mDoc issuer: its certificates, credential configurations, offers and issued credentials.",
+        subcommands: [IACAs.self, RotateCertificates.self, Configurations.self, Offer.self, List.self, Status.self])
+
+    /// Runs `body` with the credential admin of the configured database; a refused request is printed, not thrown.
+    static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
+                                       _ body: @Sendable (CredentialAdmin) async throws -> T) async throws -> T {
+        let dataDirectory = storage.dataDirectory
+        do {
+            return try await storage.withDatabase { database, logger in
+                let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
+                return try await body(try await CredentialAdmin.open(configuration: configuration, database: database,
+                                                                     now: SystemClock().now(), logger: logger))
+            }
+        } catch let error as any ProblemConvertible {
+            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// `@path` reads the file at `path`; anything else is the text itself.
+    static func argument(_ value: String) throws -> Data {
+        guard value.hasPrefix("@") else { return Data(value.utf8) }
+        let path = String(value.dropFirst())
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read \(path)")
+        }
+        return data
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ value: String, what: String) throws -> T {
+        do {
+            return try HoldfastJSON.decode(type, from: try argument(value))
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(what) is not valid JSON of the expected shape: \(error)")
+        }
+    }
+
+    struct Configurations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "configurations", abstract: "Credential configurations: the mDocs the tenant issues.",
+            subcommands: [Create.self, ListAll.self, Get.self, Delete.self])
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create a configuration from JSON (README \"Credentials\"), given inline or as @file.json.")
+            @OptionGroup var storage: AdminStorageOptions
+            @Argument(help: #"{"id"?, "docType", "nameSpaces"?, "display": {"name", …}, "validForDays"?, "revocable"?}, or @file.json"#)
+            var definition: String
+
+            func run() async throws {
+                let request = try CredentialsCommand.decode(CredentialConfiguration.self, definition, what: "the configuration")
+                try Console.json(try await CredentialsCommand.withAdmin(storage) {
+                    try await $0.createConfiguration(request, now: SystemClock().now())
+                })
+            }
+        }
+
+        struct ListAll: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Every configuration, oldest first.")
+            @OptionGroup var storage: AdminStorageOptions
+
+            func run() async throws {
+                try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.listConfigurations() })
+            }
+        }
+
+        struct Get: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "One configuration.")
+            @OptionGroup var storage: AdminStorageOptions
+            @Argument var id: String
+
+            func run() async throws {
+                let id = self.id
+                try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.configuration(id: id) })
+            }
+        }
+
+        struct Delete: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Delete a configuration: its offers can no longer be redeemed; issued credentials stay listed.")
+            @OptionGroup var storage: AdminStorageOptions
+            @Argument var id: String
+
+            func run() async throws {
+                let id = self.id
+                try await CredentialsCommand.withAdmin(storage) { try await $0.deleteConfiguration(id: id) }
+                Console.line("deleted \(id)")
+            }
+        }
+    }
+
+    struct Offer: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Offer a credential: prints the offer URI (openid-credential-offer://…), with --qr also as a QR code.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Option(name: .customLong("configuration"), help: "The configuration id.")
+        var configurationId: String
+        @Option(help: #"Claim values {namespace: {element: value}}, inline or @file.json."#)
+        var claims: String
+        @Option(name: .customLong("tx-code-length"), help: "Require a transaction code of this many characters (4–12).")
+        var txCodeLength: Int?
+        @Option(name: .customLong("tx-code-input-mode"), help: "numeric (default) or text.")
+        var txCodeInputMode: String?
+        @Option(name: .customLong("expires-in"), help: "Seconds the offer can be redeemed (default 86400).")
+        var expiresIn: Int?
+        @Flag(help: "Also print the offer URI as a QR code for the terminal.")
+        var qr = false
+
+        func run() async throws {
+            var request = CredentialOfferRequest(
+                configurationId: configurationId,
+                claims: try CredentialsCommand.decode([String: [String: JSONValue]].self, claims, what: "--claims"),
+                expiresInSeconds: expiresIn)
+            if txCodeLength != nil || txCodeInputMode != nil {
+                request.txCode = .init(length: txCodeLength, inputMode: txCodeInputMode)
+            }
+            let created = try await CredentialsCommand.withAdmin(storage) { [request] in
+                try await $0.createOffer(request, now: SystemClock().now())
+            }
+            try Console.json(created)
+            if qr {
+                Console.line(try TerminalQR.render(created.offerUri))
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Issued credentials, oldest first (no claim values).")
+        @OptionGroup var storage: AdminStorageOptions
+        @Option(help: "Page size (1–500, default 50).") var limit: Int?
+        @Option(help: "nextCursor of the previous page.") var cursor: String?
+
+        func run() async throws {
+            let (limit, cursor) = (self.limit, self.cursor)
+            try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.listCredentials(limit: limit, cursor: cursor) })
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke (final), suspend or reinstate an issued credential: holdfast admin credentials status ID revoked|suspended|valid.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The credential id.") var id: String
+        @Argument(help: "revoked, suspended or valid.") var status: String
+
+        func run() async throws {
+            let (id, status) = (self.id, self.status)
+            try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.setStatus(credentialId: id, to: status) })
+        }
+    }
 
     struct IACAs: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

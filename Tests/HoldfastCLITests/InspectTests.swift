@@ -3,6 +3,8 @@ import COSE
 import Crypto
 import Foundation
 import JOSE
+import MDoc
+import StatusList
 import Testing
 import X509
 import TestSupport
@@ -123,5 +125,64 @@ import TestSupport
         } catch {
             #expect("\(error)".contains("read as base64"), "\(error)")
         }
+    }
+}
+
+/// `holdfast inspect` on the credential formats (README "The holdfast command"): mDocs and Status List Tokens.
+@Suite struct InspectCredentialTests {
+    static func sampleResponse() throws -> [UInt8] {
+        let text = String(decoding: try TestEnvironment.vector("mdoc/eudi-sample-mdl-device-response.b64"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let normal = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let padded = normal + String(repeating: "=", count: (4 - normal.count % 4) % 4)
+        return Array(try #require(Data(base64Encoded: padded)))
+    }
+
+    @Test func aDeviceResponseAndItsIssuerSignedAndMSO() throws {
+        let bytes = try Self.sampleResponse()
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let report = try Inspector.inspect(hex, pretty: false)
+        #expect(report.kind == .deviceResponse)
+        #expect(report.text.contains("document 0: org.iso.18013.5.1.mDL"))
+        #expect(report.text.contains("valid until: "))
+        #expect(report.text.contains("family_name = "))
+
+        let response = try DeviceResponse(decoding: bytes)
+        let issuerSigned = try #require(response.documents.first).issuerSigned
+        let single = try Inspector.inspect(Data(issuerSigned.encoded()).base64EncodedString(), pretty: false)
+        #expect(single.kind == .issuerSigned)
+        #expect(single.text.contains("docType: org.iso.18013.5.1.mDL"))
+        #expect(single.text.contains("digest algorithm: SHA-256"))
+
+        let payload = try #require(issuerSigned.issuerAuth.payload)
+        let mso = try Inspector.inspect(Data(payload).base64EncodedString(), pretty: false)
+        #expect(mso.kind == .mso)
+        #expect(mso.text.contains("org.iso.18013.5.1: "))
+    }
+
+    @Test func statusListTokensAsCWTAndJWT() throws {
+        var list = try StatusList(bits: 2, count: 16)
+        try list.setStatus(1, at: 3)
+        try list.setStatus(2, at: 4)
+        try list.setStatus(2, at: 5)
+        let token = StatusListToken(subject: "https://issuer.example/status/1", issuedAt: Date(timeIntervalSince1970: 1_767_225_600),
+                                    expiresAt: Date(timeIntervalSince1970: 1_767_312_000), timeToLive: 3600, list: list)
+        let key = P256.Signing.PrivateKey()
+        let cwt = try token.cwt(signer: COSESigningKey.p256(key), certificateChain: [])
+        let report = try Inspector.inspect(Data(cwt).base64EncodedString(), pretty: false)
+        #expect(report.kind == .statusListToken)
+        #expect(report.text.contains("format: CWT"))
+        #expect(report.text.contains("bits: 2"))
+        #expect(report.text.contains("size: 16 entries"))
+        #expect(report.text.contains("0 (valid): 13"))
+        #expect(report.text.contains("1 (invalid): 1"))
+        #expect(report.text.contains("2 (suspended): 2"))
+        #expect(report.text.contains("ttl: 3600 s"))
+
+        let jwt = try token.jwt(key: JWSSigningKey(key), certificateChain: [])
+        let fromJWT = try Inspector.inspect(jwt, pretty: false)
+        #expect(fromJWT.kind == .statusListToken)
+        #expect(fromJWT.text.contains("format: JWT"))
+        #expect(fromJWT.text.contains("sub: https://issuer.example/status/1"))
     }
 }

@@ -63,6 +63,8 @@ import Testing
         }
     }
 
+    static let oauthPaths: Set<String> = ["/v1/oauth/token", "/v1/openid4vci/credential"]
+
     @Test func everyOperationDocumentsProblemResponses() throws {
         for (operation, body) in try Self.documentedOperations() {
             let responses = try #require(body["responses"] as? [String: Any])
@@ -75,7 +77,12 @@ import Testing
                 let isProblem = reference == "#/components/responses/Problem"
                     || (status == "429" && reference == "#/components/responses/RateLimited")
                 let isHealth = operation.path == "/health" && status == "503"
-                #expect(isProblem || isHealth, "\(operation.description) \(status) is not a problem response")
+                // The OAuth endpoints answer their protocols' error shape (RFC 6749 §5.2; DESIGN.md §4 "Errors").
+                let schema = (((response as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+                    as? [String: Any])?["schema"] as? [String: Any]
+                let isOAuth = Self.oauthPaths.contains(operation.path) && ["400", "401"].contains(status)
+                    && schema?["$ref"] as? String == "#/components/schemas/OAuthError"
+                #expect(isProblem || isHealth || isOAuth, "\(operation.description) \(status) is not a problem response")
             }
         }
     }

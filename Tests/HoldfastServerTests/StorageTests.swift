@@ -1,5 +1,6 @@
 import Foundation
 @testable import HoldfastServer
+import PostgresKit
 import SQLKit
 import Testing
 import TestSupport
@@ -94,6 +95,17 @@ import TestSupport
                 #expect(keys.count == 1)
             }
         }
+    }
+
+    /// A pool without a free connection in time, or shut down, is `503 DATABASE_UNAVAILABLE`, not a 500.
+    @Test func aBusyOrClosedPoolIsDatabaseUnavailable() {
+        for error in [ConnectionPoolTimeoutError.connectionRequestTimeout as any Error, ConnectionPoolError.shutdown] {
+            let storage = StorageError.unavailable(from: error)
+            #expect(storage?.problemStatus == .serviceUnavailable, "\(error)")
+            #expect(storage?.problemCode == .databaseUnavailable)
+            #expect(storage?.problemHeaders[.retryAfter] != nil)
+        }
+        #expect(StorageError.unavailable(from: CancellationError()) == nil)
     }
 
     @Test func aFileSQLiteCannotOpenIsAStorageError() throws {

@@ -86,7 +86,8 @@ public enum HoldfastApplication {
         let logger = options.logger ?? HoldfastLogging.logger(configuration)
         let masterKey = try MasterKey.load(configuration.masterKey)
         let openAPI = try OpenAPIDocument.load()
-        let database = try HoldfastDatabase.open(configuration.database, logger: logger)
+        let database = try HoldfastDatabase.open(configuration.database, logger: logger,
+                                                 waitTimeout: configuration.connections.databaseWaitTimeout)
         let prepared: Prepared
         let ephemeral: (stores: EphemeralStores, shutdown: @Sendable () async -> Void)
         let revocations: AndroidRevocations
@@ -110,7 +111,7 @@ public enum HoldfastApplication {
             keyring: prepared.keyring, instances: InstanceStore(database: database), replay: ephemeral.stores.replay,
             tokens: tokens, configuration: configuration.tethering, publicURL: publicURL)
         let services = ServerServices(
-            configuration: configuration, database: database, ephemeral: ephemeral.stores, tokens: tokens,
+            configuration: configuration, database: database, ephemeral: ephemeral.stores, tokens: tokens, masterKey: masterKey,
             publicRouteLimit: PublicRouteLimit(configuration.rateLimit), keyring: prepared.keyring,
             adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
             openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, clock: options.clock,
@@ -127,7 +128,8 @@ public enum HoldfastApplication {
 
     /// Applies pending migrations and closes the database (`holdfast migrate`).
     public static func migrate(configuration: HoldfastConfiguration, logger: Logger) async throws -> [Migration] {
-        let database = try HoldfastDatabase.open(configuration.database, logger: logger)
+        let database = try HoldfastDatabase.open(configuration.database, logger: logger,
+                                                 waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
             let applied = try await migrate(database, logger: logger)
             await database.close()
@@ -141,7 +143,8 @@ public enum HoldfastApplication {
     /// Opens the configured database, migrated, for tools working on it directly (`holdfast admin`).
     /// The caller closes it.
     public static func openMigratedDatabase(configuration: HoldfastConfiguration, logger: Logger) async throws -> HoldfastDatabase {
-        let database = try HoldfastDatabase.open(configuration.database, logger: logger)
+        let database = try HoldfastDatabase.open(configuration.database, logger: logger,
+                                                 waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
             try await migrate(database, logger: logger)
             return database

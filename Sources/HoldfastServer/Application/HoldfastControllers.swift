@@ -17,6 +17,9 @@ public enum HoldfastControllers {
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
         let statusLists = StatusListService(database: services.database, certificates: services.issuerCertificates,
                                             publicURL: { services.publicURL })
+        let credentialConfigurations = CredentialConfigurationService(database: services.database)
+        let offers = CredentialOfferService(database: services.database, masterKey: services.masterKey,
+                                            configurations: credentialConfigurations, publicURL: { services.publicURL })
         return [
             HealthController(services: services),
             TenantKeyController(keyring: services.keyring),
@@ -36,7 +39,18 @@ public enum HoldfastControllers {
                                                                evidence: evidence, issuer: issuer, logger: services.logger),
                                   clock: clock),
             WalletAttestationController(attestations: WalletAttestationService(issuer: issuer), clock: clock),
-            IssuanceController(certificates: services.issuerCertificates, clock: clock),
+            IssuanceController(certificates: services.issuerCertificates, configurationService: credentialConfigurations,
+                               offerService: offers,
+                               issued: IssuedCredentialService(database: services.database, statusLists: statusLists),
+                               clock: clock),
+            OpenID4VCIController(
+                service: OpenID4VCIService(database: services.database, offers: offers, configurations: credentialConfigurations,
+                                           statusLists: statusLists, certificates: services.issuerCertificates,
+                                           keyring: services.keyring, instances: instances, tokens: services.tokens,
+                                           replay: services.ephemeral.replay, tethering: configuration,
+                                           publicURL: { services.publicURL }),
+                configurations: credentialConfigurations, issuerName: services.configuration.issuance.issuerName,
+                publicURL: { services.publicURL }, clock: clock),
             StatusListController(statusLists: statusLists, clock: clock),
         ]
     }

@@ -12,6 +12,8 @@ public struct ServerServices: Sendable {
     public let ephemeral: EphemeralStores
     /// Challenges and DPoP nonces the server checks without storing them.
     let tokens: SelfExpiringTokens
+    /// Seals what is kept secret at rest (keys, the claim values of pending offers).
+    let masterKey: MasterKey
     /// The per-source limit of the `.public` routes.
     let publicRouteLimit: PublicRouteLimit
     public let keyring: TenantKeyring

@@ -16,7 +16,11 @@ public struct ConnectionConfiguration: Sendable, Equatable {
     /// After SIGTERM / SIGINT, how long requests in flight get to finish before their connections are closed
     /// (`HOLDFAST_SHUTDOWN_DEADLINE_SECS`).
     public var shutdownDeadline: Duration
+    /// How long a request may wait for a PostgreSQL connection of the pool (`HOLDFAST_DATABASE_WAIT_TIMEOUT_SECS`);
+    /// then it is answered `503 DATABASE_UNAVAILABLE` with `Retry-After`.
+    public var databaseWaitTimeout: Duration = defaultDatabaseWaitTimeout
 
+    public static let defaultDatabaseWaitTimeout = Duration.seconds(10)
     public static let defaultHeaderTimeout = Duration.seconds(5)
     public static let defaultBodyIdleTimeout = Duration.seconds(30)
     public static let defaultIdleTimeout = Duration.seconds(30)
@@ -47,6 +51,7 @@ public struct ConnectionConfiguration: Sendable, Equatable {
         if let parsed = try seconds("HOLDFAST_BODY_IDLE_TIMEOUT_SECS", 1...3600) { bodyIdleTimeout = parsed }
         if let parsed = try seconds("HOLDFAST_IDLE_TIMEOUT_SECS", 1...3600) { idleTimeout = parsed }
         if let parsed = try seconds("HOLDFAST_SHUTDOWN_DEADLINE_SECS", 0...3600) { shutdownDeadline = parsed }
+        if let parsed = try seconds("HOLDFAST_DATABASE_WAIT_TIMEOUT_SECS", 1...300) { databaseWaitTimeout = parsed }
         if let text = value("HOLDFAST_MAX_CONNECTIONS_PER_SOURCE") {
             guard let parsed = Int(text), (1...1_000_000).contains(parsed) else {
                 throw ConfigurationError(variable: "HOLDFAST_MAX_CONNECTIONS_PER_SOURCE",

@@ -39,6 +39,10 @@ struct ProblemMiddleware: RouterMiddleware {
                              detail: error.problemDetail, errors: error.problemFieldErrors, headers: error.problemHeaders)
         case let error as DecodingError:
             return Described(JSONBodyDecoder.problem(for: error))
+        case let error where StorageError.unavailable(from: error) != nil:
+            context.logger.error("database unavailable", metadata: ["error": .string(String(describing: error))])
+            return describe(StorageError.unavailable(from: error) ?? StorageError(code: StorageError.Code.unavailable, message: ""),
+                            request: request, context: context)
         case let error where ConnectionGuard.isRequestError(error):
             // The body broke the HTTP/1.1 framing (a malformed chunk, a connection closed mid-body): the client's
             // fault, answered (when it still listens) and closed; not a server error.

@@ -59,6 +59,24 @@ struct InstanceStore: Sendable {
         return (instance, application)
     }
 
+    /// The instances whose current key has this RFC 7638 thumbprint (revoked ones included), each with its
+    /// application: how an issuer finds the instance a wallet attestation's `cnf.jwk` belongs to.
+    func withKey(thumbprint: String) async throws -> [(instance: HolderInstance, application: HolderApplication?)] {
+        guard thumbprint.utf8.count <= 128 else { return [] }
+        let rows = try await database.sql.raw("""
+            SELECT holder_instances.*, holder_applications.document AS application_document FROM holder_instances \
+            LEFT JOIN holder_applications ON holder_applications.id = holder_instances.application_id \
+            WHERE holder_instances.key_thumbprint = \(bind: thumbprint)
+            """).all()
+        return try rows.map { row in
+            let instance = try HolderInstance.from(row)
+            let application = try row.decodeNil(column: "application_document") ? nil
+                : try HolderApplicationService.application(id: instance.applicationId,
+                                                           document: row.decode(column: "application_document", as: String.self))
+            return (instance, application)
+        }
+    }
+
     /// A live (not revoked) instance of `applicationId`, or `INSTANCE_NOT_FOUND`.
     func live(applicationId: String, id: String) async throws -> HolderInstance {
         guard let instance = try await get(id: id), instance.applicationId == applicationId, instance.revokedAt == nil else {

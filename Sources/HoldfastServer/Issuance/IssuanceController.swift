@@ -1,12 +1,26 @@
+import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
-/// The mDoc issuer's routes (README "API"): `GET /v1/credentials/mobile/iacas` (admin) lists the IACA certificates
-/// verifiers should trust.
+/// The mDoc issuer's admin routes (README "API", "Credentials"):
+/// - `GET /v1/credentials/mobile/iacas`: the IACA certificates verifiers should trust;
+/// - `POST, GET /v1/credentials/mobile/configurations`, `GET, DELETE …/configurations/{id}`;
+/// - `POST /v1/credentials/mobile/offers`: an OpenID4VCI credential offer with a pre-authorized code;
+/// - `GET /v1/credentials/mobile?limit=&cursor=`: the issued credentials;
+/// - `POST /v1/credentials/mobile/{credentialId}/status`: revoke, suspend or reinstate one.
 struct IssuanceController: HoldfastController {
     static let iacas: RouteTemplate = "/v1/credentials/mobile/iacas"
+    static let configurations: RouteTemplate = "/v1/credentials/mobile/configurations"
+    static let configuration: RouteTemplate = "/v1/credentials/mobile/configurations/{id}"
+    static let offers: RouteTemplate = "/v1/credentials/mobile/offers"
+    static let credentials: RouteTemplate = "/v1/credentials/mobile"
+    static let status: RouteTemplate = "/v1/credentials/mobile/{credentialId}/status"
 
     let certificates: IssuerCertificateStore
+    let configurationService: CredentialConfigurationService
+    let offerService: CredentialOfferService
+    let issued: IssuedCredentialService
     let clock: any HoldfastClock
 
     var routes: [Route] {
@@ -14,6 +28,34 @@ struct IssuanceController: HoldfastController {
             .admin(.get, Self.iacas) { _, _ in
                 let current = await certificates.current(now: clock.now())
                 return try JSONResponse.make(IssuerCertificateAdmin.iacas(current))
+            },
+            .admin(.post, Self.configurations) { request, context in
+                let body = try await JSONBodyDecoder.decode(CredentialConfiguration.self, from: request, context: context)
+                return try JSONResponse.make(try await configurationService.create(body, now: clock.now()), status: .created)
+            },
+            .admin(.get, Self.configurations) { _, _ in
+                try JSONResponse.make(try await configurationService.list())
+            },
+            .admin(.get, Self.configuration) { _, context in
+                try JSONResponse.make(try await configurationService.get(id: try context.parameters.require("id")))
+            },
+            .admin(.delete, Self.configuration) { _, context in
+                try await configurationService.delete(id: try context.parameters.require("id"))
+                return Response(status: .noContent)
+            },
+            .admin(.post, Self.offers) { request, context in
+                let body = try await JSONBodyDecoder.decode(CredentialOfferRequest.self, from: request, context: context)
+                return try JSONResponse.make(try await offerService.create(body, now: clock.now()), status: .created,
+                                             headers: JSONResponse.noStore)
+            },
+            .admin(.get, Self.credentials) { request, _ in
+                try JSONResponse.make(try await issued.list(limit: try QueryParameters.integer("limit", in: request),
+                                                            cursor: try QueryParameters.string("cursor", in: request)))
+            },
+            .admin(.post, Self.status) { request, context in
+                let id = try context.parameters.require("credentialId")
+                let body = try await JSONBodyDecoder.decode(CredentialStatusChange.self, from: request, context: context)
+                return try JSONResponse.make(try await issued.setStatus(id: id, to: body.status))
             },
         ]
     }

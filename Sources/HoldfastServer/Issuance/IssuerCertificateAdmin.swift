@@ -19,7 +19,7 @@ public enum IssuerCertificateAdmin {
         iacas(try await loadOrCreate(configuration: configuration, database: database, now: now, logger: logger))
     }
 
-    private static func loadOrCreate(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
+    static func loadOrCreate(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
                                      logger: Logger) async throws -> IssuerCertificates {
         let masterKey = try MasterKey.load(configuration.masterKey)
         return try await database.withStartupLock { session in

@@ -4,7 +4,7 @@ import Foundation
 import JOSE
 
 /// Values the server hands out and later accepts without having stored them (DESIGN.md §4 "Ephemeral state"):
-/// registration challenges and DPoP nonces. Handing one out costs no memory anywhere, so anyone may ask for as
+/// registration challenges, DPoP nonces and OpenID4VCI `c_nonce`s. Handing one out costs no memory anywhere, so anyone may ask for as
 /// many as the rate limit allows.
 ///
 /// A token is 32 bytes in unpadded base64url (43 characters, the length of the 32 random bytes challenges always
@@ -17,6 +17,8 @@ struct SelfExpiringTokens: Sendable {
     enum Purpose: String, Sendable {
         case registrationChallenge = "registration-challenge"
         case dpopNonce = "dpop-nonce"
+        /// OpenID4VCI 1.0 §7 `c_nonce`, made single use by `CredentialNonces.consume`.
+        case credentialNonce = "openid4vci-c-nonce"
     }
 
     enum Check: Equatable, Sendable {

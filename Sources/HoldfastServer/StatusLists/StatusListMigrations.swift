@@ -1,8 +1,8 @@
 /// Status list schema, versions 400–499 (`HoldfastMigrations`; README "Credentials").
 ///
-/// - `status_lists`: one row per list. `allocated` counts the indices handed out; `open` (1/0) says whether new
-///   indices are still drawn from it; `version` grows with every status change in it, in the same transaction,
-///   so that a cached token is known to be stale.
+/// - `status_lists`: one row per list. `open` (1/0) says whether new indices are still drawn from it (a list is
+///   counted, and closed at the fill limit, only when draws keep meeting taken indices); `version` grows with
+///   every status change in it, in the same transaction, so that a cached token is known to be stale.
 /// - `status_list_entries`: one row per handed-out index; the primary key makes an index impossible to hand out
 ///   twice, whichever node draws it.
 /// - `status_list_tokens`: the last signed token of each list per format, shared by the nodes.
@@ -20,7 +20,6 @@ enum StatusListMigrations {
                 id TEXT PRIMARY KEY,
                 bits INTEGER NOT NULL CHECK (bits IN (1, 2, 4, 8)),
                 size INTEGER NOT NULL,
-                allocated INTEGER NOT NULL,
                 open INTEGER NOT NULL,
                 version BIGINT NOT NULL,
                 created_at BIGINT NOT NULL

@@ -31,7 +31,9 @@ public struct HoldfastDatabase: Sendable {
 
     /// Opens the database: SQLite's file and connections at once (`SQLiteFile`); for PostgreSQL a pool that makes
     /// no connection until the first query (`ping()` to check reachability).
-    public static func open(_ database: HoldfastConfiguration.Database, logger: Logger) throws(StorageError) -> HoldfastDatabase {
+    /// `waitTimeout` bounds how long a query waits for a pooled PostgreSQL connection.
+    public static func open(_ database: HoldfastConfiguration.Database, logger: Logger,
+                            waitTimeout: Duration = ConnectionConfiguration.defaultDatabaseWaitTimeout) throws(StorageError) -> HoldfastDatabase {
         let group = MultiThreadedEventLoopGroup.singleton
         switch database {
         case .sqlite(let path):
@@ -65,6 +67,8 @@ public struct HoldfastDatabase: Sendable {
             let pool = EventLoopGroupConnectionPool(
                 source: PostgresConnectionSource(sqlConfiguration: configuration),
                 maxConnectionsPerEventLoop: postgresConnectionsPerEventLoop,
+                requestTimeout: .nanoseconds(Int64(waitTimeout.components.seconds) * 1_000_000_000
+                    + waitTimeout.components.attoseconds / 1_000_000_000),
                 pruneInterval: .seconds(60),
                 logger: logger,
                 on: group)

@@ -1,5 +1,6 @@
 import HoldfastProtocol
 import Hummingbird
+import PostgresKit
 
 /// A storage failure with a stable code. Start-up reports these as they are (`holdfast serve` prints the code and
 /// the message). At request time `DATABASE_UNAVAILABLE` is a 503 with `Retry-After`, and every other storage code a
@@ -54,5 +55,21 @@ extension StorageError: ProblemConvertible {
         var headers = HTTPFields()
         headers[.retryAfter] = String(Self.retryAfterSeconds)
         return headers
+    }
+}
+
+extension StorageError {
+    /// The database's own errors that mean "not reachable now" rather than "this request is wrong": no pooled
+    /// PostgreSQL connection within `HOLDFAST_DATABASE_WAIT_TIMEOUT_SECS`, a pool that is shutting down, a
+    /// connection that could not be made or was lost. At request time they are `DATABASE_UNAVAILABLE`.
+    static func unavailable(from error: any Error) -> StorageError? {
+        let reason: String? = switch error {
+        case is ConnectionPoolTimeoutError: "no database connection became free in time"
+        case is ConnectionPoolError: "the database pool is shut down"
+        case let error as PSQLError where [.connectionError, .serverClosedConnection, .clientClosedConnection].contains(error.code):
+            "the database connection failed"
+        default: nil
+        }
+        return reason.map { StorageError(code: Code.unavailable, message: $0) }
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+
+/// An error of the OpenID4VCI endpoints, answered in the shape those protocols define — RFC 6749 §5.2
+/// `{"error", "error_description"}` — rather than as a problem document: wallets read `error`.
+///
+/// The token endpoint uses RFC 6749 §5.2 and RFC 9449 §5 codes (`invalid_request`, `invalid_client`,
+/// `invalid_grant`, `unsupported_grant_type`, `invalid_dpop_proof`); the credential endpoint RFC 6750 §3.1 /
+/// RFC 9449 §7.1 for its access token (401 with `WWW-Authenticate: DPoP`) and OpenID4VCI 1.0 §8.3.1.2 for the
+/// request (`invalid_credential_request`, `unknown_credential_configuration`, `invalid_proof`, `invalid_nonce`,
+/// `credential_request_denied`).
+struct OAuthError: Error, Sendable, CustomStringConvertible {
+    let status: HTTPResponse.Status
+    let error: String
+    let errorDescription: String
+    var headers: HTTPFields = [:]
+
+    var description: String { "\(error) (\(status.code)): \(errorDescription)" }
+
+    static func invalidRequest(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_request", errorDescription: description)
+    }
+
+    static func invalidClient(_ description: String) -> OAuthError {
+        OAuthError(status: .unauthorized, error: "invalid_client", errorDescription: description)
+    }
+
+    static func invalidGrant(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_grant", errorDescription: description)
+    }
+
+    static func unsupportedGrantType(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "unsupported_grant_type", errorDescription: description)
+    }
+
+    /// RFC 9449 §5 at the token endpoint (400); §7.1 at a protected resource (401 with a `DPoP` challenge).
+    static func invalidDPoPProof(_ description: String, resource: Bool) -> OAuthError {
+        var error = OAuthError(status: resource ? .unauthorized : .badRequest, error: "invalid_dpop_proof",
+                               errorDescription: description)
+        if resource { error.headers[.wwwAuthenticate] = #"DPoP error="invalid_dpop_proof", algs="ES256""# }
+        return error
+    }
+
+    static func invalidToken(_ description: String) -> OAuthError {
+        var error = OAuthError(status: .unauthorized, error: "invalid_token", errorDescription: description)
+        error.headers[.wwwAuthenticate] = #"DPoP error="invalid_token", algs="ES256""#
+        return error
+    }
+
+    static func invalidCredentialRequest(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_credential_request", errorDescription: description)
+    }
+
+    static func unknownCredentialConfiguration(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "unknown_credential_configuration", errorDescription: description)
+    }
+
+    static func invalidProof(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_proof", errorDescription: description)
+    }
+
+    static func invalidNonce(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_nonce", errorDescription: description)
+    }
+
+    static func credentialRequestDenied(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "credential_request_denied", errorDescription: description)
+    }
+
+    struct Body: Encodable {
+        let error: String
+        // swiftlint:disable:next identifier_name
+        let error_description: String
+    }
+
+    var response: Response {
+        var all = headers
+        all[.cacheControl] = "no-store"
+        return (try? JSONResponse.make(Body(error: error, error_description: errorDescription), status: status,
+                                       headers: all)) ?? Response(status: status, headers: all)
+    }
+
+    /// Runs an endpoint, answering its `OAuthError`s in their own shape; anything else goes on to the problem
+    /// middleware (a full store, an unreachable database).
+    static func answering(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as OAuthError {
+            return error.response
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import ClientAttestation
+import COSE
+import Ephemeral
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import JOSE
+import MDoc
+import SQLKit
+
+/// The OpenID4VCI 1.0 issuer of the tenant (README "Credentials"): the token endpoint (pre-authorized code grant,
+/// OAuth client attestation, DPoP-bound tokens), the nonce endpoint and the credential endpoint, which issues an
+/// mDoc bound to the key of the proof.
+struct OpenID4VCIService: Sendable {
+    /// The endpoints, discovered through the metadata only.
+    static let tokenPath = "/v1/oauth/token"
+    static let noncePath = "/v1/openid4vci/nonce"
+    static let credentialPath = "/v1/openid4vci/credential"
+    /// OpenID4VCI 1.0 §8.2.1.1.
+    static let proofType = "openid4vci-proof+jwt"
+    /// How long a `c_nonce` is good for.
+    static let nonceLifetime: Int64 = 300_000
+    /// How old a proof's `iat` may be, and how far in the future.
+    static let proofMaximumAge: TimeInterval = 300
+    static let leeway: TimeInterval = 30
+
+    let database: HoldfastDatabase
+    let offers: CredentialOfferService
+    let configurations: CredentialConfigurationService
+    let statusLists: StatusListService
+    let certificates: IssuerCertificateStore
+    let keyring: TenantKeyring
+    let instances: InstanceStore
+    let tokens: SelfExpiringTokens
+    /// Spent DPoP and PoP `jti`s and spent `c_nonce`s (`EphemeralStores.replay`).
+    let replay: any EphemeralStore
+    let tethering: TetheringConfiguration
+    let publicURL: @Sendable () -> String
+
+    // MARK: token endpoint
+
+    struct TokenResponse: Encodable {
+        // swiftlint:disable identifier_name
+        let access_token: String
+        let token_type: String
+        let expires_in: Int
+        // swiftlint:enable identifier_name
+    }
+
+    /// OpenID4VCI 1.0 §6 with draft-ietf-oauth-attestation-based-client-auth and RFC 9449. Client authentication
+    /// comes first, so a request without a good attestation never touches the code.
+    func token(form: [String: [String]], attestation: [String], pop: [String], dpop: [String],
+               now: Date) async throws -> TokenResponse {
+        func single(_ name: String) throws -> String? {
+            guard let values = form[name] else { return nil }
+            guard values.count == 1 else { throw OAuthError.invalidRequest("\(name) is given more than once") }
+            return values[0]
+        }
+        guard let grantType = try single("grant_type") else { throw OAuthError.invalidRequest("grant_type is required") }
+        guard grantType == CredentialOfferService.preAuthorizedGrant else {
+            throw OAuthError.unsupportedGrantType("only \(CredentialOfferService.preAuthorizedGrant) is supported")
+        }
+        guard let code = try single("pre-authorized_code"), !code.isEmpty else {
+            throw OAuthError.invalidRequest("pre-authorized_code is required")
+        }
+        let txCode = try single("tx_code")
+
+        // RFC 9449 §5: the token is bound to the key of this proof.
+        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
+                                   resource: false, now: now)
+
+        // draft-ietf-oauth-attestation-based-client-auth §6.1: both headers, once each.
+        guard attestation.count == 1, pop.count == 1 else {
+            throw OAuthError.invalidClient("OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
+        }
+        let verifier = ClientAttestationVerifier(trustedKeys: keyring.jwks, audience: publicURL(),
+                                                 expectedIssuer: publicURL(), allowedAlgorithms: [.es256],
+                                                 leeway: Self.leeway, maximumPoPAge: Self.proofMaximumAge)
+        let verified: VerifiedClientAttestation
+        do {
+            verified = try verifier.verify(attestation: attestation[0], pop: pop[0], at: now)
+        } catch {
+            throw OAuthError.invalidClient("the client attestation was refused: \(error.description)")
+        }
+        // The attestation is this tenant's: it names a live instance of an application with this client id.
+        let thumbprint = try verified.instanceKey.thumbprint()
+        let candidates = try await instances.withKey(thumbprint: thumbprint)
+        guard let (instance, application) = candidates.first(where: { $0.application?.clientId == verified.clientId }) else {
+            throw OAuthError.invalidClient("the attested instance is not known to this tenant")
+        }
+        guard instance.revokedAt == nil, instance.status == .registered, application != nil else {
+            throw OAuthError.invalidClient("the attested instance is revoked or not approved")
+        }
+        // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
+        let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
+        guard try await replay.setIfAbsent("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
+                                           value: [1], ttl: popWindow) else {
+            throw OAuthError.invalidClient("the client attestation PoP was already used")
+        }
+        try await spend(proof, resource: false)
+
+        let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instance.id,
+                                               clientID: verified.clientId, dpopThumbprint: proof.thumbprint, now: now)
+        return TokenResponse(access_token: redeemed.accessToken, token_type: "DPoP", expires_in: redeemed.expiresIn)
+    }
+
+    // MARK: nonce endpoint
+
+    /// OpenID4VCI 1.0 §7: a fresh `c_nonce`. It is a self-expiring token (nothing is stored until it is used).
+    func nonce(now: Date) -> String {
+        tokens.make(.credentialNonce, context: "", expiresAt: Timestamp.milliseconds(now) + Self.nonceLifetime)
+    }
+
+    /// Spends a `c_nonce`: ours, unexpired and never spent, or `invalid_nonce`.
+    func consumeNonce(_ nonce: String, now: Date) async throws {
+        let nowMilliseconds = Timestamp.milliseconds(now)
+        switch tokens.check(nonce, .credentialNonce, context: "", now: nowMilliseconds) {
+        case .invalid: throw OAuthError.invalidNonce("the proof's nonce is not a c_nonce of this issuer")
+        case .expired: throw OAuthError.invalidNonce("the proof's nonce has expired; get a new c_nonce")
+        case .valid(let expiresAt):
+            guard try await replay.setIfAbsent("holdfast:c_nonce:spent:\(nonce)", value: [1],
+                                               ttl: .milliseconds(expiresAt - nowMilliseconds) + .seconds(1)) else {
+                throw OAuthError.invalidNonce("the proof's nonce was already used; get a new c_nonce")
+            }
+        }
+    }
+
+    // MARK: credential endpoint
+
+    struct CredentialRequest: Decodable {
+        struct Proofs: Decodable {
+            let jwt: [String]?
+        }
+        // swiftlint:disable identifier_name
+        let credential_configuration_id: String?
+        let credential_identifier: String?
+        let proofs: Proofs?
+        let proof: JSONValue?
+        // swiftlint:enable identifier_name
+    }
+
+    struct CredentialResponse: Encodable {
+        struct Issued: Encodable { let credential: String }
+        let credentials: [Issued]
+    }
+
+    /// OpenID4VCI 1.0 §8: the access token and its DPoP proof, the request, the key proof and its `c_nonce`, then
+    /// the mDoc, in one transaction with its status list index and its record.
+    func credential(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws -> CredentialResponse {
+        guard authorization.count == 1, authorization[0].utf8.count > 5, authorization[0].prefix(5).lowercased() == "dpop ",
+              case let token = String(authorization[0].dropFirst(5)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            throw OAuthError.invalidToken("an Authorization: DPoP <access token> header is required")
+        }
+        let authorized = try await offers.authorize(accessToken: token, now: now)
+        let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
+                                   path: Self.credentialPath, resource: true, now: now)
+
+        let request: CredentialRequest
+        do {
+            request = try JSONDecoder().decode(CredentialRequest.self, from: Data(body))
+        } catch {
+            throw OAuthError.invalidCredentialRequest("the body is not a credential request (JSON)")
+        }
+        if request.credential_identifier != nil {
+            throw OAuthError.invalidCredentialRequest("credential_identifier is not used by this issuer; send credential_configuration_id")
+        }
+        guard let configurationID = request.credential_configuration_id else {
+            throw OAuthError.invalidCredentialRequest("credential_configuration_id is required")
+        }
+        guard configurationID == authorized.configurationID else {
+            throw OAuthError.unknownCredentialConfiguration("the access token is for another credential configuration")
+        }
+        if request.proof != nil {
+            throw OAuthError.invalidCredentialRequest("send the key proof in proofs.jwt (OpenID4VCI 1.0 §8.2)")
+        }
+        guard let proofs = request.proofs?.jwt, !proofs.isEmpty else {
+            throw OAuthError.invalidProof("proofs.jwt is required")
+        }
+        guard proofs.count == 1 else {
+            throw OAuthError.invalidCredentialRequest("this issuer issues one credential per request: send one proof")
+        }
+        let (deviceKey, nonce) = try verifyKeyProof(proofs[0], clientID: authorized.clientID, now: now)
+        try await consumeNonce(nonce, now: now)
+        try await spend(proof, resource: true)
+
+        let issued = try await database.transaction { db -> [UInt8] in
+            guard let configuration = try await configurations.find(id: configurationID, on: db) else {
+                throw OAuthError.credentialRequestDenied("the credential configuration no longer exists")
+            }
+            guard let claims = try await offers.takeClaims(offerID: authorized.offerID, on: db, now: now) else {
+                throw OAuthError.invalidToken("the access token was already used for its credential")
+            }
+            return try await issue(configuration: configuration, claims: claims, deviceKey: deviceKey,
+                                   authorized: authorized, on: db, now: now)
+        }
+        return CredentialResponse(credentials: [.init(credential: Base64URL.encode(issued))])
+    }
+
+    private func issue(configuration: CredentialConfiguration, claims: [String: [String: JSONValue]], deviceKey: COSEKey,
+                       authorized: CredentialOfferService.Authorized, on db: any SQLDatabase, now: Date) async throws -> [UInt8] {
+        let signed = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let days = configuration.validForDays ?? CredentialConfigurationService.defaultValidForDays
+        let validUntil = signed.addingTimeInterval(TimeInterval(days) * 86_400)
+        var reference: StatusReference?
+        if configuration.revocable ?? true {
+            reference = try await statusLists.allocate(on: db, now: now)
+        }
+        let current = await certificates.current(now: now)
+        let signer = current.documentSigner
+        let issuer = MDocIssuer(signer: COSESigningKey.p256(signer.privateKey), certificateChain: [signer.der])
+        let nameSpaces = try CredentialOfferService.elements(claims, allowed: nil).map { space in
+            MDocIssuer.NameSpaceElements(name: space.name, elements: space.elements.map { ($0.0, $0.1) })
+        }
+        let mdoc = try issuer.issue(
+            docType: configuration.docType, nameSpaces: nameSpaces, deviceKey: deviceKey,
+            validity: .init(signed: signed, validFrom: signed, validUntil: validUntil),
+            status: reference.map { .init(index: UInt64($0.index), uri: statusLists.uri(of: $0.listID)) })
+        let id = UUID().uuidString.lowercased()
+        try await db.insert(into: "issued_credentials")
+            .columns("id", "configuration_id", "doc_type", "instance_id", "offer_id", "status", "status_list_id",
+                     "status_idx", "issued_at", "valid_until")
+            .values(SQLBind(id), SQLBind(configuration.id ?? ""), SQLBind(configuration.docType),
+                    authorized.instanceID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
+                    SQLBind(authorized.offerID), SQLBind(IssuedCredentialService.Status.valid.rawValue),
+                    reference.map { SQLBind($0.listID) as any SQLExpression } ?? SQLLiteral.null,
+                    reference.map { SQLBind($0.index) as any SQLExpression } ?? SQLLiteral.null,
+                    SQLBind(Timestamp.milliseconds(signed)), SQLBind(Timestamp.milliseconds(validUntil)))
+            .run()
+        return mdoc.encoded()
+    }
+
+    /// OpenID4VCI 1.0 Appendix F.1 (`jwt` proof type), each refusal `invalid_proof` naming the check, except the
+    /// nonce (`invalid_nonce`, checked by the caller): compact JWS; `typ`; `alg` ES256; a public P-256 `jwk` and no
+    /// `kid` or `x5c` beside it; the signature by that key; `aud` this issuer; `iat` within the window; `iss`, when
+    /// present, the client the token was issued to; a `nonce`.
+    func verifyKeyProof(_ compact: String, clientID: String?, now: Date) throws -> (COSEKey, String) {
+        let jws: JWS
+        do { jws = try JWS(compactSerialization: compact) } catch { throw OAuthError.invalidProof("the proof is not a compact JWS") }
+        guard jws.header.typ == Self.proofType else {
+            throw OAuthError.invalidProof("the proof's typ must be \(Self.proofType)")
+        }
+        guard jws.algorithm == .es256 else { throw OAuthError.invalidProof("the proof must be signed with ES256") }
+        guard jws.header.kid == nil, jws.header["x5c"] == nil else {
+            throw OAuthError.invalidProof("the proof names its key by jwk only (no kid or x5c)")
+        }
+        guard let jwk = try? jws.header.jwk(), !jwk.hasPrivateKey, jwk.kty == "EC", jwk.crv == "P-256",
+              let x = jwk.x.flatMap(Base64URL.decode), let y = jwk.y.flatMap(Base64URL.decode),
+              let key = try? COSEKey(curve: .p256, x: x, y: y) else {
+            throw OAuthError.invalidProof("the proof's jwk header must be a public P-256 key")
+        }
+        do {
+            try jws.verify(with: JWSVerificationKey(jwk: jwk), allowedAlgorithms: [.es256])
+        } catch {
+            throw OAuthError.invalidProof("the proof's signature does not verify with its jwk")
+        }
+        guard let claims = try? JWTClaims(payload: jws.payload) else {
+            throw OAuthError.invalidProof("the proof's claims are not a JSON object")
+        }
+        guard claims.aud == [publicURL()] else { throw OAuthError.invalidProof("the proof's aud must be \(publicURL())") }
+        guard let iat = claims.iat else { throw OAuthError.invalidProof("the proof has no iat") }
+        let age = now.timeIntervalSince(iat)
+        guard age <= Self.proofMaximumAge, -age <= Self.leeway else {
+            throw OAuthError.invalidProof("the proof's iat is outside the accepted window")
+        }
+        if let iss = claims.iss, let clientID, iss != clientID {
+            throw OAuthError.invalidProof("the proof's iss is not the client the access token was issued to")
+        }
+        guard let nonce = claims.additionalClaims["nonce"]?.stringValue else {
+            throw OAuthError.invalidNonce("the proof has no nonce; get a c_nonce from the nonce endpoint")
+        }
+        return (key, nonce)
+    }
+
+    // MARK: DPoP
+
+    private func verifyDPoP(_ headers: [String], accessToken: String?, expectedThumbprint: String?, path: String,
+                            resource: Bool, now: Date) throws -> DPoPVerifiedProof {
+        guard headers.count == 1, !headers[0].isEmpty else {
+            throw OAuthError.invalidDPoPProof("exactly one DPoP proof header is required", resource: resource)
+        }
+        let verifier = DPoPVerifier(allowedAlgorithms: [.es256], maximumAge: tethering.dpopMaximumAge,
+                                    maximumFutureSkew: tethering.dpopMaximumFutureSkew)
+        do {
+            return try verifier.verify(headers[0], for: DPoPRequest(method: "POST", uri: publicURL() + path,
+                                                                     accessToken: accessToken,
+                                                                     expectedThumbprint: expectedThumbprint), at: now)
+        } catch {
+            let reason = (error as? JOSEError)?.code ?? "malformed"
+            throw OAuthError.invalidDPoPProof("the DPoP proof is not valid: \(reason)", resource: resource)
+        }
+    }
+
+    private func spend(_ proof: DPoPVerifiedProof, resource: Bool) async throws {
+        let window = Duration.seconds(Int64(tethering.dpopMaximumAge + tethering.dpopMaximumFutureSkew) + 5)
+        guard try await replay.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1], ttl: window) else {
+            throw OAuthError.invalidDPoPProof("the DPoP proof was already used (jti replay)", resource: resource)
+        }
+    }
+}
