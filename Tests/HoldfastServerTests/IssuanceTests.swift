@@ -302,7 +302,7 @@ import X509
             let duplicate = try await kit.admin("/v1/credentials/mobile/configurations", .post, IssuanceTestWallet.configuration)
             #expect(duplicate.status == .conflict)
             let bad = try await kit.admin("/v1/credentials/mobile/configurations", .post,
-                                          #"{"id":"a b","docType":" ","display":{"name":"x"},"validForDays":0}"#)
+                                          #"{"id":"a b","docType":"","display":{"name":"x"},"validForDays":0}"#)
             #expect(bad.status == .badRequest)
             #expect(Set(bad.problem?.errors?.map(\.field) ?? []) == ["id", "docType", "validForDays"])
 

@@ -88,7 +88,7 @@ public struct CredentialConfigurationService: Sendable {
                 if required { fail(field, ProblemDetails.FieldError.required, "the field is required") }
                 return
             }
-            if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if value.isEmpty {
                 fail(field, ProblemDetails.FieldError.invalidValue, "must not be empty")
             } else if value.unicodeScalars.count > maximum {
                 fail(field, ProblemDetails.FieldError.tooLong, "at most \(maximum) characters")

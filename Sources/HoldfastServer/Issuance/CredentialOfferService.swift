@@ -119,8 +119,11 @@ struct CredentialOfferService: Sendable {
     static func elements(_ claims: [String: [String: JSONValue]],
                          allowed: [String: [String]]?) throws -> [(name: String, elements: [(String, CBOR)])] {
         var errors: [ProblemDetails.FieldError] = []
-        if claims.isEmpty || claims.values.allSatisfy(\.isEmpty) {
-            errors.append(.init(field: "claims", code: ProblemDetails.FieldError.required, detail: "at least one claim value"))
+        if claims.isEmpty {
+            errors.append(.init(field: "claims", code: ProblemDetails.FieldError.required, detail: "at least one namespace"))
+        }
+        for (space, values) in claims.sorted(by: { $0.key < $1.key }) where values.isEmpty {
+            errors.append(.init(field: "claims.\(space)", code: ProblemDetails.FieldError.required, detail: "at least one element"))
         }
         var result: [(String, [(String, CBOR)])] = []
         for (space, values) in claims.sorted(by: { $0.key < $1.key }) {

@@ -65,10 +65,6 @@ struct OpenID4VCIService: Sendable {
         }
         let txCode = try single("tx_code")
 
-        // RFC 9449 §5: the token is bound to the key of this proof.
-        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
-                                   resource: false, now: now)
-
         // draft-ietf-oauth-attestation-based-client-auth §6.1: both headers, once each.
         guard attestation.count == 1, pop.count == 1 else {
             throw OAuthError.invalidClient("OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
@@ -91,6 +87,9 @@ struct OpenID4VCIService: Sendable {
         guard instance.revokedAt == nil, instance.status == .registered, application != nil else {
             throw OAuthError.invalidClient("the attested instance is revoked or not approved")
         }
+        // RFC 9449 §5: the token is bound to the key of this proof.
+        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
+                                   resource: false, now: now)
         // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         guard try await replay.setIfAbsent("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",

@@ -148,10 +148,10 @@ public struct StatusListService: Sendable {
     public func update(_ settings: StatusListSettings) async throws -> StatusListSettings {
         var errors: [ProblemDetails.FieldError] = []
         if settings.ttlSeconds < 1 || settings.ttlSeconds > 31_536_000 {
-            errors.append(.init(field: "ttlSeconds", code: "out_of_range", detail: "must be from 1 to 31536000 (a year)"))
+            errors.append(.init(field: "ttlSeconds", code: ProblemDetails.FieldError.outOfRange, detail: "must be from 1 to 31536000 (a year)"))
         }
         if settings.expSeconds <= settings.ttlSeconds || settings.expSeconds > 31_536_000 {
-            errors.append(.init(field: "expSeconds", code: "out_of_range",
+            errors.append(.init(field: "expSeconds", code: ProblemDetails.FieldError.outOfRange,
                                 detail: "must be greater than ttlSeconds and at most 31536000 (a year)"))
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
