@@ -25,5 +25,7 @@ let package = Package(
         fuzzTarget("FuzzKeyDescription", ["Attestation"]),
         fuzzTarget("FuzzAppAttest", ["Attestation"]),
         fuzzTarget("FuzzRESP", ["Ephemeral"]),
+        fuzzTarget("FuzzMDoc", ["MDoc"]),
+        fuzzTarget("FuzzStatusList", ["StatusList"]),
     ]
 )

@@ -7,7 +7,8 @@ import base64, binascii, glob, json, os, re, shutil, sys
 
 vectors, out = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
-targets = ["FuzzCBOR", "FuzzCOSE", "FuzzJOSE", "FuzzCertificate", "FuzzKeyDescription", "FuzzAppAttest", "FuzzRESP"]
+targets = ["FuzzCBOR", "FuzzCOSE", "FuzzJOSE", "FuzzCertificate", "FuzzKeyDescription", "FuzzAppAttest", "FuzzRESP",
+           "FuzzMDoc", "FuzzStatusList"]
 counts = {}
 
 
@@ -60,8 +61,11 @@ for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.jso
             data = bytes.fromhex(text)
             put("FuzzCBOR", data, name)
             put("FuzzCOSE", data, name)
+            put("FuzzMDoc", data, name)
+            put("FuzzStatusList", data, name)
         elif re.fullmatch(r"[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*(\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*)?", text):
             put("FuzzJOSE", text.encode(), name)
+            put("FuzzStatusList", text.encode(), name)
         elif len(text) >= 24 and re.fullmatch(r"[A-Za-z0-9+/=_\-\s]+", text):
             data = b64(text)
             if not data:
@@ -90,6 +94,7 @@ for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.b64
     data = b64(open(path).read())
     put("FuzzCBOR", data, f"b{index}")
     put("FuzzCOSE", data, f"b{index}")
+    put("FuzzMDoc", data, f"b{index}")
 
 for target in targets:
     print(f"  {target}: {counts.get(target, 0)} seeds")

@@ -263,7 +263,7 @@ struct CredentialOfferService: Sendable {
     }
 
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Array(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        AdminKeyToken.hex(SHA256.hash(data: Array(secret.utf8)))
     }
 
     /// Tied to its offer, so that equal codes of two offers hash differently.
