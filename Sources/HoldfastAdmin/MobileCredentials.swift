@@ -195,3 +195,29 @@ public struct CredentialStatusChange: Codable, Sendable, Hashable {
 
     public init(status: String) { self.status = status }
 }
+
+/// `POST /v1/credentials/mobile/wallet-providers` (README "Credentials"): a wallet provider other than this tenant
+/// whose client attestations (draft-ietf-oauth-attestation-based-client-auth) the token endpoint accepts — `issuer`
+/// is the attestations' `iss`, `jwks` the public keys they are signed with.
+public struct TrustedWalletProvider: Codable, Sendable, Hashable {
+    public var id: String?
+    public var name: String
+    public var issuer: String
+    public var jwks: JWKSet
+    public var createdAt: Date?
+
+    public init(id: String? = nil, name: String, issuer: String, jwks: JWKSet, createdAt: Date? = nil) {
+        self.id = id
+        self.name = name
+        self.issuer = issuer
+        self.jwks = jwks
+        self.createdAt = createdAt
+    }
+}
+
+/// `{data: [...]}`: every trusted wallet provider, oldest first.
+public struct TrustedWalletProviderList: Codable, Sendable, Hashable {
+    public var data: [TrustedWalletProvider]
+
+    public init(data: [TrustedWalletProvider]) { self.data = data }
+}

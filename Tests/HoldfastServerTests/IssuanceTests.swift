@@ -151,6 +151,65 @@ import X509
         }
     }
 
+    /// An attestation from a wallet provider an admin trusts is accepted without an instance of this tenant; one from
+    /// a provider nobody added, or from one that was removed, is `invalid_client`.
+    @Test func aTrustedWalletProvidersAttestationIsAccepted() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let wallet = try await IssuanceTestWallet.make(kit)
+            try await wallet.createConfiguration()
+            let providerKey = P256.Signing.PrivateKey()
+            let providerJWK = JWK(publicKey: providerKey.publicKey, kid: "provider-1")
+            let jwks = String(decoding: try JSONEncoder().encode(JWKSet(keys: [providerJWK])), as: UTF8.self)
+            let created = try await kit.admin("/v1/credentials/mobile/wallet-providers", .post,
+                                              #"{"name":"Example wallet","issuer":"https://wallet-provider.example","jwks":\#(jwks)}"#)
+            #expect(created.status == .created, "\(created.text)")
+            let provider = try created.wire(TrustedWalletProvider.self)
+
+            let instanceKey = P256.Signing.PrivateKey()
+            func attestation(issuer: String, key: P256.Signing.PrivateKey) throws -> String {
+                let claims = WalletAttestationClaims(issuer: issuer, clientId: "external-wallet",
+                                                     instanceKey: JWK(publicKey: instanceKey.publicKey),
+                                                     issuedAt: Date().addingTimeInterval(-5), expiresAt: Date().addingTimeInterval(3_600))
+                return try JWT.sign(claims: claims.jwtClaims, header: WalletAttestationClaims.header(kid: "provider-1"),
+                                    key: JWSSigningKey(key))
+            }
+            let endpoint = try await wallet.endpoints().token
+            let (_, code) = try await wallet.offer()
+            let accepted = try await wallet.tokenRequest(endpoint: endpoint, code: code, dpopKey: P256.Signing.PrivateKey(),
+                                                         attestation: try attestation(issuer: "https://wallet-provider.example", key: providerKey),
+                                                         popKey: instanceKey)
+            _ = try wallet.accessToken(accepted)
+
+            let (_, second) = try await wallet.offer()
+            let unknown = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),
+                                                        attestation: try attestation(issuer: "https://unknown.example", key: providerKey),
+                                                        popKey: instanceKey)
+            #expect(IssuanceTestWallet.oauthError(unknown) == "invalid_client")
+            let forged = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),
+                                                       attestation: try attestation(issuer: "https://wallet-provider.example",
+                                                                                    key: P256.Signing.PrivateKey()),
+                                                       popKey: instanceKey)
+            #expect(IssuanceTestWallet.oauthError(forged) == "invalid_client")
+
+            #expect(try await kit.admin("/v1/credentials/mobile/wallet-providers/\(try #require(provider.id))", .delete).status == .noContent)
+            let removed = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),
+                                                        attestation: try attestation(issuer: "https://wallet-provider.example", key: providerKey),
+                                                        popKey: instanceKey)
+            #expect(IssuanceTestWallet.oauthError(removed) == "invalid_client")
+            // The code was never used up by the refusals.
+            _ = try wallet.accessToken(try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey()))
+
+            let privateKey = String(decoding: try JSONEncoder().encode(["keys": [["kty": "EC", "crv": "P-256", "x": providerJWK.x ?? "",
+                                                                                   "y": providerJWK.y ?? "", "d": "AAAA"]]]), as: UTF8.self)
+            let refused = try await kit.admin("/v1/credentials/mobile/wallet-providers", .post,
+                                              #"{"name":"Leaky","issuer":"https://leaky.example","jwks":\#(privateKey)}"#)
+            #expect(refused.status == .badRequest)
+            let own = try await kit.admin("/v1/credentials/mobile/wallet-providers", .post,
+                                          #"{"name":"Self","issuer":"\#(TetheringTestKit.publicURL)","jwks":\#(jwks)}"#)
+            #expect(own.status == .badRequest)
+        }
+    }
+
     @Test(arguments: StorageBackend.available)
     func fiftyParallelRedemptionsOfOneCodeGiveOneToken(_ backend: StorageBackend) async throws {
         try await TetheringTestKit.run(backend) { kit in

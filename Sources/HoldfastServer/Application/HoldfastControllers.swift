@@ -20,6 +20,7 @@ public enum HoldfastControllers {
         let credentialConfigurations = CredentialConfigurationService(database: services.database)
         let offers = CredentialOfferService(database: services.database, masterKey: services.masterKey,
                                             configurations: credentialConfigurations, publicURL: { services.publicURL })
+        let walletProviders = WalletProviderService(database: services.database, publicURL: { services.publicURL })
         return [
             HealthController(services: services),
             TenantKeyController(keyring: services.keyring),
@@ -42,11 +43,12 @@ public enum HoldfastControllers {
             IssuanceController(certificates: services.issuerCertificates, configurationService: credentialConfigurations,
                                offerService: offers,
                                issued: IssuedCredentialService(database: services.database, statusLists: statusLists),
-                               clock: clock),
+                               walletProviders: walletProviders, clock: clock),
             OpenID4VCIController(
                 service: OpenID4VCIService(database: services.database, offers: offers, configurations: credentialConfigurations,
                                            statusLists: statusLists, certificates: services.issuerCertificates,
                                            keyring: services.keyring, instances: instances, tokens: services.tokens,
+                                           walletProviders: walletProviders,
                                            replay: services.ephemeral.replay, tethering: configuration,
                                            publicURL: { services.publicURL }),
                 configurations: credentialConfigurations, issuerName: services.configuration.issuance.issuerName,

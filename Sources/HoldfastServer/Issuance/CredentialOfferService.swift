@@ -161,7 +161,7 @@ struct CredentialOfferService: Sendable {
     /// The token endpoint's grant (OpenID4VCI 1.0 §6.1): the code is unknown, used, expired, or its transaction
     /// code wrong → `invalid_grant`; a wrong code counts against the offer, and after the fifth the offer is dead.
     /// Exactly one of any number of concurrent redemptions succeeds (a conditional update).
-    func redeem(code: String, txCode: String?, instanceID: String, clientID: String, dpopThumbprint: String,
+    func redeem(code: String, txCode: String?, instanceID: String?, clientID: String, dpopThumbprint: String,
                 now: Date) async throws -> Redeemed {
         let nowMilliseconds = Timestamp.milliseconds(now)
         guard code.utf8.count <= 512, let row = try await database.sql.select()
@@ -198,7 +198,8 @@ struct CredentialOfferService: Sendable {
         }
         let token = Self.randomToken()
         let updated = try await database.sql.raw("""
-            UPDATE credential_offers SET redeemed_at = \(bind: nowMilliseconds), instance_id = \(bind: instanceID), \
+            UPDATE credential_offers SET redeemed_at = \(bind: nowMilliseconds), \
+            instance_id = \(instanceID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null), \
             access_token_hash = \(bind: Self.hash(token)), access_jkt = \(bind: dpopThumbprint), \
             access_expires_at = \(bind: nowMilliseconds + Int64(Self.accessTokenLifetime) * 1_000), \
             client_id = \(bind: clientID) \

@@ -8,7 +8,9 @@ import Hummingbird
 /// - `POST, GET /v1/credentials/mobile/configurations`, `GET, DELETE …/configurations/{id}`;
 /// - `POST /v1/credentials/mobile/offers`: an OpenID4VCI credential offer with a pre-authorized code;
 /// - `GET /v1/credentials/mobile?limit=&cursor=`: the issued credentials;
-/// - `POST /v1/credentials/mobile/{credentialId}/status`: revoke, suspend or reinstate one.
+/// - `POST /v1/credentials/mobile/{credentialId}/status`: revoke, suspend or reinstate one;
+/// - `POST, GET /v1/credentials/mobile/wallet-providers`, `DELETE …/{id}`: other wallet providers whose client
+///   attestations the token endpoint accepts.
 struct IssuanceController: HoldfastController {
     static let iacas: RouteTemplate = "/v1/credentials/mobile/iacas"
     static let configurations: RouteTemplate = "/v1/credentials/mobile/configurations"
@@ -16,11 +18,14 @@ struct IssuanceController: HoldfastController {
     static let offers: RouteTemplate = "/v1/credentials/mobile/offers"
     static let credentials: RouteTemplate = "/v1/credentials/mobile"
     static let status: RouteTemplate = "/v1/credentials/mobile/{credentialId}/status"
+    static let walletProviders: RouteTemplate = "/v1/credentials/mobile/wallet-providers"
+    static let walletProvider: RouteTemplate = "/v1/credentials/mobile/wallet-providers/{id}"
 
     let certificates: IssuerCertificateStore
     let configurationService: CredentialConfigurationService
     let offerService: CredentialOfferService
     let issued: IssuedCredentialService
+    let walletProviders: WalletProviderService
     let clock: any HoldfastClock
 
     var routes: [Route] {
@@ -56,6 +61,17 @@ struct IssuanceController: HoldfastController {
                 let id = try context.parameters.require("credentialId")
                 let body = try await JSONBodyDecoder.decode(CredentialStatusChange.self, from: request, context: context)
                 return try JSONResponse.make(try await issued.setStatus(id: id, to: body.status))
+            },
+            .admin(.post, Self.walletProviders) { request, context in
+                let body = try await JSONBodyDecoder.decode(TrustedWalletProvider.self, from: request, context: context)
+                return try JSONResponse.make(try await walletProviders.create(body, now: clock.now()), status: .created)
+            },
+            .admin(.get, Self.walletProviders) { _, _ in
+                try JSONResponse.make(try await walletProviders.list())
+            },
+            .admin(.delete, Self.walletProvider) { _, context in
+                try await walletProviders.delete(id: try context.parameters.require("id"))
+                return Response(status: .noContent)
             },
         ]
     }

@@ -14,6 +14,9 @@
 /// - `issued_credentials`: what was issued, to whom, and where its status is published — never claim values.
 /// - An index on `holder_instances (key_thumbprint)`: the token endpoint finds the instance a wallet attestation
 ///   was made for by its key.
+///
+/// Version 502, `trusted_wallet_providers`: other wallet providers an admin trusts, by the `iss` of their client
+/// attestations, with their keys (`TrustedWalletProvider`).
 enum IssuanceMigrations {
     static let migrations: [Migration] = [
         Migration(version: 500, name: "create issuer_certificates",
@@ -21,6 +24,16 @@ enum IssuanceMigrations {
                   postgresql: [certificates(binary: "BYTEA"), oneActive]),
         Migration(version: 501, name: "create credential configurations, offers and issued credentials",
                   sqlite: issuance(binary: "BLOB"), postgresql: issuance(binary: "BYTEA")),
+        Migration(version: 502, name: "create trusted_wallet_providers", sql: [
+            """
+            CREATE TABLE trusted_wallet_providers (
+                id TEXT PRIMARY KEY,
+                issuer TEXT NOT NULL UNIQUE,
+                document TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 
     private static func issuance(binary: String) -> [String] {

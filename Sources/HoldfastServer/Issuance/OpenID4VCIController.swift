@@ -114,8 +114,8 @@ struct OpenID4VCIController: HoldfastController {
             "grant_types_supported": .array([.string(CredentialOfferService.preAuthorizedGrant)]),
             "pre-authorized_grant_anonymous_access_supported": .bool(false),
             "token_endpoint_auth_methods_supported": .array([.string("attest_jwt_client_auth")]),
-            "client_attestation_signing_alg_values_supported": .array([.string("ES256")]),
-            "client_attestation_pop_signing_alg_values_supported": .array([.string("ES256")]),
+            "client_attestation_signing_alg_values_supported": .array([.string("ES256"), .string("ES384")]),
+            "client_attestation_pop_signing_alg_values_supported": .array([.string("ES256"), .string("ES384")]),
             "dpop_signing_alg_values_supported": .array([.string("ES256")]),
             "response_types_supported": .array([]),
         ])

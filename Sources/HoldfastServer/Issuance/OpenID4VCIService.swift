@@ -32,6 +32,8 @@ struct OpenID4VCIService: Sendable {
     let keyring: TenantKeyring
     let instances: InstanceStore
     let tokens: SelfExpiringTokens
+    /// Other wallet providers whose attestations are accepted.
+    let walletProviders: WalletProviderService
     /// Spent DPoP and PoP `jti`s and spent `c_nonce`s (`EphemeralStores.replay`).
     let replay: any EphemeralStore
     let tethering: TetheringConfiguration
@@ -69,38 +71,56 @@ struct OpenID4VCIService: Sendable {
         guard attestation.count == 1, pop.count == 1 else {
             throw OAuthError.invalidClient("OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
         }
-        let verifier = ClientAttestationVerifier(trustedKeys: keyring.jwks, audience: publicURL(),
-                                                 expectedIssuer: publicURL(), allowedAlgorithms: [.es256],
-                                                 leeway: Self.leeway, maximumPoPAge: Self.proofMaximumAge)
-        let verified: VerifiedClientAttestation
-        do {
-            verified = try verifier.verify(attestation: attestation[0], pop: pop[0], at: now)
-        } catch {
-            throw OAuthError.invalidClient("the client attestation was refused: \(error.description)")
-        }
-        // The attestation is this tenant's: it names a live instance of an application with this client id.
+        let (verified, instanceID) = try await authenticateClient(attestation: attestation[0], pop: pop[0], now: now)
         let thumbprint = try verified.instanceKey.thumbprint()
-        let candidates = try await instances.withKey(thumbprint: thumbprint)
-        guard let (instance, application) = candidates.first(where: { $0.application?.clientId == verified.clientId }) else {
-            throw OAuthError.invalidClient("the attested instance is not known to this tenant")
-        }
-        guard instance.revokedAt == nil, instance.status == .registered, application != nil else {
-            throw OAuthError.invalidClient("the attested instance is revoked or not approved")
-        }
-        // RFC 9449 §5: the token is bound to the key of this proof.
-        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
-                                   resource: false, now: now)
         // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         guard try await replay.setIfAbsent("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
                                            value: [1], ttl: popWindow) else {
             throw OAuthError.invalidClient("the client attestation PoP was already used")
         }
+        // RFC 9449 §5: the token is bound to the key of this proof.
+        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
+                                   resource: false, now: now)
         try await spend(proof, resource: false)
 
-        let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instance.id,
+        let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instanceID,
                                                clientID: verified.clientId, dpopThumbprint: proof.thumbprint, now: now)
         return TokenResponse(access_token: redeemed.accessToken, token_type: "DPoP", expires_in: redeemed.expiresIn)
+    }
+
+    /// The attestation is this tenant's (its `iss` is the public URL): then it names a live instance of an
+    /// application with its `sub` as client id. Or its `iss` is a wallet provider an admin trusts: then its keys
+    /// verify it and no instance of this tenant is involved. Anything else is `invalid_client`.
+    private func authenticateClient(attestation: String, pop: String,
+                                    now: Date) async throws -> (VerifiedClientAttestation, instanceID: String?) {
+        let claimedIssuer = (try? JWS(compactSerialization: attestation)).flatMap { try? JWTClaims(payload: $0.payload) }?.iss
+        let tenant = publicURL()
+        var provider: TrustedWalletProvider?
+        if let claimedIssuer, claimedIssuer != tenant {
+            provider = try await walletProviders.provider(issuer: claimedIssuer)
+            guard provider != nil else {
+                throw OAuthError.invalidClient("the client attestation's issuer is not a wallet provider this tenant trusts")
+            }
+        }
+        let verifier = ClientAttestationVerifier(trustedKeys: provider?.jwks ?? keyring.jwks, audience: tenant,
+                                                 expectedIssuer: provider?.issuer ?? tenant, allowedAlgorithms: [.es256, .es384],
+                                                 leeway: Self.leeway, maximumPoPAge: Self.proofMaximumAge)
+        let verified: VerifiedClientAttestation
+        do {
+            verified = try verifier.verify(attestation: attestation, pop: pop, at: now)
+        } catch {
+            throw OAuthError.invalidClient("the client attestation was refused: \(error.description)")
+        }
+        guard provider == nil else { return (verified, nil) }
+        let candidates = try await instances.withKey(thumbprint: try verified.instanceKey.thumbprint())
+        guard let (instance, application) = candidates.first(where: { $0.application?.clientId == verified.clientId }) else {
+            throw OAuthError.invalidClient("the attested instance is not known to this tenant")
+        }
+        guard instance.revokedAt == nil, instance.status == .registered, application != nil else {
+            throw OAuthError.invalidClient("the attested instance is revoked or not approved")
+        }
+        return (verified, instance.id)
     }
 
     // MARK: nonce endpoint
