@@ -74,8 +74,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "JOSE", "HoldfastProtocol",
+            "JOSE", "HoldfastProtocol", "StatusList",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         // MARK: server
         // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's), and one
@@ -169,8 +170,9 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
-            "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation",
+            "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "COSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         .testTarget(name: "EphemeralTests", dependencies: [
             "TestSupport", "Ephemeral",

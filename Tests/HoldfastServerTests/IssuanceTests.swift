@@ -102,6 +102,63 @@ import X509
         }
     }
 
+    // MARK: purging
+
+    /// README "Credentials": claims that can no longer be issued are cleared, and an unredeemed offer is deleted
+    /// a week after it expired; an issued offer's record stays.
+    @Test func expiredOffersArePurged() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let wallet = try await IssuanceTestWallet.make(kit)
+            try await wallet.createConfiguration()
+            let endpoints = try await wallet.endpoints()
+            let (unredeemed, unredeemedCode) = try await wallet.offer()
+            let (redeemed, redeemedCode) = try await wallet.offer()
+            let dpopKey = P256.Signing.PrivateKey()
+            let token = try wallet.accessToken(try await wallet.tokenRequest(endpoint: endpoints.token, code: redeemedCode, dpopKey: dpopKey))
+            let (issued, issuedCode) = try await wallet.offer()
+            let issuedKey = P256.Signing.PrivateKey()
+            let issuedToken = try wallet.accessToken(try await wallet.tokenRequest(endpoint: endpoints.token, code: issuedCode, dpopKey: issuedKey))
+            let proof = try IssuanceTestWallet.keyProof(key: P256.Signing.PrivateKey(), nonce: try await wallet.nonce(endpoint: endpoints.nonce))
+            let credential = try await wallet.credentialRequest(endpoint: endpoints.credential, accessToken: issuedToken, dpopKey: issuedKey,
+                                                                proof: proof)
+            #expect(credential.status == .ok, "\(credential.text)")
+
+            // Each step: the purge's (cleared, deleted) at a time from now, then which offers are left with claims.
+            let steps: [(purged: [Int], kept: [String: Bool])] = try await StorageBackend.withDatabase(kit.configuration.database) { database in
+                let now = Date()
+                var steps: [(purged: [Int], kept: [String: Bool])] = []
+                for offset in [0, 3_600, 2 * 86_400, 9 * 86_400] as [TimeInterval] {
+                    let purged = try await CredentialOfferService.purgeExpired(on: database, now: now.addingTimeInterval(offset))
+                    var kept: [String: Bool] = [:]
+                    for row in try await database.sql.select().columns("id", "claims").from("credential_offers").all() {
+                        kept[try row.decode(column: "id", as: String.self)] = try row.decode(column: "claims", as: Data?.self) != nil
+                    }
+                    steps.append(([purged.cleared, purged.deleted], kept))
+                }
+                return steps
+            }
+            try #require(steps.count == 4)
+            // Nothing has expired yet.
+            #expect(steps[0].purged == [0, 0])
+            #expect(steps[0].kept == [unredeemed.id: true, redeemed.id: true, issued.id: false])
+            // An hour on, the redeemed offer's access token has expired: its claims go.
+            #expect(steps[1].purged == [1, 0])
+            #expect(steps[1].kept == [unredeemed.id: true, redeemed.id: false, issued.id: false])
+            // Two days on, the unredeemed offer has expired: its claims go, its record stays for a week.
+            #expect(steps[2].purged == [1, 0])
+            #expect(steps[2].kept == [unredeemed.id: false, redeemed.id: false, issued.id: false])
+            #expect(steps[3].purged == [0, 1])
+            #expect(steps[3].kept == [redeemed.id: false, issued.id: false])
+            // The purged offers answer as expired, never as a server error.
+            let proofAfter = try IssuanceTestWallet.keyProof(key: P256.Signing.PrivateKey(), nonce: try await wallet.nonce(endpoint: endpoints.nonce))
+            let purged = try await wallet.credentialRequest(endpoint: endpoints.credential, accessToken: token, dpopKey: dpopKey, proof: proofAfter)
+            #expect(purged.status == .unauthorized, "\(purged.text)")
+            #expect(IssuanceTestWallet.oauthError(purged) == "invalid_token")
+            let deleted = try await wallet.tokenRequest(endpoint: endpoints.token, code: unredeemedCode, dpopKey: P256.Signing.PrivateKey())
+            #expect(IssuanceTestWallet.oauthError(deleted) == "invalid_grant")
+        }
+    }
+
     // MARK: token endpoint refusals
 
     @Test func theTokenEndpointRefusesBadClientsWithoutUsingTheCode() async throws {
@@ -166,10 +223,12 @@ import X509
             let provider = try created.wire(TrustedWalletProvider.self)
 
             let instanceKey = P256.Signing.PrivateKey()
-            func attestation(issuer: String, key: P256.Signing.PrivateKey) throws -> String {
+            func attestation(issuer: String, key: P256.Signing.PrivateKey, issuedAgo: TimeInterval = 5,
+                             expiresIn: TimeInterval = 3_600) throws -> String {
                 let claims = WalletAttestationClaims(issuer: issuer, clientId: "external-wallet",
                                                      instanceKey: JWK(publicKey: instanceKey.publicKey),
-                                                     issuedAt: Date().addingTimeInterval(-5), expiresAt: Date().addingTimeInterval(3_600))
+                                                     issuedAt: Date().addingTimeInterval(-issuedAgo),
+                                                     expiresAt: Date().addingTimeInterval(expiresIn))
                 return try JWT.sign(claims: claims.jwtClaims, header: WalletAttestationClaims.header(kid: "provider-1"),
                                     key: JWSSigningKey(key))
             }
@@ -190,6 +249,13 @@ import X509
                                                                                     key: P256.Signing.PrivateKey()),
                                                        popKey: instanceKey)
             #expect(IssuanceTestWallet.oauthError(forged) == "invalid_client")
+            // draft-ietf-oauth-attestation-based-client-auth §6.1: a stale (expired) attestation asks for a fresh one.
+            let stale = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),
+                                                      attestation: try attestation(issuer: "https://wallet-provider.example", key: providerKey,
+                                                                                   issuedAgo: 7_200, expiresIn: -3_600),
+                                                      popKey: instanceKey)
+            #expect(stale.status == .unauthorized)
+            #expect(IssuanceTestWallet.oauthError(stale) == "use_fresh_attestation", "\(stale.text)")
 
             #expect(try await kit.admin("/v1/credentials/mobile/wallet-providers/\(try #require(provider.id))", .delete).status == .noContent)
             let removed = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),

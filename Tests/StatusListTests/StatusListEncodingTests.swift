@@ -67,6 +67,21 @@ import TestSupport
         #expect(throws: StatusListError.listTooLarge(limit: 1 << 20)) { try StatusList(bits: 1, compressed: bomb, maximumBytes: 1 << 20) }
     }
 
+    /// The output buffer starts small and grows while the stream goes on; the bound is exact: a list of exactly
+    /// the maximum decodes, one byte more is refused.
+    @Test func inflateGrowsToTheBoundExactly() throws {
+        var list = try StatusList(bits: 8, count: 3 << 20)
+        try list.setStatus(7, at: (3 << 20) - 1)
+        let compressed = try list.compressed()
+        #expect(compressed.count * 16 < 3 << 20)  // far past the first guess
+        let decoded = try StatusList(bits: 8, compressed: compressed, maximumBytes: 3 << 20)
+        #expect(decoded == list)
+        #expect(try decoded.status(at: (3 << 20) - 1) == 7)
+        #expect(throws: StatusListError.listTooLarge(limit: (3 << 20) - 1)) {
+            try StatusList(bits: 8, compressed: compressed, maximumBytes: (3 << 20) - 1)
+        }
+    }
+
     @Test func brokenStreamsAreNamed() throws {
         let good = try StatusList(bits: 2, count: 4096).compressed()
         #expect(throws: StatusListError.self) { try StatusList(bits: 2, compressed: Array(good.dropLast(3))) }

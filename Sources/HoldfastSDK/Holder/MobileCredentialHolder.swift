@@ -6,7 +6,8 @@ import HoldfastProtocol
 /// Each capability is a component with its own state and its own tests; the holder builds them from one set of
 /// `PlatformSeams` and forwards to them, so that an app can use the holder alone or reach a component directly.
 /// Today there is `tethering` (DESIGN.md §1 T and R: registration, license, key rotation, wallet attestation,
-/// signed requests); credentials, status, presentation and the SCA wallet will sit beside it.
+/// signed requests) and `statusLists` (status list tokens cached as README "Holder: status" says); credentials,
+/// presentation and the SCA wallet will sit beside them.
 ///
 /// `initialize(platformConfiguration:)` ties the SDK to a tenant; without it every tethering call fails with
 /// `NOT_CONFIGURED`. The concurrency guarantees are tethering's (see `Tethering`): concurrent `registerDevice()`
@@ -15,9 +16,12 @@ import HoldfastProtocol
 public actor MobileCredentialHolder {
     /// Registration, license, key rotation, wallet attestation and signed requests.
     public let tethering: Tethering
+    /// Status list tokens, fetched and cached for the credentials' status checks.
+    public let statusLists: StatusListCache
 
     public init(seams: PlatformSeams) {
         self.tethering = Tethering(seams: seams)
+        self.statusLists = StatusListCache(storage: seams.secureStorage, transport: seams.transport, clock: seams.clock)
     }
 
     /// Ties the SDK to a tenant and a holder application. Calling it again with another configuration drops what

@@ -68,7 +68,14 @@ public enum HoldfastApplication {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: nil),
             services: [ResourceCleanup(database: services.database, ephemeralShutdown: ephemeralShutdown),
-                       RevocationListRefresher(revocations: services.androidRevocations)],
+                       RevocationListRefresher(revocations: services.androidRevocations),
+                       PeriodicMaintenance(name: "purge expired credential offers", interval: .seconds(900), logger: logger) {
+                           let purged = try await CredentialOfferService.purgeExpired(on: services.database, now: clock.now())
+                           if purged.cleared + purged.deleted > 0 {
+                               logger.info("purged expired credential offers", metadata: [
+                                   "cleared": .stringConvertible(purged.cleared), "deleted": .stringConvertible(purged.deleted)])
+                           }
+                       }],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.set(port)
@@ -260,5 +267,30 @@ struct ResourceCleanup: Service {
         try? await gracefulShutdown()
         await ephemeralShutdown()
         await database.close()
+    }
+}
+
+/// Runs `work` every `interval` until the server shuts down (README "Credentials": expired offers are purged). A
+/// failure is logged and tried again at the next interval; it never stops the server.
+struct PeriodicMaintenance: Service {
+    let name: String
+    let interval: Duration
+    let logger: Logger
+    let work: @Sendable () async throws -> Void
+
+    func run() async throws {
+        while !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return  // shutting down
+            }
+            do {
+                try await work()
+            } catch {
+                logger.warning("maintenance failed; it runs again later", metadata: ["task": .string(name),
+                                                                                    "error": .string(String(describing: error))])
+            }
+        }
     }
 }

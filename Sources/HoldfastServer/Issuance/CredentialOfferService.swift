@@ -243,7 +243,10 @@ struct CredentialOfferService: Sendable {
     func takeClaims(offerID: String, on db: any SQLDatabase, now: Date) async throws -> [String: [String: JSONValue]]? {
         guard let row = try await db.select().column("claims").from("credential_offers")
             .where("id", .equal, offerID).where("issued_at", .is, SQLLiteral.null).first() else { return nil }
-        let sealed = try row.decode(column: "claims", as: Data.self)
+        // Purged (``purgeExpired(on:now:)``) only after the access token expired, on the clock of some node.
+        guard let sealed = try row.decode(column: "claims", as: Data?.self) else {
+            throw OAuthError.invalidToken("the access token has expired")
+        }
         let updated = try await db.raw("""
             UPDATE credential_offers SET issued_at = \(bind: Timestamp.milliseconds(now)), claims = NULL \
             WHERE id = \(bind: offerID) AND issued_at IS NULL RETURNING id
@@ -251,6 +254,35 @@ struct CredentialOfferService: Sendable {
         guard !updated.isEmpty else { return nil }
         let plain = try masterKey.open(Array(sealed), context: Self.claimsContext(offerID))
         return try HoldfastJSON.decode([String: [String: JSONValue]].self, from: Data(plain))
+    }
+
+    // MARK: purging
+
+    /// An expired offer that was never redeemed is kept this long (for an admin asking what became of it), then
+    /// deleted.
+    static let expiredOfferRetention: Int64 = 7 * 86_400_000
+    /// Claims are cleared this long after they stopped being usable, so that a node whose clock runs behind never
+    /// finds them gone while its own clock still lets the wallet through.
+    static let purgeMargin: Int64 = 600_000
+
+    /// Clears what can no longer be used (README "Credentials": no claim values are kept that cannot be issued):
+    /// the sealed claims of an offer whose code expired unredeemed or whose access token expired before the
+    /// credential was issued, and, after ``expiredOfferRetention``, the unredeemed offer itself. Every statement
+    /// is idempotent, so any number of nodes may run it at once. Returns the offers cleared and deleted.
+    @discardableResult
+    static func purgeExpired(on database: HoldfastDatabase, now: Date) async throws -> (cleared: Int, deleted: Int) {
+        let now = Timestamp.milliseconds(now) - purgeMargin
+        let cleared = try await database.sql.raw("""
+            UPDATE credential_offers SET claims = NULL \
+            WHERE claims IS NOT NULL AND issued_at IS NULL \
+            AND ((redeemed_at IS NULL AND expires_at <= \(bind: now)) OR access_expires_at <= \(bind: now)) \
+            RETURNING id
+            """).all().count
+        let deleted = try await database.sql.raw("""
+            DELETE FROM credential_offers \
+            WHERE redeemed_at IS NULL AND expires_at <= \(bind: now - expiredOfferRetention) RETURNING id
+            """).all().count
+        return (cleared, deleted)
     }
 
     // MARK: secrets

@@ -4,7 +4,7 @@ import Hummingbird
 /// An error of the OpenID4VCI endpoints, answered in the shape those protocols define — RFC 6749 §5.2
 /// `{"error", "error_description"}` — rather than as a problem document: wallets read `error`.
 ///
-/// The token endpoint uses RFC 6749 §5.2 and RFC 9449 §5 codes (`invalid_request`, `invalid_client`,
+/// The token endpoint uses RFC 6749 §5.2 and RFC 9449 §5 codes (`invalid_request`, `invalid_client`, `use_fresh_attestation`,
 /// `invalid_grant`, `unsupported_grant_type`, `invalid_dpop_proof`); the credential endpoint RFC 6750 §3.1 /
 /// RFC 9449 §7.1 for its access token (401 with `WWW-Authenticate: DPoP`) and OpenID4VCI 1.0 §8.3.1.2 for the
 /// request (`invalid_credential_request`, `unknown_credential_configuration`, `invalid_proof`, `invalid_nonce`,
@@ -23,6 +23,12 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
 
     static func invalidClient(_ description: String) -> OAuthError {
         OAuthError(status: .unauthorized, error: "invalid_client", errorDescription: description)
+    }
+
+    /// draft-ietf-oauth-attestation-based-client-auth §6.1: the client attestation is stale (it has expired); the
+    /// wallet gets a new one (for this tenant's instances, `POST …/wallet-attestations`) and retries.
+    static func useFreshAttestation(_ description: String) -> OAuthError {
+        OAuthError(status: .unauthorized, error: "use_fresh_attestation", errorDescription: description)
     }
 
     static func invalidGrant(_ description: String) -> OAuthError {

@@ -109,6 +109,8 @@ struct OpenID4VCIService: Sendable {
         let verified: VerifiedClientAttestation
         do {
             verified = try verifier.verify(attestation: attestation, pop: pop, at: now)
+        } catch .attestationExpired {
+            throw OAuthError.useFreshAttestation("the client attestation has expired; get a fresh one")
         } catch {
             throw OAuthError.invalidClient("the client attestation was refused: \(error.description)")
         }
