@@ -74,9 +74,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "JOSE", "HoldfastProtocol", "StatusList",
+            "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // MARK: server
         // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's), and one

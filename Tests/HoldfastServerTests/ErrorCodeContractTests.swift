@@ -64,10 +64,11 @@ import Testing
         let text = try Self.sources().map(\.text).joined(separator: "\n")
         for constant in ["networkError", "attestationUnavailable", "registrationInProgress", "notConfigured",
                          "secureStorageUnavailable", "secureStorageCorrupted", "secureAreaUnavailable", "notRegistered",
-                         "invalidResponse"] {
+                         "invalidResponse", "credentialOfferInvalid", "issuerMetadataInvalid", "issuerError",
+                         "transactionCodeRequired", "untrustedIssuer", "credentialInvalid", "credentialNotFound"] {
             #expect(!text.contains(".\(constant)"), "the server writes the SDK's code .\(constant)")
         }
-        #expect(HoldfastErrorCode.sdkCodes.count == 9, "name every SDK code in this test")
+        #expect(HoldfastErrorCode.sdkCodes.count == 16, "name every SDK code in this test")
     }
 
     @Test func serverAndSDKCodesAreDisjoint() {

@@ -105,6 +105,21 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let notRegistered: Self = "NOT_REGISTERED"
     /// The server answered something that does not follow the protocol.
     public static let invalidResponse: Self = "INVALID_RESPONSE"
+    /// A credential offer that is not an OpenID4VCI 1.0 offer this SDK can claim (malformed, or without a
+    /// pre-authorized code grant).
+    public static let credentialOfferInvalid: Self = "CREDENTIAL_OFFER_INVALID"
+    /// The credential issuer's or its authorization server's metadata is missing, malformed or inconsistent.
+    public static let issuerMetadataInvalid: Self = "ISSUER_METADATA_INVALID"
+    /// The issuer refused a request with an OAuth / OpenID4VCI error (`HoldfastError.issuerError` names it).
+    public static let issuerError: Self = "ISSUER_ERROR"
+    /// The offer needs a transaction code and none was given.
+    public static let transactionCodeRequired: Self = "TRANSACTION_CODE_REQUIRED"
+    /// The credential's document signer does not chain to a trusted issuer certificate.
+    public static let untrustedIssuer: Self = "UNTRUSTED_ISSUER"
+    /// The issued credential failed verification (signature, digests, docType, validity or device key).
+    public static let credentialInvalid: Self = "CREDENTIAL_INVALID"
+    /// No stored credential (or trusted issuer certificate) has that id.
+    public static let credentialNotFound: Self = "CREDENTIAL_NOT_FOUND"
 
     /// Every code the server of this version writes (a test in the server checks that it writes no other and
     /// that each is written somewhere; one in the SDK that it maps each).
@@ -122,5 +137,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let sdkCodes: Set<Self> = [
         .networkError, .attestationUnavailable, .registrationInProgress, .notConfigured, .secureStorageUnavailable,
         .secureStorageCorrupted, .secureAreaUnavailable, .notRegistered, .invalidResponse,
+        .credentialOfferInvalid, .issuerMetadataInvalid, .issuerError, .transactionCodeRequired, .untrustedIssuer,
+        .credentialInvalid, .credentialNotFound,
     ]
 }

@@ -6,8 +6,8 @@ import HoldfastProtocol
 /// Each capability is a component with its own state and its own tests; the holder builds them from one set of
 /// `PlatformSeams` and forwards to them, so that an app can use the holder alone or reach a component directly.
 /// Today there is `tethering` (DESIGN.md §1 T and R: registration, license, key rotation, wallet attestation,
-/// signed requests) and `statusLists` (status list tokens cached as README "Holder: status" says); credentials,
-/// presentation and the SCA wallet will sit beside them.
+/// signed requests), `statusLists` (status list tokens cached as README "Holder: status" says) and `credentials`
+/// (claiming, keeping and checking mDocs); presentation and the SCA wallet will sit beside them.
 ///
 /// `initialize(platformConfiguration:)` ties the SDK to a tenant; without it every tethering call fails with
 /// `NOT_CONFIGURED`. The concurrency guarantees are tethering's (see `Tethering`): concurrent `registerDevice()`
@@ -18,10 +18,13 @@ public actor MobileCredentialHolder {
     public let tethering: Tethering
     /// Status list tokens, fetched and cached for the credentials' status checks.
     public let statusLists: StatusListCache
+    /// Claiming, keeping and checking mDocs.
+    public let credentials: Credentials
 
     public init(seams: PlatformSeams) {
         self.tethering = Tethering(seams: seams)
         self.statusLists = StatusListCache(storage: seams.secureStorage, transport: seams.transport, clock: seams.clock)
+        self.credentials = Credentials(seams: seams, tethering: tethering, statusLists: statusLists)
     }
 
     /// Ties the SDK to a tenant and a holder application. Calling it again with another configuration drops what

@@ -10,6 +10,9 @@ public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible 
     public let httpStatus: Int?
     /// The tenant's problem details, when it sent them.
     public let problem: ProblemDetails?
+    /// The `error` of an issuer's OAuth / OpenID4VCI error answer (`invalid_grant`, `invalid_proof` …), with the
+    /// code `ISSUER_ERROR`.
+    public internal(set) var issuerError: String?
 
     /// A network failure that asking again will not mend (a TLS handshake that failed).
     let isPermanent: Bool

@@ -1,0 +1,282 @@
+import CBOR
+import COSE
+import Crypto
+import Foundation
+import HoldfastProtocol
+import JOSE
+import MDoc
+import X509
+
+/// Claiming, keeping and checking mDocs (README "Holder: credentials"): OpenID4VCI 1.0 with the pre-authorized
+/// code grant, the tethered instance's wallet attestation for client authentication and DPoP-bound tokens, a new
+/// secure-area key per credential, and every credential verified against the trusted issuer certificates before
+/// it is stored.
+public actor Credentials {
+    /// Claiming options.
+    public struct Options: Sendable, Hashable {
+        /// Keep a credential whose issuer is not trusted (marked `untrustedIssuer`) instead of refusing it. Its
+        /// signature, digests and device key are still checked against the certificate it carries.
+        public var keepUntrustedCredentials = false
+
+        public init(keepUntrustedCredentials: Bool = false) {
+            self.keepUntrustedCredentials = keepUntrustedCredentials
+        }
+    }
+
+    let seams: PlatformSeams
+    let tethering: Tethering
+    let statusLists: StatusListCache
+    let store: CredentialStore
+    let trustedIssuers: TrustedIssuerStore
+    public var options = Options()
+
+    init(seams: PlatformSeams, tethering: Tethering, statusLists: StatusListCache) {
+        self.seams = seams
+        self.tethering = tethering
+        self.statusLists = statusLists
+        self.store = CredentialStore(storage: seams.secureStorage)
+        self.trustedIssuers = TrustedIssuerStore(storage: seams.secureStorage)
+    }
+
+    public func setOptions(_ options: Options) { self.options = options }
+
+    // MARK: trusted issuers
+
+    /// Trusts the certificates of `pems` (each text may hold several). Returns them with their ids.
+    public func addTrustedIssuerCertificates(_ pems: [String]) async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+        try await trustedIssuers.add(pems)
+    }
+
+    public func getTrustedIssuerCertificates() async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+        try await trustedIssuers.all()
+    }
+
+    /// Stops trusting a certificate; `CREDENTIAL_NOT_FOUND` when none has that id.
+    public func removeTrustedIssuerCertificate(id: String) async throws(HoldfastError) {
+        try await trustedIssuers.remove(id: id)
+    }
+
+    // MARK: offers and claiming
+
+    /// What the offer at `uri` will issue (OpenID4VCI 1.0 §4.1, by value or by reference), read with the issuer's
+    /// metadata, before the user consents.
+    public func retrieveCredentialOffer(uri: String) async throws(HoldfastError) -> CredentialOffer {
+        try await OfferReader(transport: seams.transport).offer(uri: uri)
+    }
+
+    /// Claims every credential of `offer` and stores them; returns their metadata.
+    public func claimCredentials(offer: CredentialOffer, transactionCode: String? = nil) async throws(HoldfastError)
+        -> [MobileCredentialMetadata] {
+        if offer.transactionCode != nil, (transactionCode ?? "").isEmpty {
+            throw HoldfastError(.transactionCodeRequired, "this offer needs its transaction code")
+        }
+        let client = OpenID4VCIClient(transport: seams.transport, clock: seams.clock, metadata: offer.metadata)
+        let attestation = try await tethering.walletAttestation()
+        let pop = try await tethering.walletAttestationProof(audience: offer.metadata.authorizationServer)
+        let clientId = (try? JWS(compactSerialization: attestation.walletAttestation)).flatMap { try? JWTClaims(payload: $0.payload) }?.sub
+        let session = try await client.token(code: offer.preAuthorizedCode, transactionCode: transactionCode,
+                                             attestation: attestation.walletAttestation, pop: pop)
+        var claimed: [MobileCredentialMetadata] = []
+        for offered in offer.credentials {
+            let alias = "holdfast.credential-key." + UUID().uuidString.lowercased()
+            let publicKey: P256.Signing.PublicKey
+            do { publicKey = try await seams.secureArea.createKey(alias: alias) } catch { throw HoldfastError.secureArea(error) }
+            do {
+                let signer = SecureAreaSigner(secureArea: seams.secureArea, alias: alias, publicKey: publicKey)
+                let bytes = try await client.credential(configurationId: offered.configurationId, session: session,
+                                                        signer: signer, clientId: clientId)
+                let stored = try await verifyNew(bytes, offered: offered, offer: offer, deviceKey: publicKey, alias: alias)
+                try await store.save(stored)
+                claimed.append(try metadata(of: stored, issuerSigned: try Self.decode(stored)))
+            } catch {
+                try? await seams.secureArea.deleteKey(alias: alias)
+                throw error
+            }
+        }
+        return claimed
+    }
+
+    /// The checks made before a credential is stored: it decodes, its docType is the offered one, its issuer chain
+    /// reaches a trusted certificate (or, when untrusted ones are kept, its signature verifies with the certificate
+    /// it carries), its digests match, it is within its validity, and its device key is the key just made.
+    private func verifyNew(_ bytes: [UInt8], offered: OfferedCredential, offer: CredentialOffer,
+                           deviceKey: P256.Signing.PublicKey, alias: String) async throws(HoldfastError) -> StoredCredential {
+        let issuerSigned: IssuerSigned
+        do { issuerSigned = try IssuerSigned(decoding: bytes) } catch {
+            throw HoldfastError(.credentialInvalid, "the issued credential is not an IssuerSigned: \(error)")
+        }
+        let now = seams.clock.now()
+        let trusted = try await trustedIssuers.certificates()
+        var trustedId: String?
+        do {
+            let verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: offered.docType, at: now)
+            trustedId = trusted.first { $0.certificate == verified.iaca }?.id
+        } catch let error where Self.isTrustFailure(error) {
+            guard options.keepUntrustedCredentials else {
+                throw HoldfastError(.untrustedIssuer, "the credential's issuer is not trusted: \(error)")
+            }
+            do {
+                try Self.verifyWithoutTrust(issuerSigned, docType: offered.docType, at: now)
+            } catch {
+                throw HoldfastError(.credentialInvalid, "the credential does not verify: \(error)")
+            }
+        } catch {
+            throw HoldfastError(.credentialInvalid, "the credential does not verify: \(error)")
+        }
+        let key = issuerSigned.mso.deviceKey
+        guard key.curve == .p256, key.x + key.y == Array(deviceKey.rawRepresentation) else {
+            throw HoldfastError(.credentialInvalid, "the credential is bound to another device key than the one this wallet sent")
+        }
+        return StoredCredential(id: UUID().uuidString.lowercased(), configurationId: offered.configurationId, docType: offered.docType,
+                                issuerSigned: Data(bytes), keyAlias: alias, credentialIssuer: offer.issuer, branding: offered.branding,
+                                trustedIssuerCertificateId: trustedId, claimedAt: now)
+    }
+
+    static func isTrustFailure(_ error: MDocError) -> Bool {
+        switch error {
+        case .issuerCertificateUntrusted: true
+        default: false
+        }
+    }
+
+    /// The issuer signature with the document signer certificate's own key, the digests, docType and validity.
+    static func verifyWithoutTrust(_ issuerSigned: IssuerSigned, docType: String, at time: Date) throws {
+        let chain = try issuerSigned.issuerAuth.x5chain()
+        guard let first = chain.first else { throw MDocError.issuerCertificateMissing }
+        let certificate = try Certificate(derEncoded: first)
+        guard let key = P256.Signing.PublicKey(certificate.publicKey) else { throw MDocError.issuerCertificateMalformed("not a P-256 key") }
+        try MDocVerifier.verifyIssuerSignature(issuerSigned, key: .p256(key))
+        try MDocVerifier.verifyDigests(issuerSigned)
+        guard issuerSigned.mso.docType == docType else { throw MDocError.docTypeMismatch(document: docType, mso: issuerSigned.mso.docType) }
+        try MDocVerifier.checkValidity(issuerSigned.mso, at: time)
+    }
+
+    // MARK: the store
+
+    public func getCredentials() async throws(HoldfastError) -> [MobileCredentialMetadata] {
+        var result: [MobileCredentialMetadata] = []
+        for stored in try await store.all() {
+            result.append(try metadata(of: stored, issuerSigned: try Self.decode(stored)))
+        }
+        return result
+    }
+
+    /// The credential with its claim values and its verification now: issuer chain, signature, digests, validity,
+    /// and — for a credential with a status reference, always — its status (README "Holder: status").
+    public func getCredential(credentialId: String, skipStatusCheck: Bool = false) async throws(HoldfastError) -> MobileCredential {
+        guard let stored = try await store.load(credentialId) else {
+            throw HoldfastError(.credentialNotFound, "no credential has the id \(credentialId)")
+        }
+        let issuerSigned: IssuerSigned
+        do { issuerSigned = try IssuerSigned(decoding: [UInt8](stored.issuerSigned)) } catch {
+            return MobileCredential(metadata: Self.undecodableMetadata(stored), claims: [:], verificationResult: .failure(.malformed),
+                                    status: nil, issuerSigned: [UInt8](stored.issuerSigned))
+        }
+        let metadata = try metadata(of: stored, issuerSigned: issuerSigned)
+        var claims: [String: [String: JSONValue]] = [:]
+        for space in issuerSigned.nameSpaces {
+            for item in space.items { claims[space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue) }
+        }
+        let (result, status) = try await verify(stored, issuerSigned, skipStatusCheck: skipStatusCheck)
+        return MobileCredential(metadata: metadata, claims: claims, verificationResult: result, status: status,
+                                issuerSigned: [UInt8](stored.issuerSigned))
+    }
+
+    /// Removes the credential and its device key.
+    public func deleteCredential(id: String) async throws(HoldfastError) {
+        guard let stored = try await store.load(id) else {
+            throw HoldfastError(.credentialNotFound, "no credential has the id \(id)")
+        }
+        try await store.delete(id)
+        do { try await seams.secureArea.deleteKey(alias: stored.keyAlias) } catch { throw HoldfastError.secureArea(error) }
+    }
+
+    /// Fetches every status list the stored credentials point at, whatever the cached tokens' age (for a
+    /// background task before the wallet goes offline). Returns the URIs refreshed and those that failed.
+    public func refreshStatusLists() async throws(HoldfastError) -> (refreshed: [String], failed: [String]) {
+        var byURI: [String: StatusTrust] = [:]
+        for stored in try await store.all() {
+            guard let issuerSigned = try? Self.decode(stored), let reference = issuerSigned.mso.status,
+                  let trust = try await statusTrust(of: stored, issuerSigned) else { continue }
+            byURI[reference.uri] = trust
+        }
+        var refreshed: [String] = [], failed: [String] = []
+        for (uri, trust) in byURI.sorted(by: { $0.key < $1.key }) {
+            if await statusLists.refresh(uri, trust: trust) { refreshed.append(uri) } else { failed.append(uri) }
+        }
+        return (refreshed, failed)
+    }
+
+    // MARK: verification
+
+    private func verify(_ stored: StoredCredential, _ issuerSigned: IssuerSigned,
+                        skipStatusCheck: Bool) async throws(HoldfastError) -> (CredentialVerificationResult, CredentialStatus?) {
+        let now = seams.clock.now()
+        let trusted = try await trustedIssuers.certificates()
+        do {
+            _ = try MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: stored.docType, at: now)
+        } catch {
+            if Self.isTrustFailure(error), stored.trustedIssuerCertificateId == nil,
+               (try? Self.verifyWithoutTrust(issuerSigned, docType: stored.docType, at: now)) != nil {
+                return (.failure(.untrustedIssuer), nil)
+            }
+            return (.failure(Self.failureType(error)), nil)
+        }
+        guard let reference = issuerSigned.mso.status else { return (.success, nil) }
+        guard let trust = try await statusTrust(of: stored, issuerSigned) else { return (.failure(.statusUnknown), .unknown(.noToken)) }
+        let status = await statusLists.status(of: StatusReference(uri: reference.uri, index: Int(clamping: reference.index)),
+                                              trust: trust, online: !skipStatusCheck)
+        switch status {
+        case .valid: return (.success, status)
+        case .revoked: return (.failure(.statusRevoked), status)
+        case .suspended: return (.failure(.statusSuspended), status)
+        case .other, .unknown: return (.failure(.statusUnknown), status)
+        }
+    }
+
+    /// The status list token must chain to the IACA the credential chains to.
+    private func statusTrust(of stored: StoredCredential, _ issuerSigned: IssuerSigned) async throws(HoldfastError) -> StatusTrust? {
+        let trusted = try await trustedIssuers.certificates()
+        guard let id = stored.trustedIssuerCertificateId, let entry = trusted.first(where: { $0.id == id }) else { return nil }
+        return StatusTrust(id: id, anchors: [entry.certificate])
+    }
+
+    static func failureType(_ error: MDocError) -> CredentialFailureType {
+        switch error {
+        case .expired: .expired
+        case .notYetValid: .notYetValid
+        case .digestMismatch, .digestMissing, .duplicateItem: .digestMismatch
+        case .issuerSignatureInvalid: .invalidSignature
+        case .malformed, .unsupportedDigestAlgorithm, .unsupportedVersion, .docTypeMismatch: .malformed
+        default: .untrustedIssuer
+        }
+    }
+
+    // MARK: helpers
+
+    static func decode(_ stored: StoredCredential) throws(HoldfastError) -> IssuerSigned {
+        do { return try IssuerSigned(decoding: [UInt8](stored.issuerSigned)) } catch {
+            throw HoldfastError(.secureStorageCorrupted, "the stored credential \(stored.id) is not an IssuerSigned")
+        }
+    }
+
+    private func metadata(of stored: StoredCredential, issuerSigned: IssuerSigned) throws(HoldfastError) -> MobileCredentialMetadata {
+        var claims: [String: [String]] = [:]
+        for space in issuerSigned.nameSpaces { claims[space.name] = space.items.map(\.elementIdentifier) }
+        let commonName = (try? issuerSigned.issuerAuth.x5chain().first.map { try Certificate(derEncoded: $0) })?
+            .flatMap { TrustedIssuerStore.commonName($0.subject) }
+        let validity = issuerSigned.mso.validityInfo
+        return MobileCredentialMetadata(id: stored.id, docType: stored.docType, branding: stored.branding, claims: claims,
+                                        issuerInfo: CredentialIssuerInfo(commonName: commonName,
+                                                                         trustedIssuerCertificateId: stored.trustedIssuerCertificateId,
+                                                                         credentialIssuer: stored.credentialIssuer),
+                                        validityInfo: CredentialValidityInfo(validFrom: validity.validFrom, validUntil: validity.validUntil))
+    }
+
+    static func undecodableMetadata(_ stored: StoredCredential) -> MobileCredentialMetadata {
+        MobileCredentialMetadata(id: stored.id, docType: stored.docType, branding: stored.branding, claims: [:],
+                                 issuerInfo: CredentialIssuerInfo(commonName: nil, trustedIssuerCertificateId: stored.trustedIssuerCertificateId,
+                                                                  credentialIssuer: stored.credentialIssuer),
+                                 validityInfo: CredentialValidityInfo(validFrom: stored.claimedAt, validUntil: stored.claimedAt))
+    }
+}

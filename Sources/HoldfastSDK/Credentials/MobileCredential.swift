@@ -1,0 +1,125 @@
+import CBOR
+import Foundation
+import JOSE
+
+/// How a credential is shown (OpenID4VCI 1.0 §12.2.4 `display`, from the issuer's metadata at claim time).
+public struct CredentialBranding: Codable, Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public var backgroundColor: String?
+    public var textColor: String?
+    public var logoUri: String?
+
+    public init(name: String, description: String? = nil, backgroundColor: String? = nil, textColor: String? = nil,
+                logoUri: String? = nil) {
+        self.name = name
+        self.description = description
+        self.backgroundColor = backgroundColor
+        self.textColor = textColor
+        self.logoUri = logoUri
+    }
+}
+
+/// Who issued a stored credential.
+public struct CredentialIssuerInfo: Codable, Sendable, Hashable {
+    /// The document signer certificate's common name.
+    public var commonName: String?
+    /// The trusted issuer certificate (IACA) it chains to; nil when it was kept untrusted (README "Holder:
+    /// credentials").
+    public var trustedIssuerCertificateId: String?
+    /// The OpenID4VCI `credential_issuer` it was claimed from.
+    public var credentialIssuer: String?
+}
+
+/// The MSO's validity window (ISO/IEC 18013-5 §9.1.2.4).
+public struct CredentialValidityInfo: Codable, Sendable, Hashable {
+    public var validFrom: Date
+    public var validUntil: Date
+}
+
+/// What a stored credential is, without its claim values (`getCredentials()`).
+public struct MobileCredentialMetadata: Codable, Sendable, Hashable {
+    public var id: String
+    public var docType: String
+    public var branding: CredentialBranding?
+    /// Namespace → element identifiers the credential carries.
+    public var claims: [String: [String]]
+    public var issuerInfo: CredentialIssuerInfo
+    public var validityInfo: CredentialValidityInfo
+}
+
+/// Why a credential does not verify now (README "Holder: credentials").
+public enum CredentialFailureType: String, Codable, Sendable, Hashable, CaseIterable {
+    case statusRevoked
+    case statusSuspended
+    case statusUnknown
+    case expired
+    case notYetValid
+    case untrustedIssuer
+    case invalidSignature
+    case digestMismatch
+    /// The stored bytes no longer decode as an mDoc.
+    case malformed
+}
+
+/// The outcome of verifying a stored credential now: the issuer's signature and chain, the digests, the validity
+/// window and the status.
+public struct CredentialVerificationResult: Codable, Sendable, Hashable {
+    public var verified: Bool
+    public var failureType: CredentialFailureType?
+
+    public static let success = CredentialVerificationResult(verified: true, failureType: nil)
+    public static func failure(_ type: CredentialFailureType) -> CredentialVerificationResult {
+        CredentialVerificationResult(verified: false, failureType: type)
+    }
+}
+
+/// A stored credential with its claim values (`getCredential(credentialId:skipStatusCheck:)`).
+public struct MobileCredential: Sendable, Hashable {
+    public var metadata: MobileCredentialMetadata
+    /// Namespace → element identifier → value, as JSON: plain values as themselves, and the CBOR types JSON has no
+    /// form for as `{"$type": "full-date" | "tdate" | "bytes", "value": …}` (the form offers are made in).
+    public var claims: [String: [String: JSONValue]]
+    public var verificationResult: CredentialVerificationResult
+    /// The status found, for a credential that carries a status reference.
+    public var status: CredentialStatus?
+    /// The IssuerSigned CBOR as issued.
+    public var issuerSigned: [UInt8]
+
+    public var id: String { metadata.id }
+    public var docType: String { metadata.docType }
+}
+
+/// CBOR element values as JSON, for apps and the `holdfast device` command.
+enum ClaimJSON {
+    static func json(_ value: CBOR) -> JSONValue {
+        switch value {
+        case .unsigned(let number): number <= UInt64(Int64.max) ? .integer(Int64(number)) : .number(Double(number))
+        case .negative(let number): number < UInt64(Int64.max) ? .integer(-1 - Int64(number)) : .number(-1 - Double(number))
+        case .bytes(let bytes): typed("bytes", Data(bytes).base64EncodedString())
+        case .text(let text): .string(text)
+        case .array(let items): .array(items.map(json))
+        case .map(let pairs):
+            .object(Dictionary(pairs.map { (key(of: $0.key), json($0.value)) }, uniquingKeysWith: { first, _ in first }))
+        case .tagged(1004, .text(let day)): typed("full-date", day)
+        case .tagged(0, .text(let time)): typed("tdate", time)
+        case .tagged(_, let inner): json(inner)
+        case .bool(let flag): .bool(flag)
+        case .null, .undefined: .null
+        case .simple(let number): .integer(Int64(number))
+        case .float(let number, _): .number(number)
+        case .indefinite: .string(String(describing: value))
+        }
+    }
+
+    private static func typed(_ type: String, _ value: String) -> JSONValue {
+        .object(["$type": .string(type), "value": .string(value)])
+    }
+
+    private static func key(of value: CBOR) -> String {
+        if case .text(let text) = value { return text }
+        if case .unsigned(let number) = value { return String(number) }
+        if case .negative(let number) = value { return "-\(number &+ 1)" }
+        return String(describing: value)
+    }
+}

@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+import HoldfastProtocol
+import SwiftASN1
+import X509
+
+/// An issuer certificate (an mDoc issuer's IACA, ISO/IEC 18013-5 Annex B) the wallet trusts.
+public struct TrustedIssuerCertificate: Codable, Sendable, Hashable {
+    /// The first 16 bytes of the SHA-256 of its DER, in hex: the same certificate always has the same id.
+    public var id: String
+    public var certificatePem: String
+    public var commonName: String?
+    public var notBefore: Date
+    public var notAfter: Date
+}
+
+/// The trusted issuer certificates, kept as one item of `SecureStorage` (README "Holder: credentials").
+struct TrustedIssuerStore: Sendable {
+    static let itemKey = "holdfast.trusted-issuers.v1"
+    let storage: any SecureStorage
+
+    func all() async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+        let bytes: [UInt8]?
+        do { bytes = try await storage.read(Self.itemKey) } catch { throw HoldfastError.storage(error) }
+        guard let bytes else { return [] }
+        do {
+            return try HoldfastJSON.decode([TrustedIssuerCertificate].self, from: Data(bytes))
+        } catch {
+            throw HoldfastError(.secureStorageCorrupted, "the trusted issuer certificates do not decode")
+        }
+    }
+
+    /// Adds every certificate of every PEM text (a text may hold several); one already trusted is not added twice.
+    /// Returns the added and the already present ones, in the order given.
+    func add(_ pems: [String]) async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+        var parsed: [TrustedIssuerCertificate] = []
+        for pem in pems {
+            let documents: [PEMDocument]
+            do { documents = try PEMDocument.parseMultiple(pemString: pem) } catch {
+                throw HoldfastError(.validationFailed, "not a PEM certificate: \(error)")
+            }
+            guard !documents.isEmpty else { throw HoldfastError(.validationFailed, "the PEM text holds no certificate") }
+            for document in documents {
+                guard document.discriminator == "CERTIFICATE" else {
+                    throw HoldfastError(.validationFailed, "a PEM block is \(document.discriminator), not CERTIFICATE")
+                }
+                parsed.append(try Self.entry(der: document.derBytes))
+            }
+        }
+        var current = try await all()
+        for entry in parsed where !current.contains(where: { $0.id == entry.id }) { current.append(entry) }
+        try await save(current)
+        return parsed
+    }
+
+    func remove(id: String) async throws(HoldfastError) {
+        var current = try await all()
+        guard let index = current.firstIndex(where: { $0.id == id }) else {
+            throw HoldfastError(.credentialNotFound, "no trusted issuer certificate has the id \(id)")
+        }
+        current.remove(at: index)
+        try await save(current)
+    }
+
+    /// The certificates, parsed, with their ids.
+    func certificates() async throws(HoldfastError) -> [(id: String, certificate: Certificate)] {
+        try await all().compactMap { entry in
+            (try? Certificate(pemEncoded: entry.certificatePem)).map { (entry.id, $0) }
+        }
+    }
+
+    private func save(_ entries: [TrustedIssuerCertificate]) async throws(HoldfastError) {
+        let data: Data
+        do { data = try HoldfastJSON.encode(entries) } catch {
+            throw HoldfastError(.secureStorageCorrupted, "cannot encode the trusted issuer certificates")
+        }
+        do { try await storage.write(Self.itemKey, value: [UInt8](data)) } catch { throw HoldfastError.storage(error) }
+    }
+
+    static func id(der: [UInt8]) -> String {
+        SHA256.hash(data: der).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func entry(der: [UInt8]) throws(HoldfastError) -> TrustedIssuerCertificate {
+        let certificate: Certificate
+        do { certificate = try Certificate(derEncoded: der) } catch {
+            throw HoldfastError(.validationFailed, "not an X.509 certificate: \(error)")
+        }
+        let pem: String
+        do { pem = try certificate.serializeAsPEM().pemString } catch {
+            throw HoldfastError(.validationFailed, "the certificate cannot be written as PEM")
+        }
+        return TrustedIssuerCertificate(id: id(der: der), certificatePem: pem, commonName: commonName(certificate.subject),
+                                        notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter)
+    }
+
+    static func commonName(_ name: DistinguishedName) -> String? {
+        for rdn in name {
+            for attribute in rdn where attribute.type == .RDNAttributeType.commonName {
+                return String(describing: attribute.value)
+            }
+        }
+        return nil
+    }
+}

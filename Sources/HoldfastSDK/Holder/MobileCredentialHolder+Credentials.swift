@@ -1,0 +1,47 @@
+import Foundation
+import HoldfastProtocol
+
+/// The holder's credential calls, each forwarded to `credentials` (see `Credentials`).
+extension MobileCredentialHolder {
+    /// What the offer at `uri` will issue, before the user consents.
+    public func retrieveCredentialOffer(uri: String) async throws(HoldfastError) -> CredentialOffer {
+        try await credentials.retrieveCredentialOffer(uri: uri)
+    }
+
+    /// Claims and stores every credential of `offer`.
+    public func claimCredentials(offer: CredentialOffer, transactionCode: String? = nil) async throws(HoldfastError)
+        -> [MobileCredentialMetadata] {
+        try await credentials.claimCredentials(offer: offer, transactionCode: transactionCode)
+    }
+
+    public func getCredentials() async throws(HoldfastError) -> [MobileCredentialMetadata] {
+        try await credentials.getCredentials()
+    }
+
+    /// The credential with its claims and its verification now; the status is always checked for a credential
+    /// that has one, online unless `skipStatusCheck` (README "Holder: status").
+    public func getCredential(credentialId: String, skipStatusCheck: Bool = false) async throws(HoldfastError) -> MobileCredential {
+        try await credentials.getCredential(credentialId: credentialId, skipStatusCheck: skipStatusCheck)
+    }
+
+    public func deleteCredential(id: String) async throws(HoldfastError) {
+        try await credentials.deleteCredential(id: id)
+    }
+
+    public func addTrustedIssuerCertificates(_ pems: [String]) async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+        try await credentials.addTrustedIssuerCertificates(pems)
+    }
+
+    public func getTrustedIssuerCertificates() async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+        try await credentials.getTrustedIssuerCertificates()
+    }
+
+    public func removeTrustedIssuerCertificate(id: String) async throws(HoldfastError) {
+        try await credentials.removeTrustedIssuerCertificate(id: id)
+    }
+
+    /// Refreshes every status list the stored credentials point at (for a background task).
+    public func refreshStatusLists() async throws(HoldfastError) -> (refreshed: [String], failed: [String]) {
+        try await credentials.refreshStatusLists()
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import HoldfastSDK
+import JOSE
+import Testing
+
+/// The holder's credentials (README "Holder: credentials" and "Holder: status") against the real tenant over HTTP:
+/// an offer read before consent, a claim with a transaction code, the mDoc verified against the trusted IACA and
+/// stored, its claims read back, its revocation seen after the ttl, and its deletion.
+@Suite struct CredentialsEndToEndTests {
+    static let configuration = ##"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name","given_name","birth_date","age_over_18"]},"display":{"name":"Driving licence","backgroundColor":"#12107c","textColor":"#ffffff"}}"##
+    static let claims = #"{"org.iso.18013.5.1":{"family_name":"Doe","given_name":"Jane","birth_date":{"$type":"full-date","value":"1990-02-28"},"age_over_18":true}}"#
+
+    static func offer(_ tenant: EndToEndTenant, txCode: Bool) async throws -> CredentialOfferCreated {
+        let body = #"{"configurationId":"mdl","claims":\#(claims)\#(txCode ? #","txCode":{"length":6}"# : "")}"#
+        let answer = try await tenant.admin.send("POST", "/v1/credentials/mobile/offers", body: Data(body.utf8))
+        try #require(answer.status == 201, "offer: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        return try HoldfastJSON.decode(CredentialOfferCreated.self, from: answer.body)
+    }
+
+    static func setUp(_ tenant: EndToEndTenant) async throws -> (SimulatedDevice, iacaPem: String) {
+        let configured = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(configuration.utf8))
+        try #require(configured.status == 201)
+        let settings = try await tenant.admin.send("PUT", "/v1/credentials/mobile/status-list-settings",
+                                                   body: Data(#"{"ttlSeconds":1,"expSeconds":600}"#.utf8))
+        try #require(settings.status == 200, "\(String(decoding: settings.body, as: UTF8.self))")
+        let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+        let application = try await tenant.createIOSApplication()
+        let device = try await SimulatedDevice.make(tenant: tenant, applicationId: try #require(application.id))
+        _ = try await device.holder.registerDevice()
+        return (device, try #require(iacas.data.first { $0.active }).certificatePem)
+    }
+
+    @Test(arguments: EndToEndBackend.available)
+    func aWalletClaimsChecksAndDeletesAnMDoc(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let (device, iacaPem) = try await Self.setUp(tenant)
+            let holder = device.holder
+
+            // The offer, read before consent.
+            let created = try await Self.offer(tenant, txCode: true)
+            let offer = try await holder.retrieveCredentialOffer(uri: created.offerUri)
+            #expect(offer.issuer == tenant.baseURL)
+            #expect(offer.issuerHost == "127.0.0.1")
+            #expect(offer.transactionCode?.length == 6 && offer.transactionCode?.inputMode == "numeric")
+            let offered = try #require(offer.credentials.first)
+            #expect(offered.docType == "org.iso.18013.5.1.mDL" && offered.branding?.name == "Driving licence")
+            #expect(offered.branding?.backgroundColor == "#12107c")
+            #expect(Set(offered.claims["org.iso.18013.5.1"] ?? []) == ["family_name", "given_name", "birth_date", "age_over_18"])
+
+            // No transaction code: refused before anything is sent.
+            await expectHoldfastError(.transactionCodeRequired) { _ = try await holder.claimCredentials(offer: offer) }
+            // A wrong one: the issuer's invalid_grant.
+            let wrongCode = created.txCode == "000000" ? "111111" : "000000"
+            let wrong = await expectHoldfastError(.issuerError) { _ = try await holder.claimCredentials(offer: offer, transactionCode: wrongCode) }
+            #expect(wrong?.issuerError == "invalid_grant", "\(String(describing: wrong))")
+
+            // Trusted: claimed, verified, stored.
+            let trusted = try await holder.addTrustedIssuerCertificates([iacaPem])
+            #expect(trusted.count == 1)
+            #expect(try await holder.getTrustedIssuerCertificates() == trusted)
+            let claimed = try await holder.claimCredentials(offer: offer, transactionCode: try #require(created.txCode))
+            let metadata = try #require(claimed.first)
+            #expect(metadata.docType == "org.iso.18013.5.1.mDL")
+            #expect(metadata.issuerInfo.trustedIssuerCertificateId == trusted[0].id)
+            #expect(metadata.branding?.name == "Driving licence")
+            #expect(try await holder.getCredentials() == claimed)
+
+            let credential = try await holder.getCredential(credentialId: metadata.id)
+            #expect(credential.verificationResult == .success, "\(credential.verificationResult)")
+            #expect(credential.status == .valid)
+            let claims = try #require(credential.claims["org.iso.18013.5.1"])
+            #expect(claims["family_name"] == .string("Doe"))
+            #expect(claims["age_over_18"] == .bool(true))
+            #expect(claims["birth_date"] == .object(["$type": .string("full-date"), "value": .string("1990-02-28")]))
+
+            // The issuer revokes it; once the cached token is older than its ttl (1 s), the wallet sees it.
+            let list = try await tenant.admin.send("GET", "/v1/credentials/mobile")
+            let issued = try #require((try JSONDecoder().decode(JSONValue.self, from: list.body)).objectValue?["data"]?.arrayValue?.first?.objectValue)
+            let issuedId = try #require(issued["id"]?.stringValue)
+            let revoked = try await tenant.admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
+            #expect(revoked.status == 200 || revoked.status == 204, "\(String(decoding: revoked.body, as: UTF8.self))")
+            // Offline, the cached token (not expired) still answers valid.
+            device.network.isOnline = false
+            #expect(try await holder.getCredential(credentialId: metadata.id, skipStatusCheck: true).status == .valid)
+            device.network.isOnline = true
+            try await Task.sleep(for: .milliseconds(1_100))
+            let afterRevocation = try await holder.getCredential(credentialId: metadata.id)
+            #expect(afterRevocation.verificationResult == .failure(.statusRevoked), "\(afterRevocation.verificationResult)")
+            #expect(afterRevocation.status == .revoked)
+
+            // Deleted: gone, with its key.
+            try await holder.deleteCredential(id: metadata.id)
+            #expect(try await holder.getCredentials().isEmpty)
+            await expectHoldfastError(.credentialNotFound) { _ = try await holder.getCredential(credentialId: metadata.id) }
+        }
+    }
+
+    @Test(arguments: EndToEndBackend.available)
+    func anUntrustedIssuerIsRefusedUnlessTheAppKeepsItMarked(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let (device, _) = try await Self.setUp(tenant)
+            let refused = try await device.holder.retrieveCredentialOffer(uri: try await Self.offer(tenant, txCode: false).offerUri)
+            await expectHoldfastError(.untrustedIssuer) { _ = try await device.holder.claimCredentials(offer: refused) }
+            #expect(try await device.holder.getCredentials().isEmpty)
+
+            await device.holder.credentials.setOptions(Credentials.Options(keepUntrustedCredentials: true))
+            let kept = try await device.holder.retrieveCredentialOffer(uri: try await Self.offer(tenant, txCode: false).offerUri)
+            let metadata = try #require(try await device.holder.claimCredentials(offer: kept).first)
+            #expect(metadata.issuerInfo.trustedIssuerCertificateId == nil)
+            let credential = try await device.holder.getCredential(credentialId: metadata.id)
+            #expect(credential.verificationResult == .failure(.untrustedIssuer))
+        }
+    }
+
+    @Test(arguments: EndToEndBackend.available)
+    func aRevokedInstanceCannotClaim(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let (device, iacaPem) = try await Self.setUp(tenant)
+            _ = try await device.holder.addTrustedIssuerCertificates([iacaPem])
+            let offer = try await device.holder.retrieveCredentialOffer(uri: try await Self.offer(tenant, txCode: false).offerUri)
+            let state = try #require(try await device.holder.registrationState())
+            let applicationId = try #require(await device.holder.tethering.platformConfiguration?.applicationId)
+            try await tenant.admin.deleteInstance(applicationId: applicationId, instanceId: state.instanceId)
+            let refused = await expectHoldfastError(.instanceRevoked) { _ = try await device.holder.claimCredentials(offer: offer) }
+            #expect(refused != nil)
+            #expect(try await device.holder.getCredentials().isEmpty)
+        }
+    }
+}
