@@ -2,6 +2,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastSDK
+@testable import holdfast
 import JOSE
 import Testing
 
@@ -127,5 +128,66 @@ import Testing
             #expect(refused != nil)
             #expect(try await device.holder.getCredentials().isEmpty)
         }
+    }
+}
+
+/// `holdfast device … offer | claim | credentials | issuers` (README "The `holdfast` command") against the tenant,
+/// each call a fresh SDK on the same state folder, as separate processes would be.
+@Suite struct DeviceCredentialCommandEndToEndTests {
+    @Test(arguments: EndToEndBackend.available)
+    func theDeviceCommandClaimsListsShowsAndDeletes(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let configured = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations",
+                                                         body: Data(CredentialsEndToEndTests.configuration.utf8))
+            try #require(configured.status == 201)
+            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            let pemFile = tenant.scratch.appendingPathComponent("iaca.pem")
+            try FileManager.default.createDirectory(at: tenant.scratch, withIntermediateDirectories: true)
+            try try #require(iacas.data.first).certificatePem.write(to: pemFile, atomically: true, encoding: .utf8)
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let state = tenant.scratch.appendingPathComponent("cli-holder").path
+            let tethered = try DeviceOptions.parse(["--state", state, "--tenant", tenant.baseURL, "--application", applicationId])
+            let local = try DeviceOptions.parse(["--state", state])
+            #expect(await DeviceSession(options: tethered).perform(.register).ok)
+
+            let created = try await CredentialsEndToEndTests.offer(tenant, txCode: false)
+            let offer = try JSONDecoder().decode(JSONValue.self, from: Data(try await DeviceOffer.output(local, uri: created.offerUri).utf8))
+            #expect(offer.objectValue?["issuer"]?.stringValue == tenant.baseURL)
+            #expect(offer.objectValue?["credentials"]?.arrayValue?.first?.objectValue?["docType"]?.stringValue == "org.iso.18013.5.1.mDL")
+
+            let added = try JSONDecoder().decode(JSONValue.self, from: Data(try await DeviceIssuers.Add.output(local, pem: "@" + pemFile.path).utf8))
+            #expect(added.arrayValue?.first?.objectValue?["commonName"] != nil)
+            let claimed = try JSONDecoder().decode(JSONValue.self,
+                                                   from: Data(try await DeviceClaim.output(tethered, uri: created.offerUri, txCode: nil).utf8))
+            let id = try #require(claimed.arrayValue?.first?.objectValue?["id"]?.stringValue)
+
+            let listed = try JSONDecoder().decode(JSONValue.self, from: Data(try await DeviceCredentials.List.output(local, json: true).utf8))
+            #expect(listed.arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } == [id])
+            let shown = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(
+                try await DeviceCredentials.Get.output(local, id: id, skipStatusCheck: false, json: true).utf8)).objectValue)
+            #expect(shown["id"]?.stringValue == id && shown["docType"]?.stringValue == "org.iso.18013.5.1.mDL")
+            #expect(shown["verificationResult"] == .object(["verified": .bool(true)]))
+            #expect(shown["claims"]?.objectValue?["org.iso.18013.5.1"]?.objectValue?["family_name"] == .string("Doe"))
+            #expect(shown["validityInfo"]?.objectValue?["validUntil"]?.stringValue != nil)
+
+            // Revoked: still printed, exit status 0, the failure named.
+            let list = try await tenant.admin.send("GET", "/v1/credentials/mobile")
+            let issuedId = try #require(try JSONDecoder().decode(JSONValue.self, from: list.body).objectValue?["data"]?.arrayValue?.first?
+                .objectValue?["id"]?.stringValue)
+            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"suspended"}"#.utf8))
+            let text = try await DeviceCredentials.Get.output(local, id: id, skipStatusCheck: true, json: false)
+            #expect(text.contains("verified: yes") && text.contains("family_name: \"Doe\""))
+
+            await expectHoldfastError(.credentialNotFound) { try await DeviceCredentials.Get.output(local, id: "missing", skipStatusCheck: true, json: true) }
+            try await DeviceSessionCredentials.delete(local, id: id)
+            #expect(try await DeviceCredentials.List.output(local, json: false) == "no credentials")
+        }
+    }
+}
+
+/// Deleting as `credentials delete` does.
+enum DeviceSessionCredentials {
+    static func delete(_ options: DeviceOptions, id: String) async throws {
+        try await MobileCredentialHolder(seams: .linux(stateDirectory: options.stateURL)).deleteCredential(id: id)
     }
 }

@@ -14,7 +14,8 @@ struct DeviceCommand: AsyncParsableCommand {
             must not require attestation\(DeviceCommand.devModeNote). status reads the stored registration and needs \
             no network, so no --tenant.
             """,
-        subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self])
+        subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self,
+                      DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self])
 
     /// Declared here as well as in each subcommand so that the shared flags may come before the subcommand name
     /// (`holdfast device --state DIR register …`) or after it: ArgumentParser decodes one parse for the whole
@@ -60,6 +61,7 @@ struct DeviceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the stored registration of --application (no network: --tenant is not needed).")
         @OptionGroup var options: DeviceOptions
+        func validate() throws { try options.requireApplication() }
         func run() async throws { try await DeviceCommand.execute(.status, options: options) }
     }
 

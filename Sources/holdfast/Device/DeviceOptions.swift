@@ -12,8 +12,9 @@ struct DeviceOptions: ParsableArguments {
             help: "The tenant: a host (https implied) or a base URL such as http://127.0.0.1:8080. Not needed by status.")
     var tenant: String?
 
-    @Option(name: .customLong("application"), help: "The holder application id.")
-    var applicationId: String
+    @Option(name: .customLong("application"),
+            help: "The holder application id (register, status, renew, rotate, wallet-attestation and claim need it).")
+    var applicationId: String?
 
     @Option(name: .customLong("external-reference-id"), help: "An id of the app's own, stored with the instance at registration.")
     var externalReferenceId: String?
@@ -27,7 +28,7 @@ struct DeviceOptions: ParsableArguments {
     /// What the SDK is configured with.
     var platformConfiguration: PlatformConfiguration {
         // `status` never goes online; a host is still needed to configure the SDK.
-        var configuration = PlatformConfiguration(tenantHost: tenant ?? "status.invalid", applicationId: applicationId,
+        var configuration = PlatformConfiguration(tenantHost: tenant ?? "status.invalid", applicationId: applicationId ?? "",
                                                   externalReferenceId: externalReferenceId)
         #if DEBUG
         configuration.developmentIntegrityBypass = developmentMode
@@ -37,8 +38,14 @@ struct DeviceOptions: ParsableArguments {
 
     var stateURL: URL { URL(fileURLWithPath: stateDirectory, isDirectory: true) }
 
-    /// Every subcommand but `status` talks to the tenant.
+    /// Every tethering subcommand but `status` talks to the tenant.
     func requireTenant() throws {
+        try requireApplication()
         if tenant == nil { throw ValidationError("--tenant is required (only status works without the network)") }
+    }
+
+    /// The tethering subcommands work on one holder application.
+    func requireApplication() throws {
+        if applicationId == nil { throw ValidationError("--application is required") }
     }
 }
