@@ -1,0 +1,281 @@
+import CBOR
+import COSE
+import Crypto
+import Foundation
+import HoldfastProtocol
+@testable import HoldfastSDK
+import JOSE
+import MDoc
+import Testing
+import X509
+
+/// An OpenID4VCI issuer at https://issuer.test as an `HTTPTransport`, which can be told to misbehave: a credential
+/// bound to another key, tampered, signed under another IACA, and the protocol's retry answers.
+actor FakeIssuer {
+    enum Misbehaviour: Sendable { case none, otherDeviceKey, tamperedValue, untrustedSigner, wrongDocType }
+
+    static let base = "https://issuer.test"
+    static let docType = "org.iso.18013.5.1.mDL"
+    let iacaKey = P256.Signing.PrivateKey()
+    let signerKey = P256.Signing.PrivateKey()
+    let iaca: Certificate
+    let signerDER: [UInt8]
+    let clock: ManualClock
+    var misbehaviour = Misbehaviour.none
+    var demandDPoPNonce = false
+    var refuseFirstNonce = false
+    var offerByReference: [String: String] = [:]
+    private(set) var requests: [TransportRequest] = []
+    private var nonceCounter = 0
+
+    init(clock: ManualClock) throws {
+        self.clock = clock
+        let start = clock.now()
+        iaca = try MDocCertificates.iaca(key: iacaKey, subject: try MDocCertificates.name(commonName: "Issuer Test IACA", country: "ZZ"),
+                                         notBefore: start.addingTimeInterval(-86_400), notAfter: start.addingTimeInterval(365 * 86_400))
+        let signer = try MDocCertificates.signer(publicKey: signerKey.publicKey, subject: try MDocCertificates.name(commonName: "Issuer Test DS", country: "ZZ"),
+                                                 iaca: iaca, iacaKey: iacaKey, notBefore: start.addingTimeInterval(-3_600),
+                                                 notAfter: start.addingTimeInterval(300 * 86_400))
+        signerDER = try MDocCertificates.der(signer)
+    }
+
+    var iacaPEM: String { (try? iaca.serializeAsPEM().pemString) ?? "" }
+
+    func set(_ misbehaviour: Misbehaviour) { self.misbehaviour = misbehaviour }
+    func setDemandDPoPNonce(_ value: Bool) { demandDPoPNonce = value }
+    func setRefuseFirstNonce(_ value: Bool) { refuseFirstNonce = value }
+    func publish(offer: String, at path: String) { offerByReference[path] = offer }
+    func count(_ path: String) -> Int { requests.filter { $0.url.path == path }.count }
+
+    static func offerJSON(code: String = "code-1", txCode: Bool = false) -> String {
+        let tx = txCode ? #","tx_code":{"length":4,"input_mode":"numeric","description":"SMS"}"# : ""
+        return #"{"credential_issuer":"\#(base)","credential_configuration_ids":["mdl"],"grants":{"urn:ietf:params:oauth:grant-type:pre-authorized_code":{"pre-authorized_code":"\#(code)"\#(tx)}}}"#
+    }
+
+    static func offerURI(_ json: String = offerJSON()) -> String {
+        "openid-credential-offer://?credential_offer=" + (json.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? json)
+    }
+
+    func handle(_ request: TransportRequest) throws -> TransportResponse {
+        requests.append(request)
+        switch (request.method, request.url.path) {
+        case ("GET", "/.well-known/openid-credential-issuer"):
+            return Self.json(##"{"credential_issuer":"\##(Self.base)","credential_endpoint":"\##(Self.base)/credential","nonce_endpoint":"\##(Self.base)/nonce","display":[{"name":"Issuer Test"}],"credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"\##(Self.docType)","credential_metadata":{"display":[{"name":"Test licence","background_color":"#000000"}],"claims":[{"path":["org.iso.18013.5.1","family_name"]},{"path":["org.iso.18013.5.1","birth_date"]}]}}}}"##)
+        case ("GET", "/.well-known/oauth-authorization-server"):
+            return Self.json(#"{"issuer":"\#(Self.base)","token_endpoint":"\#(Self.base)/token"}"#)
+        case ("GET", let path) where offerByReference[path] != nil:
+            return Self.json(offerByReference[path] ?? "")
+        case ("POST", "/token"):
+            guard request.header("OAuth-Client-Attestation") != nil, request.header("OAuth-Client-Attestation-PoP") != nil,
+                  let dpop = request.header("DPoP") else { return Self.error(401, "invalid_client") }
+            if demandDPoPNonce, (try? JWTClaims(payload: JWS(compactSerialization: dpop).payload))?.additionalClaims["nonce"] == nil {
+                return TransportResponse(status: 400, headers: ["DPoP-Nonce": "dpop-nonce-1", "Content-Type": "application/json"],
+                                         body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
+            }
+            let form = String(decoding: request.body ?? Data(), as: UTF8.self)
+            guard form.contains("pre-authorized_code=code-1") else { return Self.error(400, "invalid_grant") }
+            return Self.json(#"{"access_token":"access-1","token_type":"DPoP","expires_in":300}"#)
+        case ("POST", "/nonce"):
+            nonceCounter += 1
+            return Self.json(#"{"c_nonce":"nonce-\#(nonceCounter)"}"#)
+        case ("POST", "/credential"):
+            return try credential(request)
+        default:
+            return TransportResponse(status: 404)
+        }
+    }
+
+    private func credential(_ request: TransportRequest) throws -> TransportResponse {
+        guard request.header("Authorization") == "DPoP access-1", request.header("DPoP") != nil else { return Self.error(401, "invalid_token") }
+        let body = try JSONDecoder().decode(JSONValue.self, from: request.body ?? Data())
+        guard let proof = body.objectValue?["proofs"]?.objectValue?["jwt"]?.arrayValue?.first?.stringValue else {
+            return Self.error(400, "invalid_proof")
+        }
+        let jws = try JWS(compactSerialization: proof)
+        guard jws.header.typ == "openid4vci-proof+jwt", let jwk = try jws.header.jwk() else { return Self.error(400, "invalid_proof") }
+        try jws.verify(with: try JWSVerificationKey(jwk: jwk), allowedAlgorithms: [.es256])
+        let claims = try JWTClaims(payload: jws.payload)
+        guard claims.aud == [Self.base], let nonce = claims.additionalClaims["nonce"]?.stringValue else { return Self.error(400, "invalid_proof") }
+        if refuseFirstNonce, nonce == "nonce-1" { return Self.error(400, "invalid_nonce") }
+        var deviceKey = try COSEKey(curve: .p256, x: Base64URL.decode(jwk.x ?? "") ?? [], y: Base64URL.decode(jwk.y ?? "") ?? [])
+        if misbehaviour == .otherDeviceKey { deviceKey = COSEKey(publicKey: P256.Signing.PrivateKey().publicKey) }
+        var signer = signerKey, chain = [signerDER]
+        if misbehaviour == .untrustedSigner {
+            let strangerKey = P256.Signing.PrivateKey(), strangerIACAKey = P256.Signing.PrivateKey()
+            let start = clock.now()
+            let strangerIACA = try MDocCertificates.iaca(key: strangerIACAKey, subject: try MDocCertificates.name(commonName: "Stranger", country: "ZZ"),
+                                                         notBefore: start.addingTimeInterval(-86_400), notAfter: start.addingTimeInterval(86_400))
+            chain = [try MDocCertificates.der(try MDocCertificates.signer(publicKey: strangerKey.publicKey,
+                                                                          subject: try MDocCertificates.name(commonName: "Stranger DS", country: "ZZ"),
+                                                                          iaca: strangerIACA, iacaKey: strangerIACAKey,
+                                                                          notBefore: start.addingTimeInterval(-3_600), notAfter: start.addingTimeInterval(86_400)))]
+            signer = strangerKey
+        }
+        let now = Date(timeIntervalSince1970: clock.now().timeIntervalSince1970.rounded(.down))
+        let issued = try MDocIssuer(signer: COSESigningKey.p256(signer), certificateChain: chain).issue(
+            docType: misbehaviour == .wrongDocType ? "org.example.other" : Self.docType,
+            nameSpaces: [.init(name: "org.iso.18013.5.1", elements: [("family_name", .text("Doe")), ("birth_date", .tagged(1004, .text("1990-02-28")))])],
+            deviceKey: deviceKey, validity: .init(signed: now, validFrom: now, validUntil: now.addingTimeInterval(86_400 * 30)))
+        var bytes = issued.encoded()
+        if misbehaviour == .tamperedValue, let range = Self.range(of: Array("Doe".utf8), in: bytes) {
+            bytes.replaceSubrange(range, with: Array("Dow".utf8))
+        }
+        return Self.json(#"{"credentials":[{"credential":"\#(Base64URL.encode(bytes))"}]}"#)
+    }
+
+    static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
+            return start..<start + needle.count
+        }
+        return nil
+    }
+
+    static func json(_ text: String) -> TransportResponse {
+        TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+    }
+
+    static func error(_ status: Int, _ code: String) -> TransportResponse {
+        TransportResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(#"{"error":"\#(code)"}"#.utf8))
+    }
+}
+
+/// The tenant for tethering, the issuer for the rest.
+struct TenantAndIssuer: HTTPTransport {
+    let tenant: FakeTenant
+    let issuer: FakeIssuer
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        request.url.host == "issuer.test" ? try await issuer.handle(request) : try await tenant.send(request)
+    }
+}
+
+@Suite struct CredentialClaimTests {
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    let storage = MemorySecureStorage()
+    let tenant: FakeTenant
+    let issuer: FakeIssuer
+    let secureArea: SoftwareSecureArea
+    let holder: MobileCredentialHolder
+
+    init() async throws {
+        tenant = FakeTenant(deviceClock: clock)
+        issuer = try FakeIssuer(clock: clock)
+        secureArea = SoftwareSecureArea(storage: storage)
+        holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea,
+                                                             transport: TenantAndIssuer(tenant: tenant, issuer: issuer), clock: clock,
+                                                             sleeper: RecordingSleeper(), jitter: { 1.0 }))
+        try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
+        _ = try await holder.registerDevice()
+    }
+
+    func trustIssuer() async throws {
+        _ = try await holder.addTrustedIssuerCertificates([await issuer.iacaPEM])
+    }
+
+    func credentialKeys() async -> [String] {
+        await storage.keys().filter { $0.contains("holdfast.credential-key.") }
+    }
+
+    @Test func anOfferIsReadWithTheIssuersMetadata() async throws {
+        let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI(FakeIssuer.offerJSON(txCode: true)))
+        #expect(offer.issuer == FakeIssuer.base && offer.issuerName == "Issuer Test" && offer.issuerHost == "issuer.test")
+        #expect(offer.transactionCode == TransactionCodeRequirement(length: 4, inputMode: "numeric", description: "SMS"))
+        #expect(offer.credentials.map(\.docType) == [FakeIssuer.docType])
+        #expect(offer.credentials.first?.claims == ["org.iso.18013.5.1": ["family_name", "birth_date"]])
+        #expect(offer.credentials.first?.branding == CredentialBranding(name: "Test licence", backgroundColor: "#000000"))
+    }
+
+    @Test func anOfferByReferenceIsFetched() async throws {
+        await issuer.publish(offer: FakeIssuer.offerJSON(), at: "/offers/1")
+        let offer = try await holder.retrieveCredentialOffer(uri: "openid-credential-offer://?credential_offer_uri=https%3A%2F%2Fissuer.test%2Foffers%2F1")
+        #expect(offer.credentials.count == 1)
+        #expect(await issuer.count("/offers/1") == 1)
+    }
+
+    @Test func malformedOffersAreNamed() async throws {
+        for uri in ["openid-credential-offer://?nothing=1", "openid-credential-offer://?credential_offer=%5B%5D",
+                    "openid-credential-offer://?credential_offer_uri=http%3A%2F%2Fissuer.test%2Fo",
+                    FakeIssuer.offerURI(#"{"credential_issuer":"https://issuer.test","credential_configuration_ids":["mdl"],"grants":{"authorization_code":{}}}"#)] {
+            #expect(await holdfastError { try await holder.retrieveCredentialOffer(uri: uri) }?.code == .credentialOfferInvalid, "\(uri)")
+        }
+    }
+
+    @Test func aClaimedCredentialIsVerifiedStoredAndReadBack() async throws {
+        try await trustIssuer()
+        await issuer.setDemandDPoPNonce(true)
+        await issuer.setRefuseFirstNonce(true)
+        let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())
+        let claimed = try await holder.claimCredentials(offer: offer)
+        #expect(claimed.count == 1)
+        #expect(await issuer.count("/token") == 2)       // the DPoP nonce round
+        #expect(await issuer.count("/credential") == 2)  // the invalid_nonce round
+        #expect(await credentialKeys().count == 1)
+        let credential = try await holder.getCredential(credentialId: claimed[0].id)
+        #expect(credential.verificationResult == .success)
+        #expect(credential.status == nil)  // no status reference
+        #expect(credential.claims["org.iso.18013.5.1"]?["family_name"] == .string("Doe"))
+        #expect(credential.metadata.issuerInfo.commonName == "Issuer Test DS")
+        // The instance key was not used as the credential key.
+        let deviceKey = try IssuerSigned(decoding: credential.issuerSigned).mso.deviceKey
+        let state = try #require(try await holder.registrationState())
+        let instanceKey = try #require(try await secureArea.publicKey(alias: state.keyAlias))
+        #expect(deviceKey.x + deviceKey.y != Array(instanceKey.rawRepresentation))
+        // Expired later, by the clock.
+        clock.advance(by: 86_400 * 31)
+        #expect(try await holder.getCredential(credentialId: claimed[0].id).verificationResult == .failure(.expired))
+        try await holder.deleteCredential(id: claimed[0].id)
+        #expect(await credentialKeys().isEmpty)
+    }
+
+    @Test(arguments: [(FakeIssuer.Misbehaviour.otherDeviceKey, HoldfastErrorCode.credentialInvalid),
+                      (.tamperedValue, .credentialInvalid), (.wrongDocType, .credentialInvalid), (.untrustedSigner, .untrustedIssuer)])
+    func aBadCredentialIsRefusedAndLeavesNothing(_ misbehaviour: FakeIssuer.Misbehaviour, _ code: HoldfastErrorCode) async throws {
+        try await trustIssuer()
+        await issuer.set(misbehaviour)
+        let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())
+        let error = await holdfastError { try await holder.claimCredentials(offer: offer) }
+        #expect(error?.code == code, "\(String(describing: error))")
+        #expect(try await holder.getCredentials().isEmpty)
+        #expect(await credentialKeys().isEmpty)
+    }
+
+    @Test func theIssuersErrorsAreNamed() async throws {
+        try await trustIssuer()
+        let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI(FakeIssuer.offerJSON(code: "used-code")))
+        let error = await holdfastError { try await holder.claimCredentials(offer: offer) }
+        #expect(error?.code == .issuerError && error?.issuerError == "invalid_grant")
+        let needsCode = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI(FakeIssuer.offerJSON(txCode: true)))
+        #expect(await holdfastError { try await holder.claimCredentials(offer: needsCode) }?.code == .transactionCodeRequired)
+        #expect(await issuer.count("/token") == 1)
+    }
+
+    /// A crash after the credential was written but before the index named it loses nothing stored before, and the
+    /// half-written credential is not shown.
+    @Test func aCrashBetweenTheTwoWritesLosesNothingStored() async throws {
+        try await trustIssuer()
+        let first = try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI()))
+        await storage.failWrites(withPrefix: CredentialStore.indexKey)
+        #expect(await holdfastError { try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())) } != nil)
+        await storage.failWrites(withPrefix: nil)
+        let restarted = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea,
+                                                                    transport: TenantAndIssuer(tenant: tenant, issuer: issuer), clock: clock))
+        #expect(try await restarted.getCredentials().map(\.id) == first.map(\.id))
+    }
+
+    @Test func aCorruptStoreIsReportedNotEmptied() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-sdk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seams = PlatformSeams.linux(stateDirectory: folder)
+        let fileHolder = MobileCredentialHolder(seams: seams)
+        _ = try await fileHolder.addTrustedIssuerCertificates([await issuer.iacaPEM])
+        let sealed = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .first { $0.lastPathComponent.hasSuffix(".sealed") })
+        var bytes = try Data(contentsOf: sealed)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: sealed)
+        let reopened = MobileCredentialHolder(seams: .linux(stateDirectory: folder))
+        #expect(await holdfastError { try await reopened.getCredentials() }?.code == .secureStorageCorrupted)
+        #expect(try Data(contentsOf: sealed) == bytes)  // left as it was, for recovery
+    }
+}
