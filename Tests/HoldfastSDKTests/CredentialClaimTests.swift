@@ -221,9 +221,19 @@ struct TenantAndIssuer: HTTPTransport {
         let state = try #require(try await holder.registrationState())
         let instanceKey = try #require(try await secureArea.publicKey(alias: state.keyAlias))
         #expect(deviceKey.x + deviceKey.y != Array(instanceKey.rawRepresentation))
+        // Verified once, not per call; again when the trusted certificates change.
+        _ = try await holder.getCredential(credentialId: claimed[0].id)
+        #expect(await holder.credentials.issuerVerifications == 1)
+        _ = try await holder.addTrustedIssuerCertificates([await issuer.iacaPEM])
+        #expect(try await holder.getCredential(credentialId: claimed[0].id).verificationResult == .success)
+        #expect(await holder.credentials.issuerVerifications == 2)
         // Expired later, by the clock.
         clock.advance(by: 86_400 * 31)
         #expect(try await holder.getCredential(credentialId: claimed[0].id).verificationResult == .failure(.expired))
+        // An IACA no longer trusted: refused from the next call on.
+        clock.advance(by: -86_400 * 31)
+        try await holder.removeTrustedIssuerCertificate(id: try #require(try await holder.getTrustedIssuerCertificates().first).id)
+        #expect(try await holder.getCredential(credentialId: claimed[0].id).verificationResult == .failure(.untrustedIssuer))
         try await holder.deleteCredential(id: claimed[0].id)
         #expect(await credentialKeys().isEmpty)
     }

@@ -29,6 +29,24 @@ public actor Credentials {
     let store: CredentialStore
     let trustedIssuers: TrustedIssuerStore
     public var options = Options()
+    /// Decoded and verified credentials (README "Holder: credentials": decoded and verified once, not per call).
+    private var cache: [String: CachedCredential] = [:]
+    /// Bumped when the trusted issuer certificates change: every cached verification is then redone.
+    private var trustGeneration = 0
+    /// Full issuer verifications made (signature, chain, digests), for tests and benchmarks.
+    private(set) var issuerVerifications = 0
+
+    struct CachedCredential {
+        let stored: StoredCredential
+        let issuerSigned: IssuerSigned
+        let metadata: MobileCredentialMetadata
+        let claims: [String: [String: JSONValue]]
+        let trustGeneration: Int
+        /// When the last full verification succeeded: the times at which its outcome holds (the intersection of the
+        /// MSO's and the certificates' validity). Outside it, or when it failed, the credential is verified again.
+        var verifiedWindow: Range<Date>?
+        let statusTrust: StatusTrust?
+    }
 
     init(seams: PlatformSeams, tethering: Tethering, statusLists: StatusListCache) {
         self.seams = seams
@@ -44,7 +62,8 @@ public actor Credentials {
 
     /// Trusts the certificates of `pems` (each text may hold several). Returns them with their ids.
     public func addTrustedIssuerCertificates(_ pems: [String]) async throws(HoldfastError) -> [TrustedIssuerCertificate] {
-        try await trustedIssuers.add(pems)
+        defer { trustGeneration += 1 }
+        return try await trustedIssuers.add(pems)
     }
 
     public func getTrustedIssuerCertificates() async throws(HoldfastError) -> [TrustedIssuerCertificate] {
@@ -53,6 +72,7 @@ public actor Credentials {
 
     /// Stops trusting a certificate; `CREDENTIAL_NOT_FOUND` when none has that id.
     public func removeTrustedIssuerCertificate(id: String) async throws(HoldfastError) {
+        defer { trustGeneration += 1 }
         try await trustedIssuers.remove(id: id)
     }
 
@@ -164,22 +184,40 @@ public actor Credentials {
     /// The credential with its claim values and its verification now: issuer chain, signature, digests, validity,
     /// and — for a credential with a status reference, always — its status (README "Holder: status").
     public func getCredential(credentialId: String, skipStatusCheck: Bool = false) async throws(HoldfastError) -> MobileCredential {
-        guard let stored = try await store.load(credentialId) else {
-            throw HoldfastError(.credentialNotFound, "no credential has the id \(credentialId)")
+        var entry: CachedCredential
+        if let cached = cache[credentialId], cached.trustGeneration == trustGeneration {
+            entry = cached
+        } else {
+            guard let stored = try await store.load(credentialId) else {
+                throw HoldfastError(.credentialNotFound, "no credential has the id \(credentialId)")
+            }
+            let issuerSigned: IssuerSigned
+            do { issuerSigned = try IssuerSigned(decoding: [UInt8](stored.issuerSigned)) } catch {
+                return MobileCredential(metadata: Self.undecodableMetadata(stored), claims: [:], verificationResult: .failure(.malformed),
+                                        status: nil, issuerSigned: [UInt8](stored.issuerSigned))
+            }
+            var claims: [String: [String: JSONValue]] = [:]
+            for space in issuerSigned.nameSpaces {
+                for item in space.items { claims[space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue) }
+            }
+            let generation = trustGeneration
+            entry = CachedCredential(stored: stored, issuerSigned: issuerSigned, metadata: try metadata(of: stored, issuerSigned: issuerSigned),
+                                     claims: claims, trustGeneration: generation, verifiedWindow: nil,
+                                     statusTrust: try await statusTrust(of: stored, issuerSigned))
         }
-        let issuerSigned: IssuerSigned
-        do { issuerSigned = try IssuerSigned(decoding: [UInt8](stored.issuerSigned)) } catch {
-            return MobileCredential(metadata: Self.undecodableMetadata(stored), claims: [:], verificationResult: .failure(.malformed),
-                                    status: nil, issuerSigned: [UInt8](stored.issuerSigned))
+        let now = seams.clock.now()
+        if !(entry.verifiedWindow?.contains(now) ?? false) {
+            let (failure, window) = try await verifyIssuer(entry.stored, entry.issuerSigned, at: now)
+            entry.verifiedWindow = window
+            cache[credentialId] = entry
+            if let failure {
+                return MobileCredential(metadata: entry.metadata, claims: entry.claims, verificationResult: .failure(failure), status: nil,
+                                        issuerSigned: [UInt8](entry.stored.issuerSigned))
+            }
         }
-        let metadata = try metadata(of: stored, issuerSigned: issuerSigned)
-        var claims: [String: [String: JSONValue]] = [:]
-        for space in issuerSigned.nameSpaces {
-            for item in space.items { claims[space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue) }
-        }
-        let (result, status) = try await verify(stored, issuerSigned, skipStatusCheck: skipStatusCheck)
-        return MobileCredential(metadata: metadata, claims: claims, verificationResult: result, status: status,
-                                issuerSigned: [UInt8](stored.issuerSigned))
+        let (result, status) = await checkStatus(entry, skipStatusCheck: skipStatusCheck)
+        return MobileCredential(metadata: entry.metadata, claims: entry.claims, verificationResult: result, status: status,
+                                issuerSigned: [UInt8](entry.stored.issuerSigned))
     }
 
     /// Removes the credential and its device key.
@@ -188,6 +226,7 @@ public actor Credentials {
             throw HoldfastError(.credentialNotFound, "no credential has the id \(id)")
         }
         try await store.delete(id)
+        cache[id] = nil
         do { try await seams.secureArea.deleteKey(alias: stored.keyAlias) } catch { throw HoldfastError.secureArea(error) }
     }
 
@@ -209,21 +248,31 @@ public actor Credentials {
 
     // MARK: verification
 
-    private func verify(_ stored: StoredCredential, _ issuerSigned: IssuerSigned,
-                        skipStatusCheck: Bool) async throws(HoldfastError) -> (CredentialVerificationResult, CredentialStatus?) {
-        let now = seams.clock.now()
+    /// The issuer checks at `time` (chain to a trusted IACA, signature, digests, docType, validity): nil and the
+    /// window in which that holds, or the failure.
+    private func verifyIssuer(_ stored: StoredCredential, _ issuerSigned: IssuerSigned,
+                              at now: Date) async throws(HoldfastError) -> (CredentialFailureType?, Range<Date>?) {
+        issuerVerifications += 1
         let trusted = try await trustedIssuers.certificates()
         do {
-            _ = try MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: stored.docType, at: now)
+            let verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: stored.docType, at: now)
+            let validity = issuerSigned.mso.validityInfo
+            let from = max(validity.validFrom, verified.documentSigner.notValidBefore, verified.iaca.notValidBefore)
+            let until = min(validity.validUntil, verified.documentSigner.notValidAfter, verified.iaca.notValidAfter)
+            return (nil, from < until ? from..<until : nil)
         } catch {
             if Self.isTrustFailure(error), stored.trustedIssuerCertificateId == nil,
                (try? Self.verifyWithoutTrust(issuerSigned, docType: stored.docType, at: now)) != nil {
-                return (.failure(.untrustedIssuer), nil)
+                return (.untrustedIssuer, nil)
             }
-            return (.failure(Self.failureType(error)), nil)
+            return (Self.failureType(error), nil)
         }
-        guard let reference = issuerSigned.mso.status else { return (.success, nil) }
-        guard let trust = try await statusTrust(of: stored, issuerSigned) else { return (.failure(.statusUnknown), .unknown(.noToken)) }
+    }
+
+    /// The status, always checked for a credential that has a status reference (README "Holder: status").
+    private func checkStatus(_ entry: CachedCredential, skipStatusCheck: Bool) async -> (CredentialVerificationResult, CredentialStatus?) {
+        guard let reference = entry.issuerSigned.mso.status else { return (.success, nil) }
+        guard let trust = entry.statusTrust else { return (.failure(.statusUnknown), .unknown(.noToken)) }
         let status = await statusLists.status(of: StatusReference(uri: reference.uri, index: Int(clamping: reference.index)),
                                               trust: trust, online: !skipStatusCheck)
         switch status {
