@@ -15,11 +15,11 @@ import HoldfastProtocol
 /// registration (or another rotation) fails with `REGISTRATION_IN_PROGRESS`. The holder keeps no state of its own.
 public actor MobileCredentialHolder {
     /// Registration, license, key rotation, wallet attestation and signed requests.
-    public let tethering: Tethering
+    nonisolated public let tethering: Tethering
     /// Status list tokens, fetched and cached for the credentials' status checks.
-    public let statusLists: StatusListCache
+    nonisolated public let statusLists: StatusListCache
     /// Claiming, keeping and checking mDocs.
-    public let credentials: Credentials
+    nonisolated public let credentials: Credentials
 
     public init(seams: PlatformSeams) {
         self.tethering = Tethering(seams: seams)

@@ -8,7 +8,8 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks that print a ratio against a baseline measured in the same run.",
-        subcommands: [CBORBench.self, AttestationBench.self, RegistrationBench.self, MDocBench.self, StatusBench.self, IssuanceBench.self]
+        subcommands: [CBORBench.self, AttestationBench.self, RegistrationBench.self, MDocBench.self, StatusBench.self, IssuanceBench.self,
+                      HolderBench.self]
     )
 }
 
