@@ -8,7 +8,9 @@ import Testing
         let failed = steps.filter { $0.outcome == .failed }
         #expect(failed.isEmpty, "failed: \(failed.map { "\($0.id): \($0.details)" })")
         #expect(steps.map(\.id) == ["tenant", "ios-application", "android-application", "register", "list", "renew",
-                                    "rotate", "wallet-attestation", "delete", "renewal-refused"])
+                                    "rotate", "wallet-attestation", "credential-configuration", "offer", "claim",
+                                    "credential-valid", "revoke", "status-cached", "status-revoked", "status-unknown",
+                                    "delete", "renewal-refused"])
         #expect(steps.map(\.number) == Array(1 ... steps.count))
         let register = try #require(steps.first { $0.id == "register" })
         #expect(register.detail("secondCall") == "alreadyRegistered")
@@ -20,6 +22,10 @@ import Testing
         #expect(rotate.detail("instanceId") == register.detail("instanceId"))
         #expect(rotate.detail("oldKey") != rotate.detail("newKey"))
         #expect(steps.first { $0.id == "wallet-attestation" }?.detail("clientId") == "demo-wallet-ios")
+        #expect(steps.first { $0.id == "credential-valid" }?.detail("family_name") == "Doe")
+        #expect(steps.first { $0.id == "status-cached" }?.detail("status") == "valid")
+        #expect(steps.first { $0.id == "status-revoked" }?.detail("failureType") == "statusRevoked")
+        #expect(steps.first { $0.id == "status-unknown" }?.detail("failureType") == "statusUnknown")
         let refused = try #require(steps.first { $0.id == "renewal-refused" })
         #expect(refused.detail("code") == "INSTANCE_REVOKED")
         #expect(refused.detail("localStateCleared") == "true")

@@ -10,7 +10,8 @@ import Logging
 /// The core of `holdfast demo` (DESIGN.md §5; README "The `holdfast` command"): an in-process tenant on a free port with a
 /// temporary data folder, two holder applications made through the admin API, and a simulated device running the
 /// real SDK over HTTP through registration, listing, renewal, rotation, wallet attestation (verified as an issuer
-/// would), deletion and the refused renewal that follows. Each step is reported as it ends; the run stops at the
+/// would), an mDoc configured, offered, claimed, shown valid, revoked and seen revoked after the status list's ttl
+/// and unknown offline past its exp (the device's clock moved on), deletion and the refused renewal that follows. Each step is reported as it ends; the run stops at the
 /// first failed step.
 struct TetheringDemo: Sendable {
     /// Where server logs go (`nil`: nowhere, so that only the steps are shown).
@@ -68,7 +69,11 @@ struct TetheringDemo: Sendable {
         let applicationId = ios.id ?? ""
 
         var seams = PlatformSeams.linux(stateDirectory: deviceState)
-        seams.transport = transport
+        // The device's clock and network, which the credential steps move forward and switch off.
+        let deviceClock = OffsetClock()
+        let network = SwitchableNetwork(transport)
+        seams.transport = network
+        seams.clock = deviceClock
         let holder = MobileCredentialHolder(seams: seams)
         let instanceId = try await recorder.stepProducing("register", "Register a device",
                                                  "The SDK asks for a challenge, makes a P-256 key, signs SHA-256(challenge ‖ base64(publicKey)) with it (no platform attestation on Linux), and registers. A second call is answered from local state.") {
@@ -129,6 +134,8 @@ struct TetheringDemo: Sendable {
                     .init("instanceKey", try verified.instanceKey.thumbprint())]
         }
 
+        try await credentialSteps(server: server, admin: admin, holder: holder, clock: deviceClock, network: network, recorder: recorder)
+
         try await recorder.step("delete", "Delete the instance",
                                 "DELETE /v1/holder/applications/{id}/instances/{instanceId} (admin): from now on every token and proof of it is refused.") {
             try await admin.deleteInstance(applicationId: applicationId, instanceId: instanceId)
@@ -147,6 +154,87 @@ struct TetheringDemo: Sendable {
             throw DemoStepFailure("the renewal of a deleted instance succeeded")
         }
     }
+
+    /// Issuance and revocation as the holder sees them (README "Holder: credentials", "Holder: status").
+    private static func credentialSteps(server: RunningHoldfastServer, admin: AdminClient, holder: MobileCredentialHolder,
+                                        clock: OffsetClock, network: SwitchableNetwork, recorder: DemoRecorder) async throws {
+        let iacaPEM = try await recorder.stepProducing("credential-configuration", "Configure a credential",
+                                                       "POST /v1/credentials/mobile/configurations: an mDL with its display; PUT /v1/credentials/mobile/status-list-settings: status list tokens good for 60 s (ttl) and usable until 300 s (exp).") {
+            let configured = try await admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(Self.configuration.utf8))
+            guard configured.status == 201 else { throw DemoStepFailure("configuration: HTTP \(configured.status)") }
+            let settings = try await admin.send("PUT", "/v1/credentials/mobile/status-list-settings", body: Data(#"{"ttlSeconds":60,"expSeconds":300}"#.utf8))
+            guard settings.status == 200 else { throw DemoStepFailure("status list settings: HTTP \(settings.status)") }
+            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            guard let iaca = iacas.data.first(where: \.active) else { throw DemoStepFailure("the tenant has no IACA") }
+            return (iaca.certificatePem, [.init("configuration", "mdl (org.iso.18013.5.1.mDL)"), .init("iaca", iaca.id)])
+        }
+        let offer = try await recorder.stepProducing("offer", "Offer it to the holder",
+                                                     "POST /v1/credentials/mobile/offers with the claim values and a transaction code, which the issuer would send by SMS.") {
+            let answer = try await admin.send("POST", "/v1/credentials/mobile/offers", body: Data(Self.offer.utf8))
+            guard answer.status == 201 else { throw DemoStepFailure("offer: HTTP \(answer.status)") }
+            let created = try HoldfastJSON.decode(CredentialOfferCreated.self, from: answer.body)
+            return (created, [.init("offerUri", String(created.offerUri.prefix(60)) + "…"), .init("txCode", created.txCode ?? "-")])
+        }
+        let credentialId = try await recorder.stepProducing("claim", "Claim the credential",
+                                                            "The wallet trusts the tenant's IACA, reads the offer with the issuer's metadata, and claims: token (wallet attestation + PoP, DPoP), c_nonce, a new key for this credential, the proof, the mDoc — verified before it is stored.") {
+            _ = try await holder.addTrustedIssuerCertificates([iacaPEM])
+            let read = try await holder.retrieveCredentialOffer(uri: offer.offerUri)
+            let claimed = try await holder.claimCredentials(offer: read, transactionCode: offer.txCode)
+            guard let first = claimed.first else { throw DemoStepFailure("nothing was claimed") }
+            return (first.id, [.init("issuer", read.issuerName ?? read.issuerHost), .init("credentialId", first.id),
+                               .init("docType", first.docType), .init("validUntil", HoldfastJSON.formatDate(first.validityInfo.validUntil))])
+        }
+        try await recorder.step("credential-valid", "Show it: valid",
+                                "getCredential verifies the mDoc against the IACA and checks its status: the status list token is fetched, verified and cached.") {
+            let credential = try await holder.getCredential(credentialId: credentialId)
+            guard credential.verificationResult.verified, credential.status == .valid else {
+                throw DemoStepFailure("expected a valid credential, got \(credential.verificationResult)")
+            }
+            let family = credential.claims["org.iso.18013.5.1"]?["family_name"]?.stringValue ?? "-"
+            return [.init("verified", "true"), .init("status", "valid"), .init("family_name", family)]
+        }
+        try await recorder.step("revoke", "The issuer revokes it",
+                                "POST /v1/credentials/mobile/{id}/status {\"status\": \"revoked\"}: its bit in the status list becomes 1.") {
+            let list = try await admin.send("GET", "/v1/credentials/mobile")
+            guard let issuedId = (try JSONDecoder().decode(JSONValue.self, from: list.body)).objectValue?["data"]?.arrayValue?.first?
+                .objectValue?["id"]?.stringValue else { throw DemoStepFailure("the tenant lists no issued credential") }
+            let answer = try await admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
+            guard (200..<300).contains(answer.status) else { throw DemoStepFailure("revocation: HTTP \(answer.status)") }
+            return [.init("issuedCredential", issuedId), .init("status", "revoked")]
+        }
+        try await recorder.step("status-cached", "Within the ttl the wallet does not ask again",
+                                "The cached token is younger than its ttl (60 s), so getCredential answers from it: still valid, no request made.") {
+            let credential = try await holder.getCredential(credentialId: credentialId)
+            guard credential.status == .valid else { throw DemoStepFailure("expected the cached valid, got \(String(describing: credential.status))") }
+            return [.init("status", "valid"), .init("deviceClock", "+0 s")]
+        }
+        try await recorder.step("status-revoked", "After the ttl the wallet sees the revocation",
+                                "The device's clock is moved 61 s on: the cached token is older than its ttl, a new one is fetched and says revoked.") {
+            clock.set(offset: 61)
+            let credential = try await holder.getCredential(credentialId: credentialId)
+            guard credential.verificationResult == .failure(.statusRevoked) else {
+                throw DemoStepFailure("expected statusRevoked, got \(credential.verificationResult)")
+            }
+            return [.init("failureType", "statusRevoked"), .init("deviceClock", "+61 s")]
+        }
+        try await recorder.step("status-unknown", "Offline past the token's exp the status is unknown",
+                                "The device goes offline and its clock moves past the cached token's exp (300 s): the token can no longer be used and none can be fetched, so the status is unknown — never revoked, never valid.") {
+            network.isOnline = false
+            clock.set(offset: 61 + 301)
+            defer {
+                network.isOnline = true
+                clock.set(offset: 0)
+            }
+            let credential = try await holder.getCredential(credentialId: credentialId)
+            guard credential.verificationResult == .failure(.statusUnknown) else {
+                throw DemoStepFailure("expected statusUnknown, got \(credential.verificationResult)")
+            }
+            return [.init("failureType", "statusUnknown"), .init("deviceClock", "+362 s"), .init("network", "offline")]
+        }
+    }
+
+    static let configuration = #"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name","given_name","birth_date"]},"display":{"name":"Demo driving licence"}}"#
+    static let offer = #"{"configurationId":"mdl","claims":{"org.iso.18013.5.1":{"family_name":"Doe","given_name":"Jane","birth_date":{"$type":"full-date","value":"1990-02-28"}}},"txCode":{"length":6}}"#
 
     private static func thumbprint(of license: License) throws -> String {
         let jws = try JWS(compactSerialization: license.token)
@@ -194,5 +282,39 @@ actor DemoRecorder {
     private func record(_ step: DemoStep) async {
         steps.append(step)
         await onStep(step)
+    }
+}
+
+/// The demo device's clock: the system clock plus an offset the demo moves.
+final class OffsetClock: HoldfastClock, @unchecked Sendable {
+    // @unchecked: `offset` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
+    func set(offset value: TimeInterval) { lock.withLock { offset = value } }
+}
+
+/// The demo device's network, which the demo can switch off.
+final class SwitchableNetwork: HTTPTransport, @unchecked Sendable {
+    // @unchecked: `online` is only read and written under `lock`; `inner` is immutable.
+    private let inner: any HTTPTransport
+    private let lock = NSLock()
+    private var online = true
+
+    struct Offline: Error, CustomStringConvertible {
+        var description: String { "the demo device is offline" }
+    }
+
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+
+    var isOnline: Bool {
+        get { lock.withLock { online } }
+        set { lock.withLock { online = newValue } }
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard isOnline else { throw Offline() }
+        return try await inner.send(request)
     }
 }
