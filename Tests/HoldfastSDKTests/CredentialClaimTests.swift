@@ -6,6 +6,7 @@ import HoldfastProtocol
 @testable import HoldfastSDK
 import JOSE
 import MDoc
+import StatusList
 import Testing
 import X509
 
@@ -25,6 +26,11 @@ actor FakeIssuer {
     var demandDPoPNonce = false
     var refuseFirstNonce = false
     var offerByReference: [String: String] = [:]
+    /// Credentials carry a status reference to /status/1 (index 3), served as a CWT after `statusDelay`.
+    var withStatus = false
+    var statusDelay: Duration = .zero
+    var revoked = false
+    var publishAggregation = false
     private(set) var requests: [TransportRequest] = []
     private var nonceCounter = 0
 
@@ -42,6 +48,12 @@ actor FakeIssuer {
     var iacaPEM: String { (try? iaca.serializeAsPEM().pemString) ?? "" }
 
     func set(_ misbehaviour: Misbehaviour) { self.misbehaviour = misbehaviour }
+    func enableStatus(delay: Duration = .zero, aggregation: Bool = false) {
+        withStatus = true
+        statusDelay = delay
+        publishAggregation = aggregation
+    }
+    func setRevoked(_ value: Bool) { revoked = value }
     func setDemandDPoPNonce(_ value: Bool) { demandDPoPNonce = value }
     func setRefuseFirstNonce(_ value: Bool) { refuseFirstNonce = value }
     func publish(offer: String, at path: String) { offerByReference[path] = offer }
@@ -56,9 +68,21 @@ actor FakeIssuer {
         "openid-credential-offer://?credential_offer=" + (json.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? json)
     }
 
-    func handle(_ request: TransportRequest) throws -> TransportResponse {
+    func handle(_ request: TransportRequest) async throws -> TransportResponse {
         requests.append(request)
         switch (request.method, request.url.path) {
+        case ("GET", "/.well-known/openid-credential-issuer") where publishAggregation:
+            return Self.json(##"{"credential_issuer":"\##(Self.base)","credential_endpoint":"\##(Self.base)/credential","nonce_endpoint":"\##(Self.base)/nonce","status_list_aggregation_endpoint":"\##(Self.base)/status-lists","credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"\##(Self.docType)"}}}"##)
+        case ("GET", "/status-lists"):
+            return Self.json(#"{"status_lists":["\#(Self.base)/status/1","\#(Self.base)/status/2"]}"#)
+        case ("GET", "/status/1"), ("GET", "/status/2"):
+            if statusDelay > .zero { try await Task.sleep(for: statusDelay) }
+            var list = try StatusList(bits: 2, count: 16)
+            if revoked { try list.setStatus(1, at: 3) }
+            let token = StatusListToken(subject: Self.base + request.url.path, issuedAt: clock.now(), expiresAt: clock.now().addingTimeInterval(3_600),
+                                        timeToLive: 600, list: list)
+            return TransportResponse(status: 200, headers: ["Content-Type": StatusListToken.cwtType],
+                                     body: Data(try token.cwt(signer: COSESigningKey.p256(signerKey), certificateChain: [signerDER])))
         case ("GET", "/.well-known/openid-credential-issuer"):
             return Self.json(##"{"credential_issuer":"\##(Self.base)","credential_endpoint":"\##(Self.base)/credential","nonce_endpoint":"\##(Self.base)/nonce","display":[{"name":"Issuer Test"}],"credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"\##(Self.docType)","credential_metadata":{"display":[{"name":"Test licence","background_color":"#000000"}],"claims":[{"path":["org.iso.18013.5.1","family_name"]},{"path":["org.iso.18013.5.1","birth_date"]}]}}}}"##)
         case ("GET", "/.well-known/oauth-authorization-server"):
@@ -115,7 +139,8 @@ actor FakeIssuer {
         let issued = try MDocIssuer(signer: COSESigningKey.p256(signer), certificateChain: chain).issue(
             docType: misbehaviour == .wrongDocType ? "org.example.other" : Self.docType,
             nameSpaces: [.init(name: "org.iso.18013.5.1", elements: [("family_name", .text("Doe")), ("birth_date", .tagged(1004, .text("1990-02-28")))])],
-            deviceKey: deviceKey, validity: .init(signed: now, validFrom: now, validUntil: now.addingTimeInterval(86_400 * 30)))
+            deviceKey: deviceKey, validity: .init(signed: now, validFrom: now, validUntil: now.addingTimeInterval(86_400 * 30)),
+            status: withStatus ? .init(index: 3, uri: Self.base + "/status/1") : nil)
         var bytes = issued.encoded()
         if misbehaviour == .tamperedValue, let range = Self.range(of: Array("Doe".utf8), in: bytes) {
             bytes.replaceSubrange(range, with: Array("Dow".utf8))
@@ -258,6 +283,48 @@ struct TenantAndIssuer: HTTPTransport {
         let needsCode = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI(FakeIssuer.offerJSON(txCode: true)))
         #expect(await holdfastError { try await holder.claimCredentials(offer: needsCode) }?.code == .transactionCodeRequired)
         #expect(await issuer.count("/token") == 1)
+    }
+
+    /// One list for every credential on it: 100 parallel getCredential calls make one fetch (README "Holder: status").
+    @Test func parallelChecksOfCredentialsOnOneListMakeOneFetch() async throws {
+        try await trustIssuer()
+        await issuer.enableStatus(delay: .milliseconds(200))
+        var ids: [String] = []
+        for _ in 0..<2 {
+            ids += try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())).map(\.id)
+        }
+        let (holder, pair) = (self.holder, ids)
+        let results = try await withThrowingTaskGroup(of: CredentialVerificationResult.self) { group in
+            for index in 0..<100 {
+                group.addTask { try await holder.getCredential(credentialId: pair[index % 2]).verificationResult }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 100 && results.allSatisfy { $0 == .success })
+        #expect(await issuer.count("/status/1") == 1)
+        // Revoked at the issuer: seen after the ttl (600 s), by both.
+        await issuer.setRevoked(true)
+        clock.advance(by: 599)
+        #expect(try await holder.getCredential(credentialId: ids[0]).verificationResult == .success)
+        clock.advance(by: 1)
+        #expect(try await holder.getCredential(credentialId: ids[0]).verificationResult == .failure(.statusRevoked))
+        #expect(try await holder.getCredential(credentialId: ids[1]).verificationResult == .failure(.statusRevoked))
+        #expect(await issuer.count("/status/1") == 2)
+    }
+
+    /// A background refresh fetches every list the credentials point at, and those the issuer's aggregation
+    /// endpoint names (draft-ietf-oauth-status-list §9), ahead of going offline.
+    @Test func refreshStatusListsPrefetchesTheAggregatedLists() async throws {
+        try await trustIssuer()
+        await issuer.enableStatus(aggregation: true)
+        let id = try #require(try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())).first?.id)
+        let refreshed = try await holder.refreshStatusLists()
+        #expect(refreshed.refreshed == [FakeIssuer.base + "/status/1", FakeIssuer.base + "/status/2"])
+        #expect(refreshed.failed.isEmpty)
+        #expect(await issuer.count("/status/2") == 1)
+        // Offline now: the prefetched token answers.
+        #expect(try await holder.getCredential(credentialId: id, skipStatusCheck: true).verificationResult == .success)
+        #expect(await issuer.count("/status/1") == 1)
     }
 
     /// A crash after the credential was written but before the index named it loses nothing stored before, and the

@@ -230,14 +230,24 @@ public actor Credentials {
         do { try await seams.secureArea.deleteKey(alias: stored.keyAlias) } catch { throw HoldfastError.secureArea(error) }
     }
 
-    /// Fetches every status list the stored credentials point at, whatever the cached tokens' age (for a
-    /// background task before the wallet goes offline). Returns the URIs refreshed and those that failed.
+    /// Fetches every status list the stored credentials point at, whatever the cached tokens' age, and every list
+    /// their issuers' `status_list_aggregation_endpoint` names (draft-ietf-oauth-status-list §9), for a background
+    /// task before the wallet goes offline. A list that cannot be fetched or does not verify stays as it was.
+    /// Returns the URIs refreshed and those that failed.
     public func refreshStatusLists() async throws(HoldfastError) -> (refreshed: [String], failed: [String]) {
         var byURI: [String: StatusTrust] = [:]
+        var trustByIssuer: [String: StatusTrust] = [:]
         for stored in try await store.all() {
-            guard let issuerSigned = try? Self.decode(stored), let reference = issuerSigned.mso.status,
-                  let trust = try await statusTrust(of: stored, issuerSigned) else { continue }
-            byURI[reference.uri] = trust
+            guard let issuerSigned = try? Self.decode(stored), let trust = try await statusTrust(of: stored, issuerSigned) else { continue }
+            trustByIssuer[stored.credentialIssuer] = trust
+            if let reference = issuerSigned.mso.status { byURI[reference.uri] = trust }
+        }
+        let reader = OfferReader(transport: seams.transport)
+        for (issuer, trust) in trustByIssuer {
+            guard let endpoint = try? await reader.metadata(issuer: issuer).statusListAggregationEndpoint,
+                  let object = try? await reader.document(endpoint, code: .issuerMetadataInvalid).objectValue,
+                  case .array(let uris)? = object["status_lists"] else { continue }
+            for uri in uris.compactMap(\.stringValue) where byURI[uri] == nil { byURI[uri] = trust }
         }
         var refreshed: [String] = [], failed: [String] = []
         for (uri, trust) in byURI.sorted(by: { $0.key < $1.key }) {
