@@ -171,7 +171,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
-            "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "COSE", "MDoc",
+            "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "CBOR", "COSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
