@@ -22,6 +22,20 @@ import Testing
         #expect(try await FileSecureStorage(directory: directory, applicationId: "app").read("instance") == [1, 2, 3])
     }
 
+    /// A process killed after it wrote the new file but before it renamed it over the old one leaves the old
+    /// contents whole: the half-written file is never read.
+    @Test func aKillBeforeTheRenameLosesNothingStored() async throws {
+        let directory = try freshDirectory()
+        try await FileSecureStorage(directory: directory, applicationId: "app").write("credential-1", value: [1, 2, 3])
+        let sealed = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".sealed") })
+        let stray = directory.appendingPathComponent(".\(sealed).\(UUID().uuidString)")
+        try Data([UInt8](repeating: 0x42, count: 37)).write(to: stray)  // what the killed writer got to write
+        let reopened = FileSecureStorage(directory: directory, applicationId: "app")
+        #expect(try await reopened.read("credential-1") == [1, 2, 3])
+        try await reopened.write("credential-2", value: [4])
+        #expect(try await FileSecureStorage(directory: directory, applicationId: "app").read("credential-1") == [1, 2, 3])
+    }
+
     @Test func itemsAreSealedOnDisk() async throws {
         let directory = try freshDirectory()
         let secret = Array("a-secret-license-token".utf8)

@@ -102,6 +102,11 @@ public actor FileSecureStorage: SecureStorage {
         guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)
         }
+        // On disk before it replaces the old file, so that a power cut after the rename finds the new contents.
+        if let handle = try? FileHandle(forWritingTo: temporary) {
+            try? handle.synchronize()
+            try? handle.close()
+        }
         // rename(2) replaces the target atomically; Foundation's replaceItemAt is not reliable on Linux.
         guard rename(temporary.path, url.path) == 0 else {
             try? manager.removeItem(at: temporary)
