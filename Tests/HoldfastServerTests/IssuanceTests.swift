@@ -249,7 +249,7 @@ import X509
                                                                                     key: P256.Signing.PrivateKey()),
                                                        popKey: instanceKey)
             #expect(IssuanceTestWallet.oauthError(forged) == "invalid_client")
-            // draft-ietf-oauth-attestation-based-client-auth §6.1: a stale (expired) attestation asks for a fresh one.
+            // draft-ietf-oauth-attestation-based-client-auth: use_fresh_attestation for an attestation not fresh enough.
             let stale = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),
                                                       attestation: try attestation(issuer: "https://wallet-provider.example", key: providerKey,
                                                                                    issuedAgo: 7_200, expiresIn: -3_600),

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 
 /// The wallet's side of OpenID4VCI 1.0 with the pre-authorized code grant: the token request (§6) authenticated by
-/// client attestation (draft-ietf-oauth-attestation-based-client-auth §6.1) and bound to a DPoP key (RFC 9449), a
+/// client attestation (draft-ietf-oauth-attestation-based-client-auth) and bound to a DPoP key (RFC 9449), a
 /// `c_nonce` (§7), and the credential request (§8) with a `jwt` key proof (Appendix F.1).
 struct OpenID4VCIClient: Sendable {
     struct Session: Sendable {

@@ -25,7 +25,7 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         OAuthError(status: .unauthorized, error: "invalid_client", errorDescription: description)
     }
 
-    /// draft-ietf-oauth-attestation-based-client-auth §6.1: the client attestation is stale (it has expired); the
+    /// draft-ietf-oauth-attestation-based-client-auth (its error codes): the client attestation is stale (expired); the
     /// wallet gets a new one (for this tenant's instances, `POST …/wallet-attestations`) and retries.
     static func useFreshAttestation(_ description: String) -> OAuthError {
         OAuthError(status: .unauthorized, error: "use_fresh_attestation", errorDescription: description)

@@ -11,8 +11,8 @@ import Logging
 /// temporary data folder, two holder applications made through the admin API, and a simulated device running the
 /// real SDK over HTTP through registration, listing, renewal, rotation, wallet attestation (verified as an issuer
 /// would), an mDoc configured, offered, claimed, shown valid, revoked and seen revoked after the status list's ttl
-/// and unknown offline past its exp (the device's clock moved on), deletion and the refused renewal that follows. Each step is reported as it ends; the run stops at the
-/// first failed step.
+/// and unknown offline past its exp (the device's clock moved on), deletion and the refused renewal that follows.
+/// Each step is reported as it ends; the run stops at the first failed step.
 struct TetheringDemo: Sendable {
     /// Where server logs go (`nil`: nowhere, so that only the steps are shown).
     var serverLogger: Logger?
