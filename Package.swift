@@ -174,6 +174,7 @@ let package = Package(
             "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "CBOR", "COSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .testTarget(name: "EphemeralTests", dependencies: [
             "TestSupport", "Ephemeral",

@@ -120,6 +120,20 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let credentialInvalid: Self = "CREDENTIAL_INVALID"
     /// No stored credential (or trusted issuer certificate) has that id.
     public static let credentialNotFound: Self = "CREDENTIAL_NOT_FOUND"
+    /// The verifier's request object does not chain to a trusted verifier certificate, and (when allowed) its
+    /// DNS name does not vouch for it either.
+    public static let verifierUntrusted: Self = "VERIFIER_UNTRUSTED"
+    /// The request object's signature does not verify with its `x5c` leaf.
+    public static let requestSignatureInvalid: Self = "REQUEST_SIGNATURE_INVALID"
+    /// The request's `client_id` does not match the certificate it is signed with.
+    public static let clientIdMismatch: Self = "CLIENT_ID_MISMATCH"
+    /// The request object has expired (or is not valid yet).
+    public static let requestExpired: Self = "REQUEST_EXPIRED"
+    /// The authorization request or its request object is malformed.
+    public static let requestInvalid: Self = "REQUEST_INVALID"
+    /// The request asks for something this SDK does not do (a response mode, a client id prefix, a query
+    /// without an mso_mdoc credential).
+    public static let requestUnsupported: Self = "REQUEST_UNSUPPORTED"
 
     /// Every code the server of this version writes (a test in the server checks that it writes no other and
     /// that each is written somewhere; one in the SDK that it maps each).
@@ -138,6 +152,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .networkError, .attestationUnavailable, .registrationInProgress, .notConfigured, .secureStorageUnavailable,
         .secureStorageCorrupted, .secureAreaUnavailable, .notRegistered, .invalidResponse,
         .credentialOfferInvalid, .issuerMetadataInvalid, .issuerError, .transactionCodeRequired, .untrustedIssuer,
-        .credentialInvalid, .credentialNotFound,
+        .credentialInvalid, .credentialNotFound, .verifierUntrusted, .requestSignatureInvalid, .clientIdMismatch,
+        .requestExpired, .requestInvalid, .requestUnsupported,
     ]
 }

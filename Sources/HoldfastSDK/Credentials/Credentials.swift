@@ -27,7 +27,7 @@ public actor Credentials {
     let tethering: Tethering
     let statusLists: StatusListCache
     let store: CredentialStore
-    let trustedIssuers: TrustedIssuerStore
+    let trustedIssuers: TrustedCertificateStore
     public var options = Options()
     /// Decoded and verified credentials (README "Holder: credentials": decoded and verified once, not per call).
     private var cache: [String: CachedCredential] = [:]
@@ -53,7 +53,7 @@ public actor Credentials {
         self.tethering = tethering
         self.statusLists = statusLists
         self.store = CredentialStore(storage: seams.secureStorage)
-        self.trustedIssuers = TrustedIssuerStore(storage: seams.secureStorage)
+        self.trustedIssuers = TrustedCertificateStore(storage: seams.secureStorage, itemKey: TrustedCertificateStore.issuers)
     }
 
     public func setOptions(_ options: Options) { self.options = options }
@@ -323,7 +323,7 @@ public actor Credentials {
         var claims: [String: [String]] = [:]
         for space in issuerSigned.nameSpaces { claims[space.name] = space.items.map(\.elementIdentifier) }
         let commonName = (try? issuerSigned.issuerAuth.x5chain().first.map { try Certificate(derEncoded: $0) })?
-            .flatMap { TrustedIssuerStore.commonName($0.subject) }
+            .flatMap { TrustedCertificateStore.commonName($0.subject) }
         let validity = issuerSigned.mso.validityInfo
         return MobileCredentialMetadata(id: stored.id, docType: stored.docType, branding: stored.branding, claims: claims,
                                         issuerInfo: CredentialIssuerInfo(commonName: commonName,

@@ -4,8 +4,9 @@ import HoldfastProtocol
 import SwiftASN1
 import X509
 
-/// An issuer certificate (an mDoc issuer's IACA, ISO/IEC 18013-5 Annex B) the wallet trusts.
-public struct TrustedIssuerCertificate: Codable, Sendable, Hashable {
+/// A certificate the wallet trusts: an mDoc issuer's IACA (ISO/IEC 18013-5 Annex B), or a verifier's CA for
+/// online presentation.
+public struct TrustedCertificate: Codable, Sendable, Hashable {
     /// The first 16 bytes of the SHA-256 of its DER, in hex: the same certificate always has the same id.
     public var id: String
     public var certificatePem: String
@@ -14,26 +15,34 @@ public struct TrustedIssuerCertificate: Codable, Sendable, Hashable {
     public var notAfter: Date
 }
 
-/// The trusted issuer certificates, kept as one item of `SecureStorage` (README "Holder: credentials").
-struct TrustedIssuerStore: Sendable {
-    static let itemKey = "holdfast.trusted-issuers.v1"
-    let storage: any SecureStorage
+/// A trusted issuer certificate (IACA).
+public typealias TrustedIssuerCertificate = TrustedCertificate
+/// A trusted verifier certificate (the CA of a verifier's request-signing certificates).
+public typealias TrustedVerifierCertificate = TrustedCertificate
 
-    func all() async throws(HoldfastError) -> [TrustedIssuerCertificate] {
+/// A list of trusted certificates kept as one item of `SecureStorage` (README "Holder: credentials"): the issuers'
+/// under `issuers`, the verifiers' under `verifiers`.
+struct TrustedCertificateStore: Sendable {
+    static let issuers = "holdfast.trusted-issuers.v1"
+    static let verifiers = "holdfast.trusted-verifiers.v1"
+    let storage: any SecureStorage
+    let itemKey: String
+
+    func all() async throws(HoldfastError) -> [TrustedCertificate] {
         let bytes: [UInt8]?
-        do { bytes = try await storage.read(Self.itemKey) } catch { throw HoldfastError.storage(error) }
+        do { bytes = try await storage.read(itemKey) } catch { throw HoldfastError.storage(error) }
         guard let bytes else { return [] }
         do {
-            return try HoldfastJSON.decode([TrustedIssuerCertificate].self, from: Data(bytes))
+            return try HoldfastJSON.decode([TrustedCertificate].self, from: Data(bytes))
         } catch {
-            throw HoldfastError(.secureStorageCorrupted, "the trusted issuer certificates do not decode")
+            throw HoldfastError(.secureStorageCorrupted, "the trusted certificates do not decode")
         }
     }
 
     /// Adds every certificate of every PEM text (a text may hold several); one already trusted is not added twice.
     /// Returns the added and the already present ones, in the order given.
-    func add(_ pems: [String]) async throws(HoldfastError) -> [TrustedIssuerCertificate] {
-        var parsed: [TrustedIssuerCertificate] = []
+    func add(_ pems: [String]) async throws(HoldfastError) -> [TrustedCertificate] {
+        var parsed: [TrustedCertificate] = []
         for pem in pems {
             let documents: [PEMDocument]
             do { documents = try PEMDocument.parseMultiple(pemString: pem) } catch {
@@ -56,7 +65,7 @@ struct TrustedIssuerStore: Sendable {
     func remove(id: String) async throws(HoldfastError) {
         var current = try await all()
         guard let index = current.firstIndex(where: { $0.id == id }) else {
-            throw HoldfastError(.credentialNotFound, "no trusted issuer certificate has the id \(id)")
+            throw HoldfastError(.credentialNotFound, "no trusted certificate has the id \(id)")
         }
         current.remove(at: index)
         try await save(current)
@@ -69,19 +78,19 @@ struct TrustedIssuerStore: Sendable {
         }
     }
 
-    private func save(_ entries: [TrustedIssuerCertificate]) async throws(HoldfastError) {
+    private func save(_ entries: [TrustedCertificate]) async throws(HoldfastError) {
         let data: Data
         do { data = try HoldfastJSON.encode(entries) } catch {
-            throw HoldfastError(.secureStorageCorrupted, "cannot encode the trusted issuer certificates")
+            throw HoldfastError(.secureStorageCorrupted, "cannot encode the trusted certificates")
         }
-        do { try await storage.write(Self.itemKey, value: [UInt8](data)) } catch { throw HoldfastError.storage(error) }
+        do { try await storage.write(itemKey, value: [UInt8](data)) } catch { throw HoldfastError.storage(error) }
     }
 
     static func id(der: [UInt8]) -> String {
         SHA256.hash(data: der).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func entry(der: [UInt8]) throws(HoldfastError) -> TrustedIssuerCertificate {
+    static func entry(der: [UInt8]) throws(HoldfastError) -> TrustedCertificate {
         let certificate: Certificate
         do { certificate = try Certificate(derEncoded: der) } catch {
             throw HoldfastError(.validationFailed, "not an X.509 certificate: \(error)")
@@ -90,7 +99,7 @@ struct TrustedIssuerStore: Sendable {
         do { pem = try certificate.serializeAsPEM().pemString } catch {
             throw HoldfastError(.validationFailed, "the certificate cannot be written as PEM")
         }
-        return TrustedIssuerCertificate(id: id(der: der), certificatePem: pem, commonName: commonName(certificate.subject),
+        return TrustedCertificate(id: id(der: der), certificatePem: pem, commonName: commonName(certificate.subject),
                                         notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter)
     }
 

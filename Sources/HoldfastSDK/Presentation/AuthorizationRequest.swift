@@ -1,0 +1,272 @@
+import Crypto
+import Foundation
+import HoldfastProtocol
+import JOSE
+import SwiftASN1
+import X509
+
+/// One credential a verifier asks for (a DCQL `credentials` entry, or a `presentation_definition` input
+/// descriptor): its docType and, per namespace, each element with its `intent_to_retain`.
+public struct MobileCredentialRequest: Sendable, Hashable {
+    /// The DCQL credential query id (OpenID4VP 1.0) or the input descriptor id (ISO/IEC TS 18013-7:2024).
+    public var id: String
+    public var docType: String
+    public var namespaces: [String: [String: Bool]]
+}
+
+/// How the verifier was recognised (README "Holder: presentation").
+public enum VerifierTrust: String, Sendable, Hashable {
+    /// The request object's `x5c` chain ends at a trusted verifier certificate.
+    case certificate
+    /// Only the DNS name vouches for it: the certificate names the host the request was fetched from over https.
+    case domain
+}
+
+/// The protocol a request belongs to.
+public enum PresentationProtocol: String, Sendable, Hashable {
+    /// OpenID4VP 1.0 with DCQL (HAIP 1.0): `client_id` with a prefix, `dcql_query`.
+    case openID4VP = "openid4vp-1.0"
+    /// ISO/IEC TS 18013-7:2024 Annex B: `client_id_scheme`, `presentation_definition`.
+    case iso18013_7 = "18013-7-2024"
+}
+
+/// A verified OpenID4VP request object (OpenID4VP 1.0 §5, JAR RFC 9101), everything a response needs.
+public struct AuthorizationRequest: Sendable, Hashable {
+    public var presentationProtocol: PresentationProtocol
+    /// `client_id` as the request carries it (with its prefix for 1.0, the bare host for 2024).
+    public var clientId: String
+    /// The DNS name of the leaf the client id was matched with.
+    public var verifierName: String?
+    public var verifiedBy: VerifierTrust
+    public var responseUri: URL
+    public var nonce: String
+    public var state: String?
+    public var requests: [MobileCredentialRequest]
+    /// The verifier's response encryption key (`client_metadata.jwks`, `use` enc, EC P-256).
+    public var encryptionKey: JWK
+    /// The content encryption to use: the first of the verifier's values this SDK supports.
+    public var contentEncryption: JWEContentEncryption
+    public var expiresAt: Date?
+}
+
+/// Verifies a request object (README "Holder: presentation"):
+/// - `typ` `oauth-authz-req+jwt` (or none, as 18013-7:2024 verifiers send), ES256/ES384, signed by the `x5c` leaf;
+/// - `client_id` matches the certificate: `x509_hash:` the base64url SHA-256 of the leaf DER, `x509_san_dns:` (or a
+///   bare host with `client_id_scheme: x509_san_dns`) a dNSName of the leaf's SAN;
+/// - the chain ends at a trusted verifier certificate (`.certificate`), or — unless trust is required — the leaf
+///   names the https host the request came from (`.domain`), in which case `response_uri` must be on that host;
+/// - `iat` not in the future and `exp` not passed (60 s of skew); `response_mode` `direct_post.jwt`; a nonce; an
+///   EC P-256 encryption key; a query with at least one `mso_mdoc` credential.
+struct AuthorizationRequestVerifier: Sendable {
+    static let requestType = "oauth-authz-req+jwt"
+    static let skew: TimeInterval = 60
+    static let maximumChainLength = 5
+
+    var trustedCertificates: [Certificate]
+    var requireTrustedVerifier: Bool
+
+    /// The parameters of an authorization request URI: `client_id` and `request_uri` (by reference, as HAIP asks).
+    static func parameters(of uri: String) throws(HoldfastError) -> (clientId: String?, requestURI: URL) {
+        guard let components = URLComponents(string: uri) else { throw HoldfastError(.requestInvalid, "the authorization request is not a URI") }
+        let items = components.queryItems ?? []
+        guard let reference = items.first(where: { $0.name == "request_uri" })?.value, let url = URL(string: reference),
+              StatusListCache.fetchableURL(reference) != nil else {
+            if items.contains(where: { $0.name == "request" || $0.name == "presentation_definition" || $0.name == "dcql_query" }) {
+                throw HoldfastError(.requestUnsupported, "only requests by reference (request_uri, https) are accepted")
+            }
+            throw HoldfastError(.requestInvalid, "the authorization request has no https request_uri")
+        }
+        return (items.first { $0.name == "client_id" }?.value, url)
+    }
+
+    /// Verifies `compact`, fetched from `fetchedFrom`, at `now`; `expectedClientId` is the URI's `client_id`.
+    func verify(_ compact: String, fetchedFrom: URL?, expectedClientId: String?, at now: Date) throws(HoldfastError) -> AuthorizationRequest {
+        let jws: JWS
+        do { jws = try JWS(compactSerialization: compact) } catch {
+            throw HoldfastError(.requestInvalid, "the request object is not a compact JWS: \(error)")
+        }
+        if let type = jws.header.typ, type.lowercased() != Self.requestType, type.uppercased() != "JWT" {
+            throw HoldfastError(.requestInvalid, "the request object's typ is \(type), not \(Self.requestType)")
+        }
+        let chainDER: [[UInt8]]
+        do { chainDER = try jws.header.x5c() ?? [] } catch { throw HoldfastError(.requestInvalid, "x5c is malformed: \(error)") }
+        guard let leafDER = chainDER.first else { throw HoldfastError(.requestUnsupported, "the request object carries no x5c certificate") }
+        guard chainDER.count <= Self.maximumChainLength else { throw HoldfastError(.requestInvalid, "x5c is longer than \(Self.maximumChainLength)") }
+        let chain: [Certificate]
+        do { chain = try chainDER.map { try Certificate(derEncoded: $0) } } catch {
+            throw HoldfastError(.requestInvalid, "a certificate of x5c is not DER X.509")
+        }
+        do {
+            try jws.verify(with: try JWSVerificationKey(certificate: leafDER), allowedAlgorithms: [.es256, .es384])
+        } catch {
+            throw HoldfastError(.requestSignatureInvalid, "the request object's signature does not verify with its x5c leaf")
+        }
+        guard let payload = (try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload)))?.objectValue else {
+            throw HoldfastError(.requestInvalid, "the request object's payload is not a JSON object")
+        }
+
+        // The client identifier and the certificate (OpenID4VP 1.0 §5.9.3; 18013-7:2024 Annex B).
+        guard let clientId = payload["client_id"]?.stringValue else { throw HoldfastError(.requestInvalid, "the request object has no client_id") }
+        if let expectedClientId, expectedClientId != clientId {
+            throw HoldfastError(.clientIdMismatch, "the request object's client_id is not the one of the authorization request")
+        }
+        let leaf = chain[0]
+        let dnsNames = Self.dnsNames(leaf)
+        let presentationProtocol: PresentationProtocol
+        var verifierName: String?
+        if clientId.hasPrefix("x509_hash:") {
+            presentationProtocol = .openID4VP
+            let hash = Base64URL.encode(SHA256.hash(data: leafDER))
+            guard String(clientId.dropFirst("x509_hash:".count)) == hash else {
+                throw HoldfastError(.clientIdMismatch, "x509_hash is not the SHA-256 of the request's signing certificate")
+            }
+            let host = fetchedFrom?.host?.lowercased()
+            verifierName = host.flatMap { dnsNames.contains($0) ? $0 : nil } ?? dnsNames.sorted().first
+        } else if clientId.hasPrefix("x509_san_dns:") {
+            presentationProtocol = .openID4VP
+            let name = String(clientId.dropFirst("x509_san_dns:".count)).lowercased()
+            guard dnsNames.contains(name) else { throw HoldfastError(.clientIdMismatch, "\(name) is not a dNSName of the signing certificate") }
+            verifierName = name
+        } else if payload["client_id_scheme"]?.stringValue == "x509_san_dns" {
+            presentationProtocol = .iso18013_7
+            guard dnsNames.contains(clientId.lowercased()) else {
+                throw HoldfastError(.clientIdMismatch, "\(clientId) is not a dNSName of the signing certificate")
+            }
+            verifierName = clientId.lowercased()
+        } else {
+            throw HoldfastError(.requestUnsupported, "the client id \(clientId) has no x509_hash or x509_san_dns prefix")
+        }
+
+        // Time (RFC 9101 §10.2 lets the wallet refuse a stale request object).
+        let issuedAt = payload["iat"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        let expiresAt = payload["exp"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        if let expiresAt, now >= expiresAt.addingTimeInterval(Self.skew) { throw HoldfastError(.requestExpired, "the request object has expired") }
+        if let issuedAt, issuedAt > now.addingTimeInterval(Self.skew) { throw HoldfastError(.requestExpired, "the request object is issued in the future") }
+
+        // Trust: a trusted verifier certificate, or the DNS name of the host it came from.
+        let trust: VerifierTrust
+        if Self.chainsToTrusted(chain, trusted: trustedCertificates, at: now) {
+            trust = .certificate
+        } else if !requireTrustedVerifier, let verifierName, let source = fetchedFrom, source.scheme?.lowercased() == "https",
+                  source.host?.lowercased() == verifierName, Self.isValid(leaf, at: now) {
+            trust = .domain
+        } else {
+            throw HoldfastError(.verifierUntrusted, requireTrustedVerifier
+                ? "the request object does not chain to a trusted verifier certificate"
+                : "the request object neither chains to a trusted verifier certificate nor comes over https from the host its certificate names")
+        }
+
+        // The response (OpenID4VP 1.0 §8.3: direct_post.jwt, encrypted to the verifier's key).
+        guard payload["response_type"]?.stringValue == "vp_token" else { throw HoldfastError(.requestUnsupported, "response_type is not vp_token") }
+        guard payload["response_mode"]?.stringValue == "direct_post.jwt" else {
+            throw HoldfastError(.requestUnsupported, "response_mode \(payload["response_mode"]?.stringValue ?? "none") is not direct_post.jwt")
+        }
+        guard let responseText = payload["response_uri"]?.stringValue, let responseUri = URL(string: responseText),
+              StatusListCache.fetchableURL(responseText) != nil else {
+            throw HoldfastError(.requestInvalid, "the request has no https response_uri")
+        }
+        if trust == .domain, responseUri.host?.lowercased() != verifierName {
+            throw HoldfastError(.clientIdMismatch, "the response_uri is not on the host the verifier's certificate names")
+        }
+        guard let nonce = payload["nonce"]?.stringValue, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
+        let metadata = payload["client_metadata"]?.objectValue ?? [:]
+        let keys = (try? JSONDecoder().decode(JWKSet.self, from: JSONEncoder().encode(metadata["jwks"] ?? .null)))?.keys ?? []
+        guard let key = keys.first(where: { ($0.use == nil || $0.use == "enc") && $0.kty == "EC" && $0.crv == "P-256" && !$0.hasPrivateKey }) else {
+            throw HoldfastError(.requestUnsupported, "client_metadata.jwks has no EC P-256 encryption key")
+        }
+        let offered = (metadata["encrypted_response_enc_values_supported"]?.arrayValue?.compactMap(\.stringValue))
+            ?? metadata["authorization_encrypted_response_enc"]?.stringValue.map { [$0] } ?? ["A128GCM"]
+        guard let encryption = offered.lazy.compactMap(JWEContentEncryption.init(rawValue:)).first else {
+            throw HoldfastError(.requestUnsupported, "none of the response encryptions \(offered) is A128GCM or A256GCM")
+        }
+        let requests = try PresentationQuery.requests(payload)
+        return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
+                                    responseUri: responseUri, nonce: nonce, state: payload["state"]?.stringValue, requests: requests,
+                                    encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt)
+    }
+
+    /// The leaf's SAN dNSNames, lower-cased; a name written with its client id prefix (seen in the wild) counts
+    /// without it.
+    static func dnsNames(_ certificate: Certificate) -> Set<String> {
+        guard let names = try? certificate.extensions.subjectAlternativeNames else { return [] }
+        var result = Set<String>()
+        for name in names {
+            if case .dnsName(let dns) = name {
+                let lower = dns.lowercased()
+                result.insert(lower.hasPrefix("x509_san_dns:") ? String(lower.dropFirst("x509_san_dns:".count)) : lower)
+            }
+        }
+        return result
+    }
+
+    static func isValid(_ certificate: Certificate, at time: Date) -> Bool {
+        time >= certificate.notValidBefore && time <= certificate.notValidAfter
+    }
+
+    /// Whether some certificate of the chain is trusted, or is issued by a trusted one, with every signature on the
+    /// way verified and every certificate valid at `time`.
+    static func chainsToTrusted(_ chain: [Certificate], trusted: [Certificate], at time: Date) -> Bool {
+        for (index, certificate) in chain.enumerated() {
+            guard isValid(certificate, at: time) else { return false }
+            if trusted.contains(certificate) { return true }
+            if trusted.contains(where: { $0.subject == certificate.issuer && isValid($0, at: time)
+                && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }) {
+                return true
+            }
+            guard index + 1 < chain.count else { return false }
+            let issuer = chain[index + 1]
+            guard issuer.subject == certificate.issuer, issuer.publicKey.isValidSignature(certificate.signature, for: certificate) else {
+                return false
+            }
+        }
+        return false
+    }
+}
+
+/// The query of a request as `MobileCredentialRequest`s: OpenID4VP 1.0 §6 DCQL (`mso_mdoc` entries; a claim path
+/// is `[namespace, element]`), or the `presentation_definition` of ISO/IEC TS 18013-7:2024 (input descriptor id =
+/// docType, field paths `$['namespace']['element']`).
+enum PresentationQuery {
+    static func requests(_ payload: [String: JSONValue]) throws(HoldfastError) -> [MobileCredentialRequest] {
+        var result: [MobileCredentialRequest] = []
+        if let dcql = payload["dcql_query"]?.objectValue {
+            for entry in dcql["credentials"]?.arrayValue ?? [] {
+                guard let object = entry.objectValue, object["format"]?.stringValue == "mso_mdoc",
+                      let id = object["id"]?.stringValue, let docType = object["meta"]?.objectValue?["doctype_value"]?.stringValue else { continue }
+                var namespaces: [String: [String: Bool]] = [:]
+                for claim in object["claims"]?.arrayValue ?? [] {
+                    guard let path = claim.objectValue?["path"]?.arrayValue, path.count == 2,
+                          let space = path[0].stringValue, let element = path[1].stringValue else {
+                        throw HoldfastError(.requestInvalid, "a DCQL claim path of \(id) is not [namespace, element]")
+                    }
+                    namespaces[space, default: [:]][element] = claim.objectValue?["intent_to_retain"] == .bool(true)
+                }
+                result.append(MobileCredentialRequest(id: id, docType: docType, namespaces: namespaces))
+            }
+        } else if let definition = payload["presentation_definition"]?.objectValue {
+            for descriptor in definition["input_descriptors"]?.arrayValue ?? [] {
+                guard let object = descriptor.objectValue, let id = object["id"]?.stringValue else { continue }
+                var namespaces: [String: [String: Bool]] = [:]
+                for field in object["constraints"]?.objectValue?["fields"]?.arrayValue ?? [] {
+                    guard let path = field.objectValue?["path"]?.arrayValue?.first?.stringValue,
+                          let (space, element) = fieldPath(path) else {
+                        throw HoldfastError(.requestInvalid, "a field path of \(id) is not $['namespace']['element']")
+                    }
+                    namespaces[space, default: [:]][element] = field.objectValue?["intent_to_retain"] == .bool(true)
+                }
+                result.append(MobileCredentialRequest(id: id, docType: id, namespaces: namespaces))
+            }
+        } else {
+            throw HoldfastError(.requestInvalid, "the request has neither dcql_query nor presentation_definition")
+        }
+        guard !result.isEmpty else { throw HoldfastError(.requestUnsupported, "the request asks for no mso_mdoc credential") }
+        return result
+    }
+
+    /// `$['namespace']['element']` → (namespace, element).
+    static func fieldPath(_ path: String) -> (String, String)? {
+        let parts = path.components(separatedBy: "']['")
+        guard parts.count == 2, parts[0].hasPrefix("$['"), parts[1].hasSuffix("']") else { return nil }
+        return (String(parts[0].dropFirst(3)), String(parts[1].dropLast(2)))
+    }
+}

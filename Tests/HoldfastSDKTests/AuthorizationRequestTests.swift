@@ -1,0 +1,225 @@
+import Crypto
+import Foundation
+import HoldfastProtocol
+@testable import HoldfastSDK
+import JOSE
+import SwiftASN1
+import Testing
+import X509
+
+/// A verifier's PKI for the tests: a CA and a request-signing leaf whose SAN names `host`.
+struct TestVerifierPKI {
+    let caKey = P256.Signing.PrivateKey()
+    let leafKey = P256.Signing.PrivateKey()
+    let ca: Certificate
+    let leaf: Certificate
+    let leafDER: [UInt8]
+    let caDER: [UInt8]
+
+    init(host: String = "verifier.example", at now: Date) throws {
+        let caName = try DistinguishedName { CommonName("Test Verifier CA") }
+        ca = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey),
+                             notValidBefore: now.addingTimeInterval(-86_400), notValidAfter: now.addingTimeInterval(365 * 86_400),
+                             issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
+                             extensions: try Certificate.Extensions {
+                                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                                 Critical(KeyUsage(keyCertSign: true))
+                             }, issuerPrivateKey: .init(caKey))
+        leaf = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+                               notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(30 * 86_400),
+                               issuer: caName, subject: try DistinguishedName { CommonName("Test Verifier") }, signatureAlgorithm: .ecdsaWithSHA256,
+                               extensions: try Certificate.Extensions {
+                                   Critical(KeyUsage(digitalSignature: true))
+                                   SubjectAlternativeNames([.dnsName(host)])
+                               }, issuerPrivateKey: .init(caKey))
+        var serializer = DER.Serializer()
+        try serializer.serialize(leaf)
+        leafDER = serializer.serializedBytes
+        var caSerializer = DER.Serializer()
+        try caSerializer.serialize(ca)
+        caDER = caSerializer.serializedBytes
+    }
+
+    var x509Hash: String { "x509_hash:" + Base64URL.encode(SHA256.hash(data: leafDER)) }
+
+    /// A request object as the tenant's verifier writes one (OpenID4VP 1.0, DCQL).
+    func requestObject(clientId: String? = nil, responseUri: String = "https://verifier.example/response", issuedAt: Date,
+                       lifetime: TimeInterval = 300, extra: [String: JSONValue] = [:], signer: P256.Signing.PrivateKey? = nil,
+                       typ: String? = "oauth-authz-req+jwt") throws -> String {
+        var header = JOSEHeader()
+        header.typ = typ
+        header.setX5C([leafDER, caDER])
+        var payload: [String: JSONValue] = [
+            "client_id": .string(clientId ?? x509Hash), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
+            "response_uri": .string(responseUri), "nonce": .string("nonce-1"), "state": .string("state-1"),
+            "aud": .string("https://self-issued.me/v2"), "iat": .integer(Int64(issuedAt.timeIntervalSince1970)),
+            "exp": .integer(Int64(issuedAt.timeIntervalSince1970 + lifetime)),
+            "client_metadata": .object([
+                "jwks": .object(["keys": .array([.object(["kty": .string("EC"), "crv": .string("P-256"), "use": .string("enc"),
+                                                          "alg": .string("ECDH-ES"), "kid": .string("enc-1"),
+                                                          "x": .string(JWK(publicKey: P256.KeyAgreement.PrivateKey().publicKey).x ?? ""),
+                                                          "y": .string(JWK(publicKey: P256.KeyAgreement.PrivateKey().publicKey).y ?? "")])])]),
+                "encrypted_response_enc_values_supported": .array([.string("A256GCM"), .string("A128GCM")]),
+            ]),
+            "dcql_query": .object(["credentials": .array([.object([
+                "id": .string("mdl"), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string("org.iso.18013.5.1.mDL")]),
+                "claims": .array([.object(["path": .array([.string("org.iso.18013.5.1"), .string("family_name")]), "intent_to_retain": .bool(false)]),
+                                  .object(["path": .array([.string("org.iso.18013.5.1"), .string("age_over_18")])])]),
+            ])])]),
+        ]
+        for (name, value) in extra { payload[name] = value }
+        return try JWS.sign(payload: try JSONEncoder().encode(JSONValue.object(payload)), header: header,
+                            key: JWSSigningKey(signer ?? leafKey)).compactSerialization
+    }
+}
+
+@Suite struct AuthorizationRequestTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let pki: TestVerifierPKI
+
+    init() throws { pki = try TestVerifierPKI(at: now) }
+
+    func verifier(trusting: [Certificate] = [], required: Bool = false) -> AuthorizationRequestVerifier {
+        AuthorizationRequestVerifier(trustedCertificates: trusting, requireTrustedVerifier: required)
+    }
+
+    @Test func aRequestChainedToATrustedVerifierIsVerifiedByCertificate() throws {
+        let request = try verifier(trusting: [pki.ca], required: true).verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil,
+                                                                              expectedClientId: pki.x509Hash, at: now)
+        #expect(request.verifiedBy == .certificate && request.presentationProtocol == .openID4VP)
+        #expect(request.clientId == pki.x509Hash && request.verifierName == "verifier.example")
+        #expect(request.nonce == "nonce-1" && request.state == "state-1" && request.contentEncryption == .a256gcm)
+        #expect(request.requests == [MobileCredentialRequest(id: "mdl", docType: "org.iso.18013.5.1.mDL",
+                                                             namespaces: ["org.iso.18013.5.1": ["family_name": false, "age_over_18": false]])])
+    }
+
+    @Test func anUntrustedRequestIsVerifiedByDomainOnlyWhenItCameFromThatHostOverHTTPS() throws {
+        let object = try pki.requestObject(clientId: "x509_san_dns:verifier.example", issuedAt: now)
+        let byDomain = try verifier().verify(object, fetchedFrom: URL(string: "https://verifier.example/request/1"), expectedClientId: nil, at: now)
+        #expect(byDomain.verifiedBy == .domain)
+        for source in ["https://elsewhere.example/request/1", "http://verifier.example/request/1"] {
+            #expect(throws: HoldfastError.self) { try verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) }
+            #expect(Self.code { try verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) } == .verifierUntrusted)
+        }
+        // Required trust: the domain is not enough.
+        #expect(Self.code { try verifier(required: true).verify(object, fetchedFrom: URL(string: "https://verifier.example/r"),
+                                                                expectedClientId: nil, at: now) } == .verifierUntrusted)
+        // By domain, the response must go to that host.
+        let elsewhere = try pki.requestObject(clientId: "x509_san_dns:verifier.example", responseUri: "https://collector.example/r", issuedAt: now)
+        #expect(Self.code { try verifier().verify(elsewhere, fetchedFrom: URL(string: "https://verifier.example/r"),
+                                                  expectedClientId: nil, at: now) } == .clientIdMismatch)
+    }
+
+    @Test func refusalsAreNamed() throws {
+        let trusting = verifier(trusting: [pki.ca])
+        let cases: [(String, () throws -> AuthorizationRequest, HoldfastErrorCode)] = [
+            ("signed by another key", { try trusting.verify(try pki.requestObject(issuedAt: now, signer: P256.Signing.PrivateKey()),
+                                                             fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestSignatureInvalid),
+            ("x509_hash of another certificate", { try trusting.verify(try pki.requestObject(clientId: "x509_hash:AAAA", issuedAt: now),
+                                                                        fetchedFrom: nil, expectedClientId: nil, at: now) }, .clientIdMismatch),
+            ("x509_san_dns not in the SAN", { try trusting.verify(try pki.requestObject(clientId: "x509_san_dns:other.example", issuedAt: now),
+                                                                   fetchedFrom: nil, expectedClientId: nil, at: now) }, .clientIdMismatch),
+            ("client_id unlike the URI's", { try trusting.verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil,
+                                                                  expectedClientId: "x509_hash:other", at: now) }, .clientIdMismatch),
+            ("expired", { try trusting.verify(try pki.requestObject(issuedAt: now.addingTimeInterval(-400)), fetchedFrom: nil,
+                                               expectedClientId: nil, at: now) }, .requestExpired),
+            ("from the future", { try trusting.verify(try pki.requestObject(issuedAt: now.addingTimeInterval(120)), fetchedFrom: nil,
+                                                       expectedClientId: nil, at: now) }, .requestExpired),
+            ("another typ", { try trusting.verify(try pki.requestObject(issuedAt: now, typ: "dpop+jwt"), fetchedFrom: nil,
+                                                   expectedClientId: nil, at: now) }, .requestInvalid),
+            ("plain direct_post", { try trusting.verify(try pki.requestObject(issuedAt: now, extra: ["response_mode": .string("direct_post")]),
+                                                         fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestUnsupported),
+            ("no nonce", { try trusting.verify(try pki.requestObject(issuedAt: now, extra: ["nonce": .string("")]),
+                                                fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestInvalid),
+            ("an unknown client id prefix", { try trusting.verify(try pki.requestObject(clientId: "redirect_uri:https://verifier.example", issuedAt: now),
+                                                                   fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestUnsupported),
+            ("no mso_mdoc credential", { try trusting.verify(try pki.requestObject(issuedAt: now, extra: ["dcql_query": .object(["credentials": .array([
+                .object(["id": .string("pid"), "format": .string("dc+sd-jwt")])])])]), fetchedFrom: nil, expectedClientId: nil, at: now) },
+             .requestUnsupported),
+        ]
+        for (name, body, code) in cases {
+            #expect(Self.code(body) == code, "\(name)")
+        }
+    }
+
+    /// ISO/IEC TS 18013-7:2024 requests: a bare host with client_id_scheme, and a presentation_definition.
+    @Test func a2024RequestIsRead() throws {
+        let definition: JSONValue = .object(["id": .string("pd-1"), "input_descriptors": .array([.object([
+            "id": .string("org.iso.18013.5.1.mDL"),
+            "constraints": .object(["fields": .array([
+                .object(["path": .array([.string("$['org.iso.18013.5.1']['family_name']")]), "intent_to_retain": .bool(true)]),
+                .object(["path": .array([.string("$['org.iso.18013.5.1']['age_over_18']")]), "intent_to_retain": .bool(false)]),
+            ])]),
+        ])])])
+        let object = try pki.requestObject(clientId: "verifier.example", issuedAt: now, extra: [
+            "client_id_scheme": .string("x509_san_dns"), "presentation_definition": definition, "dcql_query": .null,
+            "client_metadata": .object([
+                "jwks": .object(["keys": .array([.object(["kty": .string("EC"), "crv": .string("P-256"), "use": .string("enc"), "kid": .string("k"),
+                                                          "x": .string(JWK(publicKey: P256.KeyAgreement.PrivateKey().publicKey).x ?? ""),
+                                                          "y": .string(JWK(publicKey: P256.KeyAgreement.PrivateKey().publicKey).y ?? "")])])]),
+                "authorization_encrypted_response_alg": .string("ECDH-ES"), "authorization_encrypted_response_enc": .string("A256GCM"),
+            ]),
+        ], typ: nil)
+        let request = try verifier(trusting: [pki.ca]).verify(object, fetchedFrom: nil, expectedClientId: "verifier.example", at: now)
+        #expect(request.presentationProtocol == .iso18013_7 && request.contentEncryption == .a256gcm)
+        #expect(request.requests.first?.namespaces == ["org.iso.18013.5.1": ["family_name": true, "age_over_18": false]])
+    }
+
+    // MARK: requests written by others (../shared/vectors/oid4vp)
+
+    static func vector(_ name: String) throws -> [String: JSONValue] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/vectors/oid4vp/\(name)")
+        return try #require(try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url)).objectValue)
+    }
+
+    /// The Funke request object: signed by its x5c leaf (SAN funke-wallet.de), whose issuer, the German Registrar,
+    /// signs the verifier attestation it carries; its only credential is an SD-JWT, which this SDK does not present.
+    @Test func theFunkeRequestObjectVerifiesUpToItsQuery() throws {
+        let compact = try #require(try Self.vector("funke-signed-request-object.json")["requestObjectJws"]?.stringValue)
+        let payload = try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: compact).payload))
+        let attestation = try #require(payload.objectValue?["verifier_attestations"]?.arrayValue?.first?.objectValue?["data"]?.stringValue)
+        let registrar = try Certificate(derEncoded: try #require(try JWS(compactSerialization: attestation).header.x5c()?.first))
+        let at = Date(timeIntervalSince1970: 1_746_538_200)
+        let trusted = AuthorizationRequestVerifier(trustedCertificates: [registrar], requireTrustedVerifier: true)
+        let error = Self.error { try trusted.verify(compact, fetchedFrom: nil, expectedClientId: "x509_san_dns:funke-wallet.de", at: at) }
+        #expect(error?.code == .requestUnsupported && error?.message.contains("no mso_mdoc") == true, "\(String(describing: error))")
+        #expect(Self.code { try AuthorizationRequestVerifier(trustedCertificates: [], requireTrustedVerifier: true)
+            .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) } == .verifierUntrusted)
+        #expect(Self.code { try trusted.verify(compact, fetchedFrom: nil, expectedClientId: nil, at: Date(timeIntervalSince1970: 1_746_538_484 + 61)) }
+            == .requestExpired)
+        var parts = compact.split(separator: ".").map(String.init)
+        parts[2] = (parts[2].hasPrefix("A") ? "B" : "A") + parts[2].dropFirst()
+        #expect(Self.code { try trusted.verify(parts.joined(separator: "."), fetchedFrom: nil, expectedClientId: nil, at: at) } == .requestSignatureInvalid)
+    }
+
+    /// The A-SIT request (x509_san_dns:localhost; the SAN also lists the prefixed name) asks for an mDL by DCQL but
+    /// answers over the Digital Credentials API (`dc_api`), which this SDK does not use.
+    @Test func theASITRequestIsReadAndItsResponseModeRefused() throws {
+        let vector = try Self.vector("asit-dcapi-signed-request-and-annex-c-request.json")
+        let compact = try #require(vector["signedRequestJws"]?.stringValue)
+        let leaf = try Certificate(derEncoded: try #require(try JWS(compactSerialization: compact).header.x5c()?.first))
+        let at = Date(timeIntervalSince1970: 1_740_000_000)
+        let error = Self.error { try AuthorizationRequestVerifier(trustedCertificates: [leaf], requireTrustedVerifier: true)
+            .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) }
+        #expect(error?.code == .requestUnsupported && error?.message.contains("dc_api") == true, "\(String(describing: error))")
+        let payload = try #require(vector["signedRequestDecoded"]?.objectValue?["payload"]?.objectValue)
+        let requests = try PresentationQuery.requests(payload)
+        #expect(requests.first?.docType == "org.iso.18013.5.1.mDL")
+        #expect(requests.first?.namespaces["org.iso.18013.5.1"]?["family_name"] == false)
+    }
+
+    @Test func authorizationRequestURIsNeedARequestURI() throws {
+        let parsed = try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1")
+        #expect(parsed.clientId == "x509_hash:abc" && parsed.requestURI.absoluteString == "https://verifier.example/r/1")
+        #expect(Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request_uri=http%3A%2F%2Fverifier.example%2Fr") }
+            == .requestInvalid)
+        #expect(Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request=eyJ") } == .requestUnsupported)
+    }
+
+    static func error<T>(_ body: () throws -> T) -> HoldfastError? {
+        do { _ = try body(); return nil } catch let error as HoldfastError { return error } catch { return nil }
+    }
+
+    static func code<T>(_ body: () throws -> T) -> HoldfastErrorCode? { error(body)?.code }
+}
