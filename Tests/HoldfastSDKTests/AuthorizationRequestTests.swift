@@ -26,7 +26,7 @@ struct TestVerifierPKI {
                                  Critical(KeyUsage(keyCertSign: true))
                              }, issuerPrivateKey: .init(caKey))
         leaf = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
-                               notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(30 * 86_400),
+                               notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(90 * 86_400),
                                issuer: caName, subject: try DistinguishedName { CommonName("Test Verifier") }, signatureAlgorithm: .ecdsaWithSHA256,
                                extensions: try Certificate.Extensions {
                                    Critical(KeyUsage(digitalSignature: true))

@@ -169,9 +169,14 @@ actor FakeIssuer {
 struct TenantAndIssuer: HTTPTransport {
     let tenant: FakeTenant
     let issuer: FakeIssuer
+    var verifier: ScriptedVerifier?
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        request.url.host == "issuer.test" ? try await issuer.handle(request) : try await tenant.send(request)
+        switch request.url.host {
+        case "issuer.test": try await issuer.handle(request)
+        case "verifier.example": try await (verifier?.handle(request) ?? TransportResponse(status: 404))
+        default: try await tenant.send(request)
+        }
     }
 }
 

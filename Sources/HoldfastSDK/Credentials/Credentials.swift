@@ -220,6 +220,12 @@ public actor Credentials {
                                 issuerSigned: [UInt8](entry.stored.issuerSigned))
     }
 
+    /// The stored credential and its decoded IssuerSigned, for a presentation.
+    func presentable(_ id: String) async throws(HoldfastError) -> (StoredCredential, IssuerSigned) {
+        guard let stored = try await store.load(id) else { throw HoldfastError(.credentialNotFound, "no credential has the id \(id)") }
+        return (stored, try Self.decode(stored))
+    }
+
     /// Removes the credential and its device key.
     public func deleteCredential(id: String) async throws(HoldfastError) {
         guard let stored = try await store.load(id) else {

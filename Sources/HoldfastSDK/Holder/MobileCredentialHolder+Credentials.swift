@@ -45,3 +45,25 @@ extension MobileCredentialHolder {
         try await credentials.refreshStatusLists()
     }
 }
+
+/// The holder's presentation calls, forwarded to `presentations` (see `Presentations`).
+extension MobileCredentialHolder {
+    public func addTrustedVerifierCertificates(_ pems: [String]) async throws(HoldfastError) -> [TrustedVerifierCertificate] {
+        try await presentations.addTrustedVerifierCertificates(pems)
+    }
+
+    public func getTrustedVerifierCertificates() async throws(HoldfastError) -> [TrustedVerifierCertificate] {
+        try await presentations.getTrustedVerifierCertificates()
+    }
+
+    public func removeTrustedVerifierCertificate(id: String) async throws(HoldfastError) {
+        try await presentations.removeTrustedVerifierCertificate(id: id)
+    }
+
+    /// Fetches and verifies the verifier's request and matches the stored credentials against it.
+    public func createOnlinePresentationSession(authorisationRequestUri: String,
+                                                requireTrustedVerifier: Bool = false) async throws(HoldfastError) -> OnlinePresentationSession {
+        try await presentations.createOnlinePresentationSession(authorisationRequestUri: authorisationRequestUri,
+                                                                requireTrustedVerifier: requireTrustedVerifier)
+    }
+}

@@ -20,11 +20,14 @@ public actor MobileCredentialHolder {
     nonisolated public let statusLists: StatusListCache
     /// Claiming, keeping and checking mDocs.
     nonisolated public let credentials: Credentials
+    /// Presenting them online (OpenID4VP 1.0, ISO/IEC TS 18013-7:2024).
+    nonisolated public let presentations: Presentations
 
     public init(seams: PlatformSeams) {
         self.tethering = Tethering(seams: seams)
         self.statusLists = StatusListCache(storage: seams.secureStorage, transport: seams.transport, clock: seams.clock)
         self.credentials = Credentials(seams: seams, tethering: tethering, statusLists: statusLists)
+        self.presentations = Presentations(seams: seams, credentials: credentials)
     }
 
     /// Ties the SDK to a tenant and a holder application. Calling it again with another configuration drops what

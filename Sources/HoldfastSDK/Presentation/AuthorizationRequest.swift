@@ -47,6 +47,8 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// The content encryption to use: the first of the verifier's values this SDK supports.
     public var contentEncryption: JWEContentEncryption
     public var expiresAt: Date?
+    /// The `presentation_definition`'s id (18013-7:2024), which the response's `presentation_submission` names.
+    public var presentationDefinitionId: String?
 }
 
 /// Verifies a request object (README "Holder: presentation"):
@@ -182,7 +184,8 @@ struct AuthorizationRequestVerifier: Sendable {
         let requests = try PresentationQuery.requests(payload)
         return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
                                     responseUri: responseUri, nonce: nonce, state: payload["state"]?.stringValue, requests: requests,
-                                    encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt)
+                                    encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt,
+                                    presentationDefinitionId: payload["presentation_definition"]?.objectValue?["id"]?.stringValue)
     }
 
     /// The leaf's SAN dNSNames, lower-cased; a name written with its client id prefix (seen in the wild) counts
