@@ -203,7 +203,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
-            "ClientAttestation", "JOSE",
+            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
