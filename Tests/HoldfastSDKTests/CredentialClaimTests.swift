@@ -361,3 +361,17 @@ struct TenantAndIssuer: HTTPTransport {
         #expect(try Data(contentsOf: sealed) == bytes)  // left as it was, for recovery
     }
 }
+
+/// Claim values as JSON (README "Holder: credentials").
+@Suite struct ClaimJSONTests {
+    @Test func cborValuesBecomeTheirJSONForms() {
+        #expect(ClaimJSON.json(.tagged(1004, .text("1990-02-28"))) == .string("1990-02-28"))
+        #expect(ClaimJSON.json(.tagged(0, .text("2026-01-01T00:00:00Z"))) == .string("2026-01-01T00:00:00Z"))
+        #expect(ClaimJSON.json(.bytes([0, 1, 2, 3])) == .object(["$type": .string("bytes"), "value": .string("AAECAw==")]))
+        #expect(ClaimJSON.json(.unsigned(42)) == .integer(42) && ClaimJSON.json(.negative(0)) == .integer(-1))
+        #expect(ClaimJSON.json(.bool(true)) == .bool(true) && ClaimJSON.json(.null) == .null)
+        #expect(ClaimJSON.json(.array([.text("a"), .unsigned(1)])) == .array([.string("a"), .integer(1)]))
+        #expect(ClaimJSON.json(.map([CBOR.Pair(.text("code"), .text("B")), CBOR.Pair(.unsigned(7), .bool(false))]))
+            == .object(["code": .string("B"), "7": .bool(false)]))
+    }
+}

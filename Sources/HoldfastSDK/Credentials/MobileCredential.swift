@@ -77,8 +77,9 @@ public struct CredentialVerificationResult: Codable, Sendable, Hashable {
 /// A stored credential with its claim values (`getCredential(credentialId:skipStatusCheck:)`).
 public struct MobileCredential: Sendable, Hashable {
     public var metadata: MobileCredentialMetadata
-    /// Namespace → element identifier → value, as JSON: plain values as themselves, and the CBOR types JSON has no
-    /// form for as `{"$type": "full-date" | "tdate" | "bytes", "value": …}` (the form offers are made in).
+    /// Namespace → element identifier → value, as JSON (README "Holder: credentials"): plain values as themselves,
+    /// a full-date (tag 1004) as its `"YYYY-MM-DD"` text, a tdate (tag 0) as its RFC 3339 text, and bytes as
+    /// `{"$type": "bytes", "value": <base64>}`.
     public var claims: [String: [String: JSONValue]]
     public var verificationResult: CredentialVerificationResult
     /// The status found, for a credential that carries a status reference.
@@ -101,8 +102,8 @@ enum ClaimJSON {
         case .array(let items): .array(items.map(json))
         case .map(let pairs):
             .object(Dictionary(pairs.map { (key(of: $0.key), json($0.value)) }, uniquingKeysWith: { first, _ in first }))
-        case .tagged(1004, .text(let day)): typed("full-date", day)
-        case .tagged(0, .text(let time)): typed("tdate", time)
+        case .tagged(1004, .text(let day)): .string(day)
+        case .tagged(0, .text(let time)): .string(time)
         case .tagged(_, let inner): json(inner)
         case .bool(let flag): .bool(flag)
         case .null, .undefined: .null
