@@ -205,6 +205,8 @@ let package = Package(
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
             "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HoldfastCLITests", dependencies: [

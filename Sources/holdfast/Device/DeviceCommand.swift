@@ -15,7 +15,8 @@ struct DeviceCommand: AsyncParsableCommand {
             no network, so no --tenant.
             """,
         subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self,
-                      DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self])
+                      DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self, DevicePresent.self,
+                      DeviceVerifiers.self])
 
     /// Declared here as well as in each subcommand so that the shared flags may come before the subcommand name
     /// (`holdfast device --state DIR register …`) or after it: ArgumentParser decodes one parse for the whole

@@ -238,15 +238,17 @@ struct DeviceIssuers: AsyncParsableCommand {
         }
 
         static func output(_ options: DeviceOptions, pem: String) async throws(HoldfastError) -> String {
-            var text = pem
-            if pem.hasPrefix("@") {
-                guard let contents = try? String(contentsOfFile: String(pem.dropFirst()), encoding: .utf8) else {
-                    throw HoldfastError(.validationFailed, "cannot read \(pem.dropFirst())")
-                }
-                text = contents
+            DeviceCredentialOutput.json(try await DeviceCredentialOutput.holder(options, needsTethering: false)
+                .addTrustedIssuerCertificates([try pemText(pem)]))
+        }
+
+        /// `@file` read, or the text itself.
+        static func pemText(_ argument: String) throws(HoldfastError) -> String {
+            guard argument.hasPrefix("@") else { return argument }
+            guard let contents = try? String(contentsOfFile: String(argument.dropFirst()), encoding: .utf8) else {
+                throw HoldfastError(.validationFailed, "cannot read \(argument.dropFirst())")
             }
-            return DeviceCredentialOutput.json(try await DeviceCredentialOutput.holder(options, needsTethering: false)
-                .addTrustedIssuerCertificates([text]))
+            return contents
         }
     }
 
@@ -269,6 +271,135 @@ struct DeviceIssuers: AsyncParsableCommand {
         func run() async throws {
             try await DeviceCredentialOutput.run("issuers remove") { () async throws(HoldfastError) in
                 try await DeviceCredentialOutput.holder(options, needsTethering: false).removeTrustedIssuerCertificate(id: id)
+                return DeviceCredentialOutput.json(["ok": JSONValue.bool(true), "removed": .string(id)])
+            }
+        }
+    }
+}
+
+/// `holdfast device --state DIR present <uri>` (README "The `holdfast` command"): fetches and verifies the verifier's
+/// request, shows who asks, how it was verified, what it asks and what matches, then (after `y`, or with `--yes`)
+/// sends the chosen credentials — by default the first match of each request. Prints one JSON object.
+struct DevicePresent: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "present", abstract: "Present stored credentials to a verifier (OpenID4VP 1.0 or ISO 18013-7:2024).")
+    @OptionGroup var options: DeviceOptions
+    @Argument(help: "The verifier's authorization request URI (openid4vp://…, mdoc-openid4vp://… or https://…).") var uri: String
+    @Flag(name: .customLong("require-trusted-verifier"), help: "Accept only a verifier whose certificate chains to a trusted one (verifiers add).")
+    var requireTrustedVerifier = false
+    @Option(name: .customLong("select"), parsing: .upToNextOption, help: "The credential ids to send (default: the first match of each request).")
+    var select: [String] = []
+    @Flag(help: "Send without asking.") var yes = false
+    @Flag(help: "Decline instead of sending.") var decline = false
+
+    struct Report: Encodable {
+        struct Verifier: Encodable {
+            var clientId: String
+            var name: String?
+            var verifiedBy: String
+            var protocolName: String
+        }
+        struct Asked: Encodable {
+            var id: String
+            var docType: String
+            var namespaces: [String: [String: Bool]]
+            var matches: [String]
+        }
+        var verifier: Verifier
+        var requests: [Asked]
+        var sent: [String]
+        var declined: Bool
+        var redirectUri: String?
+    }
+
+    func run() async throws {
+        try await DeviceCredentialOutput.run("present") { () async throws(HoldfastError) in
+            try await Self.output(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
+                                  confirm: yes ? { _ in true } : Self.ask)
+        }
+    }
+
+    /// Asks on the terminal: the summary on standard error, `y` on standard input.
+    static func ask(_ summary: String) -> Bool {
+        FileHandle.standardError.write(Data("\(summary)\nSend? [y/N] ".utf8))
+        return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
+    }
+
+    static func output(_ options: DeviceOptions, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
+                       confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> String {
+        var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
+        if let transport { seams.transport = transport }
+        let holder = MobileCredentialHolder(seams: seams)
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier)
+        let request = session.request
+        var report = Report(verifier: .init(clientId: request.clientId, name: request.verifierName, verifiedBy: request.verifiedBy.rawValue,
+                                            protocolName: request.presentationProtocol.rawValue),
+                            requests: session.matchedCredentials.map {
+                                Report.Asked(id: $0.request.id, docType: $0.request.docType, namespaces: $0.request.namespaces,
+                                             matches: $0.matchedMobileCredentials.map(\.id))
+                            }, sent: [], declined: false, redirectUri: nil)
+        if decline {
+            try await session.declineRequest()
+            report.declined = true
+            return DeviceCredentialOutput.json(report)
+        }
+        let chosen = select.isEmpty ? session.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
+        guard !chosen.isEmpty else {
+            throw HoldfastError(.credentialNotFound, "no stored credential matches what \(request.verifierName ?? request.clientId) asks")
+        }
+        let asked = session.matchedCredentials.map { match in
+            "\(match.request.docType): " + match.request.namespaces.flatMap { space, elements in elements.keys.sorted().map { "\(space)/\($0)" } }
+                .sorted().joined(separator: ", ")
+        }.joined(separator: "; ")
+        let summary = "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue)) asks for \(asked)"
+        guard confirm(summary) else {
+            throw HoldfastError(.validationFailed, "not sent: the request was not accepted (answer y, pass --yes, or --decline)")
+        }
+        report.redirectUri = try await session.sendResponse(credentialIds: chosen, autoRedirect: false)
+        report.sent = chosen
+        return DeviceCredentialOutput.json(report)
+    }
+}
+
+struct DeviceVerifiers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verifiers", abstract: "The trusted verifier certificates (the CAs of request-signing certificates).",
+        subcommands: [Add.self, List.self, Remove.self])
+    @OptionGroup var options: DeviceOptions
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Trust the certificates of a PEM file (@file) or PEM text.")
+        @OptionGroup var options: DeviceOptions
+        @Argument(help: "@path/to/verifier-ca.pem, or the PEM text itself.") var pem: String
+
+        func run() async throws {
+            try await DeviceCredentialOutput.run("verifiers add") { () async throws(HoldfastError) in
+                let text = try DeviceIssuers.Add.pemText(pem)
+                return DeviceCredentialOutput.json(try await DeviceCredentialOutput.holder(options, needsTethering: false)
+                    .addTrustedVerifierCertificates([text]))
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the trusted verifier certificates (JSON).")
+        @OptionGroup var options: DeviceOptions
+
+        func run() async throws {
+            try await DeviceCredentialOutput.run("verifiers list") { () async throws(HoldfastError) in
+                DeviceCredentialOutput.json(try await DeviceCredentialOutput.holder(options, needsTethering: false).getTrustedVerifierCertificates())
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop trusting a verifier certificate.")
+        @OptionGroup var options: DeviceOptions
+        @Argument(help: "The certificate id (verifiers list).") var id: String
+
+        func run() async throws {
+            try await DeviceCredentialOutput.run("verifiers remove") { () async throws(HoldfastError) in
+                try await DeviceCredentialOutput.holder(options, needsTethering: false).removeTrustedVerifierCertificate(id: id)
                 return DeviceCredentialOutput.json(["ok": JSONValue.bool(true), "removed": .string(id)])
             }
         }
