@@ -103,6 +103,7 @@ public enum HoldfastApplication {
                                                              refreshInterval: configuration.tethering.androidRevocationRefresh,
                                                              logger: logger)
             prepared = try await prepare(database: database, masterKey: masterKey, issuance: configuration.issuance,
+                                         verifierHost: VerifierCertificates.host(of: configuration.effectivePublicURL()),
                                          now: options.clock.now(), logger: logger)
             ephemeral = try EphemeralStores.make(configuration.ephemeral, capacity: configuration.ephemeralCapacity,
                                                  logger: logger)
@@ -125,7 +126,8 @@ public enum HoldfastApplication {
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
             boundPort: boundPort,
             issuerCertificates: IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
-                                                       database: database, masterKey: masterKey, logger: logger))
+                                                       database: database, masterKey: masterKey, logger: logger),
+            verifierCertificates: prepared.verifierCertificates)
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.stores.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
@@ -177,12 +179,13 @@ public enum HoldfastApplication {
         let keyring: TenantKeyring
         let tenantKeyCreated: Bool
         let issuerCertificates: IssuerCertificates
+        let verifierCertificates: VerifierCertificates
     }
 
     /// Migrations, bootstrap key and tenant keys, all under the start-up lock so that two nodes starting at
     /// once do this one after the other.
     private static func prepare(database: HoldfastDatabase, masterKey: MasterKey, issuance: IssuanceConfiguration,
-                                now: Date, logger: Logger) async throws -> Prepared {
+                                verifierHost: String, now: Date, logger: Logger) async throws -> Prepared {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
         let adminKeys = AdminKeyService(database: database, logger: logger)
@@ -193,8 +196,10 @@ public enum HoldfastApplication {
             let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, logger: logger)
             let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
+            let verifier = try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: verifierHost,
+                                                                       now: now, logger: logger)
             return Prepared(applied: applied, bootstrapKey: bootstrapKey, keyring: keyring, tenantKeyCreated: created,
-                            issuerCertificates: certificates)
+                            issuerCertificates: certificates, verifierCertificates: verifier)
         }
     }
 

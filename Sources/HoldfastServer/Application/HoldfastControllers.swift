@@ -23,6 +23,8 @@ public enum HoldfastControllers {
         let walletProviders = WalletProviderService(database: services.database, publicURL: { services.publicURL })
         return [
             HealthController(services: services),
+            PresentationAdminController(certificates: services.verifierCertificates,
+                                        trusted: PresentationTrustedIssuerService(database: services.database), clock: clock),
             TenantKeyController(keyring: services.keyring),
             AdminKeyController(adminKeys: services.adminKeys),
             HolderApplicationController(applications: applications),

@@ -32,6 +32,8 @@ public struct ServerServices: Sendable {
     let boundPort: BoundPort
     /// The mDoc issuer's IACA and signers, reloaded from the database now and then (rotation).
     let issuerCertificates: IssuerCertificateStore
+    /// The verifier's CA and request-signing certificate (README "Verifier").
+    let verifierCertificates: VerifierCertificates
 
     /// The tenant's external base URL (its issuer): `HOLDFAST_PUBLIC_URL`, or `http://host:port` with the
     /// port the server is bound to.

@@ -21,5 +21,6 @@ public enum HoldfastMigrations {
             + InstanceMigrations.migrations
             + StatusListMigrations.migrations
             + IssuanceMigrations.migrations
+            + PresentationMigrations.migrations
     }
 }

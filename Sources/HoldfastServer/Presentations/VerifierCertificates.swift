@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import Logging
+import MDoc
+import SQLKit
+import SwiftASN1
+import X509
+
+/// The verifier's certificates (README "Verifier"): a CA made on first start (self-signed, CA with pathLen 0,
+/// keyCertSign), and a request-signing certificate it issues whose SAN holds the host of the public URL (dNSName,
+/// or iPAddress for an IP literal), which the `x509_san_dns` and `x509_hash` client identifiers of OpenID4VP 1.0
+/// §5.9.3 are checked against.
+public struct VerifierCertificates: Sendable {
+    public struct Entry: Sendable {
+        public let id: String
+        public let certificate: Certificate
+        public let der: [UInt8]
+        let privateKey: P256.Signing.PrivateKey
+    }
+
+    public let ca: Entry
+    public let requestSigner: Entry
+    /// The host the request signer names.
+    public let host: String
+
+    static let caLifetime: TimeInterval = 3650 * 86_400
+    static let signerLifetime: TimeInterval = 397 * 86_400
+
+    /// The host of `publicURL`, lower-cased, without brackets.
+    static func host(of publicURL: String) -> String {
+        (URL(string: publicURL)?.host ?? "localhost").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    }
+
+    /// Loads the certificates, making the CA when there is none and a request signer when there is none for `host`.
+    /// Run under the start-up lock, so that nodes starting together make one set.
+    static func loadOrCreate(on db: any SQLDatabase, masterKey: MasterKey, host: String, now: Date,
+                             logger: Logger) async throws -> VerifierCertificates {
+        var ca = try await active("ca", db, masterKey: masterKey)
+        if ca == nil {
+            let key = P256.Signing.PrivateKey()
+            let name = try DistinguishedName { CommonName("Holdfast verifier CA") }
+            let certificate = try Certificate(
+                version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: now.addingTimeInterval(-60),
+                notValidAfter: now.addingTimeInterval(caLifetime), issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                    SubjectKeyIdentifier(hash: Certificate.PublicKey(key.publicKey))
+                }, issuerPrivateKey: .init(key))
+            try await insert(kind: "ca", certificate: certificate, key: key, host: nil, on: db, masterKey: masterKey, now: now)
+            logger.info("verifier CA created")
+            ca = try await active("ca", db, masterKey: masterKey)
+        }
+        guard let ca else { throw VerifierCertificateError("the verifier CA could not be stored") }
+        var signer = try await active("request-signer", db, masterKey: masterKey)
+        if signer?.host != host {
+            let key = P256.Signing.PrivateKey()
+            let name: GeneralName = IPAddressParser.bytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
+            let certificate = try Certificate(
+                version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: now.addingTimeInterval(-60),
+                notValidAfter: min(now.addingTimeInterval(signerLifetime), ca.entry.certificate.notValidAfter), issuer: ca.entry.certificate.subject,
+                subject: try DistinguishedName { CommonName("Holdfast verifier \(host.prefix(40))") }, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(KeyUsage(digitalSignature: true))
+                    SubjectAlternativeNames([name])
+                    AuthorityKeyIdentifier(keyIdentifier: try ca.entry.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+                }, issuerPrivateKey: .init(ca.entry.privateKey))
+            try await db.update("verifier_certificates").set("status", to: "retired")
+                .where("kind", .equal, "request-signer").where("status", .equal, "active").run()
+            try await insert(kind: "request-signer", certificate: certificate, key: key, host: host, on: db, masterKey: masterKey, now: now)
+            logger.info("verifier request-signing certificate created", metadata: ["host": .string(host)])
+            signer = try await active("request-signer", db, masterKey: masterKey)
+        }
+        guard let signer else { throw VerifierCertificateError("the verifier's request signer could not be stored") }
+        return VerifierCertificates(ca: ca.entry, requestSigner: signer.entry, host: host)
+    }
+
+    private static func active(_ kind: String, _ db: any SQLDatabase,
+                               masterKey: MasterKey) async throws -> (entry: Entry, host: String?)? {
+        guard let row = try await db.select().column("*").from("verifier_certificates").where("kind", .equal, kind)
+            .where("status", .equal, "active").first() else { return nil }
+        let id = try row.decode(column: "id", as: String.self)
+        let der = Array(try row.decode(column: "certificate_der", as: Data.self))
+        let sealed = Array(try row.decode(column: "encrypted_private_key", as: Data.self))
+        guard let plain = try? masterKey.open(sealed, context: context(id)),
+              let key = try? P256.Signing.PrivateKey(rawRepresentation: plain), let certificate = try? Certificate(derEncoded: der),
+              Certificate.PublicKey(key.publicKey) == certificate.publicKey else {
+            throw KeyError(code: KeyError.Code.masterKeyMismatch,
+                           message: "the verifier certificate \(id) cannot be opened with this master key (\(masterKey.origin))")
+        }
+        return (Entry(id: id, certificate: certificate, der: der, privateKey: key), try row.decode(column: "host", as: String?.self))
+    }
+
+    private static func insert(kind: String, certificate: Certificate, key: P256.Signing.PrivateKey, host: String?,
+                               on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
+        let der = try MDocCertificates.der(certificate)
+        let id = IssuerCertificate.id(of: der)
+        try await db.insert(into: "verifier_certificates")
+            .columns("id", "kind", "status", "host", "certificate_der", "encrypted_private_key", "created_at")
+            .values(SQLBind(id), SQLBind(kind), SQLBind("active"), host.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
+                    SQLBind(Data(der)), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: context(id)))),
+                    SQLBind(Timestamp.milliseconds(now)))
+            .run()
+    }
+
+    private static func context(_ id: String) -> String { "holdfast verifier_certificates \(id)" }
+}
+
+struct VerifierCertificateError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// IPv4 and IPv6 literals as the 4 or 16 bytes of an iPAddress SAN (RFC 5280 §4.2.1.6).
+enum IPAddressParser {
+    static func bytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+}
