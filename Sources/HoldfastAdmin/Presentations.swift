@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 
 /// One item of `GET /v1/presentations/verifier-cas` (README "Verifier"): the CA of the tenant verifier's
 /// request-signing certificates, which wallets add as a trusted verifier.
@@ -43,4 +44,99 @@ public struct PresentationTrustedIssuerList: Codable, Sendable, Hashable {
     public var data: [PresentationTrustedIssuer]
 
     public init(data: [PresentationTrustedIssuer]) { self.data = data }
+}
+
+/// `POST /v2/presentations/sessions` (README "Verifier").
+public struct PresentationSessionRequest: Codable, Sendable, Hashable {
+    /// What is asked: a docType with namespace → element → intentToRetain, or (OpenID4VP 1.0) a raw `dcql` query.
+    public struct Query: Codable, Sendable, Hashable {
+        public var docType: String?
+        public var nameSpaces: [String: [String: Bool]]?
+        public var dcql: JSONValue?
+
+        public init(docType: String? = nil, nameSpaces: [String: [String: Bool]]? = nil, dcql: JSONValue? = nil) {
+            self.docType = docType
+            self.nameSpaces = nameSpaces
+            self.dcql = dcql
+        }
+    }
+
+    /// `openid4vp-1.0` or `18013-7-2024`.
+    public var `protocol`: String
+    /// `cross-device` or `same-device`.
+    public var mode: String
+    public var redirectUri: String?
+    /// `x509_hash` (the default) or `x509_san_dns`.
+    public var clientIdPrefix: String?
+    public var expiresInSeconds: Int?
+    public var query: Query
+
+    public init(protocol: String, mode: String, redirectUri: String? = nil, clientIdPrefix: String? = nil,
+                expiresInSeconds: Int? = nil, query: Query) {
+        self.protocol = `protocol`
+        self.mode = mode
+        self.redirectUri = redirectUri
+        self.clientIdPrefix = clientIdPrefix
+        self.expiresInSeconds = expiresInSeconds
+        self.query = query
+    }
+}
+
+public struct PresentationSessionCreated: Codable, Sendable, Hashable {
+    public var sessionId: String
+    public var authorizationRequestUri: String
+    public var requestUri: String
+    public var expiresAt: Date
+
+    public init(sessionId: String, authorizationRequestUri: String, requestUri: String, expiresAt: Date) {
+        self.sessionId = sessionId
+        self.authorizationRequestUri = authorizationRequestUri
+        self.requestUri = requestUri
+        self.expiresAt = expiresAt
+    }
+}
+
+/// `GET /v2/presentations/sessions/{sessionId}/result`.
+public struct PresentationResult: Codable, Sendable, Hashable {
+    public struct Failure: Codable, Sendable, Hashable {
+        public var code: String
+        public var reason: String
+
+        public init(code: String, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
+    }
+
+    /// `pending`, `verified`, `failed`, `declined` or `expired`.
+    public var status: String
+    /// docType → namespace → element → value (a full-date as `YYYY-MM-DD`, a tdate as RFC 3339 text, bytes as
+    /// `{"$type": "bytes", "value": <base64>}`).
+    public var claims: [String: [String: [String: JSONValue]]]?
+    public var failures: [Failure]?
+
+    public init(status: String, claims: [String: [String: [String: JSONValue]]]? = nil, failures: [Failure]? = nil) {
+        self.status = status
+        self.claims = claims
+        self.failures = failures
+    }
+}
+
+/// The `code` of a `PresentationResult.Failure` (README "Verifier").
+public enum PresentationFailureCode {
+    public static let issuerUntrusted = "ISSUER_UNTRUSTED"
+    public static let issuerSignatureInvalid = "ISSUER_SIGNATURE_INVALID"
+    public static let digestMismatch = "DIGEST_MISMATCH"
+    public static let deviceSignatureInvalid = "DEVICE_SIGNATURE_INVALID"
+    public static let elementNotRequested = "ELEMENT_NOT_REQUESTED"
+    public static let docTypeMismatch = "DOCTYPE_MISMATCH"
+    public static let expired = "EXPIRED"
+    public static let notYetValid = "NOT_YET_VALID"
+    public static let statusRevoked = "STATUS_REVOKED"
+    public static let statusSuspended = "STATUS_SUSPENDED"
+    public static let statusUnknown = "STATUS_UNKNOWN"
+    /// The 18013-7:2024 JWE's `apv` is not the session's nonce.
+    public static let nonceMismatch = "NONCE_MISMATCH"
+    /// A vp_token entry that is not a DeviceResponse, or none at all.
+    public static let malformed = "MALFORMED"
 }

@@ -31,6 +31,7 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
     func withTenant<T: Sendable>(
         tethering: TetheringConfiguration = TetheringConfiguration(),
         clock: any HoldfastClock = SystemClock(),
+        configure: @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
         _ body: @Sendable (EndToEndTenant) async throws -> T
     ) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-e2e-\(UUID().uuidString)")
@@ -46,6 +47,7 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
         // can leave one idle longer than the default timeouts (which have tests of their own).
         configuration.connections.headerTimeout = .seconds(600)
         configuration.connections.idleTimeout = .seconds(3_600)
+        configure(&configuration)
         switch self {
         case .sqlite:
             return try await Self.run(configuration, folder: folder, clock: clock, body)

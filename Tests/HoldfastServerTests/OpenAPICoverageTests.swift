@@ -63,7 +63,8 @@ import Testing
         }
     }
 
-    static let oauthPaths: Set<String> = ["/v1/oauth/token", "/v1/openid4vci/credential"]
+    static let oauthPaths: Set<String> = ["/v1/oauth/token", "/v1/openid4vci/credential",
+                                          "/v2/presentations/sessions/{sessionId}/response"]
 
     @Test func everyOperationDocumentsProblemResponses() throws {
         for (operation, body) in try Self.documentedOperations() {

@@ -25,6 +25,10 @@ public enum HoldfastControllers {
             HealthController(services: services),
             PresentationAdminController(certificates: services.verifierCertificates,
                                         trusted: PresentationTrustedIssuerService(database: services.database), clock: clock),
+            PresentationController(service: PresentationSessionService(
+                database: services.database, masterKey: services.masterKey, certificates: services.verifierCertificates,
+                issuerCertificates: services.issuerCertificates, trustedIssuers: PresentationTrustedIssuerService(database: services.database),
+                statusLists: statusLists, publicURL: { services.publicURL }), clock: clock),
             TenantKeyController(keyring: services.keyring),
             AdminKeyController(adminKeys: services.adminKeys),
             HolderApplicationController(applications: applications),

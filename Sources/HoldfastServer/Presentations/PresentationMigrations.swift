@@ -4,11 +4,36 @@
 ///   SAN names `host`, the host of the public URL; a start with another host makes a new signer.
 /// - `presentation_trusted_issuers`: IACAs an admin adds, trusted beside the tenant's own when presentations are
 ///   verified.
+/// - Version 601, `presentation_sessions`.
 enum PresentationMigrations {
     static let migrations: [Migration] = [
         Migration(version: 600, name: "create verifier_certificates and presentation_trusted_issuers",
                   sqlite: tables(binary: "BLOB"), postgresql: tables(binary: "BYTEA")),
+        Migration(version: 601, name: "create presentation_sessions",
+                  sqlite: [sessions(binary: "BLOB")], postgresql: [sessions(binary: "BYTEA")]),
     ]
+
+    /// One row per session: what it asks (`request`, the session's settings as JSON), its nonce and state, its
+    /// response encryption key sealed with the master key, and once answered (`answered_at`, set by one conditional
+    /// update, which makes a session single use on every node) its outcome (`status`, `result` JSON).
+    private static func sessions(binary: String) -> String {
+        """
+        CREATE TABLE presentation_sessions (
+            id TEXT PRIMARY KEY,
+            request TEXT NOT NULL,
+            nonce TEXT NOT NULL,
+            state TEXT NOT NULL UNIQUE,
+            encryption_key \(binary) NOT NULL,
+            created_by TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'verified', 'failed', 'declined')),
+            response_code TEXT,
+            result TEXT,
+            answered_at BIGINT
+        )
+        """
+    }
 
     private static func tables(binary: String) -> [String] {
         [

@@ -1,0 +1,439 @@
+import CBOR
+import Crypto
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import JOSE
+import MDoc
+import SQLKit
+import StatusList
+import X509
+
+/// Presentation sessions of the tenant's verifier (README "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
+/// 18013-7:2024 Annex B): a session asks for credentials with a signed request object, takes one encrypted
+/// response (`direct_post.jwt`), verifies it as an mdoc reader must and keeps the outcome for the key that made it.
+struct PresentationSessionService: Sendable {
+    static let lifetimes = 30...3_600
+    static let defaultLifetime = 300
+    static let requestObjectLifetime: TimeInterval = 300
+    static let statusListPath = "/v2/credentials/mobile/status-lists/"
+
+    /// What a session stores about itself (`presentation_sessions.request`).
+    struct Settings: Codable {
+        struct Requested: Codable {
+            var id: String
+            var docType: String
+            var nameSpaces: [String: [String: Bool]]
+        }
+        var presentationProtocol: String
+        var mode: String
+        var redirectUri: String?
+        var clientId: String
+        var requests: [Requested]
+        var dcql: JSONValue?
+        var kid: String
+    }
+
+    let database: HoldfastDatabase
+    let masterKey: MasterKey
+    let certificates: VerifierCertificates
+    let issuerCertificates: IssuerCertificateStore
+    let trustedIssuers: PresentationTrustedIssuerService
+    let statusLists: StatusListService
+    let publicURL: @Sendable () -> String
+
+    static func requestPath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/request" }
+    static func responsePath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/response" }
+
+    // MARK: creating
+
+    func create(_ request: PresentationSessionRequest, adminKeyID: String, now: Date) async throws -> PresentationSessionCreated {
+        var errors: [ProblemDetails.FieldError] = []
+        let isOpenID = request.protocol == "openid4vp-1.0"
+        if !isOpenID, request.protocol != "18013-7-2024" {
+            errors.append(.init(field: "protocol", code: ProblemDetails.FieldError.invalidValue, detail: #""openid4vp-1.0" or "18013-7-2024""#))
+        }
+        if request.mode != "cross-device", request.mode != "same-device" {
+            errors.append(.init(field: "mode", code: ProblemDetails.FieldError.invalidValue, detail: #""cross-device" or "same-device""#))
+        }
+        if request.mode == "same-device" {
+            if let redirect = request.redirectUri, let url = URL(string: redirect), ["https", "http"].contains(url.scheme?.lowercased() ?? ""),
+               url.host != nil, redirect.utf8.count <= 2_048 {
+            } else {
+                errors.append(.init(field: "redirectUri", code: ProblemDetails.FieldError.invalidValue,
+                                    detail: "same-device needs an absolute http(s) redirectUri"))
+            }
+        }
+        let prefix = request.clientIdPrefix ?? "x509_hash"
+        let dnsHost = IPAddressParser.bytes(certificates.host) == nil
+        if prefix != "x509_hash", prefix != "x509_san_dns" {
+            errors.append(.init(field: "clientIdPrefix", code: ProblemDetails.FieldError.invalidValue, detail: #""x509_hash" or "x509_san_dns""#))
+        } else if (prefix == "x509_san_dns" || !isOpenID) && !dnsHost {
+            errors.append(.init(field: isOpenID ? "clientIdPrefix" : "protocol", code: ProblemDetails.FieldError.invalidValue,
+                                detail: "x509_san_dns needs a DNS host in HOLDFAST_PUBLIC_URL, not \(certificates.host)"))
+        }
+        let lifetime = request.expiresInSeconds ?? Self.defaultLifetime
+        if !Self.lifetimes.contains(lifetime) {
+            errors.append(.init(field: "expiresInSeconds", code: ProblemDetails.FieldError.outOfRange,
+                                detail: "\(Self.lifetimes.lowerBound) to \(Self.lifetimes.upperBound)"))
+        }
+        var requests: [Settings.Requested] = []
+        if let dcql = request.query.dcql {
+            if !isOpenID {
+                errors.append(.init(field: "query.dcql", code: ProblemDetails.FieldError.invalidValue, detail: "DCQL is for openid4vp-1.0"))
+            }
+            requests = Self.requests(dcql: dcql)
+            if requests.isEmpty {
+                errors.append(.init(field: "query.dcql", code: ProblemDetails.FieldError.invalidValue,
+                                    detail: "credentials with an id, format mso_mdoc, meta.doctype_value and [namespace, element] claim paths"))
+            }
+        } else if let docType = request.query.docType, !docType.isEmpty, docType.utf8.count <= 256,
+                  let spaces = request.query.nameSpaces, !spaces.isEmpty, spaces.allSatisfy({ !$0.key.isEmpty && !$0.value.isEmpty }),
+                  spaces.values.reduce(0, { $0 + $1.count }) <= 200 {
+            requests = [Settings.Requested(id: "credential", docType: docType, nameSpaces: spaces)]
+        } else {
+            errors.append(.init(field: "query", code: ProblemDetails.FieldError.invalidValue,
+                                detail: "{docType, nameSpaces: {namespace: {element: intentToRetain}}}, or dcql"))
+        }
+        guard errors.isEmpty else { throw ProblemError.validation(errors) }
+
+        let id = UUID().uuidString.lowercased()
+        let clientId: String
+        if !isOpenID {
+            clientId = certificates.host
+        } else if prefix == "x509_san_dns" {
+            clientId = "x509_san_dns:\(certificates.host)"
+        } else {
+            clientId = "x509_hash:" + Base64URL.encode(SHA256.hash(data: certificates.requestSigner.der))
+        }
+        let key = P256.KeyAgreement.PrivateKey()
+        let settings = Settings(presentationProtocol: request.protocol, mode: request.mode,
+                                redirectUri: request.mode == "same-device" ? request.redirectUri : nil, clientId: clientId,
+                                requests: requests, dcql: request.query.dcql, kid: Self.random(12))
+        let expiresAt = Timestamp.milliseconds(now) + Int64(lifetime) * 1_000
+        try await database.sql.insert(into: "presentation_sessions")
+            .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
+            .values(SQLBind(id), SQLBind(String(decoding: try HoldfastJSON.encode(settings), as: UTF8.self)), SQLBind(Self.random(32)),
+                    SQLBind(Self.random(32)), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),
+                    SQLBind(adminKeyID), SQLBind(Timestamp.milliseconds(now)), SQLBind(expiresAt), SQLBind("pending"))
+            .run()
+        let requestUri = publicURL() + Self.requestPath(id)
+        let scheme = isOpenID ? "openid4vp" : "mdoc-openid4vp"
+        let authorizationRequestUri = "\(scheme)://?client_id=\(Self.queryEncode(clientId))&request_uri=\(Self.queryEncode(requestUri))"
+        return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri, requestUri: requestUri,
+                                          expiresAt: Timestamp.date(expiresAt))
+    }
+
+    // MARK: the request object
+
+    /// The signed request object (OpenID4VP 1.0 §5; 18013-7:2024 B.3.2), while the session is unanswered and alive.
+    func requestObject(id: String, now: Date) async throws -> String {
+        guard let session = try await load(id), session.answeredAt == nil, session.expiresAt > Timestamp.milliseconds(now) else {
+            throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no open presentation session \(id.prefix(64))")
+        }
+        let settings = session.settings
+        let isOpenID = settings.presentationProtocol == "openid4vp-1.0"
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        let expires = min(issuedAt + Int64(Self.requestObjectLifetime), session.expiresAt / 1_000)
+        var jwk = JWK(publicKey: session.key.publicKey, kid: settings.kid, use: "enc", alg: "ECDH-ES")
+        jwk.kid = settings.kid
+        let jwks = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(JWKSet(keys: [jwk])))
+        var payload: [String: JSONValue] = [
+            "iss": .string(settings.clientId), "aud": .string("https://self-issued.me/v2"), "iat": .integer(issuedAt), "exp": .integer(expires),
+            "client_id": .string(settings.clientId), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
+            "response_uri": .string(publicURL() + Self.responsePath(id)), "nonce": .string(session.nonce), "state": .string(session.state),
+        ]
+        if isOpenID {
+            payload["client_metadata"] = .object([
+                "jwks": jwks, "encrypted_response_enc_values_supported": .array([.string("A128GCM"), .string("A256GCM")]),
+                "vp_formats_supported": .object(["mso_mdoc": .object(["issuerauth_alg_values": .array([.integer(-7)]),
+                                                                      "deviceauth_alg_values": .array([.integer(-7)])])]),
+            ])
+            payload["dcql_query"] = settings.dcql ?? Self.dcql(settings.requests)
+        } else {
+            payload["client_id_scheme"] = .string("x509_san_dns")
+            payload["client_metadata"] = .object([
+                "jwks": jwks, "authorization_encrypted_response_alg": .string("ECDH-ES"),
+                "authorization_encrypted_response_enc": .string("A256GCM"),
+                "vp_formats": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
+            ])
+            payload["presentation_definition"] = Self.presentationDefinition(id: id, settings.requests)
+        }
+        var header = JOSEHeader()
+        header.typ = "oauth-authz-req+jwt"
+        header.setX5C([certificates.requestSigner.der, certificates.ca.der])
+        return try JWS.sign(payload: try JSONEncoder().encode(JSONValue.object(payload)), header: header,
+                            key: JWSSigningKey(certificates.requestSigner.privateKey)).compactSerialization
+    }
+
+    // MARK: the response
+
+    /// Takes the wallet's `response=<JWE>`: one that decrypts with the session's key to its `state` ends the session
+    /// (verified, failed or declined) and is answered `{}` or `{redirect_uri}`; anything else is `invalid_request`
+    /// and leaves the session as it was.
+    func respond(id: String, form: [String: [String]], now: Date) async throws -> JSONValue {
+        guard let compact = form["response"], compact.count == 1 else { throw OAuthError.invalidRequest("one response parameter is required") }
+        guard let session = try await load(id) else { throw OAuthError.invalidRequest("unknown session") }
+        guard session.answeredAt == nil else { throw OAuthError.invalidRequest("the session was answered already") }
+        guard session.expiresAt > Timestamp.milliseconds(now) else { throw OAuthError.invalidRequest("the session has expired") }
+        let jwe: JWE
+        let payload: [String: JSONValue]
+        do {
+            jwe = try JWE(compactSerialization: compact[0])
+            if let kid = jwe.header.kid, kid != session.settings.kid { throw OAuthError.invalidRequest("the response is encrypted to another key") }
+            guard let object = try JSONDecoder().decode(JSONValue.self, from: Data(try jwe.decrypt(with: session.key))).objectValue else {
+                throw OAuthError.invalidRequest("the decrypted response is not a JSON object")
+            }
+            payload = object
+        } catch let error as OAuthError {
+            throw error
+        } catch {
+            throw OAuthError.invalidRequest("the response does not decrypt with this session's key")
+        }
+        guard let state = payload["state"]?.stringValue, Self.constantTimeEquals(state, session.state) else {
+            throw OAuthError.invalidRequest("the response's state is not this session's")
+        }
+        let result: PresentationResult
+        if payload["error"] != nil {
+            result = PresentationResult(status: "declined")
+        } else {
+            result = try await verify(payload, jwe: jwe, session: session, now: now)
+        }
+        let responseCode = session.settings.redirectUri == nil ? nil : Self.random(24)
+        let updated = try await database.sql.raw("""
+            UPDATE presentation_sessions SET status = \(bind: result.status), result = \(bind: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self)), \
+            response_code = \(bind: responseCode), answered_at = \(bind: Timestamp.milliseconds(now)) \
+            WHERE id = \(bind: id) AND answered_at IS NULL RETURNING id
+            """).all()
+        guard !updated.isEmpty else { throw OAuthError.invalidRequest("the session was answered already") }
+        if let redirect = session.settings.redirectUri, let responseCode {
+            let separator = redirect.contains("?") ? "&" : "?"
+            return .object(["redirect_uri": .string(redirect + separator + "response_code=" + responseCode)])
+        }
+        return .object([:])
+    }
+
+    /// The checks of an mdoc reader (ISO/IEC 18013-5 §9.3.1) on each presented document, over the protocol's
+    /// SessionTranscript, plus what this session asked and the status list.
+    private func verify(_ payload: [String: JSONValue], jwe: JWE, session: Session, now: Date) async throws -> PresentationResult {
+        let settings = session.settings
+        var failures: [PresentationResult.Failure] = []
+        var encoded: [(requestID: String?, text: String)] = []
+        let transcript: SessionTranscript
+        let responseUri = publicURL() + Self.responsePath(session.id)
+        if settings.presentationProtocol == "openid4vp-1.0" {
+            let thumbprint = (try? JWK(publicKey: session.key.publicKey).thumbprint()).flatMap { Base64URL.decode($0) }
+            transcript = SessionTranscript.openID4VP(clientId: settings.clientId, nonce: session.nonce, jwkThumbprint: thumbprint,
+                                                     responseUri: responseUri)
+            for (key, value) in payload["vp_token"]?.objectValue ?? [:] {
+                for item in value.arrayValue ?? [] { if let text = item.stringValue { encoded.append((key, text)) } }
+            }
+        } else {
+            let apu = jwe.header["apu"]?.stringValue.flatMap { Base64URL.decode($0) }
+            let apv = jwe.header["apv"]?.stringValue.flatMap { Base64URL.decode($0) }
+            if apv != Array(session.nonce.utf8) { failures.append(.init(code: PresentationFailureCode.nonceMismatch, reason: "apv is not the session's nonce")) }
+            transcript = SessionTranscript.iso18013_7(clientId: settings.clientId, responseUri: responseUri, nonce: session.nonce,
+                                                      mdocGeneratedNonce: apu.map { String(decoding: $0, as: UTF8.self) } ?? "")
+            if let text = payload["vp_token"]?.stringValue { encoded.append((nil, text)) }
+        }
+        if encoded.isEmpty { failures.append(.init(code: PresentationFailureCode.malformed, reason: "vp_token holds no DeviceResponse")) }
+        let trusted = await issuerCertificates.current(now: now).iacas.map(\.certificate) + (try await trustedIssuers.certificates())
+        var claims: [String: [String: [String: JSONValue]]] = [:]
+        for (requestID, text) in encoded {
+            guard let bytes = Base64URL.decode(text), let response = try? DeviceResponse(decoding: bytes) else {
+                failures.append(.init(code: PresentationFailureCode.malformed, reason: "a vp_token entry is not a base64url DeviceResponse"))
+                continue
+            }
+            for document in response.documents {
+                guard let requested = settings.requests.first(where: { ($0.id == requestID || requestID == nil) && $0.docType == document.docType }) else {
+                    failures.append(.init(code: PresentationFailureCode.docTypeMismatch, reason: "\(document.docType) was not asked for"))
+                    continue
+                }
+                let verified: MDocVerifier.Verified
+                do {
+                    verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted)).verify(document, sessionTranscript: transcript, at: now)
+                } catch {
+                    failures.append(.init(code: Self.code(error), reason: error.description))
+                    continue
+                }
+                for space in document.issuerSigned.nameSpaces {
+                    for item in space.items {
+                        guard requested.nameSpaces[space.name]?[item.elementIdentifier] != nil else {
+                            failures.append(.init(code: PresentationFailureCode.elementNotRequested, reason: "\(space.name)/\(item.elementIdentifier) was not asked for"))
+                            continue
+                        }
+                        claims[document.docType, default: [:]][space.name, default: [:]][item.elementIdentifier] = VerifierClaimJSON.json(item.elementValue)
+                    }
+                }
+                if let failure = try await statusFailure(verified.mso.status, now: now) { failures.append(failure) }
+            }
+        }
+        return failures.isEmpty ? PresentationResult(status: "verified", claims: claims) : PresentationResult(status: "failed", failures: failures)
+    }
+
+    /// The status of a credential the tenant issued, read from its own status list; another issuer's list is not
+    /// fetched yet, so its credentials' status is unknown.
+    private func statusFailure(_ reference: MobileSecurityObject.StatusReference?, now: Date) async throws -> PresentationResult.Failure? {
+        guard let reference else { return nil }
+        let prefix = publicURL() + Self.statusListPath
+        guard reference.uri.hasPrefix(prefix), reference.uri.hasSuffix("/token") else {
+            return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(reference.uri.prefix(200)) is not this tenant's and is not fetched")
+        }
+        let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))
+        guard let served = try await statusLists.token(listID: listID, format: .cwt, now: now),
+              let token = try? SignedStatusListToken(decoding: served.bytes),
+              let value = try? token.token.list.status(at: Int(clamping: reference.index)) else {
+            return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(listID.prefix(64)) cannot be read")
+        }
+        switch value {
+        case 0: return nil
+        case 1: return .init(code: PresentationFailureCode.statusRevoked, reason: "the credential is revoked")
+        case 2: return .init(code: PresentationFailureCode.statusSuspended, reason: "the credential is suspended")
+        default: return .init(code: PresentationFailureCode.statusUnknown, reason: "status value \(value)")
+        }
+    }
+
+    static func code(_ error: MDocError) -> String {
+        switch error {
+        case .issuerCertificateMissing, .issuerCertificateMalformed, .issuerCertificateUntrusted, .issuerCertificateNotYetValid,
+             .issuerCertificateExpired, .issuerCertificateProfile, .iacaNotYetValid, .iacaExpired, .iacaProfile: PresentationFailureCode.issuerUntrusted
+        case .issuerSignatureInvalid, .signedOutsideCertificateValidity: PresentationFailureCode.issuerSignatureInvalid
+        case .digestMismatch, .digestMissing, .duplicateItem: PresentationFailureCode.digestMismatch
+        case .deviceAuthenticationMissing, .deviceMacNotSupported, .deviceKeyUnsupported, .deviceSignatureInvalid: PresentationFailureCode.deviceSignatureInvalid
+        case .docTypeMismatch: PresentationFailureCode.docTypeMismatch
+        case .expired: PresentationFailureCode.expired
+        case .notYetValid: PresentationFailureCode.notYetValid
+        default: PresentationFailureCode.malformed
+        }
+    }
+
+    // MARK: the result
+
+    func result(id: String, adminKeyID: String, now: Date) async throws -> PresentationResult {
+        guard let row = try await database.sql.select().columns("created_by", "status", "result", "expires_at", "answered_at")
+            .from("presentation_sessions").where("id", .equal, id).first(),
+              try row.decode(column: "created_by", as: String.self) == adminKeyID else {
+            throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no presentation session \(id.prefix(64))")
+        }
+        if let text = try row.decode(column: "result", as: String?.self) {
+            return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
+        }
+        return PresentationResult(status: try row.decode(column: "expires_at", as: Int64.self) <= Timestamp.milliseconds(now) ? "expired" : "pending")
+    }
+
+    // MARK: storage and helpers
+
+    struct Session {
+        let id: String
+        let settings: Settings
+        let nonce: String
+        let state: String
+        let key: P256.KeyAgreement.PrivateKey
+        let expiresAt: Int64
+        let answeredAt: Int64?
+    }
+
+    private func load(_ id: String) async throws -> Session? {
+        guard UUID(uuidString: id) != nil,
+              let row = try await database.sql.select().column("*").from("presentation_sessions").where("id", .equal, id).first() else { return nil }
+        let sealed = Array(try row.decode(column: "encryption_key", as: Data.self))
+        let key = try P256.KeyAgreement.PrivateKey(rawRepresentation: try masterKey.open(sealed, context: Self.context(id)))
+        return Session(id: id, settings: try HoldfastJSON.decode(Settings.self, from: Data(try row.decode(column: "request", as: String.self).utf8)),
+                       nonce: try row.decode(column: "nonce", as: String.self), state: try row.decode(column: "state", as: String.self),
+                       key: key, expiresAt: try row.decode(column: "expires_at", as: Int64.self),
+                       answeredAt: try row.decode(column: "answered_at", as: Int64?.self))
+    }
+
+    static func requests(dcql: JSONValue) -> [Settings.Requested] {
+        var result: [Settings.Requested] = []
+        for entry in dcql.objectValue?["credentials"]?.arrayValue ?? [] {
+            guard let object = entry.objectValue, object["format"]?.stringValue == "mso_mdoc", let id = object["id"]?.stringValue,
+                  let docType = object["meta"]?.objectValue?["doctype_value"]?.stringValue else { continue }
+            var spaces: [String: [String: Bool]] = [:]
+            for claim in object["claims"]?.arrayValue ?? [] {
+                guard let path = claim.objectValue?["path"]?.arrayValue, path.count == 2,
+                      let space = path[0].stringValue, let element = path[1].stringValue else { return [] }
+                spaces[space, default: [:]][element] = claim.objectValue?["intent_to_retain"] == .bool(true)
+            }
+            guard !spaces.isEmpty else { return [] }
+            result.append(Settings.Requested(id: id, docType: docType, nameSpaces: spaces))
+        }
+        return result
+    }
+
+    static func dcql(_ requests: [Settings.Requested]) -> JSONValue {
+        .object(["credentials": .array(requests.map { requested in
+            .object([
+                "id": .string(requested.id), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string(requested.docType)]),
+                "claims": .array(requested.nameSpaces.sorted { $0.key < $1.key }.flatMap { space, elements in
+                    elements.sorted { $0.key < $1.key }.map { element, retain in
+                        JSONValue.object(["path": .array([.string(space), .string(element)]), "intent_to_retain": .bool(retain)])
+                    }
+                }),
+            ])
+        })])
+    }
+
+    static func presentationDefinition(id: String, _ requests: [Settings.Requested]) -> JSONValue {
+        .object(["id": .string(id), "input_descriptors": .array(requests.map { requested in
+            .object([
+                "id": .string(requested.docType), "format": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
+                "constraints": .object(["limit_disclosure": .string("required"), "fields": .array(
+                    requested.nameSpaces.sorted { $0.key < $1.key }.flatMap { space, elements in
+                        elements.sorted { $0.key < $1.key }.map { element, retain in
+                            JSONValue.object(["path": .array([.string("$['\(space)']['\(element)']")]), "intent_to_retain": .bool(retain)])
+                        }
+                    })]),
+            ])
+        })])
+    }
+
+    static func random(_ bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    static func queryEncode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
+    }
+
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let (a, b) = (Array(lhs.utf8), Array(rhs.utf8))
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private static func context(_ id: String) -> String { "holdfast presentation_sessions \(id)" }
+}
+
+/// Element values as the result shows them (README "Verifier"): a full-date as `YYYY-MM-DD`, a tdate as RFC 3339
+/// text, bytes as `{"$type": "bytes", "value": <base64>}`, the rest as JSON.
+enum VerifierClaimJSON {
+    static func json(_ value: CBOR) -> JSONValue {
+        switch value {
+        case .unsigned(let number): number <= UInt64(Int64.max) ? .integer(Int64(number)) : .number(Double(number))
+        case .negative(let number): number < UInt64(Int64.max) ? .integer(-1 - Int64(number)) : .number(-1 - Double(number))
+        case .bytes(let bytes): .object(["$type": .string("bytes"), "value": .string(Data(bytes).base64EncodedString())])
+        case .text(let text): .string(text)
+        case .array(let items): .array(items.map(json))
+        case .map(let pairs):
+            .object(Dictionary(pairs.map { pair in
+                (Self.key(pair.key), json(pair.value))
+            }, uniquingKeysWith: { first, _ in first }))
+        case .tagged(_, let inner): json(inner)
+        case .bool(let flag): .bool(flag)
+        case .null, .undefined: .null
+        case .simple(let number): .integer(Int64(number))
+        case .float(let number, _): .number(number)
+        case .indefinite: .string(String(describing: value))
+        }
+    }
+
+    private static func key(_ value: CBOR) -> String {
+        switch value {
+        case .text(let text): text
+        case .unsigned(let number): String(number)
+        default: String(describing: value)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import HoldfastSDK
+import JOSE
+import ServerTestSupport
+import Testing
+
+/// Records the wallet's posts, so that a test can replay one as an attacker would.
+final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked: `posts` is only read and written under `lock`; `inner` is immutable.
+    private let inner: any HTTPTransport
+    private let lock = NSLock()
+    private var recorded: [TransportRequest] = []
+
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+
+    var posts: [TransportRequest] { lock.withLock { recorded } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if request.method == "POST" { lock.withLock { recorded.append(request) } }
+        return try await inner.send(request)
+    }
+}
+
+/// Online presentation end to end (README "Verifier", "Holder: presentation"): the SDK answers sessions of the
+/// tenant's verifier over real HTTP, OpenID4VP 1.0 and ISO/IEC TS 18013-7:2024, cross- and same-device.
+@Suite struct PresentationEndToEndTests {
+    static let query = #"{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":true,"age_over_18":false}}}"#
+
+    /// A tenant whose public URL is http://localhost:<port> (a DNS host, which x509_san_dns and 2024 need).
+    static func withLocalhostTenant(_ backend: EndToEndBackend, _ body: @escaping @Sendable (EndToEndTenant) async throws -> Void) async throws {
+        let port = try RawConnection.freePort()
+        try await backend.withTenant(configure: { configuration in
+            configuration.port = port
+            configuration.publicURL = "http://localhost:\(port)"
+        }, body)
+    }
+
+    static func session(_ tenant: EndToEndTenant, _ body: String) async throws -> PresentationSessionCreated {
+        let answer = try await tenant.admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
+        try #require(answer.status == 201, "session: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        return try HoldfastJSON.decode(PresentationSessionCreated.self, from: answer.body)
+    }
+
+    static func result(_ tenant: EndToEndTenant, _ id: String) async throws -> PresentationResult {
+        try HoldfastJSON.decode(PresentationResult.self, from: try await tenant.admin.send("GET", "/v2/presentations/sessions/\(id)/result").body)
+    }
+
+    @Test(arguments: EndToEndBackend.available)
+    func aWalletPresentsToTheTenantsVerifier(_ backend: EndToEndBackend) async throws {
+        try await Self.withLocalhostTenant(backend) { tenant in
+            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
+            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            let verifierCAs = try HoldfastJSON.decode(VerifierCAList.self, from: try await tenant.admin.send("GET", "/v1/presentations/verifier-cas").body)
+            let application = try await tenant.createIOSApplication()
+            let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("wallet"), applicationId: "holdfast-sdk")
+            let network = RecordingTransport(URLSessionTransport(timeout: 15))
+            let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
+                                                                     transport: network))
+            // The SDK talks to the tenant by its public URL, which DPoP proofs name.
+            try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+                                                                                   applicationId: try #require(application.id)))
+            _ = try await holder.registerDevice()
+            _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))
+            _ = try await holder.addTrustedVerifierCertificates(verifierCAs.data.map(\.certificatePem))
+            let claimed = try await holder.claimCredentials(
+                offer: try await holder.retrieveCredentialOffer(uri: try await CredentialsEndToEndTests.offer(tenant, txCode: false).offerUri))
+            let credentialId = try #require(claimed.first).id
+
+            let cases = [
+                (#"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#, PresentationProtocol.openID4VP, false),
+                (#"{"protocol":"openid4vp-1.0","mode":"same-device","clientIdPrefix":"x509_san_dns","redirectUri":"https://shop.example/done","query":\#(Self.query)}"#,
+                 .openID4VP, true),
+                (#"{"protocol":"18013-7-2024","mode":"cross-device","query":\#(Self.query)}"#, .iso18013_7, false),
+            ]
+            for (body, expectedProtocol, sameDevice) in cases {
+                let created = try await Self.session(tenant, body)
+                #expect(try await Self.result(tenant, created.sessionId).status == "pending")
+                let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: created.authorizationRequestUri,
+                                                                               requireTrustedVerifier: true)
+                #expect(session.request.verifiedBy == .certificate && session.request.presentationProtocol == expectedProtocol, "\(body)")
+                #expect(session.matchedCredentials.first?.matchedMobileCredentials.map(\.id) == [credentialId])
+                let redirect = try await session.sendResponse(credentialIds: [credentialId], autoRedirect: false)
+                #expect(sameDevice == (redirect?.hasPrefix("https://shop.example/done?response_code=") ?? false), "\(String(describing: redirect))")
+                let result = try await Self.result(tenant, created.sessionId)
+                #expect(result.status == "verified", "\(body): \(result)")
+                #expect(result.claims?["org.iso.18013.5.1.mDL"]?["org.iso.18013.5.1"]?["family_name"] == .string("Doe"))
+                #expect(result.claims?["org.iso.18013.5.1.mDL"]?["org.iso.18013.5.1"]?["age_over_18"] == .bool(true))
+                // The request object is gone once answered, and the same response replayed is refused.
+                let fetched = try await network.send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri))))
+                #expect(fetched.status == 404)
+                let replay = try #require(network.posts.last)
+                let replayed = try await URLSessionTransport().send(replay)
+                #expect(replayed.status == 400)
+                #expect(String(decoding: replayed.body, as: UTF8.self).contains("invalid_request"))
+                #expect(try await Self.result(tenant, created.sessionId).status == "verified")
+            }
+
+            // Another session's response (its own nonce and state) is not taken by this one.
+            let first = try await Self.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#)
+            let second = try await Self.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#)
+            let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: first.authorizationRequestUri)
+            try await session.sendResponse(credentialIds: [credentialId], autoRedirect: false)
+            var misdirected = try #require(network.posts.last)
+            misdirected.url = try #require(URL(string: second.requestUri.replacingOccurrences(of: "/request", with: "/response")))
+            #expect(try await URLSessionTransport().send(misdirected).status == 400)
+            #expect(try await Self.result(tenant, second.sessionId).status == "pending")
+
+            // Declined.
+            let declinedSession = try await Self.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#)
+            try await holder.createOnlinePresentationSession(authorisationRequestUri: declinedSession.authorizationRequestUri).declineRequest()
+            #expect(try await Self.result(tenant, declinedSession.sessionId).status == "declined")
+
+            // Revoked at the issuer: the wallet's cached status still says valid, the verifier reads its own list.
+            let list = try await tenant.admin.send("GET", "/v1/credentials/mobile")
+            let issuedId = try #require(try JSONDecoder().decode(JSONValue.self, from: list.body).objectValue?["data"]?.arrayValue?.first?
+                .objectValue?["id"]?.stringValue)
+            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
+            let revokedSession = try await Self.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#)
+            try await holder.createOnlinePresentationSession(authorisationRequestUri: revokedSession.authorizationRequestUri)
+                .sendResponse(credentialIds: [credentialId], autoRedirect: false)
+            let revoked = try await Self.result(tenant, revokedSession.sessionId)
+            #expect(revoked.status == "failed" && revoked.failures?.map(\.code) == [PresentationFailureCode.statusRevoked], "\(revoked)")
+        }
+    }
+
+    @Test func sessionsAreValidated() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            for body in [#"{"protocol":"openid4vp-0.9","mode":"cross-device","query":\#(Self.query)}"#,
+                         #"{"protocol":"openid4vp-1.0","mode":"same-device","query":\#(Self.query)}"#,
+                         #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{}}"#,
+                         #"{"protocol":"18013-7-2024","mode":"cross-device","query":\#(Self.query)}"#,  // an IP host: no x509_san_dns
+                         #"{"protocol":"openid4vp-1.0","mode":"cross-device","expiresInSeconds":5,"query":\#(Self.query)}"#] {
+                let answer = try await tenant.admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
+                #expect(answer.status == 400, "\(body): \(answer.status)")
+            }
+            let unknown = try await tenant.admin.send("GET", "/v2/presentations/sessions/\(UUID().uuidString.lowercased())/result")
+            #expect(unknown.status == 404)
+            let garbage = try await tenant.admin.send("POST", "/v2/presentations/sessions/\(UUID().uuidString.lowercased())/response",
+                                                      headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("response=abc".utf8),
+                                                      authenticated: false)
+            #expect(garbage.status == 400)
+        }
+    }
+}
