@@ -9,7 +9,8 @@ import Testing
         #expect(failed.isEmpty, "failed: \(failed.map { "\($0.id): \($0.details)" })")
         #expect(steps.map(\.id) == ["tenant", "ios-application", "android-application", "register", "list", "renew",
                                     "rotate", "wallet-attestation", "credential-configuration", "offer", "claim",
-                                    "credential-valid", "revoke", "status-cached", "status-revoked", "status-unknown",
+                                    "credential-valid", "verifier", "present", "revoke", "status-cached", "presentation-refused",
+                                    "status-revoked", "status-unknown",
                                     "delete", "renewal-refused"])
         #expect(steps.map(\.number) == Array(1 ... steps.count))
         let register = try #require(steps.first { $0.id == "register" })
@@ -24,6 +25,10 @@ import Testing
         #expect(steps.first { $0.id == "wallet-attestation" }?.detail("clientId") == "demo-wallet-ios")
         #expect(steps.first { $0.id == "credential-valid" }?.detail("family_name") == "Doe")
         #expect(steps.first { $0.id == "status-cached" }?.detail("status") == "valid")
+        let present = try #require(steps.first { $0.id == "present" })
+        #expect(present.detail("result") == "verified" && present.detail("family_name") == "Doe")
+        #expect(present.detail("birth_date") == "1990-02-28" && present.detail("given_name") == "not sent")
+        #expect(steps.first { $0.id == "presentation-refused" }?.detail("failure") == "STATUS_REVOKED")
         #expect(steps.first { $0.id == "status-revoked" }?.detail("failureType") == "statusRevoked")
         #expect(steps.first { $0.id == "status-unknown" }?.detail("failureType") == "statusUnknown")
         let refused = try #require(steps.first { $0.id == "renewal-refused" })

@@ -10,8 +10,9 @@ import Logging
 /// The core of `holdfast demo` (DESIGN.md §5; README "The `holdfast` command"): an in-process tenant on a free port with a
 /// temporary data folder, two holder applications made through the admin API, and a simulated device running the
 /// real SDK over HTTP through registration, listing, renewal, rotation, wallet attestation (verified as an issuer
-/// would), an mDoc configured, offered, claimed, shown valid, revoked and seen revoked after the status list's ttl
-/// and unknown offline past its exp (the device's clock moved on), deletion and the refused renewal that follows.
+/// would), an mDoc configured, offered, claimed, shown valid, presented to the tenant's verifier, revoked (refused by
+/// the verifier, seen revoked by the wallet after the status list's ttl and unknown offline past its exp, the
+/// device's clock moved on), deletion and the refused renewal that follows.
 /// Each step is reported as it ends; the run stops at the first failed step.
 struct TetheringDemo: Sendable {
     /// Where server logs go (`nil`: nowhere, so that only the steps are shown).
@@ -193,6 +194,20 @@ struct TetheringDemo: Sendable {
             let family = credential.claims["org.iso.18013.5.1"]?["family_name"]?.stringValue ?? "-"
             return [.init("verified", "true"), .init("status", "valid"), .init("family_name", family)]
         }
+        try await recorder.step("verifier", "Trust the tenant's verifier",
+                                                          "GET /v1/presentations/verifier-cas (admin): the CA of the verifier's request-signing certificate, which the wallet adds as a trusted verifier.") {
+            let cas = try HoldfastJSON.decode(VerifierCAList.self, from: try await admin.send("GET", "/v1/presentations/verifier-cas").body)
+            guard let ca = cas.data.first else { throw DemoStepFailure("the tenant lists no verifier CA") }
+            _ = try await holder.addTrustedVerifierCertificates([ca.certificatePem])
+            return [.init("verifierCA", ca.id)]
+        }
+        try await recorder.step("present", "Present it to a verifier",
+                                "POST /v2/presentations/sessions asks for family_name and birth_date (OpenID4VP 1.0, DCQL); the wallet fetches the signed request, sees it comes from a trusted verifier, and sends only those two elements, signed with the credential's key and encrypted to the verifier.") {
+            let (status, detail) = try await Self.present(admin: admin, holder: holder, credentialId: credentialId)
+            guard status.status == "verified" else { throw DemoStepFailure("the verifier says \(status.status): \(status.failures ?? [])") }
+            return [.init("result", status.status), .init("family_name", detail["family_name"] ?? "-"),
+                    .init("birth_date", detail["birth_date"] ?? "-"), .init("given_name", detail["given_name"] ?? "not sent")]
+        }
         try await recorder.step("revoke", "The issuer revokes it",
                                 "POST /v1/credentials/mobile/{id}/status {\"status\": \"revoked\"}: its bit in the status list becomes 1.") {
             let list = try await admin.send("GET", "/v1/credentials/mobile")
@@ -207,6 +222,14 @@ struct TetheringDemo: Sendable {
             let credential = try await holder.getCredential(credentialId: credentialId)
             guard credential.status == .valid else { throw DemoStepFailure("expected the cached valid, got \(String(describing: credential.status))") }
             return [.init("status", "valid"), .init("deviceClock", "+0 s")]
+        }
+        try await recorder.step("presentation-refused", "The verifier refuses the revoked credential",
+                                "The wallet, still within its cached token's ttl, presents it; the verifier reads the tenant's own status list and refuses it.") {
+            let (status, _) = try await Self.present(admin: admin, holder: holder, credentialId: credentialId)
+            guard status.status == "failed", status.failures?.map(\.code) == [PresentationFailureCode.statusRevoked] else {
+                throw DemoStepFailure("expected STATUS_REVOKED, got \(status.status) \(status.failures ?? [])")
+            }
+            return [.init("result", status.status), .init("failure", PresentationFailureCode.statusRevoked)]
         }
         try await recorder.step("status-revoked", "After the ttl the wallet sees the revocation",
                                 "The device's clock is moved 61 s on: the cached token is older than its ttl, a new one is fetched and says revoked.") {
@@ -231,6 +254,26 @@ struct TetheringDemo: Sendable {
             }
             return [.init("failureType", "statusUnknown"), .init("deviceClock", "+362 s"), .init("network", "offline")]
         }
+    }
+
+    /// A verifier session asking for family_name and birth_date, answered by the wallet; the verifier's result and
+    /// the values it received.
+    private static func present(admin: AdminClient, holder: MobileCredentialHolder,
+                                credentialId: String) async throws -> (PresentationResult, [String: String]) {
+        let body = #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":false,"birth_date":false}}}}"#
+        let answer = try await admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
+        guard answer.status == 201 else { throw DemoStepFailure("session: HTTP \(answer.status)") }
+        let created = try HoldfastJSON.decode(PresentationSessionCreated.self, from: answer.body)
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: created.authorizationRequestUri,
+                                                                       requireTrustedVerifier: true)
+        try await session.sendResponse(credentialIds: [credentialId], autoRedirect: false)
+        let result = try HoldfastJSON.decode(PresentationResult.self,
+                                             from: try await admin.send("GET", "/v2/presentations/sessions/\(created.sessionId)/result").body)
+        var values: [String: String] = [:]
+        for (element, value) in result.claims?["org.iso.18013.5.1.mDL"]?["org.iso.18013.5.1"] ?? [:] {
+            values[element] = value.stringValue ?? "\(value)"
+        }
+        return (result, values)
     }
 
     static let configuration = #"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name","given_name","birth_date"]},"display":{"name":"Demo driving licence"}}"#
