@@ -9,7 +9,8 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Administer the tenant directly on its database.",
-        subcommands: [KeysCommand.self, ApplicationsCommand.self, InstancesCommand.self, CredentialsCommand.self])
+        subcommands: [KeysCommand.self, ApplicationsCommand.self, InstancesCommand.self, CredentialsCommand.self,
+                      PresentationsCommand.self])
 }
 
 /// The storage flags every `admin` subcommand takes.

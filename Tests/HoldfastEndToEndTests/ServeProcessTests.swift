@@ -119,6 +119,31 @@ import Testing
         #expect(second.data.last?.id == first.data[0].id)
     }
 
+    /// `holdfast admin presentations create|result` (README "The `holdfast` command"): a session on the database,
+    /// its authorization request URI, and its result.
+    @Test func presentationSessionsAreMadeFromTheCommandLine() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        struct Created: Decodable { var sessionId: String; var authorizationRequestUri: String; var requestUri: String }
+        let created = try await Self.run(["admin", "presentations", "create", "--data", data.path, "--doc-type", "org.iso.18013.5.1.mDL",
+                                          "--element", "org.iso.18013.5.1:family_name,org.iso.18013.5.1:age_over_18!", "--qr"])
+        #expect(created.status == 0, "\(created.error)")
+        // The JSON object, then the QR code.
+        let json = try #require(created.output.range(of: "\n}\n")).upperBound
+        let session = try JSONDecoder().decode(Created.self, from: Data(created.output[..<json].utf8))
+        #expect(created.output[json...].contains("▀"))
+        #expect(session.authorizationRequestUri.hasPrefix("openid4vp://?client_id=x509_hash%3A"))
+        #expect(session.requestUri == "http://127.0.0.1:8080/v2/presentations/sessions/\(session.sessionId)/request")
+        let result = try await Self.run(["admin", "presentations", "result", session.sessionId, "--data", data.path])
+        #expect(result.status == 0 && result.output.contains(#""status" : "pending""#), "\(result.output) \(result.error)")
+        // 18013-7:2024 needs a DNS host; the default public URL is an IP literal.
+        let refused = try await Self.run(["admin", "presentations", "create", "--data", data.path, "--protocol", "18013-7-2024",
+                                          "--doc-type", "org.iso.18013.5.1.mDL", "--element", "org.iso.18013.5.1:family_name"])
+        #expect(refused.status != 0 && refused.error.contains("x509_san_dns"), "\(refused.error)")
+        let malformed = try await Self.run(["admin", "presentations", "create", "--data", data.path, "--doc-type", "d", "--element", "nocolon"])
+        #expect(malformed.status == 64)
+    }
+
     @Test func aTakenPortIsReportedBeforeAnythingIsCreated() async throws {
         let port = try RawConnection.freePort()
         let first = try Server(port: port)

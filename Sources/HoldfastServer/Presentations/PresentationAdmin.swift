@@ -1,0 +1,35 @@
+import Foundation
+import HoldfastAdmin
+import Logging
+
+/// Presentation sessions on a database, for `holdfast admin presentations` (README "Verifier"): the same service
+/// and validation the API uses. Sessions made here belong to the command line (`created_by` "cli"), whose results
+/// it reads whoever made them: it has the database.
+public struct PresentationAdmin: Sendable {
+    static let creator = "cli"
+    let service: PresentationSessionService
+
+    public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
+                            logger: Logger) async throws -> PresentationAdmin {
+        let masterKey = try MasterKey.load(configuration.masterKey)
+        let publicURL = configuration.effectivePublicURL(boundPort: nil)
+        let issuer = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database, now: now, logger: logger)
+        let verifier = try await database.withStartupLock { session in
+            try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
+                                                        now: now, logger: logger)
+        }
+        let store = IssuerCertificateStore(initial: issuer, loadedAt: now, database: database, masterKey: masterKey, logger: logger)
+        return PresentationAdmin(service: PresentationSessionService(
+            database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
+            trustedIssuers: PresentationTrustedIssuerService(database: database),
+            statusLists: StatusListService(database: database, certificates: store, publicURL: { publicURL }), publicURL: { publicURL }))
+    }
+
+    public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {
+        try await service.create(request, adminKeyID: Self.creator, now: now)
+    }
+
+    public func result(sessionId: String, now: Date) async throws -> PresentationResult {
+        try await service.result(id: sessionId, adminKeyID: nil, now: now)
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import HoldfastServer
+
+/// `holdfast admin presentations create|result` (README "The `holdfast` command"): verifier sessions made directly
+/// on the configured database.
+struct PresentationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "presentations", abstract: "The verifier: presentation sessions and their results.",
+        subcommands: [Create.self, Result.self])
+
+    static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
+                                       _ body: @Sendable (PresentationAdmin) async throws -> T) async throws -> T {
+        let dataDirectory = storage.dataDirectory
+        do {
+            return try await storage.withDatabase { database, logger in
+                let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
+                return try await body(try await PresentationAdmin.open(configuration: configuration, database: database,
+                                                                       now: SystemClock().now(), logger: logger))
+            }
+        } catch let error as any ProblemConvertible {
+            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Option(name: .customLong("protocol"), help: "openid4vp-1.0 (default) or 18013-7-2024.") var presentationProtocol = "openid4vp-1.0"
+        @Option(name: .customLong("doc-type"), help: "The docType asked for.") var docType: String
+        @Option(name: .customLong("element"), parsing: .singleValue,
+                help: "namespace:element[,namespace:element…]; repeatable. A trailing ! asks to retain it (intent_to_retain).")
+        var elements: [String]
+        @Option(help: "cross-device (default) or same-device.") var mode = "cross-device"
+        @Option(name: .customLong("redirect-uri"), help: "Where a same-device wallet returns to.") var redirectUri: String?
+        @Option(name: .customLong("client-id-prefix"), help: "x509_hash (default) or x509_san_dns.") var clientIdPrefix: String?
+        @Option(name: .customLong("expires-in"), help: "Seconds the session stays open (30–3600, default 300).") var expiresIn: Int?
+        @Flag(help: "Also print the URI as a QR code for the terminal.") var qr = false
+
+        func run() async throws {
+            var spaces: [String: [String: Bool]] = [:]
+            for item in elements.flatMap({ $0.split(separator: ",") }) {
+                var text = item.trimmingCharacters(in: .whitespaces)
+                let retain = text.hasSuffix("!")
+                if retain { text.removeLast() }
+                guard let colon = text.lastIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
+                    throw ValidationError("--element takes namespace:element, not \(item)")
+                }
+                spaces[String(text[..<colon]), default: [:]][String(text[text.index(after: colon)...])] = retain
+            }
+            let request = PresentationSessionRequest(protocol: presentationProtocol, mode: mode, redirectUri: redirectUri,
+                                                     clientIdPrefix: clientIdPrefix, expiresInSeconds: expiresIn,
+                                                     query: .init(docType: docType, nameSpaces: spaces))
+            let created = try await PresentationsCommand.withAdmin(storage) { try await $0.createSession(request, now: SystemClock().now()) }
+            try Console.json(created)
+            if qr { Console.line(try TerminalQR.render(created.authorizationRequestUri)) }
+        }
+    }
+
+    struct Result: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A session's result: {status, claims?, failures?}.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The session id.") var sessionId: String
+
+        func run() async throws {
+            let id = sessionId
+            try Console.json(try await PresentationsCommand.withAdmin(storage) { try await $0.result(sessionId: id, now: SystemClock().now()) })
+        }
+    }
+}
