@@ -29,7 +29,7 @@ struct CredentialBenchFixtures {
     }
 
     /// An mDL of `elements` elements in one namespace, bound to a fresh device key.
-    func mdoc(elements: Int) throws -> IssuerSigned {
+    func mdoc(elements: Int, deviceKey: P256.Signing.PublicKey = P256.Signing.PrivateKey().publicKey) throws -> IssuerSigned {
         let issuer = MDocIssuer(signer: COSESigningKey.p256(signerKey), certificateChain: [signerDER])
         let values: [(identifier: String, value: CBOR)] = (0..<elements).map { index in
             switch index % 4 {
@@ -42,7 +42,7 @@ struct CredentialBenchFixtures {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         return try issuer.issue(docType: "org.iso.18013.5.1.mDL",
                                 nameSpaces: [.init(name: "org.iso.18013.5.1", elements: values)],
-                                deviceKey: COSEKey(publicKey: P256.Signing.PrivateKey().publicKey),
+                                deviceKey: COSEKey(publicKey: deviceKey),
                                 validity: .init(signed: now, validFrom: now, validUntil: now.addingTimeInterval(365 * 86_400)),
                                 status: .init(index: 7, uri: "https://issuer.example/v2/credentials/mobile/status-lists/1/token"))
     }
