@@ -56,7 +56,6 @@ public actor StatusListCache {
     private var loaded: Set<String> = []
     private var inFlight: [String: Task<Void, Never>] = [:]
     private var failures: [String: String] = [:]
-    private(set) var fetches = 0
 
     public init(storage: any SecureStorage, transport: any HTTPTransport, clock: any HoldfastClock,
                 maximumListBytes: Int = StatusList.defaultMaximumBytes) {
@@ -119,7 +118,6 @@ public actor StatusListCache {
             failures[uri] = "the status list URI is not https (plain http only on loopback)"
             return
         }
-        fetches += 1
         let response: TransportResponse
         do {
             response = try await transport.send(TransportRequest(method: "GET", url: url, headers: [
