@@ -1,8 +1,11 @@
+import COSE
+import Crypto
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import HoldfastSDK
+@testable import HoldfastSDK
 import JOSE
+import MDoc
 import ServerTestSupport
 import Testing
 
@@ -141,6 +144,81 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                                                       headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("response=abc".utf8),
                                                       authenticated: false)
             #expect(garbage.status == 400)
+        }
+    }
+}
+
+/// Responses a wallet would never send, made by hand, refused by the tenant's verifier with the failure each earns
+/// (README "Verifier").
+@Suite struct PresentationAttackEndToEndTests {
+    @Test func forgedResponsesFailWithTheirCodes() async throws {
+        try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
+            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
+            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            let application = try await tenant.createIOSApplication()
+            let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("attacker"), applicationId: "holdfast-sdk")
+            let secureArea = SoftwareSecureArea(storage: storage)
+            let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea,
+                                                                     transport: URLSessionTransport(timeout: 15)))
+            try await holder.initialize(platformConfiguration: PlatformConfiguration(
+                tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"), applicationId: try #require(application.id)))
+            _ = try await holder.registerDevice()
+            _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))
+            let claimed = try await holder.claimCredentials(
+                offer: try await holder.retrieveCredentialOffer(uri: try await CredentialsEndToEndTests.offer(tenant, txCode: false).offerUri))
+            let (stored, issuerSigned) = try await holder.credentials.presentable(try #require(claimed.first).id)
+
+            /// Opens a session asking for family_name, answers it with what `build` makes, returns the result.
+            func attack(_ build: (SessionTranscript) async throws -> Document) async throws -> PresentationResult {
+                let created = try await PresentationEndToEndTests.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(PresentationEndToEndTests.query)}"#)
+                let fetched = try await URLSessionTransport().send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri))))
+                let payload = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: String(decoding: fetched.body, as: UTF8.self)).payload)).objectValue)
+                let jwk = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(try #require(payload["client_metadata"]?.objectValue?["jwks"]?.objectValue?["keys"]?.arrayValue?.first)))
+                let responseUri = try #require(payload["response_uri"]?.stringValue)
+                let transcript = SessionTranscript.openID4VP(clientId: try #require(payload["client_id"]?.stringValue), nonce: try #require(payload["nonce"]?.stringValue),
+                                                             jwkThumbprint: Base64URL.decode(try jwk.thumbprint()), responseUri: responseUri)
+                let document = try await build(transcript)
+                let body: JSONValue = .object(["vp_token": .object(["credential": .array([.string(Base64URL.encode(DeviceResponse(documents: [document]).encoded()))])]),
+                                               "state": try #require(payload["state"])])
+                let jwe = try JWE.encrypt(plaintext: try JSONEncoder().encode(body), to: jwk, encryption: .a128gcm)
+                let posted = try await URLSessionTransport().send(TransportRequest(method: "POST", url: try #require(URL(string: responseUri)),
+                                                                                   headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                                                   body: Data(("response=" + (jwe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)))
+                #expect(posted.status == 200)
+                return try await PresentationEndToEndTests.result(tenant, created.sessionId)
+            }
+            func signed(_ disclosed: IssuerSigned, _ transcript: SessionTranscript) async throws -> Document {
+                Document(docType: stored.docType, issuerSigned: disclosed,
+                         deviceSigned: try await OnlinePresentationSession.deviceSigned(docType: stored.docType, transcript: transcript,
+                                                                                        alias: stored.keyAlias, secureArea: secureArea))
+            }
+            let asked = issuerSigned.disclosing(["org.iso.18013.5.1": ["family_name"]])
+
+            // The honest answer, made by hand the same way, is verified: the attacks below differ in one thing each.
+            #expect(try await attack { try await signed(asked, $0) }.status == "verified")
+            // An element that was not asked for.
+            let extra = try await attack { try await signed(issuerSigned.disclosing(["org.iso.18013.5.1": ["family_name", "birth_date"]]), $0) }
+            #expect(extra.status == "failed" && extra.failures?.map(\.code) == [PresentationFailureCode.elementNotRequested], "\(extra)")
+            // Signed by another key than the MSO's device key.
+            let otherKey = try await attack { transcript in
+                Document(docType: stored.docType, issuerSigned: asked,
+                         deviceSigned: try DeviceSigned.sign(docType: stored.docType, sessionTranscript: transcript, signer: COSESigningKey.p256(.init())))
+            }
+            #expect(otherKey.failures?.map(\.code) == [PresentationFailureCode.deviceSignatureInvalid], "\(otherKey)")
+            // Signed over another session's transcript.
+            let replayed = try await attack { _ in
+                try await signed(asked, SessionTranscript.openID4VP(clientId: "x509_hash:other", nonce: "other", jwkThumbprint: nil, responseUri: "https://other.example"))
+            }
+            #expect(replayed.failures?.map(\.code) == [PresentationFailureCode.deviceSignatureInvalid], "\(replayed)")
+            // A disclosed value changed after issuance.
+            let tampered = try await attack { transcript in
+                var bytes = asked.encoded()
+                let doe = Array("Doe".utf8)
+                let at = try #require((0...(bytes.count - 3)).first { Array(bytes[$0..<$0 + 3]) == doe })
+                bytes.replaceSubrange(at..<at + 3, with: Array("Dow".utf8))
+                return try await signed(try IssuerSigned(decoding: bytes), transcript)
+            }
+            #expect(tampered.failures?.map(\.code) == [PresentationFailureCode.digestMismatch], "\(tampered)")
         }
     }
 }
