@@ -70,7 +70,7 @@ let package = Package(
         ]),
         .target(name: "ClientAttestation", dependencies: ["JOSE"]),
         .target(name: "HoldfastProtocol", dependencies: [
-            "JOSE",
+            "JOSE", "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [

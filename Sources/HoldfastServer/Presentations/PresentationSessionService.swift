@@ -1,3 +1,4 @@
+import Attestation
 import CBOR
 import Crypto
 import Foundation
@@ -6,7 +7,6 @@ import HoldfastProtocol
 import JOSE
 import MDoc
 import SQLKit
-import StatusList
 import X509
 
 /// Presentation sessions of the tenant's verifier (README "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
@@ -190,7 +190,7 @@ struct PresentationSessionService: Sendable {
         } catch {
             throw OAuthError.invalidRequest("the response does not decrypt with this session's key")
         }
-        guard let state = payload["state"]?.stringValue, Self.constantTimeEquals(state, session.state) else {
+        guard let state = payload["state"]?.stringValue, ConstantTime.equal(state.utf8, session.state.utf8) else {
             throw OAuthError.invalidRequest("the response's state is not this session's")
         }
         let result: PresentationResult
@@ -262,7 +262,7 @@ struct PresentationSessionService: Sendable {
                             failures.append(.init(code: PresentationFailureCode.elementNotRequested, reason: "\(space.name)/\(item.elementIdentifier) was not asked for"))
                             continue
                         }
-                        claims[document.docType, default: [:]][space.name, default: [:]][item.elementIdentifier] = VerifierClaimJSON.json(item.elementValue)
+                        claims[document.docType, default: [:]][space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue)
                     }
                 }
                 if let failure = try await statusFailure(verified.mso.status, now: now) { failures.append(failure) }
@@ -280,10 +280,8 @@ struct PresentationSessionService: Sendable {
             return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(reference.uri.prefix(200)) is not this tenant's and is not fetched")
         }
         let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))
-        guard let served = try await statusLists.token(listID: listID, format: .cwt, now: now),
-              let token = try? SignedStatusListToken(decoding: served.bytes),
-              let value = try? token.token.list.status(at: Int(clamping: reference.index)) else {
-            return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(listID.prefix(64)) cannot be read")
+        guard let value = try await statusLists.status(listID: listID, index: Int(clamping: reference.index)) else {
+            return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(listID.prefix(64)) has no entry \(reference.index)")
         }
         switch value {
         case 0: return nil
@@ -398,43 +396,5 @@ struct PresentationSessionService: Sendable {
         value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
     }
 
-    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let (a, b) = (Array(lhs.utf8), Array(rhs.utf8))
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
     private static func context(_ id: String) -> String { "holdfast presentation_sessions \(id)" }
-}
-
-/// Element values as the result shows them (README "Verifier"): a full-date as `YYYY-MM-DD`, a tdate as RFC 3339
-/// text, bytes as `{"$type": "bytes", "value": <base64>}`, the rest as JSON.
-enum VerifierClaimJSON {
-    static func json(_ value: CBOR) -> JSONValue {
-        switch value {
-        case .unsigned(let number): number <= UInt64(Int64.max) ? .integer(Int64(number)) : .number(Double(number))
-        case .negative(let number): number < UInt64(Int64.max) ? .integer(-1 - Int64(number)) : .number(-1 - Double(number))
-        case .bytes(let bytes): .object(["$type": .string("bytes"), "value": .string(Data(bytes).base64EncodedString())])
-        case .text(let text): .string(text)
-        case .array(let items): .array(items.map(json))
-        case .map(let pairs):
-            .object(Dictionary(pairs.map { pair in
-                (Self.key(pair.key), json(pair.value))
-            }, uniquingKeysWith: { first, _ in first }))
-        case .tagged(_, let inner): json(inner)
-        case .bool(let flag): .bool(flag)
-        case .null, .undefined: .null
-        case .simple(let number): .integer(Int64(number))
-        case .float(let number, _): .number(number)
-        case .indefinite: .string(String(describing: value))
-        }
-    }
-
-    private static func key(_ value: CBOR) -> String {
-        switch value {
-        case .text(let text): text
-        case .unsigned(let number): String(number)
-        default: String(describing: value)
-        }
-    }
 }

@@ -126,6 +126,15 @@ public struct StatusListService: Sendable {
     }
 
     /// Every list's id, oldest first.
+    /// The status of one handed-out index, read from its row (the list's latest state, which its next token
+    /// carries); nil for an index that was never handed out.
+    func status(listID: String, index: Int) async throws -> UInt8? {
+        guard listID.utf8.count <= 64 else { return nil }
+        return try await database.sql.select().column("status").from("status_list_entries")
+            .where("list_id", .equal, listID).where("idx", .equal, index).first()
+            .map { UInt8(clamping: try $0.decode(column: "status", as: Int.self)) }
+    }
+
     public func listIDs() async throws -> [String] {
         try await database.sql.select().column("id").from("status_lists").orderBy("created_at").orderBy("id").all()
             .map { try $0.decode(column: "id", as: String.self) }
