@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresKit
 import SQLiteStorage
+import Synchronization
 
 /// The tenant's SQL database (DESIGN.md §4 "Storage"): SQLite (a file in the data folder, the embedded default)
 /// or PostgreSQL, both behind sql-kit's `SQLDatabase`. Capabilities write portable SQL through `sql`, and use
@@ -17,16 +18,16 @@ public struct HoldfastDatabase: Sendable {
     public let dialect: Dialect
     /// Where it is, without a password (for logs, `/health`, start-up).
     public let location: String
-    private let shutdown: @Sendable () async throws -> Void
+    private let lifetime: DatabaseLifetime
 
     /// How many PostgreSQL connections each event loop may open (SQLite: see `SQLiteFile`).
     public static let postgresConnectionsPerEventLoop = 8
 
-    init(sql: any SQLDatabase, dialect: Dialect, location: String, shutdown: @escaping @Sendable () async throws -> Void) {
+    init(sql: any SQLDatabase, dialect: Dialect, location: String, lifetime: DatabaseLifetime) {
         self.sql = sql
         self.dialect = dialect
         self.location = location
-        self.shutdown = shutdown
+        self.lifetime = lifetime
     }
 
     /// Opens the database: SQLite's file and connections at once (`SQLiteFile`); for PostgreSQL a pool that makes
@@ -53,9 +54,8 @@ public struct HoldfastDatabase: Sendable {
                                    message: "cannot open the SQLite database \(path): \(error.message)")
             }
             let sql = SQLiteFileDatabase(file: file, logger: logger, queryLogLevel: .trace)
-            return HoldfastDatabase(sql: sql, dialect: .sqlite, location: HoldfastConfiguration.describe(database)) {
-                file.release()
-            }
+            return HoldfastDatabase(sql: sql, dialect: .sqlite, location: HoldfastConfiguration.describe(database),
+                                    lifetime: DatabaseLifetime(close: { file.release() }, abandon: { file.release() }))
         case .postgres(let url):
             let configuration: SQLPostgresConfiguration
             do {
@@ -74,15 +74,15 @@ public struct HoldfastDatabase: Sendable {
                 on: group)
             let box = ConnectionPoolBox(pool: pool)
             let sql = pool.database(logger: logger).sql(queryLogLevel: .trace)
-            return HoldfastDatabase(sql: sql, dialect: .postgresql, location: HoldfastConfiguration.describe(database)) {
-                try await box.pool.shutdownAsync()
-            }
+            return HoldfastDatabase(sql: sql, dialect: .postgresql, location: HoldfastConfiguration.describe(database),
+                                    lifetime: DatabaseLifetime(close: { try? await box.pool.shutdownAsync() },
+                                                               abandon: { box.pool.shutdownGracefully { _ in } }))
         }
     }
 
     /// Closes every connection; the database is unusable afterwards.
     public func close() async {
-        try? await shutdown()
+        await lifetime.close()
     }
 
     /// A round trip (`SELECT 1`), for `/health` and start-up.
@@ -135,6 +135,40 @@ public struct HoldfastDatabase: Sendable {
                 throw error
             }
         }
+    }
+}
+
+/// Closes the database once: when `close()` is called, or else when the last copy of the `HoldfastDatabase` goes
+/// away. A PostgreSQL pool that is released without being shut down keeps its connections open (and stops a debug
+/// build), so a path that forgets `close()` — an error between opening and handing the database to its owner —
+/// costs nothing.
+final class DatabaseLifetime: Sendable {
+    private let closed = Mutex(false)
+    private let closeNow: @Sendable () async -> Void
+    private let abandon: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - close: closes and waits until it is done.
+    ///   - abandon: starts closing without waiting (from `deinit`).
+    init(close: @escaping @Sendable () async -> Void, abandon: @escaping @Sendable () -> Void) {
+        self.closeNow = close
+        self.abandon = abandon
+    }
+
+    func close() async {
+        guard markClosed() else { return }
+        await closeNow()
+    }
+
+    private func markClosed() -> Bool {
+        closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+    }
+
+    deinit {
+        if markClosed() { abandon() }
     }
 }
 
