@@ -39,7 +39,7 @@ struct AdminStorageOptions: ParsableArguments {
     }
 }
 
-/// `holdfast admin keys create --name N | list | revoke ID`, printing JSON.
+/// `holdfast admin keys create --name N [--scope admin|verifier] | list | revoke ID`, printing JSON.
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
@@ -52,10 +52,12 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
         @Option(help: "A name for the key (1–100 characters).")
         var name: String
+        @Option(help: "admin (the whole admin API, the default) or verifier (only presentation sessions and their results).")
+        var scope: AdminKey.Scope = .admin
 
         func run() async throws {
-            let name = self.name
-            let created = try await storage.withAdminKeys { try await $0.create(name: name) }
+            let name = self.name, scope = self.scope
+            let created = try await storage.withAdminKeys { try await $0.create(name: name, scope: scope) }
             try Console.json(created)
         }
     }
@@ -116,3 +118,5 @@ enum Console {
         return HoldfastLogging.logger(quiet, label: "holdfast.cli")
     }
 }
+
+extension AdminKey.Scope: ExpressibleByArgument {}

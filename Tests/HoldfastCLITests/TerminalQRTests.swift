@@ -1,5 +1,6 @@
 import Foundation
 @testable import holdfast
+import QR
 import Testing
 import TestSupport
 
@@ -59,6 +60,6 @@ import TestSupport
     }
 
     @Test func tooMuchTextIsAnError() {
-        #expect(throws: TerminalQR.TooLong.self) { try TerminalQR.render(String(repeating: "x", count: 3_000)) }
+        #expect(throws: QRCode.TooLong.self) { try TerminalQR.render(String(repeating: "x", count: 3_000)) }
     }
 }

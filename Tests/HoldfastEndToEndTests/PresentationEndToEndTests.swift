@@ -9,6 +9,16 @@ import MDoc
 import ServerTestSupport
 import Testing
 
+/// The wall clock, moved on by `shift(by:)`: the server's time runs as usual until a test jumps it forward.
+final class ShiftedClock: HoldfastClock, @unchecked Sendable {
+    // @unchecked: `offset` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
+    func shift(by interval: TimeInterval) { lock.withLock { offset += interval } }
+}
+
 /// Records the wallet's posts, so that a test can replay one as an attacker would.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     // @unchecked: `posts` is only read and written under `lock`; `inner` is immutable.
@@ -32,9 +42,10 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     static let query = #"{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":true,"age_over_18":false}}}"#
 
     /// A tenant whose public URL is http://localhost:<port> (a DNS host, which x509_san_dns and 2024 need).
-    static func withLocalhostTenant(_ backend: EndToEndBackend, _ body: @escaping @Sendable (EndToEndTenant) async throws -> Void) async throws {
+    static func withLocalhostTenant(_ backend: EndToEndBackend, clock: any HoldfastClock = SystemClock(),
+                                    _ body: @escaping @Sendable (EndToEndTenant) async throws -> Void) async throws {
         let port = try RawConnection.freePort()
-        try await backend.withTenant(configure: { configuration in
+        try await backend.withTenant(clock: clock, configure: { configuration in
             configuration.port = port
             configuration.publicURL = "http://localhost:\(port)"
         }, body)
@@ -50,26 +61,31 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         try HoldfastJSON.decode(PresentationResult.self, from: try await tenant.admin.send("GET", "/v2/presentations/sessions/\(id)/result").body)
     }
 
+    /// A registered wallet that trusts the tenant's IACA and verifier CA and holds one claimed mDL.
+    static func wallet(_ tenant: EndToEndTenant) async throws -> (holder: MobileCredentialHolder, network: RecordingTransport, credentialId: String) {
+        _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
+        let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+        let verifierCAs = try HoldfastJSON.decode(VerifierCAList.self, from: try await tenant.admin.send("GET", "/v1/presentations/verifier-cas").body)
+        let application = try await tenant.createIOSApplication()
+        let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("wallet"), applicationId: "holdfast-sdk")
+        let network = RecordingTransport(URLSessionTransport(timeout: 15))
+        let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
+                                                                 transport: network))
+        // The SDK talks to the tenant by its public URL, which DPoP proofs name.
+        try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+                                                                               applicationId: try #require(application.id)))
+        _ = try await holder.registerDevice()
+        _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))
+        _ = try await holder.addTrustedVerifierCertificates(verifierCAs.data.map(\.certificatePem))
+        let claimed = try await holder.claimCredentials(
+            offer: try await holder.retrieveCredentialOffer(uri: try await CredentialsEndToEndTests.offer(tenant, txCode: false).offerUri))
+        return (holder, network, try #require(claimed.first).id)
+    }
+
     @Test(arguments: EndToEndBackend.available)
     func aWalletPresentsToTheTenantsVerifier(_ backend: EndToEndBackend) async throws {
         try await Self.withLocalhostTenant(backend) { tenant in
-            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
-            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
-            let verifierCAs = try HoldfastJSON.decode(VerifierCAList.self, from: try await tenant.admin.send("GET", "/v1/presentations/verifier-cas").body)
-            let application = try await tenant.createIOSApplication()
-            let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("wallet"), applicationId: "holdfast-sdk")
-            let network = RecordingTransport(URLSessionTransport(timeout: 15))
-            let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
-                                                                     transport: network))
-            // The SDK talks to the tenant by its public URL, which DPoP proofs name.
-            try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
-                                                                                   applicationId: try #require(application.id)))
-            _ = try await holder.registerDevice()
-            _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))
-            _ = try await holder.addTrustedVerifierCertificates(verifierCAs.data.map(\.certificatePem))
-            let claimed = try await holder.claimCredentials(
-                offer: try await holder.retrieveCredentialOffer(uri: try await CredentialsEndToEndTests.offer(tenant, txCode: false).offerUri))
-            let credentialId = try #require(claimed.first).id
+            let (holder, network, credentialId) = try await Self.wallet(tenant)
 
             let cases = [
                 (#"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#, PresentationProtocol.openID4VP, false),
@@ -86,6 +102,15 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                 #expect(session.matchedCredentials.first?.matchedMobileCredentials.map(\.id) == [credentialId])
                 let redirect = try await session.sendResponse(credentialIds: [credentialId], autoRedirect: false)
                 #expect(sameDevice == (redirect?.hasPrefix("https://shop.example/done?response_code=") ?? false), "\(String(describing: redirect))")
+                if sameDevice, let redirect, let code = URLComponents(string: redirect)?.queryItems?.first(where: { $0.name == "response_code" })?.value {
+                    // The web page the wallet is sent to reads the result with the code alone, once (OpenID4VP 1.0 §8.2).
+                    let wrong = URL(string: "\(tenant.baseURL)/v2/presentations/sessions/\(created.sessionId)/result?response_code=x\(code)")!
+                    #expect(try await URLSessionTransport().send(TransportRequest(method: "GET", url: wrong)).status == 404)
+                    let byCode = URL(string: "\(tenant.baseURL)/v2/presentations/sessions/\(created.sessionId)/result?response_code=\(code)")!
+                    let first = try await URLSessionTransport().send(TransportRequest(method: "GET", url: byCode))
+                    #expect(first.status == 200 && (try? HoldfastJSON.decode(PresentationResult.self, from: first.body))?.status == "verified")
+                    #expect(try await URLSessionTransport().send(TransportRequest(method: "GET", url: byCode)).status == 404)
+                }
                 let result = try await Self.result(tenant, created.sessionId)
                 #expect(result.status == "verified", "\(body): \(result)")
                 #expect(result.claims?["org.iso.18013.5.1.mDL"]?["org.iso.18013.5.1"]?["family_name"] == .string("Doe"))
@@ -128,6 +153,25 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// A session past its `expiresInSeconds` (the server's clock moved on) serves no request object, takes no response
+    /// (`invalid_request`), and its result says `expired`.
+    @Test func anExpiredSessionTakesNoResponse() async throws {
+        let clock = ShiftedClock()
+        try await Self.withLocalhostTenant(.sqlite, clock: clock) { tenant in
+            let (holder, network, credentialId) = try await Self.wallet(tenant)
+            let created = try await Self.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","expiresInSeconds":30,"query":\#(Self.query)}"#)
+            let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: created.authorizationRequestUri)
+            clock.shift(by: 31)
+            #expect(try await Self.result(tenant, created.sessionId).status == "expired")
+            #expect(try await network.send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri)))).status == 404)
+            await #expect(throws: (any Error).self) { try await session.sendResponse(credentialIds: [credentialId], autoRedirect: false) }
+            let refused = try #require(network.posts.last)
+            let answer = try await URLSessionTransport().send(refused)
+            #expect(answer.status == 400 && String(decoding: answer.body, as: UTF8.self).contains("invalid_request"))
+            #expect(try await Self.result(tenant, created.sessionId).status == "expired")
+        }
+    }
+
     @Test func sessionsAreValidated() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             for body in [#"{"protocol":"openid4vp-0.9","mode":"cross-device","query":\#(Self.query)}"#,
@@ -151,6 +195,26 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 /// Responses a wallet would never send, made by hand, refused by the tenant's verifier with the failure each earns
 /// (README "Verifier").
 @Suite struct PresentationAttackEndToEndTests {
+    /// Opens a session asking for family_name, answers it with what `build` makes, returns the result.
+    static func answer(_ tenant: EndToEndTenant, _ build: (SessionTranscript) async throws -> Document) async throws -> PresentationResult {
+        let created = try await PresentationEndToEndTests.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(PresentationEndToEndTests.query)}"#)
+        let fetched = try await URLSessionTransport().send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri))))
+        let payload = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: String(decoding: fetched.body, as: UTF8.self)).payload)).objectValue)
+        let jwk = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(try #require(payload["client_metadata"]?.objectValue?["jwks"]?.objectValue?["keys"]?.arrayValue?.first)))
+        let responseUri = try #require(payload["response_uri"]?.stringValue)
+        let transcript = SessionTranscript.openID4VP(clientId: try #require(payload["client_id"]?.stringValue), nonce: try #require(payload["nonce"]?.stringValue),
+                                                     jwkThumbprint: Base64URL.decode(try jwk.thumbprint()), responseUri: responseUri)
+        let document = try await build(transcript)
+        let body: JSONValue = .object(["vp_token": .object(["credential": .array([.string(Base64URL.encode(DeviceResponse(documents: [document]).encoded()))])]),
+                                       "state": try #require(payload["state"])])
+        let jwe = try JWE.encrypt(plaintext: try JSONEncoder().encode(body), to: jwk, encryption: .a128gcm)
+        let posted = try await URLSessionTransport().send(TransportRequest(method: "POST", url: try #require(URL(string: responseUri)),
+                                                                           headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                                           body: Data(("response=" + (jwe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)))
+        #expect(posted.status == 200)
+        return try await PresentationEndToEndTests.result(tenant, created.sessionId)
+    }
+
     @Test func forgedResponsesFailWithTheirCodes() async throws {
         try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
             _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
@@ -168,24 +232,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                 offer: try await holder.retrieveCredentialOffer(uri: try await CredentialsEndToEndTests.offer(tenant, txCode: false).offerUri))
             let (stored, issuerSigned) = try await holder.credentials.presentable(try #require(claimed.first).id)
 
-            /// Opens a session asking for family_name, answers it with what `build` makes, returns the result.
             func attack(_ build: (SessionTranscript) async throws -> Document) async throws -> PresentationResult {
-                let created = try await PresentationEndToEndTests.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(PresentationEndToEndTests.query)}"#)
-                let fetched = try await URLSessionTransport().send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri))))
-                let payload = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: String(decoding: fetched.body, as: UTF8.self)).payload)).objectValue)
-                let jwk = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(try #require(payload["client_metadata"]?.objectValue?["jwks"]?.objectValue?["keys"]?.arrayValue?.first)))
-                let responseUri = try #require(payload["response_uri"]?.stringValue)
-                let transcript = SessionTranscript.openID4VP(clientId: try #require(payload["client_id"]?.stringValue), nonce: try #require(payload["nonce"]?.stringValue),
-                                                             jwkThumbprint: Base64URL.decode(try jwk.thumbprint()), responseUri: responseUri)
-                let document = try await build(transcript)
-                let body: JSONValue = .object(["vp_token": .object(["credential": .array([.string(Base64URL.encode(DeviceResponse(documents: [document]).encoded()))])]),
-                                               "state": try #require(payload["state"])])
-                let jwe = try JWE.encrypt(plaintext: try JSONEncoder().encode(body), to: jwk, encryption: .a128gcm)
-                let posted = try await URLSessionTransport().send(TransportRequest(method: "POST", url: try #require(URL(string: responseUri)),
-                                                                                   headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                                                   body: Data(("response=" + (jwe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)))
-                #expect(posted.status == 200)
-                return try await PresentationEndToEndTests.result(tenant, created.sessionId)
+                try await Self.answer(tenant, build)
             }
             func signed(_ disclosed: IssuerSigned, _ transcript: SessionTranscript) async throws -> Document {
                 Document(docType: stored.docType, issuerSigned: disclosed,

@@ -36,6 +36,50 @@ import Testing
         }
     }
 
+    /// A key of scope `verifier` makes presentation sessions and reads its own results, and nothing else of the admin
+    /// API (403 `INSUFFICIENT_SCOPE`); it does not count as an admin key, so the last admin key stays the last.
+    @Test(arguments: StorageBackend.available)
+    func aVerifierKeyMakesSessionsAndNothingElse(_ backend: StorageBackend) async throws {
+        try await withTestApp(backend, configure: { $0.publicURL = "https://verifier.example" }) { client, startup in
+            let bootstrap = try #require(startup.bootstrapAdminKey)
+            let created = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+                                                   body: jsonBody(#"{"name":"web","scope":"verifier"}"#))
+            #expect(created.status == .created)
+            let verifier = try created.decode(CreatedAdminKey.self)
+            #expect(verifier.adminKey.scope == .verifier)
+            #expect(try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+                                             body: jsonBody(#"{"name":"x","scope":"root"}"#)).status == .badRequest)
+
+            for (uri, method) in [("/v1/admin/keys", HTTPRequest.Method.get), ("/v1/holder/applications", .get),
+                                  ("/v1/presentations/verifier-cas", .get), ("/v1/admin/keys/\(verifier.adminKey.id)", .delete)] {
+                let refused = try await client.execute(uri: uri, method: method, headers: .bearer(verifier.key))
+                #expect(refused.status == .forbidden, "\(method) \(uri)")
+                #expect(refused.problem?.code == "INSUFFICIENT_SCOPE")
+                #expect(refused.headers[.wwwAuthenticate]?.contains(#"error="insufficient_scope""#) == true)
+            }
+
+            let query = #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":false}}}}"#
+            let session = try await client.execute(uri: "/v2/presentations/sessions", method: .post, headers: .json(bearer: verifier.key),
+                                                   body: jsonBody(query))
+            #expect(session.status == .created)
+            let id = try #require(try session.decode([String: String].self)["sessionId"])
+            let result = try await client.execute(uri: "/v2/presentations/sessions/\(id)/result", method: .get, headers: .bearer(verifier.key))
+            #expect(result.status == .ok && result.text.contains("pending"))
+            let qr = try await client.execute(uri: "/v2/presentations/sessions/\(id)/qr", method: .get, headers: .bearer(verifier.key))
+            #expect(qr.status == .ok && qr.headers[.contentType] == "image/svg+xml" && qr.text.hasPrefix("<svg"))
+            // Another key's session is not found, whatever its scope; so is a response_code that was never given.
+            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/result", method: .get, headers: .bearer(bootstrap)).status == .notFound)
+            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/qr", method: .get, headers: .bearer(bootstrap)).status == .notFound)
+            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/result?response_code=guess", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/qr", method: .get).status == .unauthorized)
+
+            // The bootstrap key is still the last admin key.
+            let last = try await client.execute(uri: "/v1/admin/keys/\(try #require(try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(bootstrap)).decode(AdminKeyPage.self).keys.first { $0.bootstrap }).id)",
+                                                method: .delete, headers: .bearer(bootstrap))
+            #expect(last.status == .conflict && last.problem?.code == "LAST_ADMIN_KEY")
+        }
+    }
+
     @Test(arguments: StorageBackend.available)
     func revokedKeyIsUnauthenticated(_ backend: StorageBackend) async throws {
         try await withTestApp(backend) { client, startup in

@@ -99,6 +99,26 @@ import Testing
         }
     }
 
+    /// A verifier route takes an admin or verifier key (`adminKey`), documents 401 and 403 (a key of another scope),
+    /// and only where it also takes a `response_code` does it document that no key is needed.
+    @Test func verifierOperationsRequireBearerAuthAndDocument401And403() async throws {
+        let documented = try Self.documentedOperations()
+        var seen = 0
+        for (operation, access) in try await Self.routedOperations() {
+            guard case .verifier(let responseCode) = access else { continue }
+            seen += 1
+            let body = try #require(documented[operation])
+            let security = body["security"] as? [[String: Any]] ?? []
+            #expect(security.first?["adminKey"] != nil, "\(operation.description) does not declare adminKey security")
+            #expect(security.contains { $0.isEmpty } == responseCode, "\(operation.description): an empty requirement only with response_code")
+            let parameters = (body["parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(parameters.contains("response_code") == responseCode, "\(operation.description): response_code parameter")
+            let responses = try #require(body["responses"] as? [String: Any])
+            #expect(responses["401"] != nil && responses["403"] != nil, "\(operation.description) does not document 401 and 403")
+        }
+        #expect(seen == 3)
+    }
+
     @Test func instanceOperationsRequireDPoPAndDocument401() async throws {
         let documented = try Self.documentedOperations()
         for (operation, access) in try await Self.routedOperations() {

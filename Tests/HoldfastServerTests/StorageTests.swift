@@ -3,6 +3,7 @@ import Foundation
 import PostgresKit
 import SQLKit
 import Testing
+import ServerTestSupport
 import TestSupport
 
 /// Versioned migrations (`schema_migrations`) and start-up races, on SQLite and PostgreSQL.
@@ -106,6 +107,33 @@ import TestSupport
             #expect(storage?.problemHeaders[.retryAfter] != nil)
         }
         #expect(StorageError.unavailable(from: CancellationError()) == nil)
+    }
+
+    /// A database dropped without `close()` closes itself: its PostgreSQL connections go away (and a debug build does
+    /// not stop on AsyncKit's "shutdown() was not called" assertion).
+    @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
+    func aDatabaseDroppedWithoutCloseClosesItsConnections() async throws {
+        let baseURL = try #require(TestEnvironment.postgresURL)
+        try await PostgresTestDatabase.with(baseURL: baseURL) { url in
+            let name = try #require(URLComponents(string: url)?.path.dropFirst()).description
+            func connections(_ observer: HoldfastDatabase) async throws -> Int {
+                let row = try await observer.sql.raw("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = \(bind: name)").first()
+                return try #require(row).decode(column: "n", as: Int.self)
+            }
+            func openAndForget() async throws {
+                let forgotten = try HoldfastDatabase.open(.postgres(url: url), logger: StorageBackend.quietLogger)
+                try await forgotten.ping()
+            }
+            try await StorageBackend.withDatabase(.postgres(url: baseURL)) { observer in
+                try await openAndForget()
+                var open = try await connections(observer)
+                for _ in 0..<100 where open > 0 {
+                    try await Task.sleep(for: .milliseconds(100))
+                    open = try await connections(observer)
+                }
+                #expect(open == 0, "the forgotten database still holds \(open) connection(s)")
+            }
+        }
     }
 
     @Test func aFileSQLiteCannotOpenIsAStorageError() throws {

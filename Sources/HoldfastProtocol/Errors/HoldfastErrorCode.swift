@@ -59,6 +59,9 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let adminKeyNotFound: Self = "ADMIN_KEY_NOT_FOUND"
     /// The last active admin key cannot revoke itself.
     public static let lastAdminKey: Self = "LAST_ADMIN_KEY"
+    /// A valid key whose scope does not allow this route (a `verifier` key on the admin API); `403` with
+    /// `WWW-Authenticate: Bearer error="insufficient_scope"` (RFC 6750 §3.1).
+    public static let insufficientScope: Self = "INSUFFICIENT_SCOPE"
 
     // MARK: server codes: HTTP (RFC 9110 statuses with a code of their own)
     /// A request the server cannot read (a malformed path parameter, a header it cannot use).
@@ -141,7 +144,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .challengeExpired, .invalidChallenge, .invalidAttestation, .attestationRequired, .attestationFailed,
         .applicationNotFound, .instanceNotFound, .instanceRevoked, .instancePending, .invalidDPoPProof, .useDPoPNonce,
         .invalidToken, .licenseExpired, .devModeNotAllowed, .applicationNameTaken,
-        .unauthenticated, .adminKeyNotFound, .lastAdminKey,
+        .unauthenticated, .adminKeyNotFound, .lastAdminKey, .insufficientScope,
         .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,
         .ephemeralStoreFull, .ephemeralStoreUnavailable, .requestTimeout,

@@ -9,8 +9,16 @@ public struct AdminKey: Codable, Sendable, Equatable {
     public var revokedAt: Date?
     /// The key created on first start.
     public var bootstrap: Bool
+    /// What the key may do (README "Admin API keys"): `admin`, the whole admin API; `verifier`, only the verifier's
+    /// sessions (`POST /v2/presentations/sessions` and the results of the sessions it made).
+    public var scope: Scope
 
     public var isActive: Bool { revokedAt == nil }
+
+    public enum Scope: String, Codable, Sendable, CaseIterable {
+        case admin
+        case verifier
+    }
 }
 
 /// A key just created: the only time the full key (`hfk_<id>_<secret>`) is shown.
@@ -19,7 +27,7 @@ public struct CreatedAdminKey: Codable, Sendable, Equatable {
     public var adminKey: AdminKey
 
     enum CodingKeys: String, CodingKey {
-        case key, id, name, createdAt, lastUsedAt, revokedAt, bootstrap
+        case key, id, name, createdAt, lastUsedAt, revokedAt, bootstrap, scope
     }
 
     init(key: String, adminKey: AdminKey) {

@@ -8,6 +8,8 @@ import Hummingbird
 struct AdminKeyController: HoldfastController {
     struct CreateRequest: Decodable {
         var name: String
+        /// `admin` when absent.
+        var scope: AdminKey.Scope?
     }
 
     static let keys: RouteTemplate = "/v1/admin/keys"
@@ -24,7 +26,7 @@ struct AdminKeyController: HoldfastController {
             },
             .admin(.post, Self.keys) { request, context in
                 let body = try await JSONBodyDecoder.decode(CreateRequest.self, from: request, context: context)
-                let created = try await adminKeys.create(name: body.name)
+                let created = try await adminKeys.create(name: body.name, scope: body.scope ?? .admin)
                 return try JSONResponse.make(created, status: .created, headers: JSONResponse.noStore)
             },
             .admin(.delete, Self.key) { _, context in

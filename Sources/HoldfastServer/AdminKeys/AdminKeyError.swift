@@ -9,12 +9,15 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
     case notFound(id: String)
     /// The caller tried to revoke itself while it is the last active key.
     case lastAdminKey
+    /// An active key whose scope is not one the route accepts.
+    case insufficientScope(required: String)
 
     public var problemStatus: HTTPResponse.Status {
         switch self {
         case .unauthenticated: .unauthorized
         case .notFound: .notFound
         case .lastAdminKey: .conflict
+        case .insufficientScope: .forbidden
         }
     }
 
@@ -23,6 +26,7 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
         case .unauthenticated: .unauthenticated
         case .notFound: .adminKeyNotFound
         case .lastAdminKey: .lastAdminKey
+        case .insufficientScope: .insufficientScope
         }
     }
 
@@ -31,6 +35,7 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
         case .unauthenticated: "Unauthenticated"
         case .notFound: "Admin key not found"
         case .lastAdminKey: "Last admin key"
+        case .insufficientScope: "Insufficient scope"
         }
     }
 
@@ -39,10 +44,14 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
         case .unauthenticated: "a valid admin API key is required as Authorization: Bearer hfk_…"
         case .notFound(let id): "no admin key with id \(id)"
         case .lastAdminKey: "this is the last active admin key; create another before revoking it"
+        case .insufficientScope(let required): "this key's scope does not allow this operation; it needs a key with scope \(required)"
         }
     }
 
     public var problemHeaders: HTTPFields {
+        if case .insufficientScope(let required) = self {
+            return [.wwwAuthenticate: #"Bearer realm="holdfast-admin", error="insufficient_scope", scope="\#(required)""#]
+        }
         guard case .unauthenticated(let presented) = self else { return [:] }
         var headers = HTTPFields()
         // RFC 6750 §3: no error code when the request carried no credentials at all.

@@ -23,9 +23,9 @@ public struct AdminKeyService: Sendable {
     }
 
     /// Creates a key; the returned value is the only place the full key appears.
-    public func create(name: String) async throws -> CreatedAdminKey {
+    public func create(name: String, scope: AdminKey.Scope = .admin) async throws -> CreatedAdminKey {
         try Self.validate(name: name)
-        return try await insert(name: name, bootstrap: false, on: database.sql)
+        return try await insert(name: name, bootstrap: false, scope: scope, on: database.sql)
     }
 
     /// Keys ordered by id, `limit` at most, after `cursor` (an id from `nextCursor`).
@@ -55,7 +55,8 @@ public struct AdminKeyService: Sendable {
     /// Revokes `id` (idempotent: an already revoked key is returned as it is). `actingKeyID` is the key making
     /// the request: it must still be active when the revocation is written (two keys revoking each other at once:
     /// the second finds its own key revoked, `UNAUTHENTICATED`), and it may not revoke itself while it is the last
-    /// active key (`LAST_ADMIN_KEY`), so the API never locks itself out. Both are decided in one transaction
+    /// active key of scope `admin` (`LAST_ADMIN_KEY`), so the API never locks itself out (a `verifier` key cannot
+    /// manage keys, so it does not count). Both are decided in one transaction
     /// holding the active keys: SQLite's `BEGIN IMMEDIATE` write lock, PostgreSQL's `SELECT … FOR UPDATE` (a
     /// concurrent revocation waits, then sees the committed state). The CLI passes nil: an operator on the box can
     /// always create another key.
@@ -70,10 +71,11 @@ public struct AdminKeyService: Sendable {
             guard key.isActive else { return key }
             if let actingKeyID {
                 let active = try await session.raw(
-                    "SELECT id FROM admin_api_keys WHERE revoked_at IS NULL\(unsafeRaw: lockActive)").all()
+                    "SELECT id, scope FROM admin_api_keys WHERE revoked_at IS NULL\(unsafeRaw: lockActive)").all()
+                    .filter { try $0.decode(column: "scope", as: String.self) == AdminKey.Scope.admin.rawValue }
                     .map { try $0.decode(column: "id", as: String.self) }
                 guard active.contains(actingKeyID) else { throw AdminKeyError.unauthenticated(credentialsPresented: true) }
-                guard active.contains(where: { $0 != id }) else { throw AdminKeyError.lastAdminKey }
+                guard key.scope != .admin || active.contains(where: { $0 != id }) else { throw AdminKeyError.lastAdminKey }
             }
             try await session.update("admin_api_keys").set("revoked_at", to: now)
                 .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null).run()
@@ -119,7 +121,7 @@ public struct AdminKeyService: Sendable {
             .from("admin_api_keys").first()?.decode(column: "n", as: Int64.self) ?? 0
         guard count == 0 else { return nil }
         do {
-            return try await insert(name: Self.bootstrapKeyName, bootstrap: true, on: session)
+            return try await insert(name: Self.bootstrapKeyName, bootstrap: true, scope: .admin, on: session)
         } catch {
             let existing = try await session.select().column("id").from("admin_api_keys")
                 .where("bootstrap", .equal, SQLBind(1)).first()
@@ -128,17 +130,18 @@ public struct AdminKeyService: Sendable {
         }
     }
 
-    private func insert(name: String, bootstrap: Bool, on db: any SQLDatabase) async throws -> CreatedAdminKey {
+    private func insert(name: String, bootstrap: Bool, scope: AdminKey.Scope, on db: any SQLDatabase) async throws -> CreatedAdminKey {
         let token = AdminKeyToken.generate()
         let now = Timestamp.now()
         try await db.insert(into: "admin_api_keys")
-            .columns("id", "name", "secret_hash", "created_at", "last_used_at", "revoked_at", "bootstrap")
+            .columns("id", "name", "secret_hash", "created_at", "last_used_at", "revoked_at", "bootstrap", "scope")
             .values(SQLBind(token.id), SQLBind(name), SQLBind(token.secretHash), SQLBind(now),
-                    SQLLiteral.null, SQLLiteral.null, bootstrap ? SQLBind(1) : SQLLiteral.null)
+                    SQLLiteral.null, SQLLiteral.null, bootstrap ? SQLBind(1) : SQLLiteral.null, SQLBind(scope.rawValue))
             .run()
         let key = AdminKey(id: token.id, name: name, createdAt: Timestamp.date(now), lastUsedAt: nil, revokedAt: nil,
-                           bootstrap: bootstrap)
-        logger.info("admin key created", metadata: ["admin_key_id": .string(token.id), "bootstrap": .stringConvertible(bootstrap)])
+                           bootstrap: bootstrap, scope: scope)
+        logger.info("admin key created", metadata: ["admin_key_id": .string(token.id), "bootstrap": .stringConvertible(bootstrap),
+                                                    "scope": .string(scope.rawValue)])
         return CreatedAdminKey(key: token.text, adminKey: key)
     }
 
@@ -167,6 +170,7 @@ public struct AdminKeyService: Sendable {
             createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)),
             lastUsedAt: try optionalTime("last_used_at"),
             revokedAt: try optionalTime("revoked_at"),
-            bootstrap: !(try row.decodeNil(column: "bootstrap")))
+            bootstrap: !(try row.decodeNil(column: "bootstrap")),
+            scope: AdminKey.Scope(rawValue: try row.decode(column: "scope", as: String.self)) ?? .verifier)
     }
 }

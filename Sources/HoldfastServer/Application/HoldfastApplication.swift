@@ -214,7 +214,7 @@ public enum HoldfastApplication {
 
     /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
     /// routes of `table`: `.public` ones behind the per-source rate limit (`PublicRouteLimit`), the others behind
-    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.instance`:
+    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.verifier`: `VerifierAuthenticator`; `.instance`:
     /// `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an instance call's
     /// DPoP proof is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
@@ -227,6 +227,13 @@ public enum HoldfastApplication {
         let admin = router.group()
             .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys))
             .group(context: AdminRequestContext.self)
+        let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .verifier])
+        let verifier = router.group()
+            .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: false, limit: services.publicRouteLimit))
+            .group(context: VerifierRequestContext.self)
+        let verifierWithCode = router.group()
+            .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: true, limit: services.publicRouteLimit))
+            .group(context: VerifierRequestContext.self)
         var instanceGroups: [InstanceAccess: RouterGroup<InstanceRequestContext>] = [:]
         func instanceGroup(_ access: InstanceAccess) -> RouterGroup<InstanceRequestContext> {
             if let group = instanceGroups[access] { return group }
@@ -249,6 +256,11 @@ public enum HoldfastApplication {
                 }
             case .admin(let handler):
                 admin.on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .verifier(let handler):
+                guard case .verifier(let responseCode) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
+                (responseCode ? verifierWithCode : verifier).on(path, method: route.method) { request, context in
+                    try await handler(request, context)
+                }
             case .instance(let handler):
                 guard case .instance(let access) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
                 let authenticator = services.instanceAuthenticator

@@ -23,12 +23,15 @@ public enum HoldfastControllers {
         let walletProviders = WalletProviderService(database: services.database, publicURL: { services.publicURL })
         return [
             HealthController(services: services),
+            VerifierPageController(),
             PresentationAdminController(certificates: services.verifierCertificates,
                                         trusted: PresentationTrustedIssuerService(database: services.database), clock: clock),
             PresentationController(service: PresentationSessionService(
                 database: services.database, masterKey: services.masterKey, certificates: services.verifierCertificates,
                 issuerCertificates: services.issuerCertificates, trustedIssuers: PresentationTrustedIssuerService(database: services.database),
-                statusLists: statusLists, publicURL: { services.publicURL }), clock: clock),
+                statusLists: statusLists,
+                foreignStatusLists: ForeignStatusLists(allowsHTTP: { services.publicURL.lowercased().hasPrefix("http:") }),
+                publicURL: { services.publicURL }), clock: clock),
             TenantKeyController(keyring: services.keyring),
             AdminKeyController(adminKeys: services.adminKeys),
             HolderApplicationController(applications: applications),

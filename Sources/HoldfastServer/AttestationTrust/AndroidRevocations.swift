@@ -74,29 +74,11 @@ public enum RevocationListLoader {
     }
 
     private static func fetch(_ url: URL, timeout: TimeInterval) async throws(Failure) -> Data {
-        // Messages name the URL without its user info and query, which may carry credentials.
-        let name = RevocationListSource.url(url).description
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let outcome: Result<(Data, URLResponse), Failure> = await withCheckedContinuation { continuation in
-            // The callback form works on every Foundation this package builds with.
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                if let error {
-                    continuation.resume(returning: .failure(Failure(description: "GET \(name): \(error.localizedDescription)")))
-                } else if let response {
-                    continuation.resume(returning: .success((data ?? Data(), response)))
-                } else {
-                    continuation.resume(returning: .failure(Failure(description: "GET \(name): no response")))
-                }
-            }.resume()
+        do {
+            return try await OutboundHTTP.get(url, accept: "application/json", timeout: timeout, maximumSize: maximumSize)
+        } catch {
+            throw Failure(description: error.description)
         }
-        let (data, response) = try outcome.get()
-        guard let status = (response as? HTTPURLResponse)?.statusCode, status == 200 else {
-            let status = (response as? HTTPURLResponse)?.statusCode
-            throw Failure(description: "GET \(name) answered HTTP \(status.map(String.init) ?? "?")")
-        }
-        guard data.count <= maximumSize else { throw Failure(description: "GET \(name): larger than \(maximumSize) bytes") }
-        return data
     }
 }
 

@@ -19,3 +19,28 @@ public struct AdminRequestContext: HoldfastContext, ChildRequestContext {
         self.adminKey = key
     }
 }
+
+/// Who calls a `.verifier` route: a key (admin or `verifier` scope), or a same-device `response_code`.
+public enum VerifierCaller: Sendable {
+    case key(AdminKey)
+    case responseCode(String)
+}
+
+/// The context of a `.verifier` route: made only from a request `VerifierAuthenticator` accepted.
+public struct VerifierRequestContext: HoldfastContext, ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let requestID: String
+    public let maxUploadSize: Int
+    public let caller: VerifierCaller
+
+    public init(context: HoldfastRequestContext) throws {
+        switch context.identity {
+        case .admin(let key): caller = .key(key)
+        case .responseCode(let code): caller = .responseCode(code)
+        default: throw AdminKeyError.unauthenticated(credentialsPresented: false)
+        }
+        self.coreContext = context.coreContext
+        self.requestID = context.requestID
+        self.maxUploadSize = context.maxUploadSize
+    }
+}

@@ -7,15 +7,19 @@ import Hummingbird
 /// operation is routed.
 ///
 /// A route is made with the factory for its access, and its handler receives the context that access guarantees:
-/// `.public` a `HoldfastRequestContext`, `.admin` an `AdminRequestContext` (an active admin key), `.instance` an
+/// `.public` a `HoldfastRequestContext`, `.admin` an `AdminRequestContext` (an active admin key), `.verifier` a
+/// `VerifierRequestContext` (an admin or verifier key, or a response code), `.instance` an
 /// `InstanceRequestContext` (the instance and its application). The authenticator runs as middleware before the
 /// handler; a handler cannot forget it.
 public struct Route: Sendable {
     public enum Access: Sendable, Hashable {
         /// No credentials (health, metrics, JWKS, OpenAPI, challenges, registration).
         case `public`
-        /// A valid, unrevoked admin API key as `Authorization: Bearer …`.
+        /// A valid, unrevoked admin API key of scope `admin` as `Authorization: Bearer …`.
         case admin
+        /// An admin API key of scope `admin` or `verifier`; with `responseCode`, alternatively a same-device
+        /// `response_code` query parameter (OpenID4VP 1.0 §8.2).
+        case verifier(responseCode: Bool)
         /// A license token and a DPoP proof of the instance named by `{instanceId}` in the path.
         case instance(InstanceAccess)
     }
@@ -25,6 +29,7 @@ public struct Route: Sendable {
     enum Responder: Sendable {
         case `public`(Handler<HoldfastRequestContext>)
         case admin(Handler<AdminRequestContext>)
+        case verifier(Handler<VerifierRequestContext>)
         case instance(InstanceHandler)
     }
 
@@ -60,6 +65,12 @@ public struct Route: Sendable {
     public static func admin(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                              handler: @escaping Handler<AdminRequestContext>) -> Route {
         Route(method, template, access: .admin, responder: .admin(handler))
+    }
+
+    /// A route of the verifier's sessions (README "Verifier").
+    public static func verifier(_ method: HTTPRequest.Method, _ template: RouteTemplate, acceptsResponseCode: Bool = false,
+                                handler: @escaping Handler<VerifierRequestContext>) -> Route {
+        Route(method, template, access: .verifier(responseCode: acceptsResponseCode), responder: .verifier(handler))
     }
 
     /// An instance's own call, with a JSON body of type `Body`; an empty body reads as `{}` (an empty request when

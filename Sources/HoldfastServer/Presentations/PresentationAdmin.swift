@@ -22,7 +22,8 @@ public struct PresentationAdmin: Sendable {
         return PresentationAdmin(service: PresentationSessionService(
             database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
             trustedIssuers: PresentationTrustedIssuerService(database: database),
-            statusLists: StatusListService(database: database, certificates: store, publicURL: { publicURL }), publicURL: { publicURL }))
+            statusLists: StatusListService(database: database, certificates: store, publicURL: { publicURL }),
+            foreignStatusLists: ForeignStatusLists(allowsHTTP: { publicURL.lowercased().hasPrefix("http:") }), publicURL: { publicURL }))
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {

@@ -3,26 +3,33 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 import JOSE
+import QR
 
 /// The verifier's session routes (README "Verifier"):
-/// - `POST /v2/presentations/sessions` (admin): a session → `{sessionId, authorizationRequestUri, requestUri, expiresAt}`;
+/// - `POST /v2/presentations/sessions` (an admin or verifier key): a session → `{sessionId, authorizationRequestUri,
+///   requestUri, expiresAt}`;
 /// - `GET /v2/presentations/sessions/{sessionId}/request` (public): the signed request object;
 /// - `POST /v2/presentations/sessions/{sessionId}/response` (public): the wallet's `response=<JWE>`;
-/// - `GET /v2/presentations/sessions/{sessionId}/result` (the admin key that made it): the outcome.
+/// - `GET /v2/presentations/sessions/{sessionId}/result` (the key that made it, or the same-device `response_code`
+///   once): the outcome;
+/// - `GET /v2/presentations/sessions/{sessionId}/qr` (the key that made it): the authorisation request URI as a QR
+///   code (SVG), for the verifier page.
 struct PresentationController: HoldfastController {
     static let sessions: RouteTemplate = "/v2/presentations/sessions"
     static let request: RouteTemplate = "/v2/presentations/sessions/{sessionId}/request"
     static let response: RouteTemplate = "/v2/presentations/sessions/{sessionId}/response"
     static let result: RouteTemplate = "/v2/presentations/sessions/{sessionId}/result"
+    static let qr: RouteTemplate = "/v2/presentations/sessions/{sessionId}/qr"
 
     let service: PresentationSessionService
     let clock: any HoldfastClock
 
     var routes: [Route] {
         [
-            .admin(.post, Self.sessions) { request, context in
+            .verifier(.post, Self.sessions) { request, context in
+                guard case .key(let key) = context.caller else { throw AdminKeyError.unauthenticated(credentialsPresented: false) }
                 let body = try await JSONBodyDecoder.decode(PresentationSessionRequest.self, from: request, context: context)
-                return try JSONResponse.make(try await service.create(body, adminKeyID: context.adminKey.id, now: clock.now()),
+                return try JSONResponse.make(try await service.create(body, adminKeyID: key.id, now: clock.now()),
                                              status: .created, headers: JSONResponse.noStore)
             },
             .public(.get, Self.request) { _, context in
@@ -39,10 +46,23 @@ struct PresentationController: HoldfastController {
                     return try OpenID4VCIController.json(answer, cache: "no-store")
                 }
             },
-            .admin(.get, Self.result) { _, context in
-                try JSONResponse.make(try await service.result(id: try context.parameters.require("sessionId"),
-                                                               adminKeyID: context.adminKey.id, now: clock.now()),
-                                      headers: JSONResponse.noStore)
+            .verifier(.get, Self.result, acceptsResponseCode: true) { _, context in
+                let id = try context.parameters.require("sessionId")
+                let result: PresentationResult
+                switch context.caller {
+                case .key(let key): result = try await service.result(id: id, adminKeyID: key.id, now: clock.now())
+                case .responseCode(let code): result = try await service.result(id: id, responseCode: code, now: clock.now())
+                }
+                return try JSONResponse.make(result, headers: JSONResponse.noStore)
+            },
+            .verifier(.get, Self.qr) { _, context in
+                guard case .key(let key) = context.caller else { throw AdminKeyError.unauthenticated(credentialsPresented: false) }
+                let uri = try await service.authorizationRequestUri(id: try context.parameters.require("sessionId"), adminKeyID: key.id)
+                var headers = HTTPFields()
+                headers[.contentType] = "image/svg+xml"
+                headers[.cacheControl] = "no-store"
+                let svg = try QRCode(bytes: Array(uri.utf8)).svg(title: uri)
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
             },
         ]
     }

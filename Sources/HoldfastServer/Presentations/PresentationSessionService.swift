@@ -40,6 +40,7 @@ struct PresentationSessionService: Sendable {
     let issuerCertificates: IssuerCertificateStore
     let trustedIssuers: PresentationTrustedIssuerService
     let statusLists: StatusListService
+    let foreignStatusLists: ForeignStatusLists
     let publicURL: @Sendable () -> String
 
     static func requestPath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/request" }
@@ -117,11 +118,26 @@ struct PresentationSessionService: Sendable {
                     SQLBind(Self.random(32)), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),
                     SQLBind(adminKeyID), SQLBind(Timestamp.milliseconds(now)), SQLBind(expiresAt), SQLBind("pending"))
             .run()
-        let requestUri = publicURL() + Self.requestPath(id)
-        let scheme = isOpenID ? "openid4vp" : "mdoc-openid4vp"
-        let authorizationRequestUri = "\(scheme)://?client_id=\(Self.queryEncode(clientId))&request_uri=\(Self.queryEncode(requestUri))"
-        return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri, requestUri: requestUri,
-                                          expiresAt: Timestamp.date(expiresAt))
+        return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri(id: id, settings: settings),
+                                          requestUri: publicURL() + Self.requestPath(id), expiresAt: Timestamp.date(expiresAt))
+    }
+
+    /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024).
+    private func authorizationRequestUri(id: String, settings: Settings) -> String {
+        let scheme = settings.presentationProtocol == "openid4vp-1.0" ? "openid4vp" : "mdoc-openid4vp"
+        return "\(scheme)://?client_id=\(Self.queryEncode(settings.clientId))&request_uri=\(Self.queryEncode(publicURL() + Self.requestPath(id)))"
+    }
+
+    /// The authorisation request URI of a session `adminKeyID` made (for its QR code).
+    func authorizationRequestUri(id: String, adminKeyID: String) async throws -> String {
+        guard UUID(uuidString: id) != nil,
+              let row = try await database.sql.select().columns("created_by", "request").from("presentation_sessions")
+                .where("id", .equal, id).first(),
+              try row.decode(column: "created_by", as: String.self) == adminKeyID else {
+            throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no presentation session \(id.prefix(64))")
+        }
+        let settings = try HoldfastJSON.decode(Settings.self, from: Data(try row.decode(column: "request", as: String.self).utf8))
+        return authorizationRequestUri(id: id, settings: settings)
     }
 
     // MARK: the request object
@@ -265,23 +281,32 @@ struct PresentationSessionService: Sendable {
                         claims[document.docType, default: [:]][space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue)
                     }
                 }
-                if let failure = try await statusFailure(verified.mso.status, now: now) { failures.append(failure) }
+                if let failure = try await statusFailure(verified.mso.status, issuer: verified.iaca, now: now) { failures.append(failure) }
             }
         }
         return failures.isEmpty ? PresentationResult(status: "verified", claims: claims) : PresentationResult(status: "failed", failures: failures)
     }
 
-    /// The status of a credential the tenant issued, read from its own status list; another issuer's list is not
-    /// fetched yet, so its credentials' status is unknown.
-    private func statusFailure(_ reference: MobileSecurityObject.StatusReference?, now: Date) async throws -> PresentationResult.Failure? {
+    /// The status of a credential: read from the tenant's own status list for a credential it issued, else from
+    /// the list the credential points at, fetched and verified against the IACA that issued it (`ForeignStatusLists`);
+    /// a list that cannot be read is `STATUS_UNKNOWN`.
+    private func statusFailure(_ reference: MobileSecurityObject.StatusReference?, issuer: Certificate,
+                               now: Date) async throws -> PresentationResult.Failure? {
         guard let reference else { return nil }
         let prefix = publicURL() + Self.statusListPath
-        guard reference.uri.hasPrefix(prefix), reference.uri.hasSuffix("/token") else {
-            return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(reference.uri.prefix(200)) is not this tenant's and is not fetched")
-        }
-        let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))
-        guard let value = try await statusLists.status(listID: listID, index: Int(clamping: reference.index)) else {
-            return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(listID.prefix(64)) has no entry \(reference.index)")
+        let value: UInt8
+        if reference.uri.hasPrefix(prefix), reference.uri.hasSuffix("/token") {
+            let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))
+            guard let own = try await statusLists.status(listID: listID, index: Int(clamping: reference.index)) else {
+                return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(listID.prefix(64)) has no entry \(reference.index)")
+            }
+            value = own
+        } else {
+            do {
+                value = try await foreignStatusLists.status(reference, issuer: issuer, now: now)
+            } catch {
+                return .init(code: PresentationFailureCode.statusUnknown, reason: error.description)
+            }
         }
         switch value {
         case 0: return nil
@@ -318,6 +343,27 @@ struct PresentationSessionService: Sendable {
             return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
         }
         return PresentationResult(status: try row.decode(column: "expires_at", as: Int64.self) <= Timestamp.milliseconds(now) ? "expired" : "pending")
+    }
+
+    /// The outcome for the web page a same-device wallet was sent to (OpenID4VP 1.0 §8.2): the `response_code`
+    /// appended to the redirect reads the session's result once; it is then cleared, so a code that leaked through a
+    /// browser history or a referrer reads nothing. A wrong, used or absent code is the same `404` as an unknown
+    /// session.
+    func result(id: String, responseCode: String, now: Date) async throws -> PresentationResult {
+        let notFound = ProblemError(status: .notFound, code: .notFound, title: "Session not found",
+                                    detail: "no presentation session \(id.prefix(64)) for this response_code")
+        guard UUID(uuidString: id) != nil, responseCode.utf8.count <= 128,
+              let row = try await database.sql.select().columns("response_code", "result").from("presentation_sessions")
+                .where("id", .equal, id).first(),
+              let stored = try row.decode(column: "response_code", as: String?.self),
+              ConstantTime.equal(stored.utf8, responseCode.utf8),
+              let text = try row.decode(column: "result", as: String?.self) else { throw notFound }
+        // Spent atomically: of two requests with the same code, one reads the result.
+        let spent = try await database.sql.raw("""
+            UPDATE presentation_sessions SET response_code = NULL WHERE id = \(bind: id) AND response_code = \(bind: stored) RETURNING id
+            """).all()
+        guard !spent.isEmpty else { throw notFound }
+        return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
     }
 
     // MARK: storage and helpers

@@ -1,0 +1,68 @@
+import Foundation
+import HoldfastProtocol
+import JOSE
+@testable import HoldfastSDK
+import Testing
+import TestSupport
+
+/// The verifier page (README "Verifier page") in a real browser: headless Chromium (the Debian package, which CI
+/// installs) loads `/verifier`, a person's steps are played on it — a key of scope `verifier`, a query, "Ask" — the
+/// page shows the link and the server's QR code, a wallet (the SDK) answers the link it shows, and the page shows
+/// the verified claims. `verifier_page_driver.py` speaks the DevTools protocol over Chromium's debugging pipe.
+@Suite struct VerifierPageBrowserTests {
+    static let chromium: String? = {
+        let candidates = [ProcessInfo.processInfo.environment["HOLDFAST_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    static let python: String? = Peer.python?.path
+        ?? ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// In CI the browser is installed, so the test runs there whatever this machine has.
+    static let runs = (chromium != nil && python != nil) || !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
+
+    static let driver = TestEnvironment.packageRoot.appendingPathComponent("Tests/HoldfastEndToEndTests/Browser/verifier_page_driver.py")
+
+    @Test(.enabled(if: runs, "Chromium not installed (apt-get install chromium, or set HOLDFAST_CHROMIUM)"),
+          arguments: ["openid4vp-1.0", "18013-7-2024"])
+    func aPersonAsksOnThePageAndSeesTheVerifiedClaims(_ presentationProtocol: String) async throws {
+        let chromium = try #require(Self.chromium, "Chromium is not installed")
+        let python = try #require(Self.python, "python3 is not installed")
+        try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
+            let (holder, _, credentialId) = try await PresentationEndToEndTests.wallet(tenant)
+            let created = try await tenant.admin.send("POST", "/v1/admin/keys", body: Data(#"{"name":"web page","scope":"verifier"}"#.utf8))
+            try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+            let verifierKey = try #require(try JSONDecoder().decode(JSONValue.self, from: created.body).objectValue?["key"]?.stringValue)
+            let page = tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/verifier"
+
+            let browser = try ChildProcess(executable: python, arguments: [Self.driver.path, chromium, page, verifierKey, "mdl-age",
+                                                                           presentationProtocol])
+            defer { if browser.isRunning { browser.terminate(signal: SIGKILL) } }
+            var uri: String?
+            let deadline = ContinuousClock.now + .seconds(90)
+            while uri == nil, ContinuousClock.now < deadline, !browser.isFinished {
+                uri = browser.output.split(separator: "\n").first { $0.hasPrefix("URI ") }.map { String($0.dropFirst(4)) }
+                if uri == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let shown = try #require(uri, "the page showed no link: \(browser.output) \(browser.error)")
+            #expect(shown.hasPrefix(presentationProtocol == "openid4vp-1.0" ? "openid4vp://" : "mdoc-openid4vp://"))
+
+            // The wallet answers what the page shows.
+            let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: shown, requireTrustedVerifier: true)
+            #expect(session.request.verifiedBy == .certificate)
+            try await session.sendResponse(credentialIds: [credentialId], autoRedirect: false)
+
+            let status = try await browser.exit(within: .seconds(120))
+            #expect(status == 0, "driver: \(browser.error)")
+            let line = try #require(browser.output.split(separator: "\n").first { $0.hasPrefix("RESULT ") }, "\(browser.output) \(browser.error)")
+            let result = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(line.dropFirst(7).utf8)).objectValue)
+            #expect(result["status"] == .string("verified"), "\(result)")
+            if case .integer(let width)? = result["qrWidth"] { #expect(width > 0, "the QR code did not load") } else { Issue.record("no QR width: \(result)") }
+            let rows = (result["claims"]?.arrayValue ?? []).compactMap { $0.arrayValue?.compactMap(\.stringValue) }
+            #expect(rows.contains(["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / family_name", "Doe"]), "\(rows)")
+            #expect(rows.contains(["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / given_name", "Jane"]), "\(rows)")
+            #expect(rows.contains(["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / age_over_18", "true"]), "\(rows)")
+            #expect(result["failures"] == .array([]))
+        }
+    }
+}
