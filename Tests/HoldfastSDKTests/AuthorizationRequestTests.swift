@@ -204,7 +204,7 @@ struct TestVerifierPKI {
             .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) }
         #expect(error?.code == .requestUnsupported && error?.message.contains("dc_api") == true, "\(String(describing: error))")
         let payload = try #require(vector["signedRequestDecoded"]?.objectValue?["payload"]?.objectValue)
-        let requests = try PresentationQuery.requests(payload)
+        let requests = try RequestQuery.requests(payload)
         #expect(requests.first?.docType == "org.iso.18013.5.1.mDL")
         #expect(requests.first?.namespaces["org.iso.18013.5.1"]?["family_name"] == false)
     }

@@ -181,7 +181,7 @@ struct AuthorizationRequestVerifier: Sendable {
         guard let encryption = offered.lazy.compactMap(JWEContentEncryption.init(rawValue:)).first else {
             throw HoldfastError(.requestUnsupported, "none of the response encryptions \(offered) is A128GCM or A256GCM")
         }
-        let requests = try PresentationQuery.requests(payload)
+        let requests = try RequestQuery.requests(payload)
         return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
                                     responseUri: responseUri, nonce: nonce, state: payload["state"]?.stringValue, requests: requests,
                                     encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt,
@@ -226,50 +226,22 @@ struct AuthorizationRequestVerifier: Sendable {
     }
 }
 
-/// The query of a request as `MobileCredentialRequest`s: OpenID4VP 1.0 §6 DCQL (`mso_mdoc` entries; a claim path
-/// is `[namespace, element]`), or the `presentation_definition` of ISO/IEC TS 18013-7:2024 (input descriptor id =
-/// docType, field paths `$['namespace']['element']`).
-enum PresentationQuery {
+/// The query of a request as `MobileCredentialRequest`s (`PresentationQuery` of HoldfastProtocol reads both forms):
+/// `dcql_query` (OpenID4VP 1.0) or `presentation_definition` (ISO/IEC TS 18013-7:2024).
+enum RequestQuery {
     static func requests(_ payload: [String: JSONValue]) throws(HoldfastError) -> [MobileCredentialRequest] {
-        var result: [MobileCredentialRequest] = []
-        if let dcql = payload["dcql_query"]?.objectValue {
-            for entry in dcql["credentials"]?.arrayValue ?? [] {
-                guard let object = entry.objectValue, object["format"]?.stringValue == "mso_mdoc",
-                      let id = object["id"]?.stringValue, let docType = object["meta"]?.objectValue?["doctype_value"]?.stringValue else { continue }
-                var namespaces: [String: [String: Bool]] = [:]
-                for claim in object["claims"]?.arrayValue ?? [] {
-                    guard let path = claim.objectValue?["path"]?.arrayValue, path.count == 2,
-                          let space = path[0].stringValue, let element = path[1].stringValue else {
-                        throw HoldfastError(.requestInvalid, "a DCQL claim path of \(id) is not [namespace, element]")
-                    }
-                    namespaces[space, default: [:]][element] = claim.objectValue?["intent_to_retain"] == .bool(true)
-                }
-                result.append(MobileCredentialRequest(id: id, docType: docType, namespaces: namespaces))
-            }
-        } else if let definition = payload["presentation_definition"]?.objectValue {
-            for descriptor in definition["input_descriptors"]?.arrayValue ?? [] {
-                guard let object = descriptor.objectValue, let id = object["id"]?.stringValue else { continue }
-                var namespaces: [String: [String: Bool]] = [:]
-                for field in object["constraints"]?.objectValue?["fields"]?.arrayValue ?? [] {
-                    guard let path = field.objectValue?["path"]?.arrayValue?.first?.stringValue,
-                          let (space, element) = fieldPath(path) else {
-                        throw HoldfastError(.requestInvalid, "a field path of \(id) is not $['namespace']['element']")
-                    }
-                    namespaces[space, default: [:]][element] = field.objectValue?["intent_to_retain"] == .bool(true)
-                }
-                result.append(MobileCredentialRequest(id: id, docType: id, namespaces: namespaces))
-            }
+        func read(_ body: () throws(PresentationQuery.Failure) -> [RequestedCredential]) throws(HoldfastError) -> [RequestedCredential] {
+            do { return try body() } catch { throw HoldfastError(.requestInvalid, error.description) }
+        }
+        let requested: [RequestedCredential]
+        if let dcql = payload["dcql_query"], dcql.objectValue != nil {
+            requested = try read { () throws(PresentationQuery.Failure) in try PresentationQuery.requests(dcql: dcql) }
+        } else if let definition = payload["presentation_definition"], definition.objectValue != nil {
+            requested = try read { () throws(PresentationQuery.Failure) in try PresentationQuery.requests(presentationDefinition: definition) }
         } else {
             throw HoldfastError(.requestInvalid, "the request has neither dcql_query nor presentation_definition")
         }
-        guard !result.isEmpty else { throw HoldfastError(.requestUnsupported, "the request asks for no mso_mdoc credential") }
-        return result
-    }
-
-    /// `$['namespace']['element']` → (namespace, element).
-    static func fieldPath(_ path: String) -> (String, String)? {
-        let parts = path.components(separatedBy: "']['")
-        guard parts.count == 2, parts[0].hasPrefix("$['"), parts[1].hasSuffix("']") else { return nil }
-        return (String(parts[0].dropFirst(3)), String(parts[1].dropLast(2)))
+        guard !requested.isEmpty else { throw HoldfastError(.requestUnsupported, "the request asks for no mso_mdoc credential") }
+        return requested.map { MobileCredentialRequest(id: $0.id, docType: $0.docType, namespaces: $0.nameSpaces) }
     }
 }

@@ -20,11 +20,7 @@ struct PresentationSessionService: Sendable {
 
     /// What a session stores about itself (`presentation_sessions.request`).
     struct Settings: Codable {
-        struct Requested: Codable {
-            var id: String
-            var docType: String
-            var nameSpaces: [String: [String: Bool]]
-        }
+        typealias Requested = RequestedCredential
         var presentationProtocol: String
         var mode: String
         var redirectUri: String?
@@ -83,8 +79,8 @@ struct PresentationSessionService: Sendable {
             if !isOpenID {
                 errors.append(.init(field: "query.dcql", code: ProblemDetails.FieldError.invalidValue, detail: "DCQL is for openid4vp-1.0"))
             }
-            requests = Self.requests(dcql: dcql)
-            if requests.isEmpty {
+            requests = ((try? PresentationQuery.requests(dcql: dcql)) ?? []).filter { !$0.nameSpaces.isEmpty }
+            if requests.isEmpty || requests.count != (dcql.objectValue?["credentials"]?.arrayValue?.count ?? 0) {
                 errors.append(.init(field: "query.dcql", code: ProblemDetails.FieldError.invalidValue,
                                     detail: "credentials with an id, format mso_mdoc, meta.doctype_value and [namespace, element] claim paths"))
             }
@@ -165,7 +161,7 @@ struct PresentationSessionService: Sendable {
                 "vp_formats_supported": .object(["mso_mdoc": .object(["issuerauth_alg_values": .array([.integer(-7)]),
                                                                       "deviceauth_alg_values": .array([.integer(-7)])])]),
             ])
-            payload["dcql_query"] = settings.dcql ?? Self.dcql(settings.requests)
+            payload["dcql_query"] = settings.dcql ?? PresentationQuery.dcql(settings.requests)
         } else {
             payload["client_id_scheme"] = .string("x509_san_dns")
             payload["client_metadata"] = .object([
@@ -173,7 +169,7 @@ struct PresentationSessionService: Sendable {
                 "authorization_encrypted_response_enc": .string("A256GCM"),
                 "vp_formats": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
             ])
-            payload["presentation_definition"] = Self.presentationDefinition(id: id, settings.requests)
+            payload["presentation_definition"] = PresentationQuery.presentationDefinition(id: id, settings.requests)
         }
         var header = JOSEHeader()
         header.typ = "oauth-authz-req+jwt"
@@ -387,50 +383,6 @@ struct PresentationSessionService: Sendable {
                        nonce: try row.decode(column: "nonce", as: String.self), state: try row.decode(column: "state", as: String.self),
                        key: key, expiresAt: try row.decode(column: "expires_at", as: Int64.self),
                        answeredAt: try row.decode(column: "answered_at", as: Int64?.self))
-    }
-
-    static func requests(dcql: JSONValue) -> [Settings.Requested] {
-        var result: [Settings.Requested] = []
-        for entry in dcql.objectValue?["credentials"]?.arrayValue ?? [] {
-            guard let object = entry.objectValue, object["format"]?.stringValue == "mso_mdoc", let id = object["id"]?.stringValue,
-                  let docType = object["meta"]?.objectValue?["doctype_value"]?.stringValue else { continue }
-            var spaces: [String: [String: Bool]] = [:]
-            for claim in object["claims"]?.arrayValue ?? [] {
-                guard let path = claim.objectValue?["path"]?.arrayValue, path.count == 2,
-                      let space = path[0].stringValue, let element = path[1].stringValue else { return [] }
-                spaces[space, default: [:]][element] = claim.objectValue?["intent_to_retain"] == .bool(true)
-            }
-            guard !spaces.isEmpty else { return [] }
-            result.append(Settings.Requested(id: id, docType: docType, nameSpaces: spaces))
-        }
-        return result
-    }
-
-    static func dcql(_ requests: [Settings.Requested]) -> JSONValue {
-        .object(["credentials": .array(requests.map { requested in
-            .object([
-                "id": .string(requested.id), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string(requested.docType)]),
-                "claims": .array(requested.nameSpaces.sorted { $0.key < $1.key }.flatMap { space, elements in
-                    elements.sorted { $0.key < $1.key }.map { element, retain in
-                        JSONValue.object(["path": .array([.string(space), .string(element)]), "intent_to_retain": .bool(retain)])
-                    }
-                }),
-            ])
-        })])
-    }
-
-    static func presentationDefinition(id: String, _ requests: [Settings.Requested]) -> JSONValue {
-        .object(["id": .string(id), "input_descriptors": .array(requests.map { requested in
-            .object([
-                "id": .string(requested.docType), "format": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
-                "constraints": .object(["limit_disclosure": .string("required"), "fields": .array(
-                    requested.nameSpaces.sorted { $0.key < $1.key }.flatMap { space, elements in
-                        elements.sorted { $0.key < $1.key }.map { element, retain in
-                            JSONValue.object(["path": .array([.string("$['\(space)']['\(element)']")]), "intent_to_retain": .bool(retain)])
-                        }
-                    })]),
-            ])
-        })])
     }
 
     static func random(_ bytes: Int) -> String {
