@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import JOSE
 
 /// One item of `GET /v1/credentials/mobile/iacas` (README "API"): an IACA certificate of the tenant that verifiers
@@ -39,25 +40,6 @@ public struct StatusListSettings: Codable, Sendable, Hashable {
 }
 
 // MARK: credential configurations, offers and issued credentials (README "Credentials")
-
-/// How a wallet shows a credential (OpenID4VCI 1.0 §12.2.4 `display`): its name, and optionally a description,
-/// colours (CSS colour values) and a logo.
-public struct CredentialDisplay: Codable, Sendable, Hashable {
-    public var name: String
-    public var description: String?
-    public var backgroundColor: String?
-    public var textColor: String?
-    public var logoUri: String?
-
-    public init(name: String, description: String? = nil, backgroundColor: String? = nil, textColor: String? = nil,
-                logoUri: String? = nil) {
-        self.name = name
-        self.description = description
-        self.backgroundColor = backgroundColor
-        self.textColor = textColor
-        self.logoUri = logoUri
-    }
-}
 
 /// `POST /v1/credentials/mobile/configurations`: an mDoc the tenant issues. `nameSpaces`, when given, lists every
 /// element an offer may carry; `validForDays` defaults to 365 and `revocable` to true (the mDoc then carries a

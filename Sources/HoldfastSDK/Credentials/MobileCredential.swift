@@ -1,23 +1,9 @@
 import Foundation
+import HoldfastProtocol
 import JOSE
 
 /// How a credential is shown (OpenID4VCI 1.0 §12.2.4 `display`, from the issuer's metadata at claim time).
-public struct CredentialBranding: Codable, Sendable, Hashable {
-    public var name: String
-    public var description: String?
-    public var backgroundColor: String?
-    public var textColor: String?
-    public var logoUri: String?
-
-    public init(name: String, description: String? = nil, backgroundColor: String? = nil, textColor: String? = nil,
-                logoUri: String? = nil) {
-        self.name = name
-        self.description = description
-        self.backgroundColor = backgroundColor
-        self.textColor = textColor
-        self.logoUri = logoUri
-    }
-}
+public typealias CredentialBranding = CredentialDisplay
 
 /// Who issued a stored credential.
 public struct CredentialIssuerInfo: Codable, Sendable, Hashable {
