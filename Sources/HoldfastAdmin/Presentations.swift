@@ -69,15 +69,20 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
     /// `x509_hash` (the default) or `x509_san_dns`.
     public var clientIdPrefix: String?
     public var expiresInSeconds: Int?
+    /// The https URL a wallet answers as a universal link / app link (its `authorization_endpoint`, OpenID4VP 1.0
+    /// §5.1), in place of the `openid4vp://` or `mdoc-openid4vp://` scheme; `client_id` and `request_uri` are added
+    /// to its query.
+    public var authorizationEndpoint: String?
     public var query: Query
 
     public init(protocol: String, mode: String, redirectUri: String? = nil, clientIdPrefix: String? = nil,
-                expiresInSeconds: Int? = nil, query: Query) {
+                expiresInSeconds: Int? = nil, authorizationEndpoint: String? = nil, query: Query) {
         self.protocol = `protocol`
         self.mode = mode
         self.redirectUri = redirectUri
         self.clientIdPrefix = clientIdPrefix
         self.expiresInSeconds = expiresInSeconds
+        self.authorizationEndpoint = authorizationEndpoint
         self.query = query
     }
 }

@@ -39,6 +39,9 @@ struct PresentationsCommand: AsyncParsableCommand {
         @Option(name: .customLong("redirect-uri"), help: "Where a same-device wallet returns to.") var redirectUri: String?
         @Option(name: .customLong("client-id-prefix"), help: "x509_hash (default) or x509_san_dns.") var clientIdPrefix: String?
         @Option(name: .customLong("expires-in"), help: "Seconds the session stays open (30–3600, default 300).") var expiresIn: Int?
+        @Option(name: .customLong("authorization-endpoint"),
+                help: "A wallet's https universal link to use instead of the openid4vp:// or mdoc-openid4vp:// scheme.")
+        var authorizationEndpoint: String?
         @Flag(help: "Also print the URI as a QR code for the terminal.") var qr = false
 
         func run() async throws {
@@ -54,6 +57,7 @@ struct PresentationsCommand: AsyncParsableCommand {
             }
             let request = PresentationSessionRequest(protocol: presentationProtocol, mode: mode, redirectUri: redirectUri,
                                                      clientIdPrefix: clientIdPrefix, expiresInSeconds: expiresIn,
+                                                     authorizationEndpoint: authorizationEndpoint,
                                                      query: .init(docType: docType, nameSpaces: spaces))
             let created = try await PresentationsCommand.withAdmin(storage) { try await $0.createSession(request, now: SystemClock().now()) }
             try Console.json(created)

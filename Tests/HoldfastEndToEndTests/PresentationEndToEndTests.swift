@@ -92,9 +92,14 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                 (#"{"protocol":"openid4vp-1.0","mode":"same-device","clientIdPrefix":"x509_san_dns","redirectUri":"https://shop.example/done","query":\#(Self.query)}"#,
                  .openID4VP, true),
                 (#"{"protocol":"18013-7-2024","mode":"cross-device","query":\#(Self.query)}"#, .iso18013_7, false),
+                // A wallet's universal link in place of the custom scheme.
+                (#"{"protocol":"openid4vp-1.0","mode":"cross-device","authorizationEndpoint":"https://wallet.example/open?from=web","query":\#(Self.query)}"#,
+                 .openID4VP, false),
             ]
             for (body, expectedProtocol, sameDevice) in cases {
                 let created = try await Self.session(tenant, body)
+                #expect(created.authorizationRequestUri.hasPrefix(body.contains("wallet.example") ? "https://wallet.example/open?from=web&client_id="
+                                                                  : expectedProtocol == .openID4VP ? "openid4vp://?client_id=" : "mdoc-openid4vp://?client_id="))
                 #expect(try await Self.result(tenant, created.sessionId).status == "pending")
                 let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: created.authorizationRequestUri,
                                                                                requireTrustedVerifier: true)
@@ -178,7 +183,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                          #"{"protocol":"openid4vp-1.0","mode":"same-device","query":\#(Self.query)}"#,
                          #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{}}"#,
                          #"{"protocol":"18013-7-2024","mode":"cross-device","query":\#(Self.query)}"#,  // an IP host: no x509_san_dns
-                         #"{"protocol":"openid4vp-1.0","mode":"cross-device","expiresInSeconds":5,"query":\#(Self.query)}"#] {
+                         #"{"protocol":"openid4vp-1.0","mode":"cross-device","expiresInSeconds":5,"query":\#(Self.query)}"#,
+                         #"{"protocol":"openid4vp-1.0","mode":"cross-device","authorizationEndpoint":"http://wallet.example/open","query":\#(Self.query)}"#] {
                 let answer = try await tenant.admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
                 #expect(answer.status == 400, "\(body): \(answer.status)")
             }

@@ -28,6 +28,7 @@ struct PresentationSessionService: Sendable {
         var requests: [Requested]
         var dcql: JSONValue?
         var kid: String
+        var authorizationEndpoint: String?
     }
 
     let database: HoldfastDatabase
@@ -69,6 +70,13 @@ struct PresentationSessionService: Sendable {
             errors.append(.init(field: isOpenID ? "clientIdPrefix" : "protocol", code: ProblemDetails.FieldError.invalidValue,
                                 detail: "x509_san_dns needs a DNS host in HOLDFAST_PUBLIC_URL, not \(certificates.host)"))
         }
+        if let endpoint = request.authorizationEndpoint {
+            let url = URLComponents(string: endpoint)
+            if url?.scheme?.lowercased() != "https" || (url?.host ?? "").isEmpty || url?.fragment != nil || endpoint.utf8.count > 2_048 {
+                errors.append(.init(field: "authorizationEndpoint", code: ProblemDetails.FieldError.invalidValue,
+                                    detail: "an absolute https URL without a fragment"))
+            }
+        }
         let lifetime = request.expiresInSeconds ?? Self.defaultLifetime
         if !Self.lifetimes.contains(lifetime) {
             errors.append(.init(field: "expiresInSeconds", code: ProblemDetails.FieldError.outOfRange,
@@ -106,7 +114,8 @@ struct PresentationSessionService: Sendable {
         let key = P256.KeyAgreement.PrivateKey()
         let settings = Settings(presentationProtocol: request.protocol, mode: request.mode,
                                 redirectUri: request.mode == "same-device" ? request.redirectUri : nil, clientId: clientId,
-                                requests: requests, dcql: request.query.dcql, kid: Self.random(12))
+                                requests: requests, dcql: request.query.dcql, kid: Self.random(12),
+                                authorizationEndpoint: request.authorizationEndpoint)
         let expiresAt = Timestamp.milliseconds(now) + Int64(lifetime) * 1_000
         try await database.sql.insert(into: "presentation_sessions")
             .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
@@ -118,10 +127,14 @@ struct PresentationSessionService: Sendable {
                                           requestUri: publicURL() + Self.requestPath(id), expiresAt: Timestamp.date(expiresAt))
     }
 
-    /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024).
+    /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024), or the session's
+    /// `authorizationEndpoint` with those two parameters.
     private func authorizationRequestUri(id: String, settings: Settings) -> String {
-        let scheme = settings.presentationProtocol == "openid4vp-1.0" ? "openid4vp" : "mdoc-openid4vp"
-        return "\(scheme)://?client_id=\(Self.queryEncode(settings.clientId))&request_uri=\(Self.queryEncode(publicURL() + Self.requestPath(id)))"
+        let parameters = "client_id=\(Self.queryEncode(settings.clientId))&request_uri=\(Self.queryEncode(publicURL() + Self.requestPath(id)))"
+        if let endpoint = settings.authorizationEndpoint {
+            return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
+        }
+        return (settings.presentationProtocol == "openid4vp-1.0" ? "openid4vp://?" : "mdoc-openid4vp://?") + parameters
     }
 
     /// The authorisation request URI of a session `adminKeyID` made (for its QR code).
