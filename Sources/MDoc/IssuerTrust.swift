@@ -37,8 +37,13 @@ public struct IssuerTrust: Sendable {
     public func validate(x5chain: [[UInt8]], at time: Date) throws(MDocError) -> ValidatedSigner {
         guard let leafDER = x5chain.first else { throw .issuerCertificateMissing }
         let documentSigner: Certificate
-        do { documentSigner = try Certificate(derEncoded: leafDER) } catch {
-            throw .issuerCertificateMalformed("not DER X.509: \(error)")
+        if let parsed = Self.parsed.certificate(leafDER) {
+            documentSigner = parsed
+        } else {
+            do { documentSigner = try Certificate(derEncoded: leafDER) } catch {
+                throw .issuerCertificateMalformed("not DER X.509: \(error)")
+            }
+            Self.parsed.keep(documentSigner, for: leafDER)
         }
         let key = try Self.verificationKey(of: documentSigner)
 
@@ -107,4 +112,34 @@ public struct IssuerTrust: Sendable {
         if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
         throw .issuerCertificateMalformed("the key is not EC P-256, P-384 or P-521")
     }
+}
+
+/// Document signer certificates already parsed, by their DER bytes: a verifier sees the same few signers in every
+/// presentation, and parsing one costs about as much as a third of a signature check. Only the parse is kept —
+/// the chain, signature, validity and profile are checked on every call. At most `capacity` entries; when full,
+/// it starts again empty.
+final class ParsedCertificates: @unchecked Sendable {
+    // @unchecked: `entries` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var entries: [[UInt8]: Certificate] = [:]
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func certificate(_ der: [UInt8]) -> Certificate? {
+        lock.withLock { entries[der] }
+    }
+
+    func keep(_ certificate: Certificate, for der: [UInt8]) {
+        lock.withLock {
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[der] = certificate
+        }
+    }
+}
+
+extension IssuerTrust {
+    static let parsed = ParsedCertificates(capacity: 256)
 }

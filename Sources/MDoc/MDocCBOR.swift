@@ -4,56 +4,56 @@ import Foundation
 /// Reading helpers shared by the model types: every CBOR failure becomes ``MDocError/malformed(_:)`` naming the
 /// structure and field (ISO/IEC 18013-5 §8.3.2.1.2 for the CDDL these follow).
 enum MDocCBOR {
-    static func decode(_ bytes: [UInt8], _ what: String) throws(MDocError) -> CBOR.Decoded {
-        do { return try CBOR.decode(bytes) } catch { throw .malformed("\(what) is not CBOR: \(error)") }
+    static func decode(_ bytes: [UInt8], _ what: @autoclosure () -> String) throws(MDocError) -> CBOR.Decoded {
+        do { return try CBOR.decode(bytes) } catch { throw .malformed("\(what()) is not CBOR: \(error)") }
     }
 
-    static func field(_ map: CBOR.Decoded, _ key: String, in what: String) throws(MDocError) -> CBOR.Decoded {
-        guard map.majorType == 5 else { throw .malformed("\(what) is \(map.kindDescription), not a map") }
-        guard let value = map[key] else { throw .malformed("\(what) has no \(key)") }
+    static func field(_ map: CBOR.Decoded, _ key: String, in what: @autoclosure () -> String) throws(MDocError) -> CBOR.Decoded {
+        guard map.majorType == 5 else { throw .malformed("\(what()) is \(map.kindDescription), not a map") }
+        guard let value = map[key] else { throw .malformed("\(what()) has no \(key)") }
         return value
     }
 
-    static func optionalField(_ map: CBOR.Decoded, _ key: String, in what: String) throws(MDocError) -> CBOR.Decoded? {
-        guard map.majorType == 5 else { throw .malformed("\(what) is \(map.kindDescription), not a map") }
+    static func optionalField(_ map: CBOR.Decoded, _ key: String, in what: @autoclosure () -> String) throws(MDocError) -> CBOR.Decoded? {
+        guard map.majorType == 5 else { throw .malformed("\(what()) is \(map.kindDescription), not a map") }
         return map[key]
     }
 
-    static func text(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> String {
-        do { return try item.text() } catch { throw .malformed("\(what) is \(item.kindDescription), not a text string") }
+    static func text(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> String {
+        do { return try item.text() } catch { throw .malformed("\(what()) is \(item.kindDescription), not a text string") }
     }
 
-    static func bytes(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> [UInt8] {
-        do { return Array(try item.bytes()) } catch { throw .malformed("\(what) is \(item.kindDescription), not a byte string") }
+    static func bytes(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> [UInt8] {
+        do { return Array(try item.bytes()) } catch { throw .malformed("\(what()) is \(item.kindDescription), not a byte string") }
     }
 
-    static func unsigned(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> UInt64 {
-        guard item.majorType == 0 else { throw .malformed("\(what) is \(item.kindDescription), not an unsigned integer") }
-        do { return try item.uint64() } catch { throw .malformed("\(what): \(error)") }
+    static func unsigned(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> UInt64 {
+        guard item.majorType == 0 else { throw .malformed("\(what()) is \(item.kindDescription), not an unsigned integer") }
+        do { return try item.uint64() } catch { throw .malformed("\(what()): \(error)") }
     }
 
-    static func array(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> [CBOR.Decoded] {
-        do { return try item.array() } catch { throw .malformed("\(what) is \(item.kindDescription), not an array") }
+    static func array(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> [CBOR.Decoded] {
+        do { return try item.array() } catch { throw .malformed("\(what()) is \(item.kindDescription), not an array") }
     }
 
-    static func map(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> [(key: CBOR.Decoded, value: CBOR.Decoded)] {
-        do { return try item.map() } catch { throw .malformed("\(what) is \(item.kindDescription), not a map") }
+    static func map(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> [(key: CBOR.Decoded, value: CBOR.Decoded)] {
+        do { return try item.map() } catch { throw .malformed("\(what()) is \(item.kindDescription), not a map") }
     }
 
     /// `#6.24(bstr .cbor X)`: the embedded item (its bytes stay positions in the received input).
-    static func embedded(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> CBOR.Decoded {
-        guard item.majorType == 6 else { throw .malformed("\(what) is \(item.kindDescription), not tag 24") }
-        do { return try item.embedded() } catch { throw .malformed("\(what): \(error)") }
+    static func embedded(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> CBOR.Decoded {
+        guard item.majorType == 6 else { throw .malformed("\(what()) is \(item.kindDescription), not tag 24") }
+        do { return try item.embedded() } catch { throw .malformed("\(what()): \(error)") }
     }
 
     /// `tdate` (RFC 8949 tag 0, RFC 3339 text).
-    static func tdate(_ item: CBOR.Decoded, _ what: String) throws(MDocError) -> Date {
+    static func tdate(_ item: CBOR.Decoded, _ what: @autoclosure () -> String) throws(MDocError) -> Date {
         let content: CBOR.Decoded
         do { content = try item.content(ofTag: CBOR.Tag.dateTimeString) } catch {
-            throw .malformed("\(what) is \(item.kindDescription), not a tdate (tag 0)")
+            throw .malformed("\(what()) is \(item.kindDescription), not a tdate (tag 0)")
         }
-        let text = try Self.text(content, what)
-        guard let date = MDocDate.parseDateTime(text) else { throw .malformed("\(what) \"\(text)\" is not an RFC 3339 date-time") }
+        let text = try Self.text(content, what())
+        guard let date = MDocDate.parseDateTime(text) else { throw .malformed("\(what()) \"\(text)\" is not an RFC 3339 date-time") }
         return date
     }
 }
@@ -73,8 +73,52 @@ public enum MDocDate {
 
     /// An RFC 3339 date-time, with or without fractional seconds, `Z` or a numeric offset.
     public static func parseDateTime(_ text: String) -> Date? {
+        if let date = wholeSecondsUTC(text) { return date }
         if let date = try? Date(text, strategy: .iso8601) { return date }
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// The MSO's own form, `YYYY-MM-DDTHH:MM:SSZ`, read without a formatter (every presented credential carries
+    /// three); nil for anything else, which the formatter then reads.
+    static func wholeSecondsUTC(_ text: String) -> Date? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Date? in
+            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<(from + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard digit >= 0, digit <= 9 else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                  let minute = number(14, 2), let second = number(17, 2),
+                  (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23, minute <= 59,
+                  second <= 59 else { return nil }
+            let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
+        } ?? nil
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date: whole 400-year eras of 146,097 days, then the day within
+    /// the era counted from March 1st (so that the leap day falls at the end of the counted year).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// `full-date` (tag 1004) for a calendar day given as `YYYY-MM-DD`; nil when the text is not such a day.

@@ -10,7 +10,7 @@ import HummingbirdTesting
 import JOSE
 import MDoc
 import StatusList
-import Synchronization
+import TestSupport
 import Testing
 import X509
 
@@ -64,8 +64,8 @@ import X509
 
     @Test func theVerifierFetchesTheOtherIssuersStatusList() async throws {
         let issuer = try OtherIssuer()
-        let fetches = Mutex(0)
-        let listBody = Mutex<[UInt8]>([])
+        let fetches = Locked(0)
+        let listBody = Locked<[UInt8]>([])
         let router = Router()
         router.get("/status/1") { _, _ in
             fetches.withLock { $0 += 1 }

@@ -4,7 +4,7 @@ import Foundation
 @testable import HoldfastServer
 import MDoc
 import StatusList
-import Synchronization
+import TestSupport
 import Testing
 import X509
 
@@ -42,8 +42,8 @@ import X509
 
     /// Serves one body per URI and counts the fetches.
     final class Served: Sendable {
-        let bodies = Mutex<[String: Data]>([:])
-        let fetches = Mutex(0)
+        let bodies = Locked<[String: Data]>([:])
+        let fetches = Locked(0)
 
         func fetch(_ url: URL) async throws -> Data {
             fetches.withLock { $0 += 1 }

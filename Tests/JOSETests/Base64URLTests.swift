@@ -1,3 +1,4 @@
+import Foundation
 import JOSE
 import Testing
 
@@ -32,5 +33,32 @@ import Testing
     @Test func rejectsNonZeroTrailingBits() {
         // "QWxpY2U" is canonical; "QWxpY2V" decodes to the same bytes with a non-zero leftover bit.
         #expect(Base64URL.decode("QWxpY2V") == nil)
+    }
+
+    /// Against Foundation's decoder (standard alphabet, padded) on random bytes of every length up to 300, and
+    /// every one-character corruption of a short text: the same bytes, or nil exactly where Foundation refuses or
+    /// the encoding is not canonical.
+    @Test func agreesWithFoundationsDecoder() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0 ..< 300 {
+            let bytes = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
+            let text = Base64URL.encode(bytes)
+            #expect(Base64URL.decode(text) == bytes)
+            #expect(Base64URL.decode(Substring(text)) == bytes)
+        }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/ .".utf8)
+        let original = Array(Base64URL.encode(Array("holdfast!".utf8)).utf8)
+        for position in original.indices {
+            for replacement in alphabet {
+                var mutated = original
+                mutated[position] = replacement
+                let text = String(decoding: mutated, as: UTF8.self)
+                let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                let foundation = text.contains(where: { "+/=. ".contains($0) }) ? nil : Data(base64Encoded: standard).map(Array.init)
+                let ours = Base64URL.decode(text)
+                if let ours { #expect(Base64URL.encode(ours) == text, "\(text)") }
+                #expect(ours == foundation.flatMap { Base64URL.encode($0) == text ? $0 : nil }, "\(text)")
+            }
+        }
     }
 }

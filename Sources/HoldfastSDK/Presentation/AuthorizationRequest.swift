@@ -103,7 +103,7 @@ struct AuthorizationRequestVerifier: Sendable {
         } catch {
             throw HoldfastError(.requestSignatureInvalid, "the request object's signature does not verify with its x5c leaf")
         }
-        guard let payload = (try? JSONDecoder().decode(JSONValue.self, from: Data(jws.payload)))?.objectValue else {
+        guard let payload = (try? JSONValue(json: jws.payload))?.objectValue else {
             throw HoldfastError(.requestInvalid, "the request object's payload is not a JSON object")
         }
 

@@ -206,7 +206,7 @@ struct PresentationSessionService: Sendable {
         do {
             jwe = try JWE(compactSerialization: compact[0])
             if let kid = jwe.header.kid, kid != session.settings.kid { throw OAuthError.invalidRequest("the response is encrypted to another key") }
-            guard let object = try JSONDecoder().decode(JSONValue.self, from: Data(try jwe.decrypt(with: session.key))).objectValue else {
+            guard let object = try JSONValue(json: try jwe.decrypt(with: session.key)).objectValue else {
                 throw OAuthError.invalidRequest("the decrypted response is not a JSON object")
             }
             payload = object

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresKit
 import SQLiteStorage
-import Synchronization
 
 /// The tenant's SQL database (DESIGN.md §4 "Storage"): SQLite (a file in the data folder, the embedded default)
 /// or PostgreSQL, both behind sql-kit's `SQLDatabase`. Capabilities write portable SQL through `sql`, and use
@@ -143,7 +143,7 @@ public struct HoldfastDatabase: Sendable {
 /// build), so a path that forgets `close()` — an error between opening and handing the database to its owner —
 /// costs nothing.
 final class DatabaseLifetime: Sendable {
-    private let closed = Mutex(false)
+    private let closed = NIOLockedValueBox(false)
     private let closeNow: @Sendable () async -> Void
     private let abandon: @Sendable () -> Void
 
@@ -161,7 +161,7 @@ final class DatabaseLifetime: Sendable {
     }
 
     private func markClosed() -> Bool {
-        closed.withLock { closed in
+        closed.withLockedValue { closed in
             defer { closed = true }
             return !closed
         }

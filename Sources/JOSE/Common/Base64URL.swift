@@ -41,25 +41,55 @@ public enum Base64URL {
 
     /// Decodes unpadded base64url; `nil` for anything that is not exactly that.
     public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
-        let input = Array(text.utf8)
-        if input.count % 4 == 1 { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in input {
-            let value = reverse[Int(byte)]
-            if value == 0xFF { return nil }
-            buffer = (buffer << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+    }
+
+    /// Four characters at a time into a buffer of the exact size (JWE ciphertexts and `vp_token`s are kilobytes).
+    static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let remainder = input.count % 4
+        if remainder == 1 { return nil }
+        let whole = input.count / 4
+        let outputCount = whole * 3 + (remainder == 0 ? 0 : remainder - 1)
+        var valid = true
+        let output = reverse.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                var out = 0
+                var index = 0
+                for _ in 0..<whole {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    if (a | b | c | d) == 0xFF { valid = false; break }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[out] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    buffer[out + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    buffer[out + 2] = UInt8(truncatingIfNeeded: chunk)
+                    out += 3
+                    index += 4
+                }
+                if valid, remainder > 0 {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = remainder == 3 ? table[Int(input[index + 2])] : 0
+                    if (a | b | c) == 0xFF {
+                        valid = false
+                    } else if remainder == 2 {
+                        // One byte; the last character's low four bits must be zero (RFC 4648 §3.5 canonical encoding).
+                        if b & 0x0F != 0 { valid = false } else { buffer[out] = a << 2 | b >> 4; out += 1 }
+                    } else {
+                        // Two bytes; the last character's low two bits must be zero.
+                        if c & 0x03 != 0 {
+                            valid = false
+                        } else {
+                            buffer[out] = a << 2 | b >> 4
+                            buffer[out + 1] = (b & 0x0F) << 4 | c >> 2
+                            out += 2
+                        }
+                    }
+                }
+                initialized = valid ? out : 0
             }
         }
-        // The bits left over must be zero (RFC 4648 §3.5 canonical encoding).
-        if bits > 0, buffer & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
+        return valid ? output : nil
     }
 
     /// Decodes or throws `JOSEError.malformedBase64URL` naming the part at fault.

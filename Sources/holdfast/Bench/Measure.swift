@@ -12,6 +12,11 @@ struct Rate: Sendable {
         self.seconds = seconds
     }
 
+    /// Two measurements of the same operation as one.
+    static func += (total: inout Rate, more: Rate) {
+        total = Rate(operations: total.operations + more.operations, seconds: total.seconds + more.seconds)
+    }
+
     init(operations: Int, elapsed: Duration) {
         self.init(operations: operations,
                   seconds: elapsed.inMilliseconds / 1000)
