@@ -1,0 +1,55 @@
+import Foundation
+import JOSE
+
+/// The payload of an SCA proof (README "SCA wallet"): a compact JWS, ES256 by the wallet's key, header `typ`
+/// `sca-proof+jwt` and `kid` the wallet id, whose payload is exactly these members.
+public struct SCAProofClaims: Codable, Sendable, Hashable {
+    public static let type = "sca-proof+jwt"
+
+    /// The operation's endpoint without query string (`SCAPayload.url`).
+    public var url: String
+    /// The operation's signed parameters (`SCAPayload.body`); `{}` when none.
+    public var body: JSONValue
+    /// What the customer was shown and approved.
+    public var message: String
+    public var pattern: SCAPattern
+    /// Data of the app's own to bind into the proof (a transaction reference, an amount); `null` when none.
+    public var signatureInputData: JSONValue
+    public var walletId: String
+    /// Seconds since 1970.
+    public var iat: Int64
+    /// Unique per proof; a proof is accepted once.
+    public var jti: String
+
+    public init(url: String, body: JSONValue, message: String, pattern: SCAPattern, signatureInputData: JSONValue,
+                walletId: String, iat: Int64, jti: String) {
+        self.url = url
+        self.body = body
+        self.message = message
+        self.pattern = pattern
+        self.signatureInputData = signatureInputData
+        self.walletId = walletId
+        self.iat = iat
+        self.jti = jti
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case url, body, message, pattern, signatureInputData, walletId, iat, jti
+    }
+
+    /// The member names, exactly: a proof with another member, or without one of these, is malformed.
+    public static let memberNames: Set<String> = ["url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"]
+
+    // `signatureInputData` and `body` are written even when null, so that the payload always has every member.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(body, forKey: .body)
+        try container.encode(message, forKey: .message)
+        try container.encode(pattern, forKey: .pattern)
+        try container.encode(signatureInputData, forKey: .signatureInputData)
+        try container.encode(walletId, forKey: .walletId)
+        try container.encode(iat, forKey: .iat)
+        try container.encode(jti, forKey: .jti)
+    }
+}
