@@ -88,7 +88,7 @@ import Testing
         (.instancePending, "instancePending"), (.invalidDPoPProof, "invalidDPoPProof"), (.useDPoPNonce, "useDPoPNonce"),
         (.invalidToken, "invalidToken"), (.licenseExpired, "licenseExpired"), (.devModeNotAllowed, "devModeNotAllowed"),
         (.applicationNameTaken, "applicationNameTaken"), (.unauthenticated, "unauthenticated"),
-        (.adminKeyNotFound, "adminKeyNotFound"), (.lastAdminKey, "lastAdminKey"), (.insufficientScope, "insufficientScope"), (.badRequest, "badRequest"),
+        (.adminKeyNotFound, "adminKeyNotFound"), (.lastAdminKey, "lastAdminKey"), (.invalidActivationCode, "invalidActivationCode"), (.insufficientScope, "insufficientScope"), (.badRequest, "badRequest"),
         (.invalidJSON, "invalidJSON"), (.validationFailed, "validationFailed"), (.forbidden, "forbidden"),
         (.notFound, "notFound"), (.methodNotAllowed, "methodNotAllowed"), (.conflict, "conflict"),
         (.payloadTooLarge, "payloadTooLarge"), (.unsupportedMediaType, "unsupportedMediaType"),

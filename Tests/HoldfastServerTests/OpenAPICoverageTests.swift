@@ -90,7 +90,7 @@ import Testing
 
     @Test func adminOperationsRequireBearerAuthAndDocument401() async throws {
         let documented = try Self.documentedOperations()
-        for (operation, access) in try await Self.routedOperations() where access == .admin {
+        for (operation, access) in try await Self.routedOperations() where access == .admin || access == .sca {
             let body = try #require(documented[operation])
             let security = body["security"] as? [[String: Any]]
             #expect(security?.first?["adminKey"] != nil, "\(operation.description) does not declare adminKey security")

@@ -52,6 +52,8 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let devModeNotAllowed: Self = "DEV_MODE_NOT_ALLOWED"
     /// Another holder application already has this name.
     public static let applicationNameTaken: Self = "APPLICATION_NAME_TAKEN"
+    /// An SCA activation code that is unknown, used already or expired (README "SCA wallet").
+    public static let invalidActivationCode: Self = "INVALID_ACTIVATION_CODE"
 
     // MARK: server codes: admin API
     /// The admin API key is missing, malformed, unknown or revoked (`WWW-Authenticate: Bearer`).
@@ -143,7 +145,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let serverCodes: Set<Self> = [
         .challengeExpired, .invalidChallenge, .invalidAttestation, .attestationRequired, .attestationFailed,
         .applicationNotFound, .instanceNotFound, .instanceRevoked, .instancePending, .invalidDPoPProof, .useDPoPNonce,
-        .invalidToken, .licenseExpired, .devModeNotAllowed, .applicationNameTaken,
+        .invalidToken, .licenseExpired, .devModeNotAllowed, .applicationNameTaken, .invalidActivationCode,
         .unauthenticated, .adminKeyNotFound, .lastAdminKey, .insufficientScope,
         .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,

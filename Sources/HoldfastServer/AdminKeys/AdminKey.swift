@@ -10,7 +10,8 @@ public struct AdminKey: Codable, Sendable, Equatable {
     /// The key created on first start.
     public var bootstrap: Bool
     /// What the key may do (README "Admin API keys"): `admin`, the whole admin API; `verifier`, only the verifier's
-    /// sessions (`POST /v2/presentations/sessions` and the results of the sessions it made).
+    /// sessions (`POST /v2/presentations/sessions` and the results of the sessions it made); `sca`, only SCA proof
+    /// verification.
     public var scope: Scope
 
     public var isActive: Bool { revokedAt == nil }
@@ -18,6 +19,8 @@ public struct AdminKey: Codable, Sendable, Equatable {
     public enum Scope: String, Codable, Sendable, CaseIterable {
         case admin
         case verifier
+        /// Only `POST /v1/sca/proofs/verify`, for a bank's back end.
+        case sca
     }
 }
 

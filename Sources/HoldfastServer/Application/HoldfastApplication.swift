@@ -227,6 +227,9 @@ public enum HoldfastApplication {
         let admin = router.group()
             .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys))
             .group(context: AdminRequestContext.self)
+        let sca = router.group()
+            .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .sca]))
+            .group(context: AdminRequestContext.self)
         let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .verifier])
         let verifier = router.group()
             .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: false, limit: services.publicRouteLimit))
@@ -255,7 +258,7 @@ public enum HoldfastApplication {
                     return try await handler(request, context)
                 }
             case .admin(let handler):
-                admin.on(path, method: route.method) { request, context in try await handler(request, context) }
+                (route.access == .sca ? sca : admin).on(path, method: route.method) { request, context in try await handler(request, context) }
             case .verifier(let handler):
                 guard case .verifier(let responseCode) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
                 (responseCode ? verifierWithCode : verifier).on(path, method: route.method) { request, context in

@@ -23,6 +23,13 @@ public enum HoldfastControllers {
         let walletProviders = WalletProviderService(database: services.database, publicURL: { services.publicURL })
         return [
             HealthController(services: services),
+            SCAController(
+                wallets: SCAWalletService(database: services.database, applications: applications, challenges: challenges,
+                                          evidence: evidence, logger: services.logger),
+                policyService: SCAPolicyService(database: services.database),
+                proofs: SCAProofService(database: services.database, policies: SCAPolicyService(database: services.database),
+                                        replay: services.ephemeral.replay),
+                clock: clock),
             VerifierPageController(),
             PresentationAdminController(certificates: services.verifierCertificates,
                                         trusted: PresentationTrustedIssuerService(database: services.database), clock: clock),

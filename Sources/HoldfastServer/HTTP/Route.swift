@@ -20,6 +20,8 @@ public struct Route: Sendable {
         /// An admin API key of scope `admin` or `verifier`; with `responseCode`, alternatively a same-device
         /// `response_code` query parameter (OpenID4VP 1.0 §8.2).
         case verifier(responseCode: Bool)
+        /// An admin API key of scope `admin` or `sca`.
+        case sca
         /// A license token and a DPoP proof of the instance named by `{instanceId}` in the path.
         case instance(InstanceAccess)
     }
@@ -65,6 +67,12 @@ public struct Route: Sendable {
     public static func admin(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                              handler: @escaping Handler<AdminRequestContext>) -> Route {
         Route(method, template, access: .admin, responder: .admin(handler))
+    }
+
+    /// A route a bank's back end calls with a key of scope `sca` (or an admin key).
+    public static func sca(_ method: HTTPRequest.Method, _ template: RouteTemplate,
+                           handler: @escaping Handler<AdminRequestContext>) -> Route {
+        Route(method, template, access: .sca, responder: .admin(handler))
     }
 
     /// A route of the verifier's sessions (README "Verifier").

@@ -22,5 +22,6 @@ public enum HoldfastMigrations {
             + StatusListMigrations.migrations
             + IssuanceMigrations.migrations
             + PresentationMigrations.migrations
+            + SCAMigrations.migrations
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import HoldfastProtocol
+import JOSE
+
+// MARK: SCA wallets (README "SCA wallet")
+
+/// How a wallet is protected: `pin` (6 to 8 digits), `biometric`, or `none` (possession of the device alone);
+/// `maxPinAttempts` wrong PINs in a row lock it (default 3).
+public struct SCAWalletSettings: Codable, Sendable, Hashable {
+    public var accessProtection: String?
+    public var maxPinAttempts: Int?
+
+    public init(accessProtection: String? = nil, maxPinAttempts: Int? = nil) {
+        self.accessProtection = accessProtection
+        self.maxPinAttempts = maxPinAttempts
+    }
+}
+
+/// `POST /v1/sca/wallets`: a wallet for `userId` (the bank's own reference) in the holder application
+/// `applicationId`, whose attestation settings apply to the wallet key.
+public struct SCAWalletCreateRequest: Codable, Sendable, Hashable {
+    public var applicationId: String
+    public var userId: String
+    public var settings: SCAWalletSettings?
+
+    public init(applicationId: String, userId: String, settings: SCAWalletSettings? = nil) {
+        self.applicationId = applicationId
+        self.userId = userId
+        self.settings = settings
+    }
+}
+
+/// The answer to `POST /v1/sca/wallets`: the activation code is shown once, used once, and expires.
+public struct SCAWalletCreated: Codable, Sendable, Hashable {
+    public var walletId: String
+    public var activationCode: String
+    public var activationExpiresAt: Date
+
+    public init(walletId: String, activationCode: String, activationExpiresAt: Date) {
+        self.walletId = walletId
+        self.activationCode = activationCode
+        self.activationExpiresAt = activationExpiresAt
+    }
+}
+
+/// A wallet as the admin API shows it. `state`: `pending` (not activated yet), `active`, `locked`, `deleted`.
+public struct SCAWallet: Codable, Sendable, Hashable {
+    public struct Device: Codable, Sendable, Hashable {
+        public var model: String?
+        public var appVersion: String?
+
+        public init(model: String?, appVersion: String?) {
+            self.model = model
+            self.appVersion = appVersion
+        }
+    }
+
+    public var id: String
+    public var applicationId: String
+    public var userId: String
+    public var state: String
+    public var accessProtection: String
+    public var maxPinAttempts: Int
+    public var pinAttemptsLeft: Int
+    public var publicKeyJwk: JSONValue?
+    public var lockReason: String?
+    public var createdAt: Date
+    public var activatedAt: Date?
+    public var device: Device?
+
+    public init(id: String, applicationId: String, userId: String, state: String, accessProtection: String, maxPinAttempts: Int,
+                pinAttemptsLeft: Int, publicKeyJwk: JSONValue?, lockReason: String?, createdAt: Date, activatedAt: Date?,
+                device: Device?) {
+        self.id = id
+        self.applicationId = applicationId
+        self.userId = userId
+        self.state = state
+        self.accessProtection = accessProtection
+        self.maxPinAttempts = maxPinAttempts
+        self.pinAttemptsLeft = pinAttemptsLeft
+        self.publicKeyJwk = publicKeyJwk
+        self.lockReason = lockReason
+        self.createdAt = createdAt
+        self.activatedAt = activatedAt
+        self.device = device
+    }
+}
+
+public struct SCAWalletList: Codable, Sendable, Hashable {
+    public var data: [SCAWallet]
+
+    public init(data: [SCAWallet]) { self.data = data }
+}
+
+/// `PUT /v1/sca/wallets/{walletId}/lock`: `LOST_DEVICE`, `STOLEN_DEVICE`, `FRAUD_SUSPICION` or `OTHER`.
+public struct SCAWalletLockRequest: Codable, Sendable, Hashable {
+    public var reason: String
+
+    public init(reason: String) { self.reason = reason }
+}
+
+/// `POST /v1/sca/proofs/verify`: the proof the bank received with a request, and that request.
+public struct SCAProofVerifyRequest: Codable, Sendable, Hashable {
+    public var proof: String
+    public var method: String
+    public var url: String
+    public var body: JSONValue?
+
+    public init(proof: String, method: String, url: String, body: JSONValue? = nil) {
+        self.proof = proof
+        self.method = method
+        self.url = url
+        self.body = body
+    }
+}
+
+/// The verdict on a proof: `{valid: true, walletId, userId, pattern}` or `{valid: false, code, reason}`.
+public struct SCAProofVerification: Codable, Sendable, Hashable {
+    public var valid: Bool
+    public var walletId: String?
+    public var userId: String?
+    public var pattern: SCAPattern?
+    public var code: String?
+    public var reason: String?
+
+    public init(valid: Bool, walletId: String? = nil, userId: String? = nil, pattern: SCAPattern? = nil,
+                code: String? = nil, reason: String? = nil) {
+        self.valid = valid
+        self.walletId = walletId
+        self.userId = userId
+        self.pattern = pattern
+        self.code = code
+        self.reason = reason
+    }
+}
+
+/// Why a proof is not valid (`SCAProofVerification.code`).
+public enum SCAProofFailureCode {
+    /// Not a compact JWS of `typ` `sca-proof+jwt`, ES256, with `kid` and exactly the documented payload members.
+    public static let malformed = "PROOF_MALFORMED"
+    public static let walletNotFound = "WALLET_NOT_FOUND"
+    /// The wallet was made but never activated.
+    public static let walletNotActive = "WALLET_NOT_ACTIVE"
+    public static let walletLocked = "WALLET_LOCKED"
+    public static let walletDeleted = "WALLET_DELETED"
+    /// The signature does not verify with the wallet's registered key.
+    public static let signatureInvalid = "SIGNATURE_INVALID"
+    /// No signing policy covers the request's method and path.
+    public static let policyNotFound = "POLICY_NOT_FOUND"
+    /// The signed `{url, body}` is not the one the policy makes of the request.
+    public static let payloadMismatch = "PAYLOAD_MISMATCH"
+    /// The proof's pattern is not one the policy accepts.
+    public static let patternInsufficient = "PATTERN_INSUFFICIENT"
+    /// `iat` is too old, or in the future.
+    public static let expired = "PROOF_EXPIRED"
+    /// This proof (`jti`) was accepted before.
+    public static let replayed = "PROOF_REPLAYED"
+}

@@ -1,0 +1,57 @@
+/// Version 700, the SCA wallet's back end (README "SCA wallet"):
+/// - `sca_wallets`: one row per wallet: its user, holder application, protection settings and PIN attempts left;
+///   until activated the SHA-256 of its one-time activation code (cleared when used), afterwards the wallet key
+///   (`InstancePublicKey.encoded`) and the device it was activated on. `state` is `pending`, `active`, `locked` or
+///   `deleted` (kept, so that a deleted wallet's proofs are refused as such).
+/// - `sca_policies`: the operation signing policies, one JSON document (row id 1).
+/// - `sca_events`: what happened to each wallet, in order, for its device's event feed.
+enum SCAMigrations {
+    static let migrations: [Migration] = [
+        Migration(version: 700, name: "create sca_wallets, sca_policies and sca_events",
+                  sqlite: tables(serial: "INTEGER PRIMARY KEY AUTOINCREMENT"), postgresql: tables(serial: "BIGSERIAL PRIMARY KEY")),
+    ]
+
+    private static func tables(serial: String) -> [String] {
+        [
+            """
+            CREATE TABLE sca_wallets (
+                id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'active', 'locked', 'deleted')),
+                access_protection TEXT NOT NULL CHECK (access_protection IN ('pin', 'biometric', 'none')),
+                max_pin_attempts BIGINT NOT NULL,
+                pin_attempts_left BIGINT NOT NULL,
+                activation_code_hash TEXT UNIQUE,
+                activation_expires_at BIGINT NOT NULL,
+                public_key TEXT,
+                attestation_type TEXT,
+                device_model TEXT,
+                app_version TEXT,
+                lock_reason TEXT,
+                created_at BIGINT NOT NULL,
+                activated_at BIGINT,
+                deleted_at BIGINT
+            )
+            """,
+            "CREATE INDEX sca_wallets_user ON sca_wallets (user_id, id)",
+            """
+            CREATE TABLE sca_policies (
+                id BIGINT PRIMARY KEY CHECK (id = 1),
+                document TEXT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE sca_events (
+                sequence \(serial),
+                wallet_id TEXT NOT NULL,
+                type TEXT NOT NULL,
+                data TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX sca_events_wallet ON sca_events (wallet_id, sequence)",
+        ]
+    }
+}

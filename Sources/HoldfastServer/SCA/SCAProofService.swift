@@ -1,0 +1,132 @@
+import Crypto
+import Ephemeral
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import JOSE
+import SQLKit
+
+/// The operation signing policies (README "SCA wallet"): one list, replaced whole by the back end, read by the
+/// devices to know what to sign and by `SCAProofService` to check what was signed.
+struct SCAPolicyService: Sendable {
+    static let maximumPolicies = 500
+    static let maximumFields = 100
+
+    let database: HoldfastDatabase
+
+    func policies() async throws -> [SCAPolicy] {
+        guard let row = try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first() else {
+            return []
+        }
+        return try HoldfastJSON.decode([SCAPolicy].self, from: Data(try row.decode(column: "document", as: String.self).utf8))
+    }
+
+    func replace(_ policies: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {
+        var errors: [ProblemDetails.FieldError] = []
+        if policies.count > Self.maximumPolicies {
+            errors.append(.init(field: "", code: ProblemDetails.FieldError.tooLong, detail: "at most \(Self.maximumPolicies) policies"))
+        }
+        var seen = Set<String>()
+        for (index, policy) in policies.enumerated() {
+            if !["GET", "POST", "PUT", "PATCH", "DELETE"].contains(policy.method) {
+                errors.append(.init(field: "[\(index)].method", code: ProblemDetails.FieldError.invalidValue, detail: "GET, POST, PUT, PATCH or DELETE"))
+            }
+            if !policy.pathTemplate.hasPrefix("/") || policy.pathTemplate.contains("?") || policy.pathTemplate.utf8.count > 1_024 {
+                errors.append(.init(field: "[\(index)].pathTemplate", code: ProblemDetails.FieldError.invalidValue,
+                                    detail: "a path starting with /, without a query, {name} for a variable segment"))
+            }
+            if case .fields(let names) = policy.signedFields, names.count > Self.maximumFields || names.contains(where: \.isEmpty) {
+                errors.append(.init(field: "[\(index)].signedFields", code: ProblemDetails.FieldError.invalidValue,
+                                    detail: "\"all\" or at most \(Self.maximumFields) non-empty field names"))
+            }
+            if !seen.insert("\(policy.method.uppercased()) \(policy.pathTemplate)").inserted {
+                errors.append(.init(field: "[\(index)]", code: ProblemDetails.FieldError.conflicting, detail: "a second policy for the same method and path"))
+            }
+        }
+        guard errors.isEmpty else { throw ProblemError.validation(errors) }
+        let document = String(decoding: try HoldfastJSON.encode(policies), as: UTF8.self)
+        let stamp = Timestamp.milliseconds(now)
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM sca_policies WHERE id = 1").run()
+            try await db.raw("INSERT INTO sca_policies (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
+        }
+        return policies
+    }
+}
+
+/// `POST /v1/sca/proofs/verify` (README "SCA wallet"): what the bank's back end asks of a proof it received with a
+/// request. Checked in this order, the first failure answered with its code: the proof's form (compact JWS, ES256,
+/// `typ` `sca-proof+jwt`, `kid` = `walletId`, exactly the documented members); the wallet (exists, activated, not
+/// locked, not deleted); the signature with the wallet's key; the policy covering the request; the signed
+/// `{url, body}` against the one the policy makes of the request (`CanonicalJSON`); the pattern; `iat` within
+/// `maximumAge` (and not ahead by more than `skew`); and last, atomically on every node, that `jti` was never
+/// accepted before (the ephemeral store's replay part).
+struct SCAProofService: Sendable {
+    static let maximumAge: TimeInterval = 300
+    static let skew: TimeInterval = 60
+    static let maximumProofLength = 64 * 1024
+
+    let database: HoldfastDatabase
+    let policies: SCAPolicyService
+    let replay: any EphemeralStore
+
+    func verify(_ request: SCAProofVerifyRequest, now: Date) async throws -> SCAProofVerification {
+        func invalid(_ code: String, _ reason: String, wallet: String? = nil) -> SCAProofVerification {
+            SCAProofVerification(valid: false, walletId: wallet, code: code, reason: reason)
+        }
+        guard request.proof.utf8.count <= Self.maximumProofLength, let jws = try? JWS(compactSerialization: request.proof) else {
+            return invalid(SCAProofFailureCode.malformed, "not a compact JWS")
+        }
+        guard jws.algorithm == .es256, jws.header.typ == SCAProofClaims.type, let kid = jws.header.kid else {
+            return invalid(SCAProofFailureCode.malformed, "the header is not alg ES256, typ \(SCAProofClaims.type) with a kid")
+        }
+        guard let object = (try? JSONValue(json: jws.payload))?.objectValue, Set(object.keys) == SCAProofClaims.memberNames,
+              let claims = try? JSONDecoder().decode(SCAProofClaims.self, from: Data(jws.payload)), claims.walletId == kid else {
+            return invalid(SCAProofFailureCode.malformed, "the payload is not exactly {url, body, message, pattern, signatureInputData, walletId, iat, jti} of wallet \(kid.prefix(64))")
+        }
+        guard TetheringID.isValid(kid),
+              let row = try await database.sql.select().columns("user_id", "state", "public_key").from("sca_wallets")
+                .where("id", .equal, kid).first() else {
+            return invalid(SCAProofFailureCode.walletNotFound, "no wallet \(kid.prefix(64))")
+        }
+        switch try row.decode(column: "state", as: String.self) {
+        case "deleted": return invalid(SCAProofFailureCode.walletDeleted, "the wallet is deleted", wallet: kid)
+        case "locked": return invalid(SCAProofFailureCode.walletLocked, "the wallet is locked", wallet: kid)
+        case "pending": return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
+        default: break
+        }
+        guard let encoded = try row.decode(column: "public_key", as: String?.self), let key = try? InstancePublicKey(encoded: encoded),
+              (try? jws.verify(with: .p256(key.key), allowedAlgorithms: [.es256])) != nil else {
+            return invalid(SCAProofFailureCode.signatureInvalid, "the signature does not verify with the wallet's key", wallet: kid)
+        }
+        guard let url = URL(string: request.url),
+              let policy = SCAPolicy.matching(try await policies.policies(), method: request.method, url: url) else {
+            return invalid(SCAProofFailureCode.policyNotFound, "no signing policy covers \(request.method.prefix(16)) \(request.url.prefix(200))", wallet: kid)
+        }
+        let expected: SCAPayload
+        do {
+            expected = try SCAPayload(method: request.method, url: request.url, body: request.body, policy: policy)
+        } catch {
+            return invalid(SCAProofFailureCode.payloadMismatch, "the request cannot be signed: \(error)", wallet: kid)
+        }
+        guard expected.isSigned(by: claims.url, body: claims.body) else {
+            return invalid(SCAProofFailureCode.payloadMismatch, "the signed url and body are not the request's under its policy", wallet: kid)
+        }
+        guard policy.accepts(claims.pattern) else {
+            return invalid(SCAProofFailureCode.patternInsufficient,
+                           "pattern \(claims.pattern.rawValue); the policy asks for \(policy.requiredPatterns.map(\.rawValue).joined(separator: " or "))", wallet: kid)
+        }
+        let issuedAt = TimeInterval(claims.iat)
+        let current = now.timeIntervalSince1970
+        guard issuedAt >= current - Self.maximumAge, issuedAt <= current + Self.skew else {
+            return invalid(SCAProofFailureCode.expired, "iat is more than \(Int(Self.maximumAge)) s old or ahead of the tenant's clock", wallet: kid)
+        }
+        guard !claims.jti.isEmpty, claims.jti.utf8.count <= 256,
+              try await replay.setIfAbsent("holdfast:sca:jti:\(kid):\(claims.jti)", value: [1],
+                                          ttl: .seconds(Int64(Self.maximumAge + Self.skew) + 1)) else {
+            return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
+        }
+        return SCAProofVerification(valid: true, walletId: kid, userId: try row.decode(column: "user_id", as: String.self),
+                                    pattern: claims.pattern)
+    }
+}

@@ -1,0 +1,238 @@
+import Crypto
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import JOSE
+import Logging
+import SQLKit
+
+/// SCA wallets on the tenant (README "SCA wallet"): made by the bank's back end for one of its users, activated once
+/// by a device with the one-time code (the wallet key registered the way an instance key is: one challenge, one
+/// binding nonce, one evidence verifier), then locked, unlocked, reset or deleted by the back end. Every change is
+/// an event for the wallet's device (`sca_events`).
+struct SCAWalletService: Sendable {
+    static let protections: Set<String> = ["pin", "biometric", "none"]
+    static let defaultMaxPinAttempts = 3
+    static let maxPinAttemptsRange = 1...10
+    static let lockReasons: Set<String> = ["LOST_DEVICE", "STOLEN_DEVICE", "FRAUD_SUSPICION", "OTHER"]
+    static let activationLifetime: TimeInterval = 900
+    static let maximumUserIdLength = 255
+    static let maximumDetailLength = 200
+    static let maximumListed = 100
+
+    let database: HoldfastDatabase
+    let applications: HolderApplicationService
+    let challenges: ChallengeStore
+    let evidence: KeyEvidenceVerifier
+    let logger: Logger
+
+    // MARK: the back end's operations
+
+    func create(_ request: SCAWalletCreateRequest, now: Date) async throws -> SCAWalletCreated {
+        var errors: [ProblemDetails.FieldError] = []
+        if request.userId.isEmpty || request.userId.unicodeScalars.count > Self.maximumUserIdLength
+            || request.userId.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            errors.append(.init(field: "userId", code: ProblemDetails.FieldError.invalidValue,
+                                detail: "1 to \(Self.maximumUserIdLength) characters, no control characters"))
+        }
+        let protection = request.settings?.accessProtection ?? "pin"
+        if !Self.protections.contains(protection) {
+            errors.append(.init(field: "settings.accessProtection", code: ProblemDetails.FieldError.invalidValue,
+                                detail: #""pin", "biometric" or "none""#))
+        }
+        let attempts = request.settings?.maxPinAttempts ?? Self.defaultMaxPinAttempts
+        if !Self.maxPinAttemptsRange.contains(attempts) {
+            errors.append(.init(field: "settings.maxPinAttempts", code: ProblemDetails.FieldError.outOfRange,
+                                detail: "\(Self.maxPinAttemptsRange.lowerBound) to \(Self.maxPinAttemptsRange.upperBound)"))
+        }
+        guard errors.isEmpty else { throw ProblemError.validation(errors) }
+        _ = try await applications.get(id: request.applicationId)
+        let id = TetheringID.generate()
+        let code = Self.activationCode()
+        let expiresAt = Timestamp.milliseconds(now.addingTimeInterval(Self.activationLifetime))
+        try await database.sql.insert(into: "sca_wallets")
+            .columns("id", "application_id", "user_id", "state", "access_protection", "max_pin_attempts", "pin_attempts_left",
+                     "activation_code_hash", "activation_expires_at", "created_at")
+            .values(SQLBind(id), SQLBind(request.applicationId), SQLBind(request.userId), SQLBind("pending"), SQLBind(protection),
+                    SQLBind(Int64(attempts)), SQLBind(Int64(attempts)), SQLBind(Self.hash(code)), SQLBind(expiresAt),
+                    SQLBind(Timestamp.milliseconds(now)))
+            .run()
+        logger.info("sca wallet created", metadata: ["wallet_id": .string(id), "application_id": .string(request.applicationId)])
+        return SCAWalletCreated(walletId: id, activationCode: code, activationExpiresAt: Timestamp.date(expiresAt))
+    }
+
+    func get(id: String) async throws -> SCAWallet {
+        guard TetheringID.isValid(id),
+              let row = try await database.sql.select().column("*").from("sca_wallets").where("id", .equal, id).first() else {
+            throw Self.notFound(id)
+        }
+        return try Self.wallet(row)
+    }
+
+    func list(userId: String) async throws -> SCAWalletList {
+        let rows = try await database.sql.select().column("*").from("sca_wallets").where("user_id", .equal, userId)
+            .orderBy("id").limit(Self.maximumListed).all()
+        return SCAWalletList(data: try rows.map(Self.wallet))
+    }
+
+    /// Locks an active wallet (its proofs are refused until it is unlocked).
+    func lock(id: String, reason: String, now: Date) async throws -> SCAWallet {
+        guard Self.lockReasons.contains(reason) else {
+            throw ProblemError.invalidField("reason", code: ProblemDetails.FieldError.invalidValue,
+                                            detail: Self.lockReasons.sorted().joined(separator: ", "))
+        }
+        return try await change(id: id, from: ["active", "locked"], event: "locked", data: ["reason": .string(reason)], now: now) { db in
+            try await db.raw("UPDATE sca_wallets SET state = 'locked', lock_reason = \(bind: reason) WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// Unlocks a wallet, its PIN attempts back to the maximum.
+    func unlock(id: String, now: Date) async throws -> SCAWallet {
+        try await change(id: id, from: ["active", "locked"], event: "unlocked", data: [:], now: now) { db in
+            try await db.raw("""
+                UPDATE sca_wallets SET state = 'active', lock_reason = NULL, pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
+                """).run()
+        }
+    }
+
+    /// The customer's credentials are to be set again: the device asks for new ones at its next connection.
+    func resetCredentials(id: String, now: Date) async throws -> SCAWallet {
+        try await change(id: id, from: ["active", "locked"], event: "credentialsReset", data: [:], now: now) { db in
+            try await db.raw("UPDATE sca_wallets SET pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// Deletes a wallet: kept as `deleted`, so that its proofs are refused as such and its device learns it.
+    func delete(id: String, now: Date) async throws {
+        _ = try await change(id: id, from: ["pending", "active", "locked"], event: "deleted", data: [:], now: now) { db in
+            try await db.raw("""
+                UPDATE sca_wallets SET state = 'deleted', activation_code_hash = NULL, deleted_at = \(bind: Timestamp.milliseconds(now)) \
+                WHERE id = \(bind: id)
+                """).run()
+        }
+    }
+
+    /// One state change and its event, in one transaction; a wallet in another state is `409 CONFLICT`.
+    private func change(id: String, from states: Set<String>, event: String, data: [String: JSONValue], now: Date,
+                        _ update: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws -> SCAWallet {
+        guard TetheringID.isValid(id) else { throw Self.notFound(id) }
+        let lock = database.dialect == .postgresql ? " FOR UPDATE" : ""
+        return try await database.transaction { db in
+            guard let row = try await db.raw("SELECT state FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)").first() else {
+                throw Self.notFound(id)
+            }
+            let state = try row.decode(column: "state", as: String.self)
+            guard states.contains(state) else {
+                throw ProblemError(status: .conflict, code: .conflict, title: "Wallet state", detail: "the wallet is \(state)")
+            }
+            try await update(db)
+            try await Self.appendEvent(walletId: id, type: event, data: data, now: now, on: db)
+            guard let updated = try await db.select().column("*").from("sca_wallets").where("id", .equal, id).first() else {
+                throw Self.notFound(id)
+            }
+            return try Self.wallet(updated)
+        }
+    }
+
+    // MARK: the device's activation
+
+    /// Turns the one-time code into the wallet: the code must be unused and unexpired; the challenge (of the wallet's
+    /// holder application) is consumed and the key's evidence verified as at instance registration; then, in one
+    /// conditional update, the code is spent and the key stored — of two activations racing with one code, one wins.
+    func activate(_ request: SCAActivationRequest, now: Date) async throws -> SCAActivationResponse {
+        var errors: [ProblemDetails.FieldError] = []
+        if request.activationCode.isEmpty { errors.append(.init(field: "activationCode", code: ProblemDetails.FieldError.required, detail: "must not be empty")) }
+        if request.challenge.isEmpty { errors.append(.init(field: "challenge", code: ProblemDetails.FieldError.required, detail: "must not be empty")) }
+        var publicKey: InstancePublicKey?
+        do { publicKey = try InstancePublicKey(encoded: request.publicKey) } catch {
+            errors.append(.init(field: "publicKey", code: ProblemDetails.FieldError.invalidValue, detail: error.description))
+        }
+        for (field, value) in [("device.model", request.device?.model), ("device.appVersion", request.device?.appVersion)] {
+            if let value, value.unicodeScalars.count > Self.maximumDetailLength {
+                errors.append(.init(field: field, code: ProblemDetails.FieldError.tooLong, detail: "at most \(Self.maximumDetailLength) characters"))
+            }
+        }
+        guard errors.isEmpty, let publicKey else { throw ProblemError.validation(errors) }
+        let codeHash = Self.hash(request.activationCode)
+        guard let row = try await database.sql.select().columns("id", "application_id", "user_id", "access_protection", "max_pin_attempts",
+                                                                 "activation_expires_at", "state")
+            .from("sca_wallets").where("activation_code_hash", .equal, codeHash).first(),
+              try row.decode(column: "state", as: String.self) == "pending",
+              try row.decode(column: "activation_expires_at", as: Int64.self) > Timestamp.milliseconds(now) else {
+            throw Self.invalidCode
+        }
+        let walletId = try row.decode(column: "id", as: String.self)
+        let application = try await applications.get(id: try row.decode(column: "application_id", as: String.self))
+        try await challenges.consume(request.challenge, applicationId: application.id ?? "", now: now)
+        let verified = try await evidence.verify(
+            attestation: request.attestation, keyId: request.keyId, assertion: request.assertion, publicKey: publicKey,
+            nonce: BindingNonce(challenge: request.challenge, publicKey: publicKey), application: application,
+            developmentMode: false, at: now)
+        let activated = try await database.transaction { db in
+            let updated = try await db.raw("""
+                UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, public_key = \(bind: publicKey.encoded), \
+                attestation_type = \(bind: verified.type.rawValue), device_model = \(bind: request.device?.model), \
+                app_version = \(bind: request.device?.appVersion), activated_at = \(bind: Timestamp.milliseconds(now)) \
+                WHERE id = \(bind: walletId) AND activation_code_hash = \(bind: codeHash) AND state = 'pending' RETURNING id
+                """).all()
+            guard !updated.isEmpty else { return false }
+            try await Self.appendEvent(walletId: walletId, type: "loaded", data: [:], now: now, on: db)
+            return true
+        }
+        guard activated else { throw Self.invalidCode }
+        logger.info("sca wallet activated", metadata: ["wallet_id": .string(walletId), "attestation": .string(verified.type.rawValue)])
+        return SCAActivationResponse(walletId: walletId, userId: try row.decode(column: "user_id", as: String.self),
+                                     accessProtection: try row.decode(column: "access_protection", as: String.self),
+                                     maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)))
+    }
+
+    // MARK: helpers
+
+    static func appendEvent(walletId: String, type: String, data: [String: JSONValue], now: Date, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "sca_events").columns("wallet_id", "type", "data", "created_at")
+            .values(SQLBind(walletId), SQLBind(type), SQLBind(String(decoding: try JSONValue.object(data).jsonBytes(), as: UTF8.self)),
+                    SQLBind(Timestamp.milliseconds(now)))
+            .run()
+    }
+
+    static let invalidCode = ProblemError(status: .badRequest, code: .invalidActivationCode, title: "Invalid activation code",
+                                          detail: "the activation code is unknown, used already or expired")
+
+    static func notFound(_ id: String) -> ProblemError {
+        ProblemError(status: .notFound, code: .notFound, title: "Wallet not found", detail: "no SCA wallet \(id.prefix(64))")
+    }
+
+    /// 12 digits in groups of four (about 40 bits: a code lives 15 minutes, is used once, and the route that takes it
+    /// is limited per source).
+    static func activationCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = (0..<12).map { _ in String(UInt8.random(in: 0...9, using: &generator)) }
+        return [digits[0..<4], digits[4..<8], digits[8..<12]].map { $0.joined() }.joined(separator: "-")
+    }
+
+    /// The stored form of a code: SHA-256, hex (the code itself is never stored).
+    static func hash(_ code: String) -> String {
+        SHA256.hash(data: Array(code.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func wallet(_ row: any SQLRow) throws -> SCAWallet {
+        let key = try row.decode(column: "public_key", as: String?.self)
+        let jwk = try key.flatMap { try? InstancePublicKey(encoded: $0) }.map { publicKey in
+            try JSONValue(json: Array(JSONEncoder().encode(publicKey.jwk)))
+        }
+        let model = try row.decode(column: "device_model", as: String?.self)
+        let version = try row.decode(column: "app_version", as: String?.self)
+        return SCAWallet(
+            id: try row.decode(column: "id", as: String.self),
+            applicationId: try row.decode(column: "application_id", as: String.self),
+            userId: try row.decode(column: "user_id", as: String.self),
+            state: try row.decode(column: "state", as: String.self),
+            accessProtection: try row.decode(column: "access_protection", as: String.self),
+            maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)),
+            pinAttemptsLeft: Int(try row.decode(column: "pin_attempts_left", as: Int64.self)),
+            publicKeyJwk: jwk, lockReason: try row.decode(column: "lock_reason", as: String?.self),
+            createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)),
+            activatedAt: try row.decode(column: "activated_at", as: Int64?.self).map(Timestamp.date),
+            device: model == nil && version == nil ? nil : SCAWallet.Device(model: model, appVersion: version))
+    }
+}

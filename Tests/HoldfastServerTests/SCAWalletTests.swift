@@ -1,0 +1,175 @@
+import Crypto
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+@testable import HoldfastServer
+import Hummingbird
+import HummingbirdTesting
+import JOSE
+import Testing
+
+/// The SCA wallet's back end (README "SCA wallet"): a wallet made for a user, activated once with its code and the
+/// registration core, locked, unlocked and deleted; and every proof that must fail, failing with its code.
+@Suite struct SCAWalletTests {
+    static let base = "https://api.bank.example"
+    static let policies = #"""
+    [{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":["pin","biometry"]},
+     {"method":"GET","pathTemplate":"/v1/cardimages","signedFields":["cardId"],"requiredPatterns":["pin","biometry"]},
+     {"method":"PUT","pathTemplate":"/v1/cards/{cardId}/Activate","signedFields":"all","requiredPatterns":[]}]
+    """#
+
+    /// A wallet made, activated with a fresh key over an assertion; the key and the wallet id.
+    static func activatedWallet(_ kit: TetheringTestKit, applicationId: String, userId: String = "user-1") async throws
+        -> (key: P256.Signing.PrivateKey, walletId: String, code: String) {
+        let created = try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(applicationId)","userId":"\#(userId)"}"#)
+        try #require(created.status == .created, "\(created.text)")
+        let wallet = try HoldfastJSON.decode(SCAWalletCreated.self, from: Data(created.body.readableBytesView))
+        let key = P256.Signing.PrivateKey()
+        let activation = try await activate(kit, applicationId: applicationId, code: wallet.activationCode, key: key)
+        try #require(activation.status == .created, "\(activation.text)")
+        return (key, wallet.walletId, wallet.activationCode)
+    }
+
+    static func activate(_ kit: TetheringTestKit, applicationId: String, code: String, key: P256.Signing.PrivateKey) async throws -> TestResponse {
+        let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: key)
+        let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
+                                           assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
+        return try await kit.client.execute(uri: "/v1/sca/activations", method: .post, headers: .json(bearer: nil),
+                                            body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
+    }
+
+    static func proof(walletId: String, key: P256.Signing.PrivateKey, method: String, url: String, body: JSONValue?,
+                      pattern: SCAPattern = .pin, iat: Date = Date(), jti: String = UUID().uuidString,
+                      signedURL: String? = nil, signedBody: JSONValue? = nil) throws -> String {
+        let policies = try JSONDecoder().decode([SCAPolicy].self, from: Data(Self.policies.utf8))
+        let payload = try SCAPayload(method: method, url: url, body: body,
+                                     policy: SCAPolicy.matching(policies, method: method, url: URL(string: url)!))
+        let claims = SCAProofClaims(url: signedURL ?? payload.url, body: signedBody ?? payload.body, message: "Approve", pattern: pattern,
+                                    signatureInputData: .null, walletId: walletId, iat: Int64(iat.timeIntervalSince1970), jti: jti)
+        var header = JOSEHeader()
+        header.typ = SCAProofClaims.type
+        header.kid = walletId
+        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: header, key: JWSSigningKey(key)).compactSerialization
+    }
+
+    static func verify(_ kit: TetheringTestKit, proof: String, method: String, url: String, body: JSONValue?,
+                       bearer: String? = nil) async throws -> SCAProofVerification {
+        let request = SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body)
+        let answer = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: bearer ?? kit.adminKey),
+                                                  body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
+        try #require(answer.status == .ok, "\(answer.status) \(answer.text)")
+        return try HoldfastJSON.decode(SCAProofVerification.self, from: Data(answer.body.readableBytesView))
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func aWalletIsMadeActivatedOnceLockedUnlockedAndDeleted(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let (key, walletId, code) = try await Self.activatedWallet(kit, applicationId: applicationId)
+            // The code is spent: a second activation, even with a new key and challenge, is refused.
+            let again = try await Self.activate(kit, applicationId: applicationId, code: code, key: P256.Signing.PrivateKey())
+            #expect(again.status == .badRequest && again.problem?.code == "INVALID_ACTIVATION_CODE")
+            let unknown = try await Self.activate(kit, applicationId: applicationId, code: "0000-0000-0000", key: key)
+            #expect(unknown.problem?.code == "INVALID_ACTIVATION_CODE")
+
+            let wallet = try await kit.admin("/v1/sca/wallets/\(walletId)", .get).wire(SCAWallet.self)
+            #expect(wallet.state == "active" && wallet.userId == "user-1" && wallet.accessProtection == "pin")
+            #expect(wallet.pinAttemptsLeft == 3 && wallet.device?.model == "iPhone16,1" && wallet.publicKeyJwk != nil)
+            let listed = try await kit.admin("/v1/sca/wallets?userId=user-1", .get).wire(SCAWalletList.self)
+            #expect(listed.data.map(\.id) == [walletId])
+
+            let locked = try await kit.admin("/v1/sca/wallets/\(walletId)/lock", .put, #"{"reason":"LOST_DEVICE"}"#)
+            #expect(try locked.wire(SCAWallet.self).state == "locked")
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/lock", .put, #"{"reason":"BORED"}"#).status == .badRequest)
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put).wire(SCAWallet.self).state == "active")
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/credentials/reset", .put).status == .ok)
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)", .delete).status == .noContent)
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)", .get).wire(SCAWallet.self).state == "deleted")
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put).status == .conflict)
+
+            // Every change is an event for the device, in order.
+            let types = try await TestServices.with(kit.configuration) { services in
+                try await services.database.sql.raw("SELECT type FROM sca_events WHERE wallet_id = \(bind: walletId) ORDER BY sequence").all()
+                    .map { try $0.decode(column: "type", as: String.self) }
+            }
+            #expect(types == ["loaded", "locked", "unlocked", "credentialsReset", "deleted"])
+            #expect(try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(applicationId)","userId":""}"#).status == .badRequest)
+            #expect(try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(UUID().uuidString.lowercased())","userId":"u"}"#).status == .notFound)
+        }
+    }
+
+    @Test(arguments: StorageBackend.available)
+    func proofsThatMustFailFailWithTheirCodes(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            #expect(try await kit.admin("/v1/sca/policies", .put, Self.policies).status == .ok)
+            let policies = try await kit.client.execute(uri: "/v1/sca/policies", method: .get)
+            #expect(policies.status == .ok)
+            let served = try JSONDecoder().decode([SCAPolicy].self, from: Data(policies.body.readableBytesView))
+            #expect(served.count == 3)
+            let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
+            let beneficiary: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185"),
+                                                  "accessTag": .string("t-1")])
+            let url = "\(Self.base)/v1/beneficiaries"
+
+            let good = try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary)
+            let accepted = try await Self.verify(kit, proof: good, method: "POST", url: url, body: beneficiary)
+            #expect(accepted.valid && accepted.walletId == walletId && accepted.userId == "user-1" && accepted.pattern == .pin, "\(accepted)")
+            func code(_ proof: String, method: String = "POST", url: String = url, body: JSONValue? = beneficiary) async throws -> String? {
+                try await Self.verify(kit, proof: proof, method: method, url: url, body: body).code
+            }
+            // Replayed.
+            #expect(try await code(good) == SCAProofFailureCode.replayed)
+            // For another url, or with a field added or removed.
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary),
+                                   url: "\(Self.base)/v1/beneficiaries?x=1".replacingOccurrences(of: "beneficiaries?x=1", with: "beneficiaries2"))
+                    == SCAProofFailureCode.policyNotFound)
+            var added = beneficiary.objectValue!
+            added["bic"] = .string("BDFEFRPPCCT")
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary), body: .object(added))
+                    == SCAProofFailureCode.payloadMismatch)
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary),
+                                   body: .object(["name": .string("Alex Martin")])) == SCAProofFailureCode.payloadMismatch)
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary,
+                                                  signedURL: "https://evil.example/v1/beneficiaries")) == SCAProofFailureCode.payloadMismatch)
+            // A GET whose query was changed after signing.
+            let images = "\(Self.base)/v1/cardimages?cardId=123"
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "GET", url: images, body: nil), method: "GET",
+                                   url: "\(Self.base)/v1/cardimages?cardId=124", body: nil) == SCAProofFailureCode.payloadMismatch)
+            #expect(try await Self.verify(kit, proof: try Self.proof(walletId: walletId, key: key, method: "GET", url: images, body: nil),
+                                          method: "GET", url: images + "&accessTag=z", body: nil).valid)
+            // A pattern weaker than the policy; possession alone where the policy asks for nothing more.
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary, pattern: .none))
+                    == SCAProofFailureCode.patternInsufficient)
+            let activate = "\(Self.base)/v1/cards/9/Activate"
+            #expect(try await Self.verify(kit, proof: try Self.proof(walletId: walletId, key: key, method: "PUT", url: activate, body: nil, pattern: .none),
+                                          method: "PUT", url: activate, body: nil).valid)
+            // Signed by another key; iat too old; not a proof at all.
+            #expect(try await code(try Self.proof(walletId: walletId, key: P256.Signing.PrivateKey(), method: "POST", url: url, body: beneficiary))
+                    == SCAProofFailureCode.signatureInvalid)
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary,
+                                                  iat: Date().addingTimeInterval(-301))) == SCAProofFailureCode.expired)
+            #expect(try await code("not.a.proof") == SCAProofFailureCode.malformed)
+            #expect(try await code(try Self.proof(walletId: UUID().uuidString.lowercased(), key: key, method: "POST", url: url, body: beneficiary))
+                    == SCAProofFailureCode.walletNotFound)
+            // From a locked wallet, then a deleted one.
+            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/lock", .put, #"{"reason":"FRAUD_SUSPICION"}"#)
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary)) == SCAProofFailureCode.walletLocked)
+            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put)
+            #expect(try await Self.verify(kit, proof: try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary),
+                                          method: "POST", url: url, body: beneficiary).valid)
+            _ = try await kit.admin("/v1/sca/wallets/\(walletId)", .delete)
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary)) == SCAProofFailureCode.walletDeleted)
+
+            // A key of scope sca may verify and do nothing else; a verifier key may not verify.
+            let sca = try await kit.admin("/v1/admin/keys", .post, #"{"name":"bank","scope":"sca"}"#).wire(CreatedAdminKey.self)
+            #expect(try await code(good).map { _ in true } == true)
+            #expect(try await Self.verify(kit, proof: good, method: "POST", url: url, body: beneficiary, bearer: sca.key).code != nil)
+            #expect(try await kit.client.execute(uri: "/v1/sca/wallets?userId=user-1", method: .get, headers: .bearer(sca.key)).status == .forbidden)
+            let verifier = try await kit.admin("/v1/admin/keys", .post, #"{"name":"web","scope":"verifier"}"#).wire(CreatedAdminKey.self)
+            let refused = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: verifier.key),
+                                                       body: jsonBody(#"{"proof":"x","method":"GET","url":"https://a.example/"}"#))
+            #expect(refused.status == .forbidden)
+        }
+    }
+}
