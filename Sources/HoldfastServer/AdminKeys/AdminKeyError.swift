@@ -44,7 +44,7 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
         case .unauthenticated: "a valid admin API key is required as Authorization: Bearer hfk_…"
         case .notFound(let id): "no admin key with id \(id)"
         case .lastAdminKey: "this is the last active admin key; create another before revoking it"
-        case .insufficientScope(let required): "this key's scope does not allow this operation; it needs a key with scope \(required)"
+        case .insufficientScope(let required): "this key's scope does not allow this operation; it needs a key of scope \(required.replacingOccurrences(of: " ", with: " or "))"
         }
     }
 

@@ -21,7 +21,9 @@ struct AdminAuthenticator: AuthenticatorMiddleware {
             throw AdminKeyError.unauthenticated(credentialsPresented: true)
         }
         let key = try await adminKeys.authenticate(token: parts[1].trimmingCharacters(in: .whitespaces))
-        guard scopes.contains(key.scope) else { throw AdminKeyError.insufficientScope(required: AdminKey.Scope.admin.rawValue) }
+        guard scopes.contains(key.scope) else {
+            throw AdminKeyError.insufficientScope(required: scopes.map(\.rawValue).sorted().joined(separator: " "))
+        }
         return .admin(key)
     }
 
