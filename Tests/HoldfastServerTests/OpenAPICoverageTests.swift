@@ -122,7 +122,10 @@ import Testing
     @Test func instanceOperationsRequireDPoPAndDocument401() async throws {
         let documented = try Self.documentedOperations()
         for (operation, access) in try await Self.routedOperations() {
-            guard case .instance = access else { continue }
+            switch access {
+            case .instance, .wallet: break
+            default: continue
+            }
             let body = try #require(documented[operation])
             let security = body["security"] as? [[String: Any]]
             #expect(security?.first?["dpop"] != nil, "\(operation.description) does not declare dpop security")

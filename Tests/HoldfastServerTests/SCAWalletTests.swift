@@ -3,6 +3,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import JOSE
@@ -170,6 +171,71 @@ import Testing
             let refused = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: verifier.key),
                                                        body: jsonBody(#"{"proof":"x","method":"GET","url":"https://a.example/"}"#))
             #expect(refused.status == .forbidden)
+        }
+    }
+
+    /// A device call with a DPoP proof of `key` (RFC 9449; no access token).
+    static func device(_ kit: TetheringTestKit, _ method: HTTPRequest.Method, _ path: String, key: P256.Signing.PrivateKey,
+                       body: String? = nil, proof: String? = nil, headers extra: HTTPFields = [:]) async throws -> (TestResponse, String) {
+        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: TetheringTestKit.publicURL + path.split(separator: "?")[0],
+                                                 key: JWSSigningKey(key), issuedAt: Date())
+        var headers = body == nil ? HTTPFields() : HTTPFields.json(bearer: nil)
+        headers[HTTPField.Name("DPoP")!] = dpop
+        headers.append(contentsOf: extra)
+        return (try await kit.client.execute(uri: path, method: method, headers: headers, body: body.map(jsonBody)), dpop)
+    }
+
+    /// Server-sent events as (id, type) pairs.
+    static func events(_ text: String) -> [(Int64, String)] {
+        text.components(separatedBy: "\n\n").compactMap { block in
+            let lines = block.split(separator: "\n")
+            guard let id = lines.first(where: { $0.hasPrefix("id: ") }).flatMap({ Int64($0.dropFirst(4)) }),
+                  let type = lines.first(where: { $0.hasPrefix("event: ") }).map({ String($0.dropFirst(7)) }) else { return nil }
+            return (id, type)
+        }
+    }
+
+    /// The device's side: wrong PINs counted to the lock, the events in order and resumable, every call made with the
+    /// wallet key and single use.
+    @Test(arguments: StorageBackend.available)
+    func theDeviceReportsPinAttemptsAndReadsItsEvents(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
+            let attempts = "/v1/sca/wallets/\(walletId)/pin-attempts"
+            let (first, used) = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#)
+            #expect(first.status == .ok)
+            #expect(try first.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 2, state: "active"))
+            // The same proof again, another key's proof, no proof: refused before anything is counted.
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#, proof: used).0.status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, key: P256.Signing.PrivateKey(), body: #"{"outcome":"failure"}"#).0.status == .unauthorized)
+            #expect(try await kit.client.execute(uri: attempts, method: .post, headers: .json(bearer: nil), body: jsonBody(#"{"outcome":"failure"}"#)).status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"maybe"}"#).0.status == .badRequest)
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == 3)
+            for left in [2, 1] {
+                #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == left)
+            }
+            let locking = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#).0
+            #expect(try locking.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 0, state: "locked"))
+            // Brute force beyond the maximum needs the back end: a locked wallet takes no more attempts.
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.status == .conflict)
+            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)", .get).wire(SCAWallet.self).lockReason == "PIN_ATTEMPTS")
+
+            let feed = "/v1/sca/wallets/\(walletId)/events?wait=0"
+            let all = Self.events(try await Self.device(kit, .get, feed, key: key).0.text)
+            #expect(all.map(\.1) == ["loaded", "countersUpdated", "countersUpdated", "countersUpdated", "countersUpdated", "locked"])
+            #expect(all.map(\.0) == all.map(\.0).sorted())
+            // Resumed from the last id seen: only what came after.
+            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put)
+            let resumed = try await Self.device(kit, .get, feed, key: key, headers: [HTTPField.Name("Last-Event-ID")!: String(all.last!.0)]).0
+            #expect(resumed.headers[.contentType] == "text/event-stream")
+            #expect(Self.events(resumed.text).map(\.1) == ["unlocked"])
+            #expect(try await Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=61", key: key).0.status == .badRequest)
+            // An event that comes while the feed is open is written to it.
+            async let waiting = Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=3&after=\(all.last!.0 + 1)", key: key)
+            try await Task.sleep(for: .milliseconds(700))
+            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/credentials/reset", .put)
+            #expect(Self.events(try await waiting.0.text).map(\.1) == ["credentialsReset"])
         }
     }
 }

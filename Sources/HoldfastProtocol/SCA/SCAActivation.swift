@@ -1,3 +1,6 @@
+import Foundation
+import JOSE
+
 /// `POST /v1/sca/activations` (README "SCA wallet"): the device turns an activation code into its wallet, registering
 /// the wallet key the way an instance registers its key — a challenge from `POST /v1/holder/applications/{applicationId}/challenges`,
 /// the binding nonce over it and `publicKey`, and an attestation or an assertion over that nonce.
@@ -45,5 +48,42 @@ public struct SCAActivationResponse: Codable, Sendable, Hashable {
         self.userId = userId
         self.accessProtection = accessProtection
         self.maxPinAttempts = maxPinAttempts
+    }
+}
+
+/// `POST /v1/sca/wallets/{walletId}/pin-attempts` (README "SCA wallet"): a PIN the customer entered on the device,
+/// right or wrong; the PIN itself never leaves the device.
+public struct SCAPinAttemptReport: Codable, Sendable, Hashable {
+    /// `success` or `failure`.
+    public var outcome: String
+
+    public init(outcome: String) { self.outcome = outcome }
+}
+
+public struct SCAPinAttemptResult: Codable, Sendable, Hashable {
+    public var pinAttemptsLeft: Int
+    /// `active`, or `locked` once no attempt is left.
+    public var state: String
+
+    public init(pinAttemptsLeft: Int, state: String) {
+        self.pinAttemptsLeft = pinAttemptsLeft
+        self.state = state
+    }
+}
+
+/// One event of a wallet's feed (`GET /v1/sca/wallets/{walletId}/events`, server-sent events: `id` is this `id`,
+/// `event` this `type`, `data` this object as JSON): `loaded`, `locked`, `unlocked`, `credentialsReset`,
+/// `countersUpdated`, `deleted`.
+public struct SCAEvent: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var type: String
+    public var data: JSONValue
+    public var createdAt: Date
+
+    public init(id: Int64, type: String, data: JSONValue, createdAt: Date) {
+        self.id = id
+        self.type = type
+        self.data = data
+        self.createdAt = createdAt
     }
 }

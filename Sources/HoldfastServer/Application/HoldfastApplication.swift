@@ -230,6 +230,11 @@ public enum HoldfastApplication {
         let sca = router.group()
             .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .sca]))
             .group(context: AdminRequestContext.self)
+        let wallet = router.group()
+            .add(middleware: SCAWalletAuthenticator(database: services.database, replay: services.ephemeral.replay,
+                                                    configuration: services.configuration.tethering,
+                                                    publicURL: { services.publicURL }, clock: services.clock))
+            .group(context: WalletRequestContext.self)
         let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .verifier])
         let verifier = router.group()
             .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: false, limit: services.publicRouteLimit))
@@ -259,6 +264,8 @@ public enum HoldfastApplication {
                 }
             case .admin(let handler):
                 (route.access == .sca ? sca : admin).on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .wallet(let handler):
+                wallet.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .verifier(let handler):
                 guard case .verifier(let responseCode) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
                 (responseCode ? verifierWithCode : verifier).on(path, method: route.method) { request, context in

@@ -4,4 +4,6 @@ public enum HoldfastIdentity: Sendable {
     case admin(AdminKey)
     case instance(AuthenticatedInstance)
     case responseCode(String)
+    /// A device by its SCA wallet key (`.wallet` routes).
+    case wallet(AuthenticatedWallet)
 }

@@ -22,6 +22,8 @@ public struct Route: Sendable {
         case verifier(responseCode: Bool)
         /// An admin API key of scope `admin` or `sca`.
         case sca
+        /// A DPoP proof made with the key of the SCA wallet named by `{walletId}` in the path.
+        case wallet
         /// A license token and a DPoP proof of the instance named by `{instanceId}` in the path.
         case instance(InstanceAccess)
     }
@@ -32,6 +34,7 @@ public struct Route: Sendable {
         case `public`(Handler<HoldfastRequestContext>)
         case admin(Handler<AdminRequestContext>)
         case verifier(Handler<VerifierRequestContext>)
+        case wallet(Handler<WalletRequestContext>)
         case instance(InstanceHandler)
     }
 
@@ -73,6 +76,13 @@ public struct Route: Sendable {
     public static func sca(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                            handler: @escaping Handler<AdminRequestContext>) -> Route {
         Route(method, template, access: .sca, responder: .admin(handler))
+    }
+
+    /// A device's call with its SCA wallet key; `template` must have a `{walletId}` segment.
+    public static func wallet(_ method: HTTPRequest.Method, _ template: RouteTemplate,
+                              handler: @escaping Handler<WalletRequestContext>) -> Route {
+        precondition(template.parameters.contains("walletId"), "\(template) names no {walletId}")
+        return Route(method, template, access: .wallet, responder: .wallet(handler))
     }
 
     /// A route of the verifier's sessions (README "Verifier").

@@ -1,5 +1,6 @@
 import Foundation
 import HoldfastAdmin
+import HTTPTypes
 import HoldfastProtocol
 import Hummingbird
 
@@ -8,7 +9,9 @@ import Hummingbird
 ///   credentials/reset`, `DELETE …/{walletId}` (admin);
 /// - `POST /v1/sca/activations` (public, the device with its one-time code);
 /// - `GET /v1/sca/policies` (public: what to sign is no secret), `PUT /v1/sca/policies` (admin);
-/// - `POST /v1/sca/proofs/verify` (admin key or a key of scope `sca`).
+/// - `POST /v1/sca/proofs/verify` (admin key or a key of scope `sca`);
+/// - `GET /v1/sca/wallets/{walletId}/events` (server-sent events) and `POST …/pin-attempts` (the device, with a DPoP
+///   proof of its wallet key).
 struct SCAController: HoldfastController {
     static let wallets: RouteTemplate = "/v1/sca/wallets"
     static let wallet: RouteTemplate = "/v1/sca/wallets/{walletId}"
@@ -18,6 +21,12 @@ struct SCAController: HoldfastController {
     static let activations: RouteTemplate = "/v1/sca/activations"
     static let policies: RouteTemplate = "/v1/sca/policies"
     static let verify: RouteTemplate = "/v1/sca/proofs/verify"
+    static let events: RouteTemplate = "/v1/sca/wallets/{walletId}/events"
+    static let pinAttempts: RouteTemplate = "/v1/sca/wallets/{walletId}/pin-attempts"
+    /// How long the event feed stays open waiting for new events (`wait`, seconds), and how often it looks.
+    static let waits = 0...60
+    static let defaultWait = 20
+    static let pollInterval: Duration = .milliseconds(500)
 
     let wallets: SCAWalletService
     let policyService: SCAPolicyService
@@ -65,10 +74,65 @@ struct SCAController: HoldfastController {
                 let body = try await JSONBodyDecoder.decode([SCAPolicy].self, from: request, context: context)
                 return try JSONResponse.make(try await policyService.replace(body, now: clock.now()))
             },
+            .wallet(.post, Self.pinAttempts) { request, context in
+                let body = try await JSONBodyDecoder.decode(SCAPinAttemptReport.self, from: request, context: context)
+                guard body.outcome == "success" || body.outcome == "failure" else {
+                    throw ProblemError.invalidField("outcome", code: ProblemDetails.FieldError.invalidValue, detail: #""success" or "failure""#)
+                }
+                return try JSONResponse.make(try await wallets.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == "success",
+                                                                                now: clock.now()), headers: JSONResponse.noStore)
+            },
+            .wallet(.get, Self.events) { request, context in
+                try Self.eventStream(request, walletId: context.wallet.walletId, wallets: wallets)
+            },
             .sca(.post, Self.verify) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAProofVerifyRequest.self, from: request, context: context)
                 return try JSONResponse.make(try await proofs.verify(body, now: clock.now()), headers: JSONResponse.noStore)
             },
         ]
+    }
+
+    /// The wallet's events as server-sent events (HTML Living Standard §9.2): every event after `Last-Event-ID` (or
+    /// `?after=`), then new ones as they come, for `wait` seconds (default 20, 0 to 60); a comment line every few
+    /// seconds keeps intermediaries from closing the stream. The device reconnects with the last `id` it saw, so
+    /// nothing is lost while it was away.
+    static func eventStream(_ request: Request, walletId: String, wallets: SCAWalletService) throws -> Response {
+        let parameters = request.uri.queryParameters
+        let header = request.headers[HTTPField.Name("Last-Event-ID")!]
+        guard let after = Int64(header ?? parameters["after"].map(String.init) ?? "0"), after >= 0 else {
+            throw ProblemError.invalidField(header == nil ? "after" : "Last-Event-ID", code: ProblemDetails.FieldError.invalidValue,
+                                            detail: "an event id (a whole number)")
+        }
+        guard let wait = Int(parameters["wait"].map(String.init) ?? String(defaultWait)), waits.contains(wait) else {
+            throw ProblemError.invalidField("wait", code: ProblemDetails.FieldError.outOfRange, detail: "\(waits.lowerBound) to \(waits.upperBound) seconds")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-store"
+        let body = ResponseBody { writer in
+            var last = after
+            let deadline = ContinuousClock.now + .seconds(wait)
+            var sinceWrite = ContinuousClock.now
+            repeat {
+                let events = try await wallets.events(walletId: walletId, after: last)
+                if !events.isEmpty {
+                    var text = ""
+                    for event in events {
+                        text += "id: \(event.id)\nevent: \(event.type)\ndata: \(String(decoding: try event.data.jsonBytes(), as: UTF8.self))\n\n"
+                        last = event.id
+                    }
+                    try await writer.write(ByteBuffer(string: text))
+                    sinceWrite = ContinuousClock.now
+                    if events.count == 100 { continue }
+                } else if ContinuousClock.now - sinceWrite >= .seconds(10) {
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    sinceWrite = ContinuousClock.now
+                }
+                guard ContinuousClock.now < deadline else { break }
+                try await Task.sleep(for: pollInterval)
+            } while ContinuousClock.now < deadline
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 }

@@ -186,6 +186,51 @@ struct SCAWalletService: Sendable {
                                      maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)))
     }
 
+    // MARK: the device's calls
+
+    /// A PIN attempt the device reports (README "SCA wallet"): a failure takes one of the attempts left and, at none
+    /// left, locks the wallet (`lockReason` `PIN_ATTEMPTS`, event `locked`); a success gives them all back. Decided in
+    /// one transaction holding the wallet's row, so two reports never count as one. A wallet that is not active is
+    /// `409` (its device learns why from its events).
+    func reportPinAttempt(walletId: String, success: Bool, now: Date) async throws -> SCAPinAttemptResult {
+        let lock = database.dialect == .postgresql ? " FOR UPDATE" : ""
+        return try await database.transaction { db in
+            guard let row = try await db.raw("""
+                SELECT state, pin_attempts_left, max_pin_attempts FROM sca_wallets WHERE id = \(bind: walletId)\(unsafeRaw: lock)
+                """).first() else { throw Self.notFound(walletId) }
+            let state = try row.decode(column: "state", as: String.self)
+            guard state == "active" else {
+                throw ProblemError(status: .conflict, code: .conflict, title: "Wallet state", detail: "the wallet is \(state)")
+            }
+            let maximum = try row.decode(column: "max_pin_attempts", as: Int64.self)
+            let left = success ? maximum : max(0, try row.decode(column: "pin_attempts_left", as: Int64.self) - 1)
+            let locks = left == 0
+            try await db.raw("""
+                UPDATE sca_wallets SET pin_attempts_left = \(bind: left), state = \(bind: locks ? "locked" : "active"), \
+                lock_reason = \(bind: locks ? "PIN_ATTEMPTS" : nil as String?) WHERE id = \(bind: walletId)
+                """).run()
+            if !success {
+                try await Self.appendEvent(walletId: walletId, type: "countersUpdated", data: ["pinAttemptsLeft": .integer(left)], now: now, on: db)
+            }
+            if locks {
+                try await Self.appendEvent(walletId: walletId, type: "locked", data: ["reason": .string("PIN_ATTEMPTS")], now: now, on: db)
+            }
+            return SCAPinAttemptResult(pinAttemptsLeft: Int(left), state: locks ? "locked" : "active")
+        }
+    }
+
+    /// The wallet's events after `after` (a sequence number, as the feed's `id:` lines give it), oldest first.
+    func events(walletId: String, after: Int64, limit: Int = 100) async throws -> [SCAEvent] {
+        try await database.sql.raw("""
+            SELECT sequence, type, data, created_at FROM sca_events WHERE wallet_id = \(bind: walletId) AND sequence > \(bind: after) \
+            ORDER BY sequence LIMIT \(bind: limit)
+            """).all().map { row in
+            SCAEvent(id: try row.decode(column: "sequence", as: Int64.self), type: try row.decode(column: "type", as: String.self),
+                     data: try JSONValue(json: Array(try row.decode(column: "data", as: String.self).utf8)),
+                     createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)))
+        }
+    }
+
     // MARK: helpers
 
     static func appendEvent(walletId: String, type: String, data: [String: JSONValue], now: Date, on db: any SQLDatabase) async throws {
