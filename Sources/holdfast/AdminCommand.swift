@@ -52,7 +52,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
         @Option(help: "A name for the key (1–100 characters).")
         var name: String
-        @Option(help: "admin (the whole admin API, the default) or verifier (only presentation sessions and their results).")
+        @Option(help: "admin (the whole admin API, the default), verifier (only presentation sessions and their results) or sca (only SCA proof verification).")
         var scope: AdminKey.Scope = .admin
 
         func run() async throws {
