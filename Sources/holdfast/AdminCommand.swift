@@ -4,13 +4,13 @@ import HoldfastServer
 import Logging
 
 /// `holdfast admin …` — administration working directly on the configured database, for an operator on the
-/// box (no HTTP, no admin key needed): `keys`, `applications`, `instances`, `credentials`.
+/// box (no HTTP, no admin key needed): `keys`, `applications`, `instances`, `credentials`, `presentations`, `sca`.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Administer the tenant directly on its database.",
         subcommands: [KeysCommand.self, ApplicationsCommand.self, InstancesCommand.self, CredentialsCommand.self,
-                      PresentationsCommand.self])
+                      PresentationsCommand.self, SCACommand.self])
 }
 
 /// The storage flags every `admin` subcommand takes.

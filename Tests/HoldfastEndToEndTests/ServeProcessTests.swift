@@ -119,6 +119,49 @@ import Testing
         #expect(second.data.last?.id == first.data[0].id)
     }
 
+    /// `holdfast admin sca wallets …` and `holdfast admin sca policies set @file.json` (README "SCA wallet"): a wallet
+    /// made, read, listed, locked, unlocked, reset and deleted on the database; policies replaced from a file.
+    @Test func scaWalletsAreManagedFromTheCommandLine() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        struct Application: Decodable { var id: String }
+        struct Created: Decodable { var walletId: String; var activationCode: String }
+        struct Wallet: Decodable { var id: String; var state: String; var accessProtection: String; var maxPinAttempts: Int; var lockReason: String? }
+        struct Listed: Decodable { var data: [Wallet] }
+        let application = try await Self.run(["admin", "applications", "create", "--data", data.path, "--json",
+                                              #"{"type":"ios","name":"Bank","clientId":"bank","bundleId":"com.example.bank","teamId":"ABCDE12345","appAttest":{"required":false,"environment":"production"}}"#])
+        let applicationId = try JSONDecoder().decode(Application.self, from: Data(application.output.utf8)).id
+        let created = try await Self.run(["admin", "sca", "wallets", "create", "--data", data.path, "--application", applicationId,
+                                          "--user", "customer-7", "--protection", "biometric", "--max-pin-attempts", "5"])
+        #expect(created.status == 0, "\(created.error)")
+        let wallet = try JSONDecoder().decode(Created.self, from: Data(created.output.utf8))
+        #expect(wallet.activationCode.count == 14)
+        func state(_ arguments: [String]) async throws -> Wallet {
+            let answer = try await Self.run(["admin", "sca", "wallets"] + arguments + ["--data", data.path])
+            #expect(answer.status == 0, "\(arguments) \(answer.error)")
+            return try JSONDecoder().decode(Wallet.self, from: Data(answer.output.utf8))
+        }
+        let read = try await state(["get", wallet.walletId])
+        #expect(read.state == "pending" && read.accessProtection == "biometric" && read.maxPinAttempts == 5)
+        let listed = try await Self.run(["admin", "sca", "wallets", "list", "--user", "customer-7", "--data", data.path])
+        #expect(try JSONDecoder().decode(Listed.self, from: Data(listed.output.utf8)).data.map(\.id) == [wallet.walletId])
+        // A wallet not yet activated cannot be locked; deleting it is allowed.
+        let refused = try await Self.run(["admin", "sca", "wallets", "lock", wallet.walletId, "--reason", "LOST_DEVICE", "--data", data.path])
+        #expect(refused.status != 0 && refused.error.contains("pending"))
+        #expect(try await state(["delete", wallet.walletId]).state == "deleted")
+        let unknown = try await Self.run(["admin", "sca", "wallets", "get", UUID().uuidString.lowercased(), "--data", data.path])
+        #expect(unknown.status != 0 && unknown.error.contains("no SCA wallet"))
+
+        let file = data.appendingPathComponent("policies.json")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data(#"[{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":["pin"]}]"#.utf8).write(to: file)
+        let policies = try await Self.run(["admin", "sca", "policies", "set", "@" + file.path, "--data", data.path])
+        #expect(policies.status == 0 && policies.output.contains("/v1/beneficiaries"), "\(policies.error)")
+        try Data(#"[{"method":"TRACE","pathTemplate":"x","signedFields":"all","requiredPatterns":[]}]"#.utf8).write(to: file)
+        let invalid = try await Self.run(["admin", "sca", "policies", "set", "@" + file.path, "--data", data.path])
+        #expect(invalid.status != 0 && invalid.error.contains("pathTemplate"))
+    }
+
     /// `holdfast admin presentations create|result` (README "The `holdfast` command"): a session on the database,
     /// its authorization request URI, and its result.
     @Test func presentationSessionsAreMadeFromTheCommandLine() async throws {

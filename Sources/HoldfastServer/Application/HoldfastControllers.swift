@@ -24,8 +24,9 @@ public enum HoldfastControllers {
         return [
             HealthController(services: services),
             SCAController(
-                wallets: SCAWalletService(database: services.database, applications: applications, challenges: challenges,
-                                          evidence: evidence, logger: services.logger),
+                wallets: SCAWalletService(database: services.database, applications: applications, logger: services.logger),
+                activation: SCAActivationService(database: services.database, applications: applications, challenges: challenges,
+                                                 evidence: evidence, logger: services.logger),
                 policyService: SCAPolicyService(database: services.database),
                 proofs: SCAProofService(database: services.database, policies: SCAPolicyService(database: services.database),
                                         replay: services.ephemeral.replay),

@@ -29,6 +29,7 @@ struct SCAController: HoldfastController {
     static let pollInterval: Duration = .milliseconds(500)
 
     let wallets: SCAWalletService
+    let activation: SCAActivationService
     let policyService: SCAPolicyService
     let proofs: SCAProofService
     let clock: any HoldfastClock
@@ -65,7 +66,7 @@ struct SCAController: HoldfastController {
             },
             .public(.post, Self.activations) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAActivationRequest.self, from: request, context: context)
-                return try JSONResponse.make(try await wallets.activate(body, now: clock.now()), status: .created, headers: JSONResponse.noStore)
+                return try JSONResponse.make(try await activation.activate(body, now: clock.now()), status: .created, headers: JSONResponse.noStore)
             },
             .public(.get, Self.policies) { _, _ in
                 try JSONResponse.make(try await policyService.policies())

@@ -22,8 +22,6 @@ struct SCAWalletService: Sendable {
 
     let database: HoldfastDatabase
     let applications: HolderApplicationService
-    let challenges: ChallengeStore
-    let evidence: KeyEvidenceVerifier
     let logger: Logger
 
     // MARK: the back end's operations
@@ -134,58 +132,6 @@ struct SCAWalletService: Sendable {
         }
     }
 
-    // MARK: the device's activation
-
-    /// Turns the one-time code into the wallet: the code must be unused and unexpired; the challenge (of the wallet's
-    /// holder application) is consumed and the key's evidence verified as at instance registration; then, in one
-    /// conditional update, the code is spent and the key stored — of two activations racing with one code, one wins.
-    func activate(_ request: SCAActivationRequest, now: Date) async throws -> SCAActivationResponse {
-        var errors: [ProblemDetails.FieldError] = []
-        if request.activationCode.isEmpty { errors.append(.init(field: "activationCode", code: ProblemDetails.FieldError.required, detail: "must not be empty")) }
-        if request.challenge.isEmpty { errors.append(.init(field: "challenge", code: ProblemDetails.FieldError.required, detail: "must not be empty")) }
-        var publicKey: InstancePublicKey?
-        do { publicKey = try InstancePublicKey(encoded: request.publicKey) } catch {
-            errors.append(.init(field: "publicKey", code: ProblemDetails.FieldError.invalidValue, detail: error.description))
-        }
-        for (field, value) in [("device.model", request.device?.model), ("device.appVersion", request.device?.appVersion)] {
-            if let value, value.unicodeScalars.count > Self.maximumDetailLength {
-                errors.append(.init(field: field, code: ProblemDetails.FieldError.tooLong, detail: "at most \(Self.maximumDetailLength) characters"))
-            }
-        }
-        guard errors.isEmpty, let publicKey else { throw ProblemError.validation(errors) }
-        let codeHash = Self.hash(request.activationCode)
-        guard let row = try await database.sql.select().columns("id", "application_id", "user_id", "access_protection", "max_pin_attempts",
-                                                                 "activation_expires_at", "state")
-            .from("sca_wallets").where("activation_code_hash", .equal, codeHash).first(),
-              try row.decode(column: "state", as: String.self) == "pending",
-              try row.decode(column: "activation_expires_at", as: Int64.self) > Timestamp.milliseconds(now) else {
-            throw Self.invalidCode
-        }
-        let walletId = try row.decode(column: "id", as: String.self)
-        let application = try await applications.get(id: try row.decode(column: "application_id", as: String.self))
-        try await challenges.consume(request.challenge, applicationId: application.id ?? "", now: now)
-        let verified = try await evidence.verify(
-            attestation: request.attestation, keyId: request.keyId, assertion: request.assertion, publicKey: publicKey,
-            nonce: BindingNonce(challenge: request.challenge, publicKey: publicKey), application: application,
-            developmentMode: false, at: now)
-        let activated = try await database.transaction { db in
-            let updated = try await db.raw("""
-                UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, public_key = \(bind: publicKey.encoded), \
-                attestation_type = \(bind: verified.type.rawValue), device_model = \(bind: request.device?.model), \
-                app_version = \(bind: request.device?.appVersion), activated_at = \(bind: Timestamp.milliseconds(now)) \
-                WHERE id = \(bind: walletId) AND activation_code_hash = \(bind: codeHash) AND state = 'pending' RETURNING id
-                """).all()
-            guard !updated.isEmpty else { return false }
-            try await Self.appendEvent(walletId: walletId, type: "loaded", data: [:], now: now, on: db)
-            return true
-        }
-        guard activated else { throw Self.invalidCode }
-        logger.info("sca wallet activated", metadata: ["wallet_id": .string(walletId), "attestation": .string(verified.type.rawValue)])
-        return SCAActivationResponse(walletId: walletId, userId: try row.decode(column: "user_id", as: String.self),
-                                     accessProtection: try row.decode(column: "access_protection", as: String.self),
-                                     maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)))
-    }
-
     // MARK: the device's calls
 
     /// A PIN attempt the device reports (README "SCA wallet"): a failure takes one of the attempts left and, at none
@@ -279,5 +225,65 @@ struct SCAWalletService: Sendable {
             createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)),
             activatedAt: try row.decode(column: "activated_at", as: Int64?.self).map(Timestamp.date),
             device: model == nil && version == nil ? nil : SCAWallet.Device(model: model, appVersion: version))
+    }
+}
+
+/// A device's activation of its wallet (README "SCA wallet"), with the registration core's challenge store and
+/// evidence verifier.
+struct SCAActivationService: Sendable {
+    let database: HoldfastDatabase
+    let applications: HolderApplicationService
+    let challenges: ChallengeStore
+    let evidence: KeyEvidenceVerifier
+    let logger: Logger
+
+    /// Turns the one-time code into the wallet: the code must be unused and unexpired; the challenge (of the wallet's
+    /// holder application) is consumed and the key's evidence verified as at instance registration; then, in one
+    /// conditional update, the code is spent and the key stored — of two activations racing with one code, one wins.
+    func activate(_ request: SCAActivationRequest, now: Date) async throws -> SCAActivationResponse {
+        var errors: [ProblemDetails.FieldError] = []
+        if request.activationCode.isEmpty { errors.append(.init(field: "activationCode", code: ProblemDetails.FieldError.required, detail: "must not be empty")) }
+        if request.challenge.isEmpty { errors.append(.init(field: "challenge", code: ProblemDetails.FieldError.required, detail: "must not be empty")) }
+        var publicKey: InstancePublicKey?
+        do { publicKey = try InstancePublicKey(encoded: request.publicKey) } catch {
+            errors.append(.init(field: "publicKey", code: ProblemDetails.FieldError.invalidValue, detail: error.description))
+        }
+        for (field, value) in [("device.model", request.device?.model), ("device.appVersion", request.device?.appVersion)] {
+            if let value, value.unicodeScalars.count > SCAWalletService.maximumDetailLength {
+                errors.append(.init(field: field, code: ProblemDetails.FieldError.tooLong, detail: "at most \(SCAWalletService.maximumDetailLength) characters"))
+            }
+        }
+        guard errors.isEmpty, let publicKey else { throw ProblemError.validation(errors) }
+        let codeHash = SCAWalletService.hash(request.activationCode)
+        guard let row = try await database.sql.select().columns("id", "application_id", "user_id", "access_protection", "max_pin_attempts",
+                                                                 "activation_expires_at", "state")
+            .from("sca_wallets").where("activation_code_hash", .equal, codeHash).first(),
+              try row.decode(column: "state", as: String.self) == "pending",
+              try row.decode(column: "activation_expires_at", as: Int64.self) > Timestamp.milliseconds(now) else {
+            throw SCAWalletService.invalidCode
+        }
+        let walletId = try row.decode(column: "id", as: String.self)
+        let application = try await applications.get(id: try row.decode(column: "application_id", as: String.self))
+        try await challenges.consume(request.challenge, applicationId: application.id ?? "", now: now)
+        let verified = try await evidence.verify(
+            attestation: request.attestation, keyId: request.keyId, assertion: request.assertion, publicKey: publicKey,
+            nonce: BindingNonce(challenge: request.challenge, publicKey: publicKey), application: application,
+            developmentMode: false, at: now)
+        let activated = try await database.transaction { db in
+            let updated = try await db.raw("""
+                UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, public_key = \(bind: publicKey.encoded), \
+                attestation_type = \(bind: verified.type.rawValue), device_model = \(bind: request.device?.model), \
+                app_version = \(bind: request.device?.appVersion), activated_at = \(bind: Timestamp.milliseconds(now)) \
+                WHERE id = \(bind: walletId) AND activation_code_hash = \(bind: codeHash) AND state = 'pending' RETURNING id
+                """).all()
+            guard !updated.isEmpty else { return false }
+            try await SCAWalletService.appendEvent(walletId: walletId, type: "loaded", data: [:], now: now, on: db)
+            return true
+        }
+        guard activated else { throw SCAWalletService.invalidCode }
+        logger.info("sca wallet activated", metadata: ["wallet_id": .string(walletId), "attestation": .string(verified.type.rawValue)])
+        return SCAActivationResponse(walletId: walletId, userId: try row.decode(column: "user_id", as: String.self),
+                                     accessProtection: try row.decode(column: "access_protection", as: String.self),
+                                     maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)))
     }
 }

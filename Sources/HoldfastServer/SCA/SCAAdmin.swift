@@ -1,0 +1,49 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import Logging
+
+/// SCA wallets and policies on a database, for `holdfast admin sca` (README "SCA wallet"): the same services and
+/// validation the API uses.
+public struct SCAAdmin: Sendable {
+    let wallets: SCAWalletService
+    let policies: SCAPolicyService
+
+    public init(database: HoldfastDatabase, logger: Logger) {
+        wallets = SCAWalletService(database: database, applications: HolderApplicationService(database: database, logger: logger),
+                                   logger: logger)
+        policies = SCAPolicyService(database: database)
+    }
+
+    public func create(_ request: SCAWalletCreateRequest, now: Date) async throws -> SCAWalletCreated {
+        try await wallets.create(request, now: now)
+    }
+
+    public func wallet(id: String) async throws -> SCAWallet { try await wallets.get(id: id) }
+
+    public func wallets(userId: String) async throws -> SCAWalletList { try await wallets.list(userId: userId) }
+
+    public func lock(id: String, reason: String, now: Date) async throws -> SCAWallet {
+        try await wallets.lock(id: id, reason: reason, now: now)
+    }
+
+    public func unlock(id: String, now: Date) async throws -> SCAWallet { try await wallets.unlock(id: id, now: now) }
+
+    public func resetCredentials(id: String, now: Date) async throws -> SCAWallet {
+        try await wallets.resetCredentials(id: id, now: now)
+    }
+
+    public func delete(id: String, now: Date) async throws { try await wallets.delete(id: id, now: now) }
+
+    /// Replaces the policies with the JSON list `document`.
+    public func replacePolicies(_ document: Data, now: Date) async throws -> [SCAPolicy] {
+        let list: [SCAPolicy]
+        do {
+            list = try HoldfastJSON.decode([SCAPolicy].self, from: document)
+        } catch {
+            throw ProblemError.validation([.init(field: "", code: ProblemDetails.FieldError.invalidValue,
+                                                 detail: "a JSON list of {method, pathTemplate, signedFields, requiredPatterns}")])
+        }
+        return try await policies.replace(list, now: now)
+    }
+}

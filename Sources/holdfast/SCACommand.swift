@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import HoldfastServer
+
+/// `holdfast admin sca wallets …` and `holdfast admin sca policies set @file.json` (README "SCA wallet"), directly on
+/// the configured database; each prints the API's JSON.
+struct SCACommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sca", abstract: "The SCA wallet's back end: wallets and operation signing policies.",
+        subcommands: [Wallets.self, Policies.self])
+
+    static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions, _ body: @Sendable (SCAAdmin) async throws -> T) async throws -> T {
+        do {
+            return try await storage.withDatabase { database, logger in try await body(SCAAdmin(database: database, logger: logger)) }
+        } catch let error as any ProblemConvertible {
+            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    struct Wallets: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "wallets", abstract: "SCA wallets.",
+            subcommands: [Create.self, Get.self, List.self, Lock.self, Unlock.self, Reset.self, Delete.self])
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A wallet for a user: prints {walletId, activationCode, activationExpiresAt} (the code is shown once).")
+        @OptionGroup var storage: AdminStorageOptions
+        @Option(name: .customLong("application"), help: "The holder application id.") var applicationId: String
+        @Option(name: .customLong("user"), help: "The bank's reference of its user.") var userId: String
+        @Option(help: "pin (default), biometric or none.") var protection: String?
+        @Option(name: .customLong("max-pin-attempts"), help: "Wrong PINs in a row that lock the wallet (1–10, default 3).")
+        var maxPinAttempts: Int?
+
+        func run() async throws {
+            let request = SCAWalletCreateRequest(applicationId: applicationId, userId: userId,
+                                                 settings: SCAWalletSettings(accessProtection: protection, maxPinAttempts: maxPinAttempts))
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.create(request, now: SystemClock().now()) })
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One wallet.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The wallet id.") var walletId: String
+
+        func run() async throws {
+            let id = walletId
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.wallet(id: id) })
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The wallets of a user.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Option(name: .customLong("user"), help: "The bank's reference of its user.") var userId: String
+
+        func run() async throws {
+            let user = userId
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.wallets(userId: user) })
+        }
+    }
+
+    struct Lock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Locks a wallet.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The wallet id.") var walletId: String
+        @Option(help: "LOST_DEVICE, STOLEN_DEVICE, FRAUD_SUSPICION or OTHER.") var reason = "OTHER"
+
+        func run() async throws {
+            let id = walletId, reason = self.reason
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.lock(id: id, reason: reason, now: SystemClock().now()) })
+        }
+    }
+
+    struct Unlock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unlocks a wallet; its PIN attempts are back to the maximum.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The wallet id.") var walletId: String
+
+        func run() async throws {
+            let id = walletId
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.unlock(id: id, now: SystemClock().now()) })
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The customer sets new credentials at the next connection.")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The wallet id.") var walletId: String
+
+        func run() async throws {
+            let id = walletId
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.resetCredentials(id: id, now: SystemClock().now()) })
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deletes a wallet (kept as deleted; its device is told).")
+        @OptionGroup var storage: AdminStorageOptions
+        @Argument(help: "The wallet id.") var walletId: String
+
+        func run() async throws {
+            let id = walletId
+            try await SCACommand.withAdmin(storage) { try await $0.delete(id: id, now: SystemClock().now()) }
+            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.wallet(id: id) })
+        }
+    }
+
+    struct Policies: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "policies", abstract: "Operation signing policies.",
+                                                        subcommands: [Replace.self])
+
+        struct Replace: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "set",
+                                                            abstract: "Replaces the policies with a JSON list read from @file.json.")
+            @OptionGroup var storage: AdminStorageOptions
+            @Argument(help: "@file.json: [{method, pathTemplate, signedFields, requiredPatterns}].") var file: String
+
+            func run() async throws {
+                guard file.hasPrefix("@") else { throw ValidationError("give the policies as @file.json") }
+                let path = String(file.dropFirst())
+                let document: Data
+                do { document = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                    throw ValidationError("cannot read \(path): \(error.localizedDescription)")
+                }
+                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replacePolicies(document, now: SystemClock().now()) })
+            }
+        }
+    }
+}
