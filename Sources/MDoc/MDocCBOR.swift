@@ -78,47 +78,18 @@ public enum MDocDate {
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// The MSO's own form, `YYYY-MM-DDTHH:MM:SSZ`, read without a formatter (every presented credential carries
-    /// three); nil for anything else, which the formatter then reads.
+    /// The MSO's own form, `YYYY-MM-DDTHH:MM:SSZ`, read with `CivilTime` instead of a formatter (every presented
+    /// credential carries three); nil for anything else, which the formatter then reads.
     static func wholeSecondsUTC(_ text: String) -> Date? {
-        text.utf8.withContiguousStorageIfAvailable { bytes -> Date? in
-            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
-            func number(_ from: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in from..<(from + count) {
-                    let digit = Int(bytes[index]) - 48
-                    guard digit >= 0, digit <= 9 else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-                  let minute = number(14, 2), let second = number(17, 2),
-                  (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23, minute <= 59,
-                  second <= 59 else { return nil }
-            let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
-        } ?? nil
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date: whole 400-year eras of 146,097 days, then the day within
-    /// the era counted from March 1st (so that the leap day falls at the end of the counted year).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z"),
+              let year = CivilTime.digits(bytes, 0, 4), let month = CivilTime.digits(bytes, 5, 2), let day = CivilTime.digits(bytes, 8, 2),
+              let hour = CivilTime.digits(bytes, 11, 2), let minute = CivilTime.digits(bytes, 14, 2),
+              let second = CivilTime.digits(bytes, 17, 2),
+              let seconds = CivilTime.secondsSince1970(.init(year: Int64(year), month: month, day: day, hour: hour, minute: minute,
+                                                             second: second)) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     /// `full-date` (tag 1004) for a calendar day given as `YYYY-MM-DD`; nil when the text is not such a day.

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 
 /// RFC 9110 §5.6.7 HTTP-date in the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`), for the `Date` header
@@ -10,7 +11,7 @@ public enum HTTPDate {
     public static func format(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         // 1970-01-01 was a Thursday.
-        let weekday = weekdays[Int((seconds.floorDivided(by: 86_400).quotient + 4).floorDivided(by: 7).remainder)]
+        let weekday = weekdays[Int(CivilTime.floorDivide(CivilTime.floorDivide(seconds, by: 86_400).quotient + 4, by: 7).remainder)]
         let fields = CivilTime.fields(secondsSince1970: seconds)
         var text = Array(weekday.utf8) + Array(", ".utf8)
         CivilTime.append(Int64(fields.day), width: 2, to: &text)

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 
 /// The JSON encoder and decoder both ends of the tenant API use (DESIGN.md §4 "JSON").
