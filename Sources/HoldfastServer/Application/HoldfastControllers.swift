@@ -13,6 +13,7 @@ public enum HoldfastControllers {
         let challenges = ChallengeStore(tokens: services.tokens, spent: services.ephemeral.challenges,
                                         lifetime: configuration.challengeLifetime)
         let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
+        let newKeys = NewKeyVerification(challenges: challenges, evidence: evidence)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
         let statusLists = StatusListService(database: services.database, certificates: services.issuerCertificates,
@@ -25,8 +26,8 @@ public enum HoldfastControllers {
             HealthController(services: services),
             SCAController(
                 wallets: SCAWalletService(database: services.database, applications: applications, logger: services.logger),
-                activation: SCAActivationService(database: services.database, applications: applications, challenges: challenges,
-                                                 evidence: evidence, logger: services.logger),
+                activation: SCAActivationService(database: services.database, applications: applications, keys: newKeys,
+                                                 logger: services.logger),
                 policyService: SCAPolicyService(database: services.database),
                 proofs: SCAProofService(database: services.database, policies: SCAPolicyService(database: services.database),
                                         replay: services.ephemeral.replay),
@@ -45,16 +46,16 @@ public enum HoldfastControllers {
             HolderApplicationController(applications: applications),
             RegistrationController(
                 applications: applications, challenges: challenges,
-                registration: RegistrationService(applications: applications, instances: instances, challenges: challenges,
-                                                  evidence: evidence, issuer: issuer, logger: services.logger),
+                registration: RegistrationService(applications: applications, instances: instances, keys: newKeys,
+                                                  issuer: issuer, logger: services.logger),
                 devMode: services.devMode, clock: clock),
             InstanceController(applications: applications, instances: instances,
                                admin: HolderInstanceService(database: services.database, logger: services.logger)),
             LicenseController(renewal: LicenseRenewalService(instances: instances, challenges: challenges,
                                                              evidence: evidence, issuer: issuer),
                               clock: clock),
-            KeyRotationController(rotation: KeyRotationService(instances: instances, challenges: challenges,
-                                                               evidence: evidence, issuer: issuer, logger: services.logger),
+            KeyRotationController(rotation: KeyRotationService(instances: instances, keys: newKeys, issuer: issuer,
+                                                               logger: services.logger),
                                   clock: clock),
             WalletAttestationController(attestations: WalletAttestationService(issuer: issuer), clock: clock),
             IssuanceController(certificates: services.issuerCertificates, configurationService: credentialConfigurations,

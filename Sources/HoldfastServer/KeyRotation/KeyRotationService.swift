@@ -8,8 +8,7 @@ import Logging
 /// and the DPoP proof of the current key.
 struct KeyRotationService: Sendable {
     let instances: InstanceStore
-    let challenges: ChallengeStore
-    let evidence: KeyEvidenceVerifier
+    let keys: NewKeyVerification
     let issuer: LicenseIssuer
     let logger: Logger
 
@@ -27,11 +26,10 @@ struct KeyRotationService: Sendable {
         guard publicKey.encoded != instance.publicKey else {
             throw ProblemError.invalidField("publicKey", code: ProblemDetails.FieldError.unchanged, detail: "the new key must differ from the current one")
         }
-        try await challenges.consume(body.challenge, applicationId: instance.applicationId, now: now)
-        let nonce = BindingNonce(challenge: body.challenge, publicKey: publicKey)
-        let verified = try await evidence.verify(
-            attestation: body.attestation, keyId: body.keyId, assertion: body.assertion, publicKey: publicKey,
-            nonce: nonce, application: application, developmentMode: developmentMode, at: now)
+        let verified = try await keys.verify(
+            challenge: body.challenge, publicKey: publicKey, attestation: body.attestation, keyId: body.keyId,
+            assertion: body.assertion, applicationId: instance.applicationId, application: application,
+            developmentMode: developmentMode, now: now)
         let thumbprint = try publicKey.thumbprint()
         let license = try await issuer.license(instanceId: instance.id, applicationId: instance.applicationId,
                                                thumbprint: thumbprint,

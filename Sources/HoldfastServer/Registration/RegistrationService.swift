@@ -13,8 +13,7 @@ import Logging
 struct RegistrationService: Sendable {
     let applications: HolderApplicationService
     let instances: InstanceStore
-    let challenges: ChallengeStore
-    let evidence: KeyEvidenceVerifier
+    let keys: NewKeyVerification
     let issuer: LicenseIssuer
     let logger: Logger
 
@@ -25,11 +24,10 @@ struct RegistrationService: Sendable {
                   now: Date) async throws -> InstanceRegistrationResponse {
         let applicationId = application.id ?? ""
         let publicKey = try Self.validate(request)
-        try await challenges.consume(request.challenge, applicationId: applicationId, now: now)
-        let nonce = BindingNonce(challenge: request.challenge, publicKey: publicKey)
-        let verified = try await evidence.verify(
-            attestation: request.attestation, keyId: request.keyId, assertion: request.assertion, publicKey: publicKey,
-            nonce: nonce, application: application, developmentMode: developmentMode, at: now)
+        let verified = try await keys.verify(
+            challenge: request.challenge, publicKey: publicKey, attestation: request.attestation, keyId: request.keyId,
+            assertion: request.assertion, applicationId: applicationId, application: application,
+            developmentMode: developmentMode, now: now)
         let status: InstanceStatus = application.manualApproval == true ? .pending : .registered
         let instanceId = TetheringID.generate()
         let thumbprint = try publicKey.thumbprint()

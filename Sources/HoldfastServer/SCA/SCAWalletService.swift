@@ -233,8 +233,7 @@ struct SCAWalletService: Sendable {
 struct SCAActivationService: Sendable {
     let database: HoldfastDatabase
     let applications: HolderApplicationService
-    let challenges: ChallengeStore
-    let evidence: KeyEvidenceVerifier
+    let keys: NewKeyVerification
     let logger: Logger
 
     /// Turns the one-time code into the wallet: the code must be unused and unexpired; the challenge (of the wallet's
@@ -264,11 +263,10 @@ struct SCAActivationService: Sendable {
         }
         let walletId = try row.decode(column: "id", as: String.self)
         let application = try await applications.get(id: try row.decode(column: "application_id", as: String.self))
-        try await challenges.consume(request.challenge, applicationId: application.id ?? "", now: now)
-        let verified = try await evidence.verify(
-            attestation: request.attestation, keyId: request.keyId, assertion: request.assertion, publicKey: publicKey,
-            nonce: BindingNonce(challenge: request.challenge, publicKey: publicKey), application: application,
-            developmentMode: false, at: now)
+        let verified = try await keys.verify(
+            challenge: request.challenge, publicKey: publicKey, attestation: request.attestation, keyId: request.keyId,
+            assertion: request.assertion, applicationId: application.id ?? "", application: application, developmentMode: false,
+            now: now)
         let activated = try await database.transaction { db in
             let updated = try await db.raw("""
                 UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, public_key = \(bind: publicKey.encoded), \
