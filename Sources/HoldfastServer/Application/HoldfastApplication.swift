@@ -231,9 +231,8 @@ public enum HoldfastApplication {
             .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .sca]))
             .group(context: AdminRequestContext.self)
         let wallet = router.group()
-            .add(middleware: SCAWalletAuthenticator(database: services.database, replay: services.ephemeral.replay,
-                                                    configuration: services.configuration.tethering,
-                                                    publicURL: { services.publicURL }, clock: services.clock))
+            .add(middleware: SCAWalletAuthenticator(database: services.database, proofs: services.instanceAuthenticator,
+                                                    clock: services.clock))
             .group(context: WalletRequestContext.self)
         let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .verifier])
         let verifier = router.group()

@@ -36,22 +36,7 @@ struct InstanceAuthenticator: Sendable {
         if let token {
             license = try verifyLicense(token, instanceId: instanceId, allowExpired: rule == .renewal, now: now)
         }
-        let proofText = try dpopHeader(request)
-        let verifier = DPoPVerifier(allowedAlgorithms: [.es256], maximumAge: configuration.dpopMaximumAge,
-                                    maximumFutureSkew: configuration.dpopMaximumFutureSkew)
-        let dpopRequest = DPoPRequest(method: request.method.rawValue, uri: publicURL() + request.uri.path,
-                                      accessToken: token, expectedThumbprint: license?.keyThumbprint)
-        let proof: DPoPVerifiedProof
-        do {
-            proof = try verifier.verify(proofText, for: dpopRequest, at: now)
-        } catch {
-            let reason = (error as? JOSEError)?.code ?? "malformed"
-            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof is not valid: \(reason)",
-                                                 error: "invalid_dpop_proof")
-        }
-        if configuration.requireDPoPNonce {
-            try checkNonce(proof.nonce, now: now)
-        }
+        let proof = try verifyProof(request, accessToken: token, expectedThumbprint: license?.keyThumbprint, now: now)
         guard let (instance, application) = try await instances.getWithApplication(id: instanceId) else {
             throw TetheringError.unauthenticated(.invalidToken, "no such instance")
         }
@@ -72,6 +57,30 @@ struct InstanceAuthenticator: Sendable {
         }
         return AuthenticatedInstance(instance: instance, application: application, proof: proof, license: license,
                                      developmentMode: false)
+    }
+
+    /// The request's one `DPoP` proof, valid per RFC 9449 §4.3 for its method and `htu` = public URL + path (with
+    /// `ath` of `accessToken` and the key `expectedThumbprint` when given), and the server nonce when required.
+    /// Instance calls and SCA wallet calls (`SCAWalletAuthenticator`) check their proofs here; `spend(_:)` records the
+    /// `jti`.
+    func verifyProof(_ request: Request, accessToken: String?, expectedThumbprint: String?, now: Date) throws -> DPoPVerifiedProof {
+        let proofText = try dpopHeader(request)
+        let verifier = DPoPVerifier(allowedAlgorithms: [.es256], maximumAge: configuration.dpopMaximumAge,
+                                    maximumFutureSkew: configuration.dpopMaximumFutureSkew)
+        let dpopRequest = DPoPRequest(method: request.method.rawValue, uri: publicURL() + request.uri.path,
+                                      accessToken: accessToken, expectedThumbprint: expectedThumbprint)
+        let proof: DPoPVerifiedProof
+        do {
+            proof = try verifier.verify(proofText, for: dpopRequest, at: now)
+        } catch {
+            let reason = (error as? JOSEError)?.code ?? "malformed"
+            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof is not valid: \(reason)",
+                                                 error: "invalid_dpop_proof")
+        }
+        if configuration.requireDPoPNonce {
+            try checkNonce(proof.nonce, now: now)
+        }
+        return proof
     }
 
     /// Spends the proof (RFC 9449 §11.1): its `jti` is recorded with `setIfAbsent`, so a replay fails on every node
