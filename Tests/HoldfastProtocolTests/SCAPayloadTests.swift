@@ -81,5 +81,12 @@ import Testing
                                     signatureInputData: .null, walletId: "w1", iat: 1_700_000_000, jti: "j1")
         let object = try #require(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(claims)).objectValue)
         #expect(Set(object.keys) == SCAProofClaims.memberNames)
+        #expect(SCAProofClaims(members: object) == claims)
+        var extra = object
+        extra["amount"] = .integer(5)
+        #expect(SCAProofClaims(members: extra) == nil)
+        var wrongType = object
+        wrongType["iat"] = .string("1700000000")
+        #expect(SCAProofClaims(members: wrongType) == nil)
     }
 }

@@ -40,6 +40,16 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
     /// The member names, exactly: a proof with another member, or without one of these, is malformed.
     public static let memberNames: Set<String> = ["url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"]
 
+    /// The claims of a payload already parsed: exactly `memberNames`, each of its type; nil for anything else.
+    public init?(members: [String: JSONValue]) {
+        guard Set(members.keys) == Self.memberNames, let url = members["url"]?.stringValue, let body = members["body"],
+              let message = members["message"]?.stringValue, let pattern = members["pattern"]?.stringValue.flatMap(SCAPattern.init),
+              let signatureInputData = members["signatureInputData"], let walletId = members["walletId"]?.stringValue,
+              case .integer(let iat)? = members["iat"], let jti = members["jti"]?.stringValue else { return nil }
+        self.init(url: url, body: body, message: message, pattern: pattern, signatureInputData: signatureInputData,
+                  walletId: walletId, iat: iat, jti: jti)
+    }
+
     // `signatureInputData` and `body` are written even when null, so that the payload always has every member.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

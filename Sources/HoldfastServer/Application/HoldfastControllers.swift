@@ -14,6 +14,7 @@ public enum HoldfastControllers {
                                         lifetime: configuration.challengeLifetime)
         let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
         let newKeys = NewKeyVerification(challenges: challenges, evidence: evidence)
+        let scaPolicies = SCAPolicyService(database: services.database)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
         let statusLists = StatusListService(database: services.database, certificates: services.issuerCertificates,
@@ -28,8 +29,8 @@ public enum HoldfastControllers {
                 wallets: SCAWalletService(database: services.database, applications: applications, logger: services.logger),
                 activation: SCAActivationService(database: services.database, applications: applications, keys: newKeys,
                                                  logger: services.logger),
-                policyService: SCAPolicyService(database: services.database),
-                proofs: SCAProofService(database: services.database, policies: SCAPolicyService(database: services.database),
+                policyService: scaPolicies,
+                proofs: SCAProofService(database: services.database, policies: scaPolicies,
                                         replay: services.ephemeral.replay),
                 clock: clock),
             VerifierPageController(),

@@ -13,12 +13,32 @@ struct SCAPolicyService: Sendable {
     static let maximumFields = 100
 
     let database: HoldfastDatabase
+    /// The last document read and its policies: every proof verification reads the row (another node may have
+    /// replaced it) but decodes it only when it changed.
+    private let decoded = Decoded()
+
+    private final class Decoded: @unchecked Sendable {
+        // @unchecked: `last` is only read and written under `lock`.
+        private let lock = NSLock()
+        private var last: (document: String, policies: [SCAPolicy])?
+
+        func policies(for document: String) throws -> [SCAPolicy] {
+            if let known = lock.withLock({ last }), known.document == document { return known.policies }
+            let policies = try HoldfastJSON.decode([SCAPolicy].self, from: Data(document.utf8))
+            lock.withLock { last = (document, policies) }
+            return policies
+        }
+    }
+
+    init(database: HoldfastDatabase) {
+        self.database = database
+    }
 
     func policies() async throws -> [SCAPolicy] {
         guard let row = try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first() else {
             return []
         }
-        return try HoldfastJSON.decode([SCAPolicy].self, from: Data(try row.decode(column: "document", as: String.self).utf8))
+        return try decoded.policies(for: try row.decode(column: "document", as: String.self))
     }
 
     func replace(_ policies: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {
@@ -80,8 +100,8 @@ struct SCAProofService: Sendable {
         guard jws.algorithm == .es256, jws.header.typ == SCAProofClaims.type, let kid = jws.header.kid else {
             return invalid(SCAProofFailureCode.malformed, "the header is not alg ES256, typ \(SCAProofClaims.type) with a kid")
         }
-        guard let object = (try? JSONValue(json: jws.payload))?.objectValue, Set(object.keys) == SCAProofClaims.memberNames,
-              let claims = try? JSONDecoder().decode(SCAProofClaims.self, from: Data(jws.payload)), claims.walletId == kid else {
+        guard let object = (try? JSONValue(json: jws.payload))?.objectValue, let claims = SCAProofClaims(members: object),
+              claims.walletId == kid else {
             return invalid(SCAProofFailureCode.malformed, "the payload is not exactly {url, body, message, pattern, signatureInputData, walletId, iat, jti} of wallet \(kid.prefix(64))")
         }
         guard TetheringID.isValid(kid),
