@@ -156,3 +156,23 @@ public enum SCAProofFailureCode {
     /// This proof (`jti`) was accepted before.
     public static let replayed = "PROOF_REPLAYED"
 }
+
+/// A device found not eligible for an SCA wallet, as recorded under the reference it was given
+/// (`GET /v1/sca/eligibility/denials/{reference}`): what the bank's support looks up when a customer quotes it.
+public struct SCAEligibilityDenial: Codable, Sendable, Hashable {
+    public var reference: String
+    public var applicationId: String
+    public var reason: String
+    public var device: SCAWallet.Device
+    public var signals: [String]
+    public var createdAt: Date
+
+    public init(reference: String, applicationId: String, reason: String, device: SCAWallet.Device, signals: [String], createdAt: Date) {
+        self.reference = reference
+        self.applicationId = applicationId
+        self.reason = reason
+        self.device = device
+        self.signals = signals
+        self.createdAt = createdAt
+    }
+}

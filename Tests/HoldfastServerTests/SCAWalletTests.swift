@@ -238,4 +238,61 @@ import Testing
             #expect(Self.events(try await waiting.0.text).map(\.1) == ["credentialsReset"])
         }
     }
+
+    @Test(arguments: StorageBackend.available)
+    func eligibilityRulesDecideChecksRecordDenialsAndTellActivatedWallets(_ backend: StorageBackend) async throws {
+        try await TetheringTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let (_, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)   // iPhone16,1, app 2.4.0
+            func check(model: String, version: String, compromised: Bool = false) async throws -> SCAEligibilityCheckResponse {
+                let request = SCAEligibilityCheckRequest(applicationId: applicationId, device: .init(model: model, appVersion: version),
+                                                         integrity: .init(compromised: compromised, signals: compromised ? ["root"] : nil))
+                let answer = try await kit.client.execute(uri: "/v1/sca/eligibility/checks", method: .post, headers: .json(bearer: nil),
+                                                          body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
+                try #require(answer.status == .ok, "\(answer.text)")
+                return try HoldfastJSON.decode(SCAEligibilityCheckResponse.self, from: Data(answer.body.readableBytesView))
+            }
+            #expect(try await check(model: "iPhone16,1", version: "2.4.0").eligible)
+            let sunset = Date().addingTimeInterval(30 * 86_400)
+            let rules = SCAEligibilityRules(blockedDeviceModels: ["iPhone9,1"], minimumAppVersions: [
+                SCAMinimumAppVersion(version: "2.0"),
+                SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: sunset),
+            ])
+            let put = try await kit.admin("/v1/sca/eligibility", .put, String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self))
+            #expect(put.status == .ok, "\(put.text)")
+            #expect(try await kit.admin("/v1/sca/eligibility", .get).wire(SCAEligibilityRules.self).blockedDeviceModels == ["iPhone9,1"])
+            #expect(try await kit.admin("/v1/sca/eligibility", .put, #"{"blockedDeviceModels":[],"minimumAppVersions":[{"version":"two"}]}"#)
+                .problem?.errors?.first?.field == "minimumAppVersions[0].version")
+
+            // Integrity, then model, then version; each denial recorded under its reference.
+            let rooted = try await check(model: "iPhone16,1", version: "2.4.0", compromised: true)
+            #expect(!rooted.eligible && rooted.reason == SCAIneligibilityReason.deviceIntegrity)
+            let blocked = try await check(model: "iPhone9,1", version: "2.4.0")
+            #expect(!blocked.eligible && blocked.reason == SCAIneligibilityReason.deviceModelBlocked)
+            let old = try await check(model: "iPhone16,1", version: "1.9.9")
+            #expect(!old.eligible && old.reason == SCAIneligibilityReason.appVersionUnsupported)
+            let scheduled = try await check(model: "iPhone16,1", version: "2.4.0")
+            #expect(scheduled.eligible && scheduled.appSunset?.version == "2.5" && scheduled.denialReference == nil)
+            #expect(try await check(model: "iPhone16,1", version: "2.5.0").appSunset == nil)
+            let reference = try #require(blocked.denialReference)
+            let denial = try await kit.admin("/v1/sca/eligibility/denials/\(reference)", .get).wire(SCAEligibilityDenial.self)
+            #expect(denial.reason == SCAIneligibilityReason.deviceModelBlocked && denial.device.model == "iPhone9,1")
+            #expect(try await kit.admin("/v1/sca/eligibility/denials/\(try #require(rooted.denialReference))", .get)
+                .wire(SCAEligibilityDenial.self).signals == ["root"])
+            #expect(try await kit.admin("/v1/sca/eligibility/denials/DEN-nope", .get).status == .notFound)
+
+            // The activated wallet (2.4.0) hears of its sunset once; blocking its model loses it its eligibility.
+            _ = try await kit.admin("/v1/sca/eligibility", .put, String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self))
+            var blocking = rules
+            blocking.blockedDeviceModels.append("iPhone16,1")
+            _ = try await kit.admin("/v1/sca/eligibility", .put, String(decoding: try HoldfastJSON.encode(blocking), as: UTF8.self))
+            let events = try await TestServices.with(kit.configuration) { services in
+                try await services.database.sql.raw("SELECT type, data FROM sca_events WHERE wallet_id = \(bind: walletId) ORDER BY sequence").all()
+                    .map { "\(try $0.decode(column: "type", as: String.self)) \(try $0.decode(column: "data", as: String.self))" }
+            }
+            #expect(events.count == 3, "\(events)")
+            #expect(events.dropFirst().first?.hasPrefix("appSunsetScheduled") == true && events.dropFirst().first?.contains("2.5") == true)
+            #expect(events.last == #"deviceEligibilityLost {"reason":"DEVICE_MODEL_BLOCKED"}"#)
+        }
+    }
 }

@@ -32,6 +32,7 @@ public enum HoldfastControllers {
                 policyService: scaPolicies,
                 proofs: SCAProofService(database: services.database, policies: scaPolicies,
                                         replay: services.ephemeral.replay),
+                eligibilityService: SCAEligibilityService(database: services.database, applications: applications, logger: services.logger),
                 clock: clock),
             VerifierPageController(),
             PresentationAdminController(certificates: services.verifierCertificates,

@@ -10,6 +10,8 @@ import Hummingbird
 /// - `POST /v1/sca/activations` (public, the device with its one-time code);
 /// - `GET /v1/sca/policies` (public: what to sign is no secret), `PUT /v1/sca/policies` (admin);
 /// - `POST /v1/sca/proofs/verify` (admin key or a key of scope `sca`);
+/// - `GET`/`PUT /v1/sca/eligibility` and `GET /v1/sca/eligibility/denials/{reference}` (admin),
+///   `POST /v1/sca/eligibility/checks` (public, the device before it is provisioned);
 /// - `GET /v1/sca/wallets/{walletId}/events` (server-sent events) and `POST …/pin-attempts` (the device, with a DPoP
 ///   proof of its wallet key).
 struct SCAController: HoldfastController {
@@ -23,6 +25,9 @@ struct SCAController: HoldfastController {
     static let verify: RouteTemplate = "/v1/sca/proofs/verify"
     static let events: RouteTemplate = "/v1/sca/wallets/{walletId}/events"
     static let pinAttempts: RouteTemplate = "/v1/sca/wallets/{walletId}/pin-attempts"
+    static let eligibility: RouteTemplate = "/v1/sca/eligibility"
+    static let eligibilityChecks: RouteTemplate = "/v1/sca/eligibility/checks"
+    static let denial: RouteTemplate = "/v1/sca/eligibility/denials/{reference}"
     /// How long the event feed stays open waiting for new events (`wait`, seconds), and how often it looks.
     static let waits = 0...60
     static let defaultWait = 20
@@ -32,6 +37,7 @@ struct SCAController: HoldfastController {
     let activation: SCAActivationService
     let policyService: SCAPolicyService
     let proofs: SCAProofService
+    let eligibilityService: SCAEligibilityService
     let clock: any HoldfastClock
 
     var routes: [Route] {
@@ -74,6 +80,20 @@ struct SCAController: HoldfastController {
             .admin(.put, Self.policies) { request, context in
                 let body = try await JSONBodyDecoder.decode([SCAPolicy].self, from: request, context: context)
                 return try JSONResponse.make(try await policyService.replace(body, now: clock.now()))
+            },
+            .admin(.get, Self.eligibility) { _, _ in
+                try JSONResponse.make(try await eligibilityService.rules())
+            },
+            .admin(.put, Self.eligibility) { request, context in
+                let body = try await JSONBodyDecoder.decode(SCAEligibilityRules.self, from: request, context: context)
+                return try JSONResponse.make(try await eligibilityService.replace(body, now: clock.now()))
+            },
+            .public(.post, Self.eligibilityChecks) { request, context in
+                let body = try await JSONBodyDecoder.decode(SCAEligibilityCheckRequest.self, from: request, context: context)
+                return try JSONResponse.make(try await eligibilityService.check(body, now: clock.now()), headers: JSONResponse.noStore)
+            },
+            .admin(.get, Self.denial) { _, context in
+                try JSONResponse.make(try await eligibilityService.denial(reference: try context.parameters.require("reference")))
             },
             .wallet(.post, Self.pinAttempts) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAPinAttemptReport.self, from: request, context: context)

@@ -5,10 +5,36 @@
 ///   `deleted` (kept, so that a deleted wallet's proofs are refused as such).
 /// - `sca_policies`: the operation signing policies, one JSON document (row id 1).
 /// - `sca_events`: what happened to each wallet, in order, for its device's event feed.
+///
+/// Version 701, device eligibility: `sca_eligibility`, the rules (one JSON document, row id 1), and
+/// `sca_eligibility_denials`, each device found not eligible, under the reference it was given (kept 90 days).
 enum SCAMigrations {
     static let migrations: [Migration] = [
         Migration(version: 700, name: "create sca_wallets, sca_policies and sca_events",
                   sqlite: tables(serial: "INTEGER PRIMARY KEY AUTOINCREMENT"), postgresql: tables(serial: "BIGSERIAL PRIMARY KEY")),
+        Migration(version: 701, name: "create sca_eligibility and sca_eligibility_denials", sql: eligibility),
+    ]
+
+    private static let eligibility = [
+        """
+        CREATE TABLE sca_eligibility (
+            id BIGINT PRIMARY KEY CHECK (id = 1),
+            document TEXT NOT NULL,
+            updated_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE sca_eligibility_denials (
+            reference TEXT PRIMARY KEY,
+            application_id TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            device_model TEXT,
+            app_version TEXT,
+            signals TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX sca_eligibility_denials_created ON sca_eligibility_denials (created_at)",
     ]
 
     private static func tables(serial: String) -> [String] {
