@@ -77,6 +77,7 @@ let package = Package(
         .target(name: "HoldfastSDK", dependencies: [
             "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),

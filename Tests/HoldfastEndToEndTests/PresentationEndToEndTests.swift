@@ -19,19 +19,28 @@ final class ShiftedClock: HoldfastClock, @unchecked Sendable {
     func shift(by interval: TimeInterval) { lock.withLock { offset += interval } }
 }
 
-/// Records the wallet's posts, so that a test can replay one as an attacker would.
+/// Records what a device sends: its posts, so that a test can replay one as an attacker would, and everything as
+/// text, so that a test can search it.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    // @unchecked: `posts` is only read and written under `lock`; `inner` is immutable.
+    // @unchecked: `recorded` is only read and written under `lock`; `inner` is immutable.
     private let inner: any HTTPTransport
     private let lock = NSLock()
     private var recorded: [TransportRequest] = []
 
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
-    var posts: [TransportRequest] { lock.withLock { recorded } }
+    var posts: [TransportRequest] { lock.withLock { recorded.filter { $0.method == "POST" } } }
+
+    /// Every request: method, URL, headers and body.
+    var everything: String {
+        lock.withLock {
+            recorded.map { "\($0.method) \($0.url.absoluteString)\n\($0.headers)\n\(String(decoding: $0.body ?? Data(), as: UTF8.self))" }
+                .joined(separator: "\n")
+        }
+    }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        if request.method == "POST" { lock.withLock { recorded.append(request) } }
+        lock.withLock { recorded.append(request) }
         return try await inner.send(request)
     }
 }

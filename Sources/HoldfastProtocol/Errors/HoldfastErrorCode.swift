@@ -140,6 +140,26 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// without an mso_mdoc credential).
     public static let requestUnsupported: Self = "REQUEST_UNSUPPORTED"
 
+    // MARK: SDK codes: the SCA wallet (README "SCA wallet")
+    /// No wallet is provisioned on this device (or it was deleted).
+    public static let walletNotProvisioned: Self = "WALLET_NOT_PROVISIONED"
+    /// A wallet is provisioned already: `provision(activationCode:)` runs once per wallet.
+    public static let walletAlreadyProvisioned: Self = "WALLET_ALREADY_PROVISIONED"
+    /// The wallet is locked (by the back end, or after the last wrong PIN) until the back end unlocks it.
+    public static let lockedWallet: Self = "WALLET_LOCKED"
+    /// The back end deleted the wallet.
+    public static let deletedWallet: Self = "WALLET_DELETED"
+    /// The `Wallet` handle belongs to a connection that ended (`disconnect()`, `logout()`, `clean()`).
+    public static let walletDisconnected: Self = "WALLET_DISCONNECTED"
+    /// The PIN is wrong; `HoldfastError.message` says how many attempts are left.
+    public static let wrongCredentials: Self = "WRONG_CREDENTIALS"
+    /// The wallet needs credentials first (new ones after provisioning or a reset, the current ones after a logout).
+    public static let credentialsRequired: Self = "CREDENTIALS_REQUIRED"
+    /// The signature asks for a pattern this wallet or device cannot give (biometry on a PIN wallet …).
+    public static let patternUnavailable: Self = "PATTERN_UNAVAILABLE"
+    /// The platform did not verify the user (cancelled, not recognised, locked out, not enrolled).
+    public static let userVerificationFailed: Self = "USER_VERIFICATION_FAILED"
+
     /// Every code the server of this version writes (a test in the server checks that it writes no other and
     /// that each is written somewhere; one in the SDK that it maps each).
     public static let serverCodes: Set<Self> = [
@@ -159,5 +179,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .credentialOfferInvalid, .issuerMetadataInvalid, .issuerError, .transactionCodeRequired, .untrustedIssuer,
         .credentialInvalid, .credentialNotFound, .verifierUntrusted, .requestSignatureInvalid, .clientIdMismatch,
         .requestExpired, .requestInvalid, .requestUnsupported,
+        .walletNotProvisioned, .walletAlreadyProvisioned, .lockedWallet, .deletedWallet, .walletDisconnected, .wrongCredentials,
+        .credentialsRequired, .patternUnavailable, .userVerificationFailed,
     ]
 }

@@ -8,6 +8,8 @@ public enum HoldfastHeaders {
     public static let dpop = "DPoP"
     /// The server's nonce (RFC 9449 §8).
     public static let dpopNonce = "DPoP-Nonce"
+    /// Server-sent events (HTML Living Standard §9.2.4): the last event id the client saw, to resume a feed.
+    public static let lastEventID = "Last-Event-ID"
     /// The challenge of a 401 (RFC 9449 §7.1): `DPoP error="use_dpop_nonce", …`.
     public static let wwwAuthenticate = "WWW-Authenticate"
     /// The RFC 9449 §8 error value.

@@ -12,6 +12,8 @@ public struct PlatformSeams: Sendable {
     public var sleeper: any Sleeper
     public var deviceInfo: DeviceInfo
     public var userVerification: any UserVerification
+    /// Jailbreak / root signals for the SCA wallet's eligibility check (none unless the app plugs a detector in).
+    public var deviceIntegrity: any DeviceIntegrity
     /// A number in `0 ... 1` for backoff jitter (injectable so that tests see fixed delays).
     public var jitter: @Sendable () -> Double
 
@@ -20,7 +22,8 @@ public struct PlatformSeams: Sendable {
                 transport: any HTTPTransport = URLSessionTransport(), clock: any HoldfastClock = SystemClock(),
                 sleeper: any Sleeper = TaskSleeper(), deviceInfo: DeviceInfo = .current,
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) },
-                userVerification: any UserVerification = PlatformSeams.platformUserVerification) {
+                userVerification: any UserVerification = PlatformSeams.platformUserVerification,
+                deviceIntegrity: any DeviceIntegrity = ScriptedDeviceIntegrity()) {
         self.secureStorage = secureStorage
         self.secureArea = secureArea
         self.platformAttestation = platformAttestation
@@ -30,6 +33,7 @@ public struct PlatformSeams: Sendable {
         self.deviceInfo = deviceInfo
         self.jitter = jitter
         self.userVerification = userVerification
+        self.deviceIntegrity = deviceIntegrity
     }
 
     /// LocalAuthentication where there is one; elsewhere a script with no answers, whose every prompt is

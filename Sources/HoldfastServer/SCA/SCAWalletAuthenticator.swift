@@ -13,10 +13,11 @@ public struct AuthenticatedWallet: Sendable {
 /// Authenticates `.wallet` routes (README "SCA wallet"; RFC 9449): a `DPoP` proof made with the key of the SCA wallet
 /// named by the path's `{walletId}` — no access token: the wallet key itself is the credential. Checks, in order:
 /// the proof as instance calls check theirs (`InstanceAuthenticator.verifyProof`: one `DPoP` header, valid for this
-/// method and `htu` = public URL + path, the server nonce when required); the wallet exists, was activated, is not
-/// deleted, and its key has the proof's thumbprint; then the proof's `jti` is spent (`InstanceAuthenticator.spend`,
-/// atomic across nodes). Any failure is 401 `INVALID_DPOP_PROOF` or
-/// `INVALID_TOKEN` with `WWW-Authenticate: DPoP`.
+/// method and `htu` = public URL + path, the server nonce when required); the wallet exists, was activated, and its
+/// key has the proof's thumbprint; then the proof's `jti` is spent (`InstanceAuthenticator.spend`, atomic across
+/// nodes). Any failure is 401 `INVALID_DPOP_PROOF` or `INVALID_TOKEN` with `WWW-Authenticate: DPoP`. A deleted
+/// wallet still authenticates, so that its device reads the `deleted` event from its feed; every other device call
+/// refuses a wallet that is not active (409).
 struct SCAWalletAuthenticator: AuthenticatorMiddleware {
     typealias Context = HoldfastRequestContext
     typealias Identity = HoldfastIdentity
@@ -36,7 +37,6 @@ struct SCAWalletAuthenticator: AuthenticatorMiddleware {
             throw TetheringError.unauthenticated(.invalidToken, "the proof is not made with this wallet's key")
         }
         let state = try row.decode(column: "state", as: String.self)
-        guard state != "deleted" else { throw TetheringError.unauthenticated(.invalidToken, "the wallet is deleted") }
         try await proofs.spend(proof)
         return .wallet(AuthenticatedWallet(walletId: walletId, state: state))
     }

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A reader of `text/event-stream` (HTML Living Standard §9.2.6): events are blocks of `field: value` lines ended by
+/// a blank line; `data` lines are joined with newlines; lines starting with `:` are comments; a block without data
+/// dispatches nothing.
+enum ServerSentEvents {
+    struct Event: Sendable, Hashable {
+        var id: String?
+        var type: String
+        var data: String
+    }
+
+    static func parse(_ body: Data) -> [Event] {
+        let text = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        var events: [Event] = []
+        var id: String?
+        var type = ""
+        var data: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty {
+                if !data.isEmpty { events.append(Event(id: id, type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"))) }
+                type = ""
+                data = []
+                continue
+            }
+            if line.hasPrefix(":") { continue }
+            let field: Substring
+            var value: Substring
+            if let colon = line.firstIndex(of: ":") {
+                field = line[..<colon]
+                value = line[line.index(after: colon)...]
+                if value.hasPrefix(" ") { value = value.dropFirst() }
+            } else {
+                field = line
+                value = ""
+            }
+            switch field {
+            case "id": id = String(value)
+            case "event": type = String(value)
+            case "data": data.append(String(value))
+            default: break
+            }
+        }
+        return events
+    }
+}
+
+/// The `events` streams of a `WalletManager`: each consumer gets its own, each event goes to all.
+final class WalletEventHub: @unchecked Sendable {
+    // @unchecked: `continuations` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var continuations: [UUID: AsyncStream<WalletEvent>.Continuation] = [:]
+
+    func stream() -> AsyncStream<WalletEvent> {
+        AsyncStream { continuation in
+            let id = UUID()
+            lock.withLock { continuations[id] = continuation }
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    func yield(_ event: WalletEvent) {
+        for continuation in lock.withLock({ Array(continuations.values) }) { continuation.yield(event) }
+    }
+}

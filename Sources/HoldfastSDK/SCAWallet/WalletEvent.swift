@@ -1,0 +1,132 @@
+import Foundation
+import HoldfastProtocol
+
+/// The SCA wallet's state on this device (README "SCA wallet"), read from the device's own store: never the network.
+public enum WalletState: String, Sendable, Hashable, Codable {
+    /// No wallet here (never provisioned, or deleted by the back end).
+    case notProvisioned
+    /// Provisioned and usable (credentials may still be to set: `connect()` says so).
+    case ready
+    /// Locked by the back end, or after the last wrong PIN; only the back end unlocks it.
+    case locked
+    /// The customer logged out: the next `connect` asks for the current credentials.
+    case logout
+}
+
+/// Which credentials `connect` needs: `new` right after provisioning or after the back end reset them, `current`
+/// after a logout.
+public enum WalletCredentialsKind: String, Sendable, Hashable {
+    case new
+    case current
+}
+
+/// What the customer gives to unlock the wallet's signing capability.
+public enum WalletCredentials: Sendable, Hashable, CustomStringConvertible {
+    /// A PIN of 6 to 8 digits.
+    case pin(String)
+    /// The platform's biometric check (asked by the SDK through the `UserVerification` seam).
+    case biometry
+
+    /// Never the PIN itself (so that printing a value cannot leak it).
+    public var description: String {
+        switch self {
+        case .pin: "pin(••••••)"
+        case .biometry: "biometry"
+        }
+    }
+}
+
+/// How `connect` ended: exactly one of these.
+public enum WalletConnectionResult: Sendable {
+    case connectionSuccess(Wallet)
+    case provisioningRequired
+    case credentialsRequired(WalletCredentialsKind)
+    case connectionError(HoldfastError)
+}
+
+/// Something that happened to the wallet, from the tenant's event feed or on the device. Each is delivered to the
+/// `WalletEventListener` and to every `WalletManager.events` stream.
+public enum WalletEvent: Sendable, Hashable {
+    case connectionSuccess(walletId: String)
+    case provisioningRequired
+    case credentialsRequired(WalletCredentialsKind)
+    case connectionError(HoldfastError)
+    /// The back end activated the wallet for this device.
+    case walletLoaded
+    case settingsUpdated
+    case productsUpdated
+    /// PIN attempts left, after a wrong PIN (on the device or reported by the back end).
+    case countersUpdated(pinAttemptsLeft: Int)
+    /// The back end reset the customer's credentials: the next `connect` asks for new ones.
+    case customerCredentialsReset
+    /// `reason`: `LOST_DEVICE`, `STOLEN_DEVICE`, `FRAUD_SUSPICION`, `OTHER` (the back end) or `PIN_ATTEMPTS`.
+    case walletLocked(reason: String)
+    case walletUnlocked
+    /// `reason`: `DEVICE_MODEL_BLOCKED`, `APP_VERSION_UNSUPPORTED` or `DEVICE_INTEGRITY`.
+    case deviceEligibilityLost(reason: String)
+    case walletDeleted
+    /// Versions below `minimumVersion` stop being supported at `sunsetAt`.
+    case appSunsetScheduled(minimumVersion: String, sunsetAt: Date)
+    case logout
+}
+
+/// What the device can use, as `checkEligibility()` finds it.
+public enum WalletFeature: String, Sendable, Hashable, CaseIterable {
+    case pin
+    case biometry
+    /// The platform attests keys (App Attest, Android Key Attestation); otherwise the wallet key is registered with an
+    /// assertion, where the holder application allows it.
+    case platformAttestation
+}
+
+/// `checkEligibility()`'s answer.
+public enum EligibilityResult: Sendable, Hashable {
+    case deviceEligible(Set<WalletFeature>)
+    /// `reason`: `DEVICE_INTEGRITY`, `DEVICE_MODEL_BLOCKED` or `APP_VERSION_UNSUPPORTED`; the tenant recorded the
+    /// denial under `denialReference`.
+    case deviceNotEligible(reason: String, denialReference: String)
+    case checkEligibilityError(HoldfastError)
+}
+
+/// `provision(activationCode:)`'s answer.
+public enum ProvisioningResult: Sendable, Hashable {
+    case provisioningSuccess(walletId: String)
+    case provisioningError(HoldfastError)
+}
+
+/// Delegate style (README "SCA wallet"): the outcome of each `connect`. Every method has an empty default.
+public protocol WalletManagerDelegate: AnyObject, Sendable {
+    func onConnectionSuccess(_ wallet: Wallet)
+    func onProvisioningRequired()
+    func onCredentialsRequired(_ kind: WalletCredentialsKind)
+    func onConnectionError(_ error: HoldfastError)
+}
+
+public extension WalletManagerDelegate {
+    func onConnectionSuccess(_ wallet: Wallet) {}
+    func onProvisioningRequired() {}
+    func onCredentialsRequired(_ kind: WalletCredentialsKind) {}
+    func onConnectionError(_ error: HoldfastError) {}
+}
+
+/// Delegate style: eligibility and provisioning outcomes.
+public protocol WalletProvisioningDelegate: AnyObject, Sendable {
+    func onDeviceEligible(_ features: Set<WalletFeature>)
+    func onDeviceNotEligible(reason: String, denialReference: String)
+    func onCheckEligibilityError(_ error: HoldfastError)
+    func onProvisioningSuccess(walletId: String)
+    func onProvisioningError(_ error: HoldfastError)
+}
+
+public extension WalletProvisioningDelegate {
+    func onDeviceEligible(_ features: Set<WalletFeature>) {}
+    func onDeviceNotEligible(reason: String, denialReference: String) {}
+    func onCheckEligibilityError(_ error: HoldfastError) {}
+    func onProvisioningSuccess(walletId: String) {}
+    func onProvisioningError(_ error: HoldfastError) {}
+}
+
+/// Delegate style: every `WalletEvent`.
+public protocol WalletEventListener: AnyObject, Sendable {
+    func onWalletEvent(_ event: WalletEvent)
+}

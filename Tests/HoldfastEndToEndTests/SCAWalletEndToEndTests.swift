@@ -1,0 +1,410 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import HoldfastSDK
+import JOSE
+import Testing
+
+/// The SCA wallet end to end (README "SCA wallet"): the SDK's `WalletManager` with the Linux seams against an
+/// in-process tenant over HTTP — every connect outcome, state, event, the PIN's lifecycle, and the bank's back end
+/// verifying the proofs.
+@Suite struct SCAWalletEndToEndTests {
+    static let pin = "493817"
+    static let otherPin = "720546"
+    static let policies = #"""
+    [{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":["pin","biometry"]},
+     {"method":"PUT","pathTemplate":"/v1/cards/{cardId}/limits","signedFields":["paymentDailyLimit"],"requiredPatterns":[]}]
+    """#
+    static let beneficiaryURL = "https://api.bank.example/v1/beneficiaries"
+    static let beneficiary: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185"),
+                                                 "accessTag": .string("t-1")])
+
+    /// One device with its wallet manager, what it sent, and what it heard.
+    struct Device {
+        let manager: WalletManager
+        let recorder: RecordingTransport
+        let network: SwitchableTransport
+        let storage: FileSecureStorage
+        let directory: URL
+        let heard: EventRecorder
+    }
+
+    static func device(_ tenant: EndToEndTenant, applicationId: String, appVersion: String = "2.4.0", model: String = "iPhone16,1",
+                       integrity: [String] = [], userVerification: any UserVerification = ScriptedUserVerification(),
+                       directory: URL? = nil) async throws -> Device {
+        let directory = directory ?? tenant.scratch.appendingPathComponent(UUID().uuidString)
+        let storage = FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
+        let recorder = RecordingTransport(URLSessionTransport(timeout: 10))
+        let network = SwitchableTransport(recorder)
+        let seams = PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage), transport: network,
+                                  deviceInfo: DeviceInfo(deviceModel: model, deviceMake: "Apple", osVersion: "18.1"),
+                                  userVerification: userVerification, deviceIntegrity: ScriptedDeviceIntegrity(signals: integrity))
+        let platform = PlatformConfiguration(tenantHost: tenant.baseURL, applicationId: applicationId, retryPolicy: SimulatedDevice.testRetryPolicy)
+        let manager = try WalletManager(seams: seams, configuration: WalletConfiguration(platform: platform, appVersion: appVersion))
+        let heard = EventRecorder()
+        await heard.listen(to: manager)
+        return Device(manager: manager, recorder: recorder, network: network, storage: storage, directory: directory, heard: heard)
+    }
+
+    static func createWallet(_ tenant: EndToEndTenant, applicationId: String, protection: String = "pin") async throws -> SCAWalletCreated {
+        let body = #"{"applicationId":"\#(applicationId)","userId":"customer-42","settings":{"accessProtection":"\#(protection)"}}"#
+        let answer = try await tenant.admin.send("POST", "/v1/sca/wallets", body: Data(body.utf8))
+        try #require(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
+        return try HoldfastJSON.decode(SCAWalletCreated.self, from: answer.body)
+    }
+
+    static func admin(_ tenant: EndToEndTenant, _ method: String, _ path: String, _ body: String? = nil) async throws -> AdminClient.Answer {
+        try await tenant.admin.send(method, path, body: body.map { Data($0.utf8) })
+    }
+
+    static func verify(_ tenant: EndToEndTenant, proof: String, method: String = "POST", url: String = beneficiaryURL,
+                       body: JSONValue? = beneficiary) async throws -> SCAProofVerification {
+        let request = SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body)
+        let answer = try await tenant.admin.send("POST", "/v1/sca/proofs/verify", body: try HoldfastJSON.encode(request))
+        try #require(answer.status == 200)
+        return try HoldfastJSON.decode(SCAProofVerification.self, from: answer.body)
+    }
+
+    /// A provisioned wallet with its PIN set, connected.
+    static func connectedWallet(_ tenant: EndToEndTenant, _ device: Device, applicationId: String) async throws -> Wallet {
+        try #require(try await admin(tenant, "PUT", "/v1/sca/policies", policies).status == 200)
+        let created = try await createWallet(tenant, applicationId: applicationId)
+        guard case .provisioningSuccess = await device.manager.provisioning.provision(activationCode: created.activationCode) else {
+            throw Failure("provisioning failed")
+        }
+        guard case .connectionSuccess(let wallet) = await device.manager.connect(newCredentials: .pin(pin)) else { throw Failure("connect failed") }
+        return wallet
+    }
+
+    static func beneficiarySignature(_ manager: WalletManager, pattern: SCAPattern = .pin) async throws -> CustomerAuthenticatedSignature {
+        CustomerAuthenticatedSignature(patternName: pattern, message: "Add Alex Martin as a beneficiary", signatureType: .localJws,
+                                       signatureInputData: .object(["reference": .string("op-1")]),
+                                       payload: try await manager.payload(method: "POST", url: beneficiaryURL, body: beneficiary))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test(arguments: EndToEndBackend.available)
+    func provisionSetThePinSignAndTheBankVerifies(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/policies", Self.policies).status == 200)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let manager = device.manager
+            #expect(try await manager.state() == .notProvisioned)
+            guard case .deviceEligible(let features) = await manager.provisioning.checkEligibility() else { throw Failure("not eligible") }
+            #expect(features.contains(.pin) && !features.contains(.platformAttestation))
+            guard case .provisioningRequired = await manager.connect() else { throw Failure("expected provisioningRequired") }
+
+            let created = try await Self.createWallet(tenant, applicationId: applicationId)
+            guard case .provisioningSuccess(let walletId) = await manager.provisioning.provision(activationCode: created.activationCode) else {
+                throw Failure("provisioning failed")
+            }
+            #expect(walletId == created.walletId)
+            #expect(try await manager.state() == .ready)
+            guard case .provisioningError(let again) = await manager.provisioning.provision(activationCode: created.activationCode) else {
+                throw Failure("a second provisioning succeeded")
+            }
+            #expect(again.code == .walletAlreadyProvisioned)
+            // Right after provisioning: new credentials; a PIN of the wrong form is refused and nothing is set.
+            guard case .credentialsRequired(.new) = await manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
+            guard case .connectionError(let short) = await manager.connect(newCredentials: .pin("1234")) else { throw Failure("short PIN") }
+            #expect(short.code == .validationFailed)
+            guard case .connectionSuccess(let wallet) = await manager.connect(newCredentials: .pin(Self.pin)) else { throw Failure("connect") }
+            #expect(wallet.id == walletId && wallet.userId == "customer-42")
+            #expect(await device.heard.waitFor { $0.contains(.walletLoaded) })
+
+            let signature = try await Self.beneficiarySignature(manager)
+            let signed = await wallet.sign(signature, credentials: .pin(Self.pin))
+            let jws = try #require(signed.result(), "\(signed)")
+            let parsed = try JWS(compactSerialization: jws)
+            #expect(parsed.header.typ == "sca-proof+jwt" && parsed.header.kid == walletId && parsed.algorithm == .es256)
+            let members = try #require(try JSONValue(json: parsed.payload).objectValue)
+            #expect(Set(members.keys) == ["url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"])
+            #expect(members["body"]?.objectValue?["accessTag"] == nil && members["pattern"] == .string("pin"))
+            let verdict = try await Self.verify(tenant, proof: jws)
+            #expect(verdict.valid && verdict.walletId == walletId && verdict.userId == "customer-42" && verdict.pattern == .pin, "\(verdict)")
+            #expect(try await Self.verify(tenant, proof: jws).code == SCAProofFailureCode.replayed)
+            // A pattern weaker than the policy: signed with possession alone, refused for beneficiaries.
+            let weak = try #require(await wallet.sign(try await Self.beneficiarySignature(manager, pattern: .none)).result())
+            #expect(try await Self.verify(tenant, proof: weak).code == SCAProofFailureCode.patternInsufficient)
+            let biometric = await wallet.sign(try await Self.beneficiarySignature(manager, pattern: .biometry))
+            #expect(biometric.failureCode == .patternUnavailable)
+            #expect(await wallet.sign(signature).failureCode == .credentialsRequired)
+
+            // The PIN is nowhere: not in what the device sent, not in its store (decrypted), not in its files.
+            #expect(!device.recorder.everything.contains(Self.pin))
+            let stored = try #require(try await device.storage.read("holdfast.sca-wallet.v1.\(applicationId)"))
+            #expect(!String(decoding: stored, as: UTF8.self).contains(Self.pin) && String(decoding: stored, as: UTF8.self).contains("vault"))
+            for file in try FileManager.default.contentsOfDirectory(at: device.directory, includingPropertiesForKeys: nil) {
+                #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(Self.pin))
+            }
+            // State is read offline.
+            device.network.isOnline = false
+            #expect(try await manager.state() == .ready)
+            #expect(try #require(await wallet.sign(signature, credentials: .pin(Self.pin)).result()).split(separator: ".").count == 3)
+        }
+    }
+
+    @Test func wrongPinsLockTheWalletUntilTheBackEndUnlocksIt() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let signature = try await Self.beneficiarySignature(device.manager)
+            #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
+            #expect(try await device.manager.pinAttemptsLeft() == 2)
+            // A right PIN gives the attempts back.
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).result() != nil)
+            #expect(try await device.manager.pinAttemptsLeft() == 3)
+            for expected in [HoldfastErrorCode.wrongCredentials, .wrongCredentials, .lockedWallet] {
+                #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == expected)
+            }
+            #expect(try await device.manager.state() == .locked)
+            // Locked: even the right PIN is not tried, and no attempt is taken.
+            let reconnect = await device.manager.connect()
+            guard case .connectionError(let locked) = reconnect else { throw Failure("\(reconnect)") }
+            #expect(locked.code == .lockedWallet)
+            try await device.manager.synchronize()
+            let record = try await Self.admin(tenant, "GET", "/v1/sca/wallets/\(wallet.id)")
+            let server = try HoldfastJSON.decode(SCAWallet.self, from: record.body)
+            #expect(server.state == "locked" && server.lockReason == "PIN_ATTEMPTS" && server.pinAttemptsLeft == 0)
+            #expect(await device.heard.waitFor { $0.contains(.countersUpdated(pinAttemptsLeft: 0)) })
+            let heard = await device.heard.events
+            #expect(heard.filter { $0 == .walletLocked(reason: "PIN_ATTEMPTS") }.count == 1, "\(heard)")
+            #expect(heard.contains(.countersUpdated(pinAttemptsLeft: 0)))
+
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/unlock").status == 200)
+            let events = try await device.manager.synchronize()
+            #expect(events == [.walletUnlocked])
+            #expect(try await device.manager.state() == .ready)
+            #expect(try await device.manager.pinAttemptsLeft() == 3)
+            guard case .connectionSuccess(let again) = await device.manager.connect() else { throw Failure("connect after unlock") }
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+            let proof = try #require(await again.sign(signature, credentials: .pin(Self.pin)).result())
+            #expect(try await Self.verify(tenant, proof: proof).valid)
+        }
+    }
+
+    @Test func offlineWrongPinsAreCountedAndReportedLater() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let signature = try await Self.beneficiarySignature(device.manager)
+            device.network.isOnline = false
+            #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
+            #expect(try await device.manager.pinAttemptsLeft() == 2)
+            // The app restarts offline: a new manager on the same store counts the same, and no attempt comes back.
+            let restarted = try await Self.device(tenant, applicationId: applicationId, directory: device.directory)
+            restarted.network.isOnline = false
+            #expect(try await restarted.manager.pinAttemptsLeft() == 2)
+            guard case .connectionSuccess(let again) = await restarted.manager.connect() else { throw Failure("offline connect") }
+            #expect(await again.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
+            #expect(try await restarted.manager.pinAttemptsLeft() == 1)
+            // Back online, both failures reach the tenant, in order.
+            restarted.network.isOnline = true
+            try await restarted.manager.synchronize()
+            let server = try HoldfastJSON.decode(SCAWallet.self, from: try await Self.admin(tenant, "GET", "/v1/sca/wallets/\(wallet.id)").body)
+            #expect(server.pinAttemptsLeft == 1 && server.state == "active")
+            #expect(try await restarted.manager.pinAttemptsLeft() == 1)
+        }
+    }
+
+    @Test func logoutAsksForTheCurrentPinAndChangeAndResetReplaceIt() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let manager = device.manager
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            try await manager.logout()
+            #expect(try await manager.state() == .logout)
+            #expect(await wallet.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+            guard case .credentialsRequired(.current) = await manager.connect() else { throw Failure("expected credentialsRequired(.current)") }
+            guard case .connectionError(let wrong) = await manager.connect(currentCredentials: .pin(Self.otherPin)) else { throw Failure("wrong PIN") }
+            #expect(wrong.code == .wrongCredentials)
+            guard case .connectionSuccess = await manager.connect(currentCredentials: .pin(Self.pin)) else { throw Failure("right PIN") }
+
+            // Change: the old PIN stops working, the new one works.
+            try await manager.changeCredentials(current: .pin(Self.pin), new: .pin(Self.otherPin))
+            await expectHoldfastError(.wrongCredentials) { try await manager.checkCredentials(.pin(Self.pin)) }
+            try await manager.checkCredentials(.pin(Self.otherPin))
+
+            // Reset by the back end: the connection ends, the next connect asks for new credentials.
+            guard case .connectionSuccess(let connected) = await manager.connect() else { throw Failure("connect") }
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/credentials/reset").status == 200)
+            #expect(try await manager.synchronize() == [.customerCredentialsReset])
+            #expect(await connected.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.otherPin)).failureCode
+                    == .walletDisconnected)
+            guard case .credentialsRequired(.new) = await manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
+            guard case .connectionSuccess(let renewed) = await manager.connect(newCredentials: .pin("55501234")) else { throw Failure("new PIN") }
+            let proof = try #require(await renewed.sign(try await Self.beneficiarySignature(manager), credentials: .pin("55501234")).result())
+            #expect(try await Self.verify(tenant, proof: proof).valid)
+        }
+    }
+
+    @Test func theBackEndLocksAndDeletesAConnectedWallet() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let manager = device.manager
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/lock", #"{"reason":"STOLEN_DEVICE"}"#).status == 200)
+            #expect(try await manager.synchronize() == [.walletLocked(reason: "STOLEN_DEVICE")])
+            #expect(try await manager.state() == .locked)
+            #expect(await wallet.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/unlock").status == 200)
+            guard case .connectionSuccess(let connected) = await manager.connect() else { throw Failure("connect after unlock") }
+            #expect(await device.heard.waitFor { $0.contains(.walletUnlocked) })
+
+            #expect(try await Self.admin(tenant, "DELETE", "/v1/sca/wallets/\(wallet.id)").status == 204)
+            #expect(try await manager.synchronize() == [.walletDeleted])
+            #expect(try await manager.state() == .notProvisioned)
+            #expect(await connected.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+            guard case .provisioningRequired = await manager.connect() else { throw Failure("expected provisioningRequired") }
+        }
+    }
+
+    @Test func walletsWithoutProtectionOrWithBiometry() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/policies", Self.policies).status == 200)
+            // No protection: never asks for credentials; possession alone signs.
+            let plain = try await Self.device(tenant, applicationId: applicationId)
+            let created = try await Self.createWallet(tenant, applicationId: applicationId, protection: "none")
+            _ = await plain.manager.provisioning.provision(activationCode: created.activationCode)
+            guard case .connectionSuccess(let wallet) = await plain.manager.connect() else { throw Failure("connect") }
+            let limits = "https://api.bank.example/v1/cards/123/limits"
+            let body: JSONValue = .object(["paymentDailyLimit": .integer(500), "accessTag": .string("x")])
+            let payload = try await plain.manager.payload(method: "PUT", url: limits, body: body)
+            let proof = try #require(await wallet.sign(CustomerAuthenticatedSignature(patternName: .none, message: "Raise limit", payload: payload)).result())
+            #expect(try await Self.verify(tenant, proof: proof, method: "PUT", url: limits, body: body).valid)
+            #expect(await wallet.sign(CustomerAuthenticatedSignature(patternName: .pin, message: "m", payload: payload), credentials: .pin(Self.pin))
+                .failureCode == .patternUnavailable)
+
+            // Biometry: the platform's prompt decides.
+            let prompts = ScriptedUserVerification(answers: [.verified, .refused(.failed("not recognised"))])
+            let face = try await Self.device(tenant, applicationId: applicationId, userVerification: prompts)
+            let biometric = try await Self.createWallet(tenant, applicationId: applicationId, protection: "biometric")
+            _ = await face.manager.provisioning.provision(activationCode: biometric.activationCode)
+            guard case .credentialsRequired(.new) = await face.manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
+            guard case .connectionSuccess(let faceWallet) = await face.manager.connect(newCredentials: .biometry) else { throw Failure("connect") }
+            let signature = try await Self.beneficiarySignature(face.manager, pattern: .biometry)
+            let approved = try #require(await faceWallet.sign(signature).result())
+            #expect(try await Self.verify(tenant, proof: approved).pattern == .biometry)
+            #expect(await faceWallet.sign(signature).failureCode == .userVerificationFailed)
+            #expect(await prompts.prompts.map(\.reason) == [signature.message, signature.message])
+        }
+    }
+
+    @Test func eligibilityDeniesRecordsAndAnnouncesSunsets() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let rooted = try await Self.device(tenant, applicationId: applicationId, integrity: ["root"])
+            guard case .deviceNotEligible(let reason, let reference) = await rooted.manager.provisioning.checkEligibility() else {
+                throw Failure("a rooted device was eligible")
+            }
+            #expect(reason == "DEVICE_INTEGRITY")
+            let denial = try HoldfastJSON.decode(SCAEligibilityDenial.self,
+                                                 from: try await Self.admin(tenant, "GET", "/v1/sca/eligibility/denials/\(reference)").body)
+            #expect(denial.signals == ["root"] && denial.device.model == "iPhone16,1" && denial.device.appVersion == "2.4.0")
+
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let sunset = Date().addingTimeInterval(60 * 86_400)
+            let rules = SCAEligibilityRules(blockedDeviceModels: ["iPhone9,3"],
+                                            minimumAppVersions: [SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: sunset)])
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/eligibility", String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)).status == 200)
+            let events = try await device.manager.synchronize()
+            guard case .appSunsetScheduled(let version, let date)? = events.first, events.count == 1 else { throw Failure("\(events)") }
+            #expect(version == "2.5" && abs(date.timeIntervalSince(sunset)) < 1)
+            // A device about to be provisioned hears of it from its eligibility check.
+            let newcomer = try await Self.device(tenant, applicationId: applicationId)
+            guard case .deviceEligible = await newcomer.manager.provisioning.checkEligibility() else { throw Failure("not eligible") }
+            #expect(await newcomer.heard.waitFor { $0.contains { if case .appSunsetScheduled = $0 { true } else { false } } })
+            let old = try await Self.device(tenant, applicationId: applicationId, model: "iPhone9,3")
+            guard case .deviceNotEligible("DEVICE_MODEL_BLOCKED", _) = await old.manager.provisioning.checkEligibility() else { throw Failure("blocked") }
+
+            var blocking = rules
+            blocking.blockedDeviceModels.append("iPhone16,1")
+            _ = try await Self.admin(tenant, "PUT", "/v1/sca/eligibility", String(decoding: try HoldfastJSON.encode(blocking), as: UTF8.self))
+            #expect(try await device.manager.synchronize() == [.deviceEligibilityLost(reason: "DEVICE_MODEL_BLOCKED")])
+            _ = wallet
+        }
+    }
+
+    @Test func delegatesHearWhatTheStreamsHear() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let delegate = RecordingDelegate()
+            await device.manager.setDelegate(delegate)
+            await device.manager.setProvisioningDelegate(delegate)
+            await device.manager.setEventListener(delegate)
+            _ = await device.manager.connect()
+            _ = await device.manager.provisioning.checkEligibility()
+            let created = try await Self.createWallet(tenant, applicationId: applicationId)
+            _ = await device.manager.provisioning.provision(activationCode: "0000-0000-0000")
+            _ = await device.manager.provisioning.provision(activationCode: created.activationCode)
+            _ = await device.manager.connect()
+            _ = await device.manager.connect(newCredentials: .pin(Self.pin))
+            #expect(delegate.calls == ["provisioningRequired", "eligible", "provisioningError INVALID_ACTIVATION_CODE", "provisioningSuccess",
+                                       "credentialsRequired new", "connectionSuccess"], "\(delegate.calls)")
+            #expect(delegate.events.contains(.walletLoaded) && delegate.events.contains(.credentialsRequired(.new)))
+        }
+    }
+}
+
+extension SignatureResult {
+    var failureCode: HoldfastErrorCode? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+}
+
+/// Every event a manager's `events` stream delivers, in order.
+actor EventRecorder {
+    private(set) var events: [WalletEvent] = []
+    private var task: Task<Void, Never>?
+
+    func listen(to manager: WalletManager) {
+        let stream = manager.events
+        task = Task { for await event in stream { self.record(event) } }
+    }
+
+    private func record(_ event: WalletEvent) { events.append(event) }
+
+    /// Whether the events satisfy `condition` within two seconds (the stream delivers them asynchronously).
+    func waitFor(_ condition: @Sendable ([WalletEvent]) -> Bool) async -> Bool {
+        for _ in 0..<200 {
+            if condition(events) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(events)
+    }
+}
+
+/// Every delegate call, by name.
+final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate, WalletEventListener, @unchecked Sendable {
+    // @unchecked: the lists are only read and written under `lock`.
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    private var heard: [WalletEvent] = []
+    var calls: [String] { lock.withLock { recorded } }
+    var events: [WalletEvent] { lock.withLock { heard } }
+    private func note(_ call: String) { lock.withLock { recorded.append(call) } }
+
+    func onConnectionSuccess(_ wallet: Wallet) { note("connectionSuccess") }
+    func onProvisioningRequired() { note("provisioningRequired") }
+    func onCredentialsRequired(_ kind: WalletCredentialsKind) { note("credentialsRequired \(kind.rawValue)") }
+    func onConnectionError(_ error: HoldfastError) { note("connectionError \(error.code)") }
+    func onDeviceEligible(_ features: Set<WalletFeature>) { note("eligible") }
+    func onDeviceNotEligible(reason: String, denialReference: String) { note("notEligible \(reason)") }
+    func onCheckEligibilityError(_ error: HoldfastError) { note("eligibilityError \(error.code)") }
+    func onProvisioningSuccess(walletId: String) { note("provisioningSuccess") }
+    func onProvisioningError(_ error: HoldfastError) { note("provisioningError \(error.code)") }
+    func onWalletEvent(_ event: WalletEvent) { lock.withLock { heard.append(event) } }
+}
