@@ -408,3 +408,70 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
     func onProvisioningError(_ error: HoldfastError) { note("provisioningError \(error.code)") }
     func onWalletEvent(_ event: WalletEvent) { lock.withLock { heard.append(event) } }
 }
+
+/// `holdfast device … sca …` (README "The `holdfast` command"): the built binary's simulated device against the
+/// in-process tenant, one process per call, the wallet kept in the state folder between calls.
+@Suite struct SCADeviceCommandTests {
+    struct Report: Decodable {
+        struct Wallet: Decodable { var state: String; var walletId: String?; var pinAttemptsLeft: Int?; var credentialsSet: Bool? }
+        struct Event: Decodable { var type: String; var reason: String? }
+        struct Failure: Decodable { var code: String }
+        var ok: Bool
+        var outcome: String?
+        var credentials: String?
+        var eligible: Bool?
+        var wallet: Wallet?
+        var events: [Event]?
+        var error: Failure?
+    }
+
+    @Test func provisionSignChangePinAndReadEventsFromTheCommandLine() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            #expect(try await SCAWalletEndToEndTests.admin(tenant, "PUT", "/v1/sca/policies", SCAWalletEndToEndTests.policies).status == 200)
+            let state = tenant.scratch.appendingPathComponent("sca-cli")
+            let device = ["device", "--state", state.path, "--tenant", tenant.baseURL, "--application", applicationId, "sca"]
+            func sca(_ arguments: [String]) async throws -> (status: Int32, report: Report?, output: String, error: String) {
+                let run = try await ServeProcessTests.run(device + arguments)
+                return (run.status, try? JSONDecoder().decode(Report.self, from: Data(run.output.utf8)), run.output, run.error)
+            }
+            let eligible = try await sca(["eligibility", "--app-version", "3.1.0"])
+            #expect(eligible.report?.eligible == true, "\(eligible.error)")
+            let status0 = try await sca(["status"])
+            #expect(status0.report?.wallet?.state == "notProvisioned")
+
+            let created = try await SCAWalletEndToEndTests.createWallet(tenant, applicationId: applicationId)
+            let provisioned = try await sca(["provision", "--activation-code", created.activationCode, "--pin", "246810"])
+            #expect(provisioned.status == 0 && provisioned.report?.outcome == "connectionSuccess", "\(provisioned.error)")
+            #expect(provisioned.report?.wallet?.walletId == created.walletId && provisioned.report?.wallet?.credentialsSet == true)
+            #expect(!provisioned.output.contains("246810"))
+
+            let body = #"{"name":"Alex Martin","iban":"FR7630001007941234567890185","accessTag":"t-9"}"#
+            let signed = try await sca(["sign", "--pin", "246810", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                        "--body", body, "--message", "Add Alex Martin"])
+            #expect(signed.status == 0, "\(signed.error)")
+            let jws = signed.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(jws.split(separator: ".").count == 3 && !jws.contains("{"))
+            let verdict = try await SCAWalletEndToEndTests.verify(tenant, proof: jws, body: try JSONValue(json: Array(body.utf8)))
+            #expect(verdict.valid && verdict.pattern == .pin, "\(verdict)")
+
+            let wrong = try await sca(["sign", "--pin", "135790", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                       "--body", body, "--message", "Add Alex Martin"])
+            #expect(wrong.status == 1 && wrong.output.isEmpty && wrong.error.contains("WRONG_CREDENTIALS"))
+            let changed = try await sca(["change-pin", "--pin", "246810", "--new-pin", "11223344"])
+            #expect(changed.report?.outcome == "credentialsChanged" && changed.report?.wallet?.pinAttemptsLeft == 3, "\(changed.error)")
+            let old = try await sca(["connect", "--pin", "246810"])
+            #expect(old.status == 0 && old.report?.outcome == "connectionSuccess")
+            let refused = try await sca(["change-pin", "--pin", "246810", "--new-pin", "99887766"])
+            #expect(refused.status == 1 && refused.report?.error?.code == "WRONG_CREDENTIALS")
+
+            #expect(try await SCAWalletEndToEndTests.admin(tenant, "PUT", "/v1/sca/wallets/\(created.walletId)/lock", #"{"reason":"FRAUD_SUSPICION"}"#).status == 200)
+            let events = try await sca(["events"])
+            #expect(events.report?.events?.map(\.type) == ["walletLocked"] && events.report?.events?.first?.reason == "FRAUD_SUSPICION",
+                    "\(events.output)")
+            #expect(try await sca(["status"]).report?.wallet?.state == "locked")
+            let lockedConnect = try await sca(["connect"])
+            #expect(lockedConnect.status == 1 && lockedConnect.report?.error?.code == "WALLET_LOCKED")
+        }
+    }
+}

@@ -13,6 +13,39 @@ public enum WalletState: String, Sendable, Hashable, Codable {
     case logout
 }
 
+/// What `WalletManager.status()` reads from the device's store.
+public struct WalletStatus: Sendable, Hashable, Codable {
+    public var state: WalletState
+    public var walletId: String?
+    public var userId: String?
+    /// `pin`, `biometric` or `none`.
+    public var accessProtection: String?
+    /// Whether the customer's credentials are set (false right after provisioning and after a reset).
+    public var credentialsSet: Bool?
+    public var pinAttemptsLeft: Int?
+    public var maxPinAttempts: Int?
+    public var lockReason: String?
+    /// PIN attempt outcomes still to report to the tenant (made offline).
+    public var pendingPinReports: Int?
+    /// The last event of the tenant's feed applied on the device.
+    public var lastEventId: Int64?
+
+    public init(state: WalletState, walletId: String? = nil, userId: String? = nil, accessProtection: String? = nil,
+                credentialsSet: Bool? = nil, pinAttemptsLeft: Int? = nil, maxPinAttempts: Int? = nil, lockReason: String? = nil,
+                pendingPinReports: Int? = nil, lastEventId: Int64? = nil) {
+        self.state = state
+        self.walletId = walletId
+        self.userId = userId
+        self.accessProtection = accessProtection
+        self.credentialsSet = credentialsSet
+        self.pinAttemptsLeft = pinAttemptsLeft
+        self.maxPinAttempts = maxPinAttempts
+        self.lockReason = lockReason
+        self.pendingPinReports = pendingPinReports
+        self.lastEventId = lastEventId
+    }
+}
+
 /// Which credentials `connect` needs: `new` right after provisioning or after the back end reset them, `current`
 /// after a logout.
 public enum WalletCredentialsKind: String, Sendable, Hashable {
@@ -68,6 +101,27 @@ public enum WalletEvent: Sendable, Hashable {
     /// Versions below `minimumVersion` stop being supported at `sunsetAt`.
     case appSunsetScheduled(minimumVersion: String, sunsetAt: Date)
     case logout
+
+    /// The event's name, as the tenant's feed and the delegate methods say it (`walletLocked`, `countersUpdated` …).
+    public var name: String {
+        switch self {
+        case .connectionSuccess: "connectionSuccess"
+        case .provisioningRequired: "provisioningRequired"
+        case .credentialsRequired: "credentialsRequired"
+        case .connectionError: "connectionError"
+        case .walletLoaded: "walletLoaded"
+        case .settingsUpdated: "settingsUpdated"
+        case .productsUpdated: "productsUpdated"
+        case .countersUpdated: "countersUpdated"
+        case .customerCredentialsReset: "customerCredentialsReset"
+        case .walletLocked: "walletLocked"
+        case .walletUnlocked: "walletUnlocked"
+        case .deviceEligibilityLost: "deviceEligibilityLost"
+        case .walletDeleted: "walletDeleted"
+        case .appSunsetScheduled: "appSunsetScheduled"
+        case .logout: "logout"
+        }
+    }
 }
 
 /// What the device can use, as `checkEligibility()` finds it.

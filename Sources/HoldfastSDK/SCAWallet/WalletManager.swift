@@ -81,6 +81,15 @@ public actor WalletManager {
     /// PIN attempts left before the wallet locks, as this device counts them (no network).
     public func pinAttemptsLeft() async throws(HoldfastError) -> Int? { try await load()?.pinAttemptsLeft }
 
+    /// Everything the device knows of its wallet (no network).
+    public func status() async throws(HoldfastError) -> WalletStatus {
+        guard let wallet = try await load() else { return WalletStatus(state: .notProvisioned) }
+        return WalletStatus(state: wallet.state, walletId: wallet.walletId, userId: wallet.userId, accessProtection: wallet.accessProtection,
+                            credentialsSet: wallet.credentialsSet, pinAttemptsLeft: wallet.pinAttemptsLeft,
+                            maxPinAttempts: wallet.maxPinAttempts, lockReason: wallet.lockReason,
+                            pendingPinReports: wallet.pendingReports.count, lastEventId: wallet.lastEventId)
+    }
+
     // MARK: connection
 
     /// Connects to the wallet: ends in exactly one of `connectionSuccess`, `provisioningRequired`,

@@ -16,7 +16,7 @@ struct DeviceCommand: AsyncParsableCommand {
             """,
         subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self,
                       DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self, DevicePresent.self,
-                      DeviceVerifiers.self])
+                      DeviceVerifiers.self, DeviceSCA.self])
 
     /// Declared here as well as in each subcommand so that the shared flags may come before the subcommand name
     /// (`holdfast device --state DIR register …`) or after it: ArgumentParser decodes one parse for the whole
