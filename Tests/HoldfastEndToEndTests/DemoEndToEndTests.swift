@@ -10,8 +10,12 @@ import Testing
         #expect(steps.map(\.id) == ["tenant", "ios-application", "android-application", "register", "list", "renew",
                                     "rotate", "wallet-attestation", "credential-configuration", "offer", "claim",
                                     "credential-valid", "verifier", "present", "revoke", "status-cached", "presentation-refused",
-                                    "status-revoked", "status-unknown",
-                                    "delete", "renewal-refused"])
+                                    "status-revoked", "status-unknown", "sca-wallet", "sca-provision", "sca-sign", "sca-verify",
+                                    "sca-lockout", "sca-unlock", "delete", "renewal-refused"])
+        #expect(steps.first { $0.id == "sca-verify" }?.detail("pattern") == "pin")
+        #expect(steps.first { $0.id == "sca-lockout" }?.detail("answers") == "WRONG_CREDENTIALS, WRONG_CREDENTIALS, WALLET_LOCKED")
+        #expect(steps.first { $0.id == "sca-lockout" }?.detail("tenant") == "locked (PIN_ATTEMPTS)")
+        #expect(steps.first { $0.id == "sca-unlock" }?.detail("pinAttemptsLeft") == "3")
         #expect(steps.map(\.number) == Array(1 ... steps.count))
         let register = try #require(steps.first { $0.id == "register" })
         #expect(register.detail("secondCall") == "alreadyRegistered")

@@ -189,6 +189,27 @@ import Testing
         }
     }
 
+    /// Brute force by restoring the device's state from a copy made before the wrong PINs: the tenant's count is the
+    /// truth, and the feed brings it back at the next connection.
+    @Test func aRestoredDeviceStateDoesNotGetItsAttemptsBack() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
+            try FileManager.default.copyItem(at: device.directory, to: copy)
+            let signature = try await Self.beneficiarySignature(device.manager)
+            for _ in 0..<2 { #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials) }
+
+            let restored = try await Self.device(tenant, applicationId: applicationId, directory: copy)
+            #expect(try await restored.manager.pinAttemptsLeft() == 3)
+            guard case .connectionSuccess(let again) = await restored.manager.connect() else { throw Failure("connect") }
+            #expect(try await restored.manager.pinAttemptsLeft() == 1)
+            #expect(await restored.heard.waitFor { $0.contains(.countersUpdated(pinAttemptsLeft: 1)) })
+            #expect(await again.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .lockedWallet)
+        }
+    }
+
     @Test func offlineWrongPinsAreCountedAndReportedLater() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)

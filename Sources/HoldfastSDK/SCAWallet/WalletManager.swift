@@ -364,7 +364,8 @@ public actor WalletManager {
     }
 
     /// One event of the feed applied to the stored wallet: the wallet after it (nil: deleted) and what to emit.
-    /// Applying is idempotent: an event saying what the device already knows (a lock it made itself) emits nothing.
+    /// An event saying what the device already knows (a lock it made itself, the count of its own wrong PINs) changes
+    /// and emits nothing.
     private func apply(_ event: ServerSentEvents.Event, to wallet: StoredWallet) async -> (StoredWallet?, [WalletEvent]) {
         var wallet = wallet
         let data = (try? JSONValue(json: Array(event.data.utf8)))?.objectValue ?? [:]
@@ -391,7 +392,9 @@ public actor WalletManager {
             connection = 0
             return (wallet, [.customerCredentialsReset])
         case "countersUpdated":
-            guard case .integer(let left)? = data["pinAttemptsLeft"], Int(left) != wallet.pinAttemptsLeft else { return (wallet, []) }
+            // Only a count lower than the device's own is news: the tenant's echo of failures this device reported
+            // is not, and a device state restored from an old copy learns the attempts it already spent.
+            guard case .integer(let left)? = data["pinAttemptsLeft"], Int(left) < wallet.pinAttemptsLeft else { return (wallet, []) }
             wallet.pinAttemptsLeft = Int(left)
             return (wallet, [.countersUpdated(pinAttemptsLeft: Int(left))])
         case "deleted":

@@ -12,7 +12,8 @@ import Logging
 /// real SDK over HTTP through registration, listing, renewal, rotation, wallet attestation (verified as an issuer
 /// would), an mDoc configured, offered, claimed, shown valid, presented to the tenant's verifier, revoked (refused by
 /// the verifier, seen revoked by the wallet after the status list's ttl and unknown offline past its exp, the
-/// device's clock moved on), deletion and the refused renewal that follows.
+/// device's clock moved on), an SCA wallet provisioned, signing a beneficiary creation that the bank's back end
+/// verifies, locked by wrong PINs and unlocked (`SCADemo`), deletion and the refused renewal that follows.
 /// Each step is reported as it ends; the run stops at the first failed step.
 struct TetheringDemo: Sendable {
     /// Where server logs go (`nil`: nowhere, so that only the steps are shown).
@@ -136,6 +137,7 @@ struct TetheringDemo: Sendable {
         }
 
         try await credentialSteps(server: server, admin: admin, holder: holder, clock: deviceClock, network: network, recorder: recorder)
+        try await SCADemo.steps(admin: admin, applicationId: applicationId, seams: seams, tenant: server.baseURL, recorder: recorder)
 
         try await recorder.step("delete", "Delete the instance",
                                 "DELETE /v1/holder/applications/{id}/instances/{instanceId} (admin): from now on every token and proof of it is refused.") {
