@@ -92,6 +92,14 @@ public struct SCAWalletList: Codable, Sendable, Hashable {
     public init(data: [SCAWallet]) { self.data = data }
 }
 
+/// `POST /v1/sca/wallets/{walletId}/products-updated`: the customer's products changed; `data` (a JSON object of the
+/// bank's own, at most 4 KiB) goes to the device with the event.
+public struct SCAProductsUpdated: Codable, Sendable, Hashable {
+    public var data: JSONValue?
+
+    public init(data: JSONValue? = nil) { self.data = data }
+}
+
 /// `PUT /v1/sca/wallets/{walletId}/lock`: `LOST_DEVICE`, `STOLEN_DEVICE`, `FRAUD_SUSPICION` or `OTHER`.
 public struct SCAWalletLockRequest: Codable, Sendable, Hashable {
     public var reason: String

@@ -289,6 +289,31 @@ import Testing
         }
     }
 
+    @Test func settingsAndProductsChangedByTheBackEndReachTheDevice() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let manager = device.manager
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", #"{"maxPinAttempts":5}"#).status == 200)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", "{}").status == 400)
+            #expect(try await Self.admin(tenant, "POST", "/v1/sca/wallets/\(wallet.id)/products-updated", #"{"data":{"cards":["c-1"]}}"#).status == 200)
+            #expect(try await Self.admin(tenant, "POST", "/v1/sca/wallets/\(wallet.id)/products-updated", #"{"data":[1]}"#).status == 400)
+            #expect(try await manager.synchronize() == [.settingsUpdated, .productsUpdated])
+            #expect(try await manager.status().maxPinAttempts == 5)
+            // A wallet that no longer needs a PIN: the next connect asks for nothing, possession alone signs.
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", #"{"accessProtection":"none"}"#).status == 200)
+            #expect(try await manager.synchronize() == [.settingsUpdated])
+            #expect(await wallet.sign(try await Self.beneficiarySignature(manager, pattern: .none)).failureCode == .walletDisconnected)
+            guard case .connectionSuccess(let again) = await manager.connect() else { throw Failure("connect") }
+            #expect(await again.sign(try await Self.beneficiarySignature(manager, pattern: .pin), credentials: .pin(Self.pin)).failureCode
+                    == .patternUnavailable)
+            // Back to a PIN: new credentials first.
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", #"{"accessProtection":"pin"}"#).status == 200)
+            guard case .credentialsRequired(.new) = await manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
+        }
+    }
+
     @Test func walletsWithoutProtectionOrWithBiometry() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)

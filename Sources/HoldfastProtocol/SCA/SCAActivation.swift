@@ -72,8 +72,9 @@ public struct SCAPinAttemptResult: Codable, Sendable, Hashable {
 }
 
 /// One event of a wallet's feed (`GET /v1/sca/wallets/{walletId}/events`, server-sent events: `id` is this `id`,
-/// `event` this `type`, `data` this object as JSON): `loaded`, `locked`, `unlocked`, `credentialsReset`,
-/// `countersUpdated`, `deleted`.
+/// `event` this `type`, `data` this object as JSON): `loaded`, `locked {reason}`, `unlocked`, `credentialsReset`,
+/// `countersUpdated {pinAttemptsLeft}`, `settingsUpdated {accessProtection?, maxPinAttempts?}`, `productsUpdated
+/// {…the bank's data}`, `deviceEligibilityLost {reason}`, `appSunsetScheduled {minimumVersion, sunsetAt}`, `deleted`.
 public struct SCAEvent: Codable, Sendable, Hashable {
     public var id: Int64
     public var type: String

@@ -408,6 +408,17 @@ public actor WalletManager {
             }
             return (wallet, [.appSunsetScheduled(minimumVersion: version, sunsetAt: date)])
         case "settingsUpdated":
+            // A new protection needs new credentials (asked at the next connect); fewer attempts cap those left.
+            if let protection = data["accessProtection"]?.stringValue, protection != wallet.accessProtection {
+                wallet.accessProtection = protection
+                wallet.vault = nil
+                wallet.credentialsSet = protection == "none"
+                connection = 0
+            }
+            if case .integer(let maximum)? = data["maxPinAttempts"], maximum > 0 {
+                wallet.maxPinAttempts = Int(maximum)
+                wallet.pinAttemptsLeft = min(wallet.pinAttemptsLeft, Int(maximum))
+            }
             return (wallet, [.settingsUpdated])
         case "productsUpdated":
             return (wallet, [.productsUpdated])

@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The SCA wallet's back end (README "SCA wallet"):
 /// - `POST /v1/sca/wallets`, `GET /v1/sca/wallets?userId=`, `GET …/{walletId}`, `PUT …/{walletId}/lock | unlock |
-///   credentials/reset`, `DELETE …/{walletId}` (admin);
+///   credentials/reset | settings`, `POST …/{walletId}/products-updated`, `DELETE …/{walletId}` (admin);
 /// - `POST /v1/sca/activations` (public, the device with its one-time code);
 /// - `GET /v1/sca/policies` (public: what to sign is no secret), `PUT /v1/sca/policies` (admin);
 /// - `POST /v1/sca/proofs/verify` (admin key or a key of scope `sca`);
@@ -20,6 +20,8 @@ struct SCAController: HoldfastController {
     static let lock: RouteTemplate = "/v1/sca/wallets/{walletId}/lock"
     static let unlock: RouteTemplate = "/v1/sca/wallets/{walletId}/unlock"
     static let reset: RouteTemplate = "/v1/sca/wallets/{walletId}/credentials/reset"
+    static let settings: RouteTemplate = "/v1/sca/wallets/{walletId}/settings"
+    static let productsUpdated: RouteTemplate = "/v1/sca/wallets/{walletId}/products-updated"
     static let activations: RouteTemplate = "/v1/sca/activations"
     static let policies: RouteTemplate = "/v1/sca/policies"
     static let verify: RouteTemplate = "/v1/sca/proofs/verify"
@@ -65,6 +67,15 @@ struct SCAController: HoldfastController {
             },
             .admin(.put, Self.reset) { _, context in
                 try JSONResponse.make(try await wallets.resetCredentials(id: try context.parameters.require("walletId"), now: clock.now()))
+            },
+            .admin(.put, Self.settings) { request, context in
+                let body = try await JSONBodyDecoder.decode(SCAWalletSettings.self, from: request, context: context)
+                return try JSONResponse.make(try await wallets.updateSettings(id: try context.parameters.require("walletId"), body, now: clock.now()))
+            },
+            .admin(.post, Self.productsUpdated) { request, context in
+                let body = try await JSONBodyDecoder.decode(SCAProductsUpdated.self, from: request, context: context)
+                return try JSONResponse.make(try await wallets.productsUpdated(id: try context.parameters.require("walletId"), data: body.data,
+                                                                               now: clock.now()))
             },
             .admin(.delete, Self.wallet) { _, context in
                 try await wallets.delete(id: try context.parameters.require("walletId"), now: clock.now())

@@ -19,6 +19,7 @@ struct SCAWalletService: Sendable {
     static let maximumUserIdLength = 255
     static let maximumDetailLength = 200
     static let maximumListed = 100
+    static let maximumEventData = 4_096
 
     let database: HoldfastDatabase
     let applications: HolderApplicationService
@@ -98,6 +99,51 @@ struct SCAWalletService: Sendable {
         try await change(id: id, from: ["active", "locked"], event: "credentialsReset", data: [:], now: now) { db in
             try await db.raw("UPDATE sca_wallets SET pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)").run()
         }
+    }
+
+    /// Changes a wallet's settings (event `settingsUpdated` with the new ones). A new `accessProtection` means new
+    /// credentials: the device asks the customer for them at its next connection. A lower `maxPinAttempts` lowers
+    /// the attempts left with it.
+    func updateSettings(id: String, _ settings: SCAWalletSettings, now: Date) async throws -> SCAWallet {
+        var errors: [ProblemDetails.FieldError] = []
+        if let protection = settings.accessProtection, !Self.protections.contains(protection) {
+            errors.append(.init(field: "accessProtection", code: ProblemDetails.FieldError.invalidValue, detail: #""pin", "biometric" or "none""#))
+        }
+        if let attempts = settings.maxPinAttempts, !Self.maxPinAttemptsRange.contains(attempts) {
+            errors.append(.init(field: "maxPinAttempts", code: ProblemDetails.FieldError.outOfRange,
+                                detail: "\(Self.maxPinAttemptsRange.lowerBound) to \(Self.maxPinAttemptsRange.upperBound)"))
+        }
+        if settings.accessProtection == nil, settings.maxPinAttempts == nil {
+            errors.append(.init(field: "", code: ProblemDetails.FieldError.required, detail: "accessProtection or maxPinAttempts"))
+        }
+        guard errors.isEmpty else { throw ProblemError.validation(errors) }
+        var data: [String: JSONValue] = [:]
+        if let protection = settings.accessProtection { data["accessProtection"] = .string(protection) }
+        if let attempts = settings.maxPinAttempts { data["maxPinAttempts"] = .integer(Int64(attempts)) }
+        return try await change(id: id, from: ["pending", "active", "locked"], event: "settingsUpdated", data: data, now: now) { db in
+            if let protection = settings.accessProtection {
+                try await db.raw("UPDATE sca_wallets SET access_protection = \(bind: protection) WHERE id = \(bind: id)").run()
+            }
+            if let attempts = settings.maxPinAttempts {
+                try await db.raw("""
+                    UPDATE sca_wallets SET max_pin_attempts = \(bind: Int64(attempts)), \
+                    pin_attempts_left = CASE WHEN pin_attempts_left > \(bind: Int64(attempts)) THEN \(bind: Int64(attempts)) ELSE pin_attempts_left END \
+                    WHERE id = \(bind: id)
+                    """).run()
+            }
+        }
+    }
+
+    /// Tells the wallet's device that the customer's products (cards, accounts) changed, so that the app reloads
+    /// them (event `productsUpdated`, with the bank's own `data`).
+    func productsUpdated(id: String, data: JSONValue?, now: Date) async throws -> SCAWallet {
+        if let data, data.objectValue == nil, data != .null {
+            throw ProblemError.invalidField("data", code: ProblemDetails.FieldError.invalidValue, detail: "a JSON object")
+        }
+        if let data, try data.jsonBytes().count > Self.maximumEventData {
+            throw ProblemError.invalidField("data", code: ProblemDetails.FieldError.tooLong, detail: "at most \(Self.maximumEventData) bytes")
+        }
+        return try await change(id: id, from: ["active", "locked"], event: "productsUpdated", data: data?.objectValue ?? [:], now: now) { _ in }
     }
 
     /// Deletes a wallet: kept as `deleted`, so that its proofs are refused as such and its device learns it.
