@@ -189,6 +189,30 @@ import Testing
         }
     }
 
+    /// PIN checks made at the same time are counted one by one: four wrong PINs at once spend the three attempts and
+    /// no more, and lock the wallet once.
+    @Test func concurrentWrongPinsAreEachCounted() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let signature = try await Self.beneficiarySignature(device.manager)
+            let codes = await withTaskGroup(of: HoldfastErrorCode?.self) { group in
+                for _ in 0..<4 { group.addTask { await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode } }
+                var codes: [String] = []
+                for await code in group { codes.append(code?.rawValue ?? "signed") }
+                return codes.sorted()
+            }
+            #expect(codes == ["WALLET_LOCKED", "WALLET_LOCKED", "WRONG_CREDENTIALS", "WRONG_CREDENTIALS"], "\(codes)")
+            #expect(try await device.manager.status().pinAttemptsLeft == 0)
+            try await device.manager.synchronize()
+            let server = try HoldfastJSON.decode(SCAWallet.self, from: try await Self.admin(tenant, "GET", "/v1/sca/wallets/\(wallet.id)").body)
+            #expect(server.state == "locked" && server.pinAttemptsLeft == 0)
+            #expect(await device.heard.waitFor { $0.contains(.walletLocked(reason: "PIN_ATTEMPTS")) })
+            #expect(await device.heard.events.filter { $0 == .walletLocked(reason: "PIN_ATTEMPTS") }.count == 1)
+        }
+    }
+
     /// Brute force by restoring the device's state from a copy made before the wrong PINs: the tenant's count is the
     /// truth, and the feed brings it back at the next connection.
     @Test func aRestoredDeviceStateDoesNotGetItsAttemptsBack() async throws {

@@ -66,3 +66,28 @@ final class WalletEventHub: @unchecked Sendable {
         for continuation in lock.withLock({ Array(continuations.values) }) { continuation.yield(event) }
     }
 }
+
+/// One holder at a time, in arrival order, for work inside an actor that suspends (a PIN check: its attempt is
+/// spent, the PIN tried, the outcome stored); used only from its actor, which makes it safe.
+final class AsyncGate: @unchecked Sendable {
+    // @unchecked: only touched from the owning actor's executor (`acquire` runs on the caller's isolation).
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func acquire(isolation: isolated (any Actor)? = #isolation) async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Hands the gate to the next waiter, or opens it.
+    func release() {
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}

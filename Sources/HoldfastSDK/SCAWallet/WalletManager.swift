@@ -35,6 +35,8 @@ public actor WalletManager {
     private var connection: UInt64 = 0
     private var connections: UInt64 = 0
     private var policyCache: [SCAPolicy]?
+    private let pinChecks = AsyncGate()
+    private var deliveringReports = false
     private weak var delegate: (any WalletManagerDelegate)?
     private weak var provisioningDelegate: (any WalletProvisioningDelegate)?
     private weak var eventListener: (any WalletEventListener)?
@@ -121,22 +123,23 @@ public actor WalletManager {
         do {
             guard try await load() != nil else { return .provisioningRequired }
             _ = try? await synchronize()
-            guard var wallet = try await load() else { return .provisioningRequired }
+            guard let wallet = try await load() else { return .provisioningRequired }
             if wallet.state == .locked {
                 return .connectionError(HoldfastError(.lockedWallet, "the wallet is locked (\(wallet.lockReason ?? "by the back end"))"))
             }
             if wallet.needsNewCredentials {
                 guard let new else { return .credentialsRequired(.new) }
-                try await setCredentials(new, on: &wallet)
-                wallet.state = .ready
-                try await save(wallet)
+                try await setCredentials(new)
+                try await update { if $0.state == .logout { $0.state = .ready } }
             } else if wallet.state == .logout {
                 if wallet.accessProtection != "none" {
                     guard let current else { return .credentialsRequired(.current) }
-                    try await verify(current, wallet: &wallet, reason: "Log in to your wallet")
+                    try await verify(current, reason: "Log in to your wallet")
                 }
-                wallet.state = .ready
-                try await save(wallet)
+                try await update { if $0.state == .logout { $0.state = .ready } }
+            }
+            guard let wallet = try await load(), wallet.state == .ready else {
+                return .connectionError(HoldfastError(.lockedWallet, "the wallet was locked meanwhile"))
             }
             connections += 1
             connection = connections
@@ -152,11 +155,14 @@ public actor WalletManager {
     /// Logs the customer out: the connection ends, and the next `connect` asks for the current credentials.
     public func logout() async throws(HoldfastError) {
         connection = 0
-        guard var wallet = try await load() else { throw Self.notProvisioned() }
-        guard wallet.state == .ready else { return }
-        wallet.state = .logout
-        try await save(wallet)
-        emit(.logout)
+        guard try await load() != nil else { throw Self.notProvisioned() }
+        var changed = false
+        try await update { wallet in
+            guard wallet.state == .ready else { return }
+            wallet.state = .logout
+            changed = true
+        }
+        if changed { emit(.logout) }
     }
 
     /// Releases everything held in memory (the connection, the cached state and policies); nothing stored changes.
@@ -171,18 +177,17 @@ public actor WalletManager {
     /// Checks the customer's current credentials; a wrong PIN counts as an attempt (`WRONG_CREDENTIALS`, or
     /// `WALLET_LOCKED` at the last one).
     public func checkCredentials(_ current: WalletCredentials) async throws(HoldfastError) {
-        guard var wallet = try await load() else { throw Self.notProvisioned() }
+        guard let wallet = try await load() else { throw Self.notProvisioned() }
         try Self.requireUsable(wallet)
-        try await verify(current, wallet: &wallet, reason: "Confirm it is you")
+        try await verify(current, reason: "Confirm it is you")
     }
 
     /// Replaces the credentials after checking the current ones (a wrong PIN counts as an attempt).
     public func changeCredentials(current: WalletCredentials, new: WalletCredentials) async throws(HoldfastError) {
-        guard var wallet = try await load() else { throw Self.notProvisioned() }
+        guard let wallet = try await load() else { throw Self.notProvisioned() }
         try Self.requireUsable(wallet)
-        try await verify(current, wallet: &wallet, reason: "Confirm it is you")
-        try await setCredentials(new, on: &wallet)
-        try await save(wallet)
+        try await verify(current, reason: "Confirm it is you")
+        try await setCredentials(new)
     }
 
     private static func requireUsable(_ wallet: StoredWallet) throws(HoldfastError) {
@@ -190,13 +195,16 @@ public actor WalletManager {
         if wallet.needsNewCredentials { throw HoldfastError(.credentialsRequired, "the wallet's credentials are to be set: connect with new ones") }
     }
 
-    private func setCredentials(_ credentials: WalletCredentials, on wallet: inout StoredWallet) async throws(HoldfastError) {
+    private func setCredentials(_ credentials: WalletCredentials) async throws(HoldfastError) {
+        guard let wallet = try await load() else { throw Self.notProvisioned() }
+        var vault: WalletPINVault?
         switch (wallet.accessProtection, credentials) {
         case ("pin", .pin(let pin)):
             guard WalletPINVault.isWellFormed(pin) else {
                 throw HoldfastError(.validationFailed, "a PIN is \(WalletPINVault.pinLengths.lowerBound) to \(WalletPINVault.pinLengths.upperBound) digits")
             }
-            wallet.vault = try WalletPINVault.seal(pin: pin, walletId: wallet.walletId)
+            let walletId = wallet.walletId
+            vault = try await Self.offActor { () throws(HoldfastError) in try WalletPINVault.seal(pin: pin, walletId: walletId) }
         case ("biometric", .biometry):
             do { try await seams.userVerification.checkAvailability(of: .biometry) } catch {
                 throw HoldfastError(.userVerificationFailed, "biometry cannot be used: \(error.code)")
@@ -204,45 +212,57 @@ public actor WalletManager {
         default:
             throw HoldfastError(.validationFailed, "this wallet is protected by \(wallet.accessProtection): \(credentials) does not fit")
         }
-        wallet.credentialsSet = true
-        wallet.pinAttemptsLeft = wallet.maxPinAttempts
+        try await update { wallet in
+            wallet.vault = vault
+            wallet.credentialsSet = true
+            wallet.pinAttemptsLeft = wallet.maxPinAttempts
+        }
     }
 
-    /// Verifies `credentials`. A PIN's attempt is spent (and stored) before the PIN is tried, so that stopping the
-    /// app mid-check gives no free attempt; a right PIN gives them all back. Outcomes are reported to the tenant
-    /// (now, or at the next chance when offline); the last wrong PIN locks the wallet here and there.
-    private func verify(_ credentials: WalletCredentials, wallet: inout StoredWallet, reason: String) async throws(HoldfastError) {
+    /// Verifies `credentials`. PIN checks run one at a time. A PIN's attempt is spent (and stored) before the PIN
+    /// is tried, so that stopping the app mid-check gives no free attempt; a right PIN gives them all back. Outcomes
+    /// are reported to the tenant (now, or at the next chance when offline); the last wrong PIN locks the wallet
+    /// here and there. Every change is made on the latest stored wallet (`update`), never on a copy kept across a
+    /// suspension.
+    private func verify(_ credentials: WalletCredentials, reason: String) async throws(HoldfastError) {
+        guard let wallet = try await load() else { throw Self.notProvisioned() }
         switch (wallet.accessProtection, credentials) {
         case ("pin", .pin(let pin)):
             guard WalletPINVault.isWellFormed(pin) else {
                 throw HoldfastError(.validationFailed, "a PIN is \(WalletPINVault.pinLengths.lowerBound) to \(WalletPINVault.pinLengths.upperBound) digits")
             }
-            guard let vault = wallet.vault else { throw HoldfastError(.credentialsRequired, "no PIN is set") }
-            guard wallet.pinAttemptsLeft > 0 else { throw HoldfastError(.lockedWallet, "no PIN attempt is left") }
-            let before = wallet.pinAttemptsLeft
-            wallet.pinAttemptsLeft -= 1
-            try await save(wallet)
-            if try vault.opens(with: pin, walletId: wallet.walletId) {
-                wallet.pinAttemptsLeft = wallet.maxPinAttempts
-                if before < wallet.maxPinAttempts { wallet.pendingReports.append("success") }
-                try await save(wallet)
+            await pinChecks.acquire()
+            defer { pinChecks.release() }
+            guard let current = try await load() else { throw Self.notProvisioned() }
+            guard current.state != .locked else { throw HoldfastError(.lockedWallet, "the wallet is locked") }
+            guard let vault = current.vault else { throw HoldfastError(.credentialsRequired, "no PIN is set") }
+            guard current.pinAttemptsLeft > 0 else { throw HoldfastError(.lockedWallet, "no PIN attempt is left") }
+            let before = current.pinAttemptsLeft
+            try await update { $0.pinAttemptsLeft -= 1 }
+            let walletId = current.walletId
+            if try await Self.offActor({ () throws(HoldfastError) in try vault.opens(with: pin, walletId: walletId) }) {
+                try await update { wallet in
+                    wallet.pinAttemptsLeft = wallet.maxPinAttempts
+                    if before < wallet.maxPinAttempts { wallet.pendingReports.append("success") }
+                }
                 await deliverReports()
-                if let latest = try? await load() { wallet = latest }
                 return
             }
-            wallet.pendingReports.append("failure")
-            let locks = wallet.pinAttemptsLeft == 0
-            if locks {
-                wallet.state = .locked
-                wallet.lockReason = "PIN_ATTEMPTS"
-                connection = 0
+            var locks = false
+            let after = try await update { wallet in
+                wallet.pendingReports.append("failure")
+                if wallet.pinAttemptsLeft <= 0, wallet.state != .locked {
+                    wallet.state = .locked
+                    wallet.lockReason = "PIN_ATTEMPTS"
+                    locks = true
+                }
             }
-            try await save(wallet)
-            emit(.countersUpdated(pinAttemptsLeft: wallet.pinAttemptsLeft))
+            if locks { connection = 0 }
+            emit(.countersUpdated(pinAttemptsLeft: after.pinAttemptsLeft))
             if locks { emit(.walletLocked(reason: "PIN_ATTEMPTS")) }
             await deliverReports()
-            if locks { throw HoldfastError(.lockedWallet, "wrong PIN: the wallet is locked until the back end unlocks it") }
-            throw HoldfastError(.wrongCredentials, "wrong PIN: \(wallet.pinAttemptsLeft) attempt(s) left")
+            if after.state == .locked { throw HoldfastError(.lockedWallet, "wrong PIN: the wallet is locked until the back end unlocks it") }
+            throw HoldfastError(.wrongCredentials, "wrong PIN: \(after.pinAttemptsLeft) attempt(s) left")
         case ("biometric", .biometry):
             do { try await seams.userVerification.verify(.biometry, reason: reason) } catch {
                 throw HoldfastError(.userVerificationFailed, "the user was not verified: \(error.code)")
@@ -253,26 +273,36 @@ public actor WalletManager {
     }
 
     /// Sends the PIN attempt outcomes not yet delivered, oldest first; stops at the first that cannot be sent (kept
-    /// for next time). A wallet the tenant no longer has active takes none (its feed says why).
+    /// for next time). A wallet the tenant no longer has active takes none (its feed says why). One delivery runs
+    /// at a time, and each outcome leaves the list only once the tenant has it.
     private func deliverReports() async {
-        guard var wallet = try? await load(), !wallet.pendingReports.isEmpty, let signer = try? await signer(for: wallet) else { return }
-        while let outcome = wallet.pendingReports.first {
+        guard !deliveringReports else { return }
+        deliveringReports = true
+        defer { deliveringReports = false }
+        guard let wallet = try? await load(), let signer = try? await signer(for: wallet) else { return }
+        while let outcome = (try? await load())?.pendingReports.first {
             do {
                 let result = try await client.call("POST", path: "/v1/sca/wallets/\(wallet.walletId)/pin-attempts",
                                                    body: SCAPinAttemptReport(outcome: outcome),
                                                    proof: TenantClient.Proof(signer: signer, accessToken: nil), as: SCAPinAttemptResult.self)
-                wallet.pendingReports.removeFirst()
-                if result.state == "locked", wallet.state != .locked {
-                    wallet.state = .locked
-                    wallet.lockReason = "PIN_ATTEMPTS"
+                var locks = false
+                _ = try? await update { wallet in
+                    if !wallet.pendingReports.isEmpty { wallet.pendingReports.removeFirst() }
+                    if result.state == "locked", wallet.state != .locked {
+                        wallet.state = .locked
+                        wallet.lockReason = "PIN_ATTEMPTS"
+                        locks = true
+                    }
+                }
+                if locks {
                     connection = 0
                     emit(.walletLocked(reason: "PIN_ATTEMPTS"))
                 }
             } catch {
-                if error.httpStatus == 409 { wallet.pendingReports.removeAll() } else { break }
+                if error.httpStatus == 409 { _ = try? await update { $0.pendingReports.removeAll() } }
+                return
             }
         }
-        try? await save(wallet)
     }
 
     // MARK: signing
@@ -281,7 +311,7 @@ public actor WalletManager {
         guard handle.connection != 0, handle.connection == connection else {
             throw HoldfastError(.walletDisconnected, "this Wallet handle's connection has ended: connect again")
         }
-        guard var wallet = try await load(), wallet.walletId == handle.id else { throw HoldfastError(.deletedWallet, "the wallet is gone") }
+        guard let wallet = try await load(), wallet.walletId == handle.id else { throw HoldfastError(.deletedWallet, "the wallet is gone") }
         if wallet.state == .locked { throw HoldfastError(.lockedWallet, "the wallet is locked") }
         if wallet.state == .logout { throw HoldfastError(.credentialsRequired, "logged out: connect with the current credentials") }
         switch signature.patternName {
@@ -291,10 +321,14 @@ public actor WalletManager {
             guard wallet.accessProtection == "pin" else { throw HoldfastError(.patternUnavailable, "this wallet has no PIN") }
             guard !wallet.needsNewCredentials else { throw HoldfastError(.credentialsRequired, "no PIN is set") }
             guard case .pin = credentials, let credentials else { throw HoldfastError(.credentialsRequired, "the pin pattern needs the PIN") }
-            try await verify(credentials, wallet: &wallet, reason: signature.message)
+            try await verify(credentials, reason: signature.message)
         case .biometry:
             guard wallet.accessProtection == "biometric" else { throw HoldfastError(.patternUnavailable, "this wallet is not protected by biometry") }
-            try await verify(.biometry, wallet: &wallet, reason: signature.message)
+            try await verify(.biometry, reason: signature.message)
+        }
+        // The wallet may have been locked, reset or deleted while the customer was asked.
+        guard handle.connection == connection, let wallet = try await load(), wallet.state == .ready else {
+            throw HoldfastError(.walletDisconnected, "the wallet changed while signing: connect again")
         }
         let claims = SCAProofClaims(url: signature.payload.url, body: signature.payload.body, message: signature.message,
                                     pattern: signature.patternName, signatureInputData: signature.signatureInputData,
@@ -335,30 +369,32 @@ public actor WalletManager {
     /// applied), applies them here and emits them; returns what was emitted.
     @discardableResult
     public func synchronize() async throws(HoldfastError) -> [WalletEvent] {
-        guard var wallet = try await load() else { throw Self.notProvisioned() }
+        guard let wallet = try await load() else { throw Self.notProvisioned() }
         await deliverReports()
-        if let latest = try await load() { wallet = latest }
         let signer = try await signer(for: wallet)
         guard let url = URL(string: client.baseURL.absoluteString + "/v1/sca/wallets/\(wallet.walletId)/events?wait=0") else {
             throw HoldfastError(.validationFailed, "cannot form the feed's URL")
         }
-        let request = TransportRequest(method: "GET", url: url, headers: [HoldfastHeaders.lastEventID: String(wallet.lastEventId)])
+        let after = (try await load())?.lastEventId ?? wallet.lastEventId
+        let request = TransportRequest(method: "GET", url: url, headers: [HoldfastHeaders.lastEventID: String(after)])
         let response = try await client.send(request, proof: TenantClient.Proof(signer: signer, accessToken: nil))
         guard response.status == 200 else { throw TenantClient.error(from: response) }
         var emitted: [WalletEvent] = []
         for event in ServerSentEvents.parse(response.body) {
-            guard let id = Int64(event.id ?? ""), id > wallet.lastEventId else { continue }
-            wallet.lastEventId = id
-            let (updated, events) = await apply(event, to: wallet)
-            emitted += events
+            // Applied to the latest stored wallet: another call may have changed it while the feed was read.
+            guard var current = try await load(), current.walletId == wallet.walletId else { break }
+            guard let id = Int64(event.id ?? ""), id > current.lastEventId else { continue }
+            current.lastEventId = id
+            let (updated, events) = apply(event, to: current)
             guard let updated else {
-                try await forget(wallet)
+                try await forget(current)
                 events.forEach(emit)
+                emitted += events
                 return emitted
             }
-            wallet = updated
-            try await save(wallet)
+            try await save(updated)
             events.forEach(emit)
+            emitted += events
         }
         return emitted
     }
@@ -366,7 +402,7 @@ public actor WalletManager {
     /// One event of the feed applied to the stored wallet: the wallet after it (nil: deleted) and what to emit.
     /// An event saying what the device already knows (a lock it made itself, the count of its own wrong PINs) changes
     /// and emits nothing.
-    private func apply(_ event: ServerSentEvents.Event, to wallet: StoredWallet) async -> (StoredWallet?, [WalletEvent]) {
+    private func apply(_ event: ServerSentEvents.Event, to wallet: StoredWallet) -> (StoredWallet?, [WalletEvent]) {
         var wallet = wallet
         let data = (try? JSONValue(json: Array(event.data.utf8)))?.objectValue ?? [:]
         switch event.type {
@@ -519,11 +555,30 @@ public actor WalletManager {
         return wallet
     }
 
+    /// Stores `wallet`. The cache takes it first, so that every call after this one reads it, even while the store
+    /// is being written.
     private func save(_ wallet: StoredWallet) async throws(HoldfastError) {
         var wallet = wallet
         wallet.clockOffsetMs = await client.clockOffsetMilliseconds
-        try await store.save(wallet)
         cached = wallet
+        try await store.save(wallet)
+    }
+
+    /// Changes the latest stored wallet (read and changed with no suspension in between) and stores it.
+    @discardableResult
+    private func update(_ change: (inout StoredWallet) -> Void) async throws(HoldfastError) -> StoredWallet {
+        guard var wallet = try await load() else { throw Self.notProvisioned() }
+        change(&wallet)
+        try await save(wallet)
+        return wallet
+    }
+
+    /// CPU-bound work (scrypt) off the actor, so that reading the state stays quick meanwhile.
+    private static func offActor<T: Sendable>(_ work: @escaping @Sendable () throws(HoldfastError) -> T) async throws(HoldfastError) -> T {
+        let result = await Task.detached { () -> Result<T, HoldfastError> in
+            Result { () throws(HoldfastError) -> T in try work() }
+        }.value
+        return try result.get()
     }
 
     /// The wallet is gone (deleted by the back end): its key and state are removed from the device.
