@@ -3,6 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastSDK
 import JOSE
+import ServerTestSupport
 import Testing
 
 /// The SCA wallet end to end (README "SCA wallet"): the SDK's `WalletManager` with the Linux seams against an
@@ -267,6 +268,7 @@ import Testing
             let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
             try await manager.logout()
             #expect(try await manager.state() == .logout)
+            #expect(await device.heard.waitFor { $0.contains(.logout) })
             #expect(await wallet.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
             guard case .credentialsRequired(.current) = await manager.connect() else { throw Failure("expected credentialsRequired(.current)") }
             guard case .connectionError(let wrong) = await manager.connect(currentCredentials: .pin(Self.otherPin)) else { throw Failure("wrong PIN") }
@@ -479,8 +481,9 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
     func onWalletEvent(_ event: WalletEvent) { lock.withLock { heard.append(event) } }
 }
 
-/// `holdfast device … sca …` (README "The `holdfast` command"): the built binary's simulated device against the
-/// in-process tenant, one process per call, the wallet kept in the state folder between calls.
+/// `holdfast device … sca …` (README "The `holdfast` command"): the built binary's simulated device against a
+/// `holdfast serve` process logging at debug, one process per call, the wallet kept in the state folder between
+/// calls; afterwards the PINs are searched for in everything the server logged and every command printed.
 @Suite struct SCADeviceCommandTests {
     struct Report: Decodable {
         struct Wallet: Decodable { var state: String; var walletId: String?; var pinAttemptsLeft: Int?; var credentialsSet: Bool? }
@@ -496,13 +499,23 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
     }
 
     @Test func provisionSignChangePinAndReadEventsFromTheCommandLine() async throws {
-        try await EndToEndBackend.sqlite.withTenant { tenant in
+        let port = try RawConnection.freePort()
+        let server = try ServeProcessTests.Server(port: port, environment: ["HOLDFAST_LOG_LEVEL": "debug", "HOLDFAST_RATE_LIMIT_PER_SEC": "1000",
+                                                                            "HOLDFAST_RATE_LIMIT_BURST": "1000"])
+        defer { server.process.terminate() }
+        #expect(try await server.waitFor("listening on"))
+        let baseURL = "http://127.0.0.1:\(port)"
+        let tenant = EndToEndTenant(baseURL: baseURL, admin: AdminClient(baseURL: baseURL, adminKey: try #require(server.bootstrapKey)),
+                                    scratch: server.data.appendingPathComponent("devices"))
+        var printed = ""
+        do {
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             #expect(try await SCAWalletEndToEndTests.admin(tenant, "PUT", "/v1/sca/policies", SCAWalletEndToEndTests.policies).status == 200)
             let state = tenant.scratch.appendingPathComponent("sca-cli")
             let device = ["device", "--state", state.path, "--tenant", tenant.baseURL, "--application", applicationId, "sca"]
             func sca(_ arguments: [String]) async throws -> (status: Int32, report: Report?, output: String, error: String) {
                 let run = try await ServeProcessTests.run(device + arguments)
+                printed += run.output + run.error
                 return (run.status, try? JSONDecoder().decode(Report.self, from: Data(run.output.utf8)), run.output, run.error)
             }
             let eligible = try await sca(["eligibility", "--app-version", "3.1.0"])
@@ -542,6 +555,12 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             #expect(try await sca(["status"]).report?.wallet?.state == "locked")
             let lockedConnect = try await sca(["connect"])
             #expect(lockedConnect.status == 1 && lockedConnect.report?.error?.code == "WALLET_LOCKED")
+        }
+        // The server's debug log saw every call (the access log names the SCA routes) and no PIN.
+        #expect(server.output.contains("/v1/sca/activations") && server.output.contains("/pin-attempts"))
+        for pin in ["246810", "135790", "11223344", "99887766"] {
+            #expect(!server.output.contains(pin), "the server logged \(pin)")
+            #expect(!printed.contains(pin), "a command printed \(pin)")
         }
     }
 }
