@@ -295,4 +295,26 @@ import Testing
             #expect(events.last == #"deviceEligibilityLost {"reason":"DEVICE_MODEL_BLOCKED"}"#)
         }
     }
+
+    /// The check is public: past the hourly cap over all sources a denial is answered but not stored.
+    @Test func eligibilityDenialsStopBeingStoredAtTheHourlyCap() async throws {
+        try await TetheringTestKit.run(.sqlite) { kit in
+            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            try await TestServices.with(kit.configuration) { services in
+                var service = SCAEligibilityService(database: services.database,
+                                                    applications: HolderApplicationService(database: services.database, logger: services.logger),
+                                                    logger: services.logger)
+                service.maximumDenialsPerHour = 2
+                var references: [String] = []
+                for _ in 0..<3 {
+                    let answer = try await service.check(SCAEligibilityCheckRequest(applicationId: applicationId, device: .init(model: "m", appVersion: "1"),
+                                                                                     integrity: .init(compromised: true)), now: Date())
+                    #expect(!answer.eligible && answer.reason == SCAIneligibilityReason.deviceIntegrity)
+                    references.append(try #require(answer.denialReference))
+                }
+                #expect(try await service.denial(reference: references[1]).reason == SCAIneligibilityReason.deviceIntegrity)
+                await #expect(throws: ProblemError.self) { try await service.denial(reference: references[2]) }
+            }
+        }
+    }
 }

@@ -19,6 +19,8 @@ struct SCAEligibilityService: Sendable {
     let database: HoldfastDatabase
     let applications: HolderApplicationService
     let logger: Logger
+    /// Denials recorded per hour at most, over all sources.
+    var maximumDenialsPerHour: Int64 = 10_000
 
     func rules() async throws -> SCAEligibilityRules {
         guard let row = try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first() else {
@@ -96,6 +98,15 @@ struct SCAEligibilityService: Sendable {
         let reference = "DEN-" + TetheringID.generate()
         let stamp = Timestamp.milliseconds(now)
         try await database.sql.raw("DELETE FROM sca_eligibility_denials WHERE created_at < \(bind: stamp - Int64(Self.denialRetention * 1000))").run()
+        // The route is public: past the hourly cap a denial is answered but not stored, so that no flood of checks
+        // can fill the database (the per-source limit bounds each source; this bounds them all).
+        let lastHour = try await database.sql.raw("""
+            SELECT COUNT(*) AS recorded FROM sca_eligibility_denials WHERE created_at >= \(bind: stamp - 3_600_000)
+            """).first()?.decode(column: "recorded", as: Int64.self) ?? 0
+        guard lastHour < maximumDenialsPerHour else {
+            logger.warning("sca eligibility denial not recorded: hourly cap reached", metadata: ["reason": .string(reason)])
+            return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
+        }
         try await database.sql.insert(into: "sca_eligibility_denials")
             .columns("reference", "application_id", "reason", "device_model", "app_version", "signals", "created_at")
             .values(SQLBind(reference), SQLBind(request.applicationId), SQLBind(reason), SQLBind(request.device.model),
