@@ -4,12 +4,22 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin sca wallets …` and `holdfast admin sca policies set @file.json` (README "SCA wallet"), directly on
-/// the configured database; each prints the API's JSON.
+/// `holdfast admin sca wallets …`, `holdfast admin sca policies set @file.json` and `holdfast admin sca eligibility
+/// get | set @file.json | denial REF` (README "SCA wallet"), directly on the configured database; each prints the
+/// API's JSON.
 struct SCACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sca", abstract: "The SCA wallet's back end: wallets and operation signing policies.",
-        subcommands: [Wallets.self, Policies.self])
+        commandName: "sca", abstract: "The SCA wallet's back end: wallets, operation signing policies, device eligibility.",
+        subcommands: [Wallets.self, Policies.self, Eligibility.self])
+
+    /// The bytes of `@file.json`.
+    static func readFile(_ argument: String, what: String) throws -> Data {
+        guard argument.hasPrefix("@") else { throw ValidationError("give the \(what) as @file.json") }
+        let path = String(argument.dropFirst())
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ValidationError("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
 
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions, _ body: @Sendable (SCAAdmin) async throws -> T) async throws -> T {
         do {
@@ -122,13 +132,45 @@ struct SCACommand: AsyncParsableCommand {
             @Argument(help: "@file.json: [{method, pathTemplate, signedFields, requiredPatterns}].") var file: String
 
             func run() async throws {
-                guard file.hasPrefix("@") else { throw ValidationError("give the policies as @file.json") }
-                let path = String(file.dropFirst())
-                let document: Data
-                do { document = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                    throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-                }
+                let document = try SCACommand.readFile(file, what: "policies")
                 try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replacePolicies(document, now: SystemClock().now()) })
+            }
+        }
+    }
+
+    struct Eligibility: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "eligibility", abstract: "Device eligibility: blocked device models, minimum app versions, recorded denials.",
+            subcommands: [Get.self, Replace.self, Denial.self])
+
+        struct Get: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "get", abstract: "Prints the eligibility rules.")
+            @OptionGroup var storage: AdminStorageOptions
+
+            func run() async throws {
+                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.eligibilityRules() })
+            }
+        }
+
+        struct Replace: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "set",
+                                                            abstract: "Replaces the eligibility rules with a JSON object read from @file.json.")
+            @OptionGroup var storage: AdminStorageOptions
+            @Argument(help: "@file.json: {blockedDeviceModels: [..], minimumAppVersions: [{applicationId?, version, sunsetAt?}]}.") var file: String
+
+            func run() async throws {
+                let document = try SCACommand.readFile(file, what: "rules")
+                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replaceEligibilityRules(document, now: SystemClock().now()) })
+            }
+        }
+
+        struct Denial: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "denial", abstract: "Prints a recorded denial by its reference.")
+            @OptionGroup var storage: AdminStorageOptions
+            @Argument(help: "The reference the device showed (DEN-…).") var reference: String
+
+            func run() async throws {
+                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.eligibilityDenial(reference: reference) })
             }
         }
     }

@@ -160,6 +160,17 @@ import Testing
         try Data(#"[{"method":"TRACE","pathTemplate":"x","signedFields":"all","requiredPatterns":[]}]"#.utf8).write(to: file)
         let invalid = try await Self.run(["admin", "sca", "policies", "set", "@" + file.path, "--data", data.path])
         #expect(invalid.status != 0 && invalid.error.contains("pathTemplate"))
+
+        try Data(#"{"blockedDeviceModels":["iPhone9,1"],"minimumAppVersions":[{"version":"2.5","sunsetAt":"2030-01-01T00:00:00Z"}]}"#.utf8)
+            .write(to: file)
+        let rules = try await Self.run(["admin", "sca", "eligibility", "set", "@" + file.path, "--data", data.path])
+        #expect(rules.status == 0 && rules.output.contains("iPhone9,1") && rules.output.contains("2030-01-01T00:00:00Z"), "\(rules.error)")
+        #expect(try await Self.run(["admin", "sca", "eligibility", "get", "--data", data.path]).output.contains("2.5"))
+        try Data(#"{"blockedDeviceModels":[],"minimumAppVersions":[{"version":"v2"}]}"#.utf8).write(to: file)
+        let badRules = try await Self.run(["admin", "sca", "eligibility", "set", "@" + file.path, "--data", data.path])
+        #expect(badRules.status != 0 && badRules.error.contains("minimumAppVersions[0].version"), "\(badRules.error)")
+        let noDenial = try await Self.run(["admin", "sca", "eligibility", "denial", "DEN-unknown", "--data", data.path])
+        #expect(noDenial.status != 0 && noDenial.error.contains("no eligibility denial"))
     }
 
     /// `holdfast admin presentations create|result` (README "The `holdfast` command"): a session on the database,

@@ -8,11 +8,31 @@ import Logging
 public struct SCAAdmin: Sendable {
     let wallets: SCAWalletService
     let policies: SCAPolicyService
+    let eligibility: SCAEligibilityService
 
     public init(database: HoldfastDatabase, logger: Logger) {
-        wallets = SCAWalletService(database: database, applications: HolderApplicationService(database: database, logger: logger),
-                                   logger: logger)
+        let applications = HolderApplicationService(database: database, logger: logger)
+        wallets = SCAWalletService(database: database, applications: applications, logger: logger)
         policies = SCAPolicyService(database: database)
+        eligibility = SCAEligibilityService(database: database, applications: applications, logger: logger)
+    }
+
+    public func eligibilityRules() async throws -> SCAEligibilityRules { try await eligibility.rules() }
+
+    /// Replaces the eligibility rules with the JSON object `document` (activated wallets they affect get events).
+    public func replaceEligibilityRules(_ document: Data, now: Date) async throws -> SCAEligibilityRules {
+        let rules: SCAEligibilityRules
+        do {
+            rules = try HoldfastJSON.decode(SCAEligibilityRules.self, from: document)
+        } catch {
+            throw ProblemError.validation([.init(field: "", code: ProblemDetails.FieldError.invalidValue,
+                                                 detail: "a JSON object {blockedDeviceModels, minimumAppVersions}")])
+        }
+        return try await eligibility.replace(rules, now: now)
+    }
+
+    public func eligibilityDenial(reference: String) async throws -> SCAEligibilityDenial {
+        try await eligibility.denial(reference: reference)
     }
 
     public func create(_ request: SCAWalletCreateRequest, now: Date) async throws -> SCAWalletCreated {
