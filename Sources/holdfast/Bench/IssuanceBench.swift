@@ -33,21 +33,9 @@ struct IssuanceBench: AsyncParsableCommand {
         }
         print(String(format: "raw ECDSA P-256 verify (precomputed digest, one core): %.0f ops/s", raw.perSecond))
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.path)
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.publicURL = nil
-        configuration.rateLimit.requestsPerSecond = 1_000_000
-        configuration.rateLimit.burst = 1_000_000
-        let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: folder.appendingPathComponent("server.log").path))
         let (seconds, concurrency) = (self.seconds, self.concurrency)
-        try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
-            guard let adminKey = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
-            let target = try BenchTarget(baseURL: server.baseURL, adminKey: adminKey)
-            print("— against a tenant in this process at \(server.baseURL), database \(server.startup.database) —")
+        try await InProcessBenchTenant.run { _, target in
+            let adminKey = target.adminKey
             let applicationId = try await target.createApplication()
             let setup = try await BenchConnection.connect(host: target.host, port: target.port)
             let created = try await setup.send(.POST, "/v1/credentials/mobile/configurations",

@@ -60,29 +60,10 @@ struct RegistrationBench: AsyncParsableCommand {
         try await measureInProcess(baseline: raw)
     }
 
-    /// The same load against a tenant started in this process with the environment's configuration, logging as
-    /// `holdfast serve` does (the access log at `info`, to a file instead of standard error). One change: the
-    /// per-source limit on unauthenticated routes is raised, because every client here is one source
-    /// (127.0.0.1); the limiter still runs on every challenge and registration.
+    /// The same load against a tenant started in this process (`InProcessBenchTenant`).
     private func measureInProcess(baseline: Rate) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.path)
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.publicURL = nil
-        configuration.rateLimit.requestsPerSecond = 1_000_000
-        configuration.rateLimit.burst = 1_000_000
-        let logFile = folder.appendingPathComponent("server.log").path
-        let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: logFile))
-        let logLevel = configuration.logLevel
-        try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
-            guard let key = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
-            print("— against a tenant in this process at \(server.baseURL) —")
-            print("database \(server.startup.database), ephemeral store \(server.startup.ephemeralStore); "
-                + "log level \(logLevel) (access log on at info) to a file; per-source limit raised to 1000000/s")
-            try await measure(try BenchTarget(baseURL: server.baseURL, adminKey: key), baseline: baseline)
+        try await InProcessBenchTenant.run { _, target in
+            try await measure(target, baseline: baseline)
         }
     }
 

@@ -55,24 +55,8 @@ struct SCABench: AsyncParsableCommand {
         }
         print(String(format: "raw ES256 verify (SHA-256 of the proof's signing input + ECDSA P-256, one core): %.0f ops/s", raw.perSecond))
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.path)
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.publicURL = nil
-        // Every client here is one source (127.0.0.1): the per-source limit of public routes (the activations) is
-        // raised; the proof route is authenticated and not limited by it.
-        configuration.rateLimit.requestsPerSecond = 1_000_000
-        configuration.rateLimit.burst = 1_000_000
-        let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: folder.appendingPathComponent("server.log").path))
-        let logLevel = configuration.logLevel
-        try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
-            guard let adminKey = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
-            print("— against a tenant in this process at \(server.baseURL) —")
-            print("database \(server.startup.database), ephemeral store \(server.startup.ephemeralStore); log level \(logLevel) (access log on at info) to a file")
-            try await measure(try BenchTarget(baseURL: server.baseURL, adminKey: adminKey), baseline: raw)
+        try await InProcessBenchTenant.run { _, target in
+            try await measure(target, baseline: raw)
         }
     }
 
