@@ -9,28 +9,15 @@ struct TetheringStore: Sendable {
 
     var itemKey: String { "holdfast.tethering.v1." + applicationId }
 
-    func load() async throws(HoldfastError) -> TetheringState? {
-        let bytes: [UInt8]?
-        do { bytes = try await storage.read(itemKey) } catch { throw HoldfastError.storage(error) }
-        guard let bytes else { return nil }
-        do {
-            return try HoldfastJSON.decode(TetheringState.self, from: Data(bytes))
-        } catch {
-            throw HoldfastError(.secureStorageCorrupted, "the tethering state of \(applicationId) does not decode")
-        }
+    private var item: SecureStorageItem<TetheringState> {
+        SecureStorageItem(storage: storage, key: itemKey, description: "the tethering state of \(applicationId)")
     }
 
-    func save(_ state: TetheringState) async throws(HoldfastError) {
-        let data: Data
-        do { data = try HoldfastJSON.encode(state) } catch {
-            throw HoldfastError(.secureStorageCorrupted, "cannot encode the tethering state")
-        }
-        do { try await storage.write(itemKey, value: [UInt8](data)) } catch { throw HoldfastError.storage(error) }
-    }
+    func load() async throws(HoldfastError) -> TetheringState? { try await item.load() }
 
-    func delete() async throws(HoldfastError) {
-        do { try await storage.delete(itemKey) } catch { throw HoldfastError.storage(error) }
-    }
+    func save(_ state: TetheringState) async throws(HoldfastError) { try await item.save(state) }
+
+    func delete() async throws(HoldfastError) { try await item.delete() }
 
     /// The two aliases an application's instance key alternates between, so that a new key (registration or
     /// rotation) never overwrites the key in use, and a key left by a failed or interrupted attempt is overwritten
