@@ -340,6 +340,29 @@ import Testing
         }
     }
 
+    /// The feed read in the background: the back end's lock reaches the stream without a call from the app, and
+    /// stops once the feed is stopped.
+    @Test func theEventFeedRunsInTheBackground() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            await device.manager.startEventFeed(every: 1)
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/lock", #"{"reason":"LOST_DEVICE"}"#).status == 200)
+            var heard = false
+            for _ in 0..<50 where !heard {
+                try await Task.sleep(for: .milliseconds(100))
+                heard = await device.heard.events.contains(.walletLocked(reason: "LOST_DEVICE"))
+            }
+            #expect(heard)
+            #expect(try await device.manager.state() == .locked)
+            await device.manager.stopEventFeed()
+            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/unlock").status == 200)
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(!(await device.heard.events.contains(.walletUnlocked)))
+        }
+    }
+
     @Test func walletsWithoutProtectionOrWithBiometry() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)

@@ -37,6 +37,7 @@ public actor WalletManager {
     private var policyCache: [SCAPolicy]?
     private let pinChecks = AsyncGate()
     private var deliveringReports = false
+    private var feedTask: Task<Void, Never>?
     private weak var delegate: (any WalletManagerDelegate)?
     private weak var provisioningDelegate: (any WalletProvisioningDelegate)?
     private weak var eventListener: (any WalletEventListener)?
@@ -167,6 +168,7 @@ public actor WalletManager {
 
     /// Releases everything held in memory (the connection, the cached state and policies); nothing stored changes.
     public func clean() {
+        stopEventFeed()
         connection = 0
         cached = nil
         policyCache = nil
@@ -397,6 +399,29 @@ public actor WalletManager {
             emitted += events
         }
         return emitted
+    }
+
+    /// Reads the tenant's feed every `seconds` (`synchronize()`) until `stopEventFeed()`, `clean()` or the wallet's
+    /// deletion, so that events reach the delegates and streams while the app is in the foreground. A read that
+    /// fails (offline) is tried again at the next tick. Calling it again restarts it with the new period.
+    public func startEventFeed(every seconds: Double = 30) {
+        feedTask?.cancel()
+        let period = max(1, seconds)
+        let sleeper = seams.sleeper
+        feedTask = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                _ = try? await self.synchronize()
+                if (try? await self.state()) == .notProvisioned { return }
+                do { try await sleeper.sleep(seconds: period) } catch { return }
+            }
+        }
+    }
+
+    /// Stops the periodic reading of the feed.
+    public func stopEventFeed() {
+        feedTask?.cancel()
+        feedTask = nil
     }
 
     /// One event of the feed applied to the stored wallet: the wallet after it (nil: deleted) and what to emit.
