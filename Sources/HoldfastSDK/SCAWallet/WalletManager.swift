@@ -139,7 +139,8 @@ public actor WalletManager {
                 }
                 try await update { if $0.state == .logout { $0.state = .ready } }
             }
-            guard let wallet = try await load(), wallet.state == .ready else {
+            guard let wallet = try await load() else { return .provisioningRequired }
+            guard wallet.state == .ready else {
                 return .connectionError(HoldfastError(.lockedWallet, "the wallet was locked meanwhile"))
             }
             connections += 1
