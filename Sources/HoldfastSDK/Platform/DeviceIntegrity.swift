@@ -2,9 +2,9 @@
 /// instrumented. The SCA wallet's `checkEligibility()` sends them to the tenant, and a device with any is not
 /// eligible.
 ///
-/// The SDK ships no detector of its own: such checks are an arms race that apps fight with their own runtime
-/// protection (or Play Integrity's verdict on Android); an app plugs its detector in here. On Linux (tests,
-/// simulated devices) the signals are scripted.
+/// On iOS `PlatformSeams.apple()` uses `HeuristicDeviceIntegrity` (traces jailbreaks leave); such checks are an arms
+/// race that apps fight with their own runtime protection (or Play Integrity's verdict on Android), which they plug
+/// in here instead. On Linux (tests, simulated devices) the signals are scripted.
 public protocol DeviceIntegrity: Sendable {
     /// The names of the signals found now (`jailbreak`, `root`, `debugger`, `hooking` …); empty when none.
     func signals() async -> [String]

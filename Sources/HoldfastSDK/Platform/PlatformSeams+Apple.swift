@@ -5,7 +5,7 @@ extension PlatformSeams {
     /// The Apple seams (DESIGN.md §3), assembled as `linux(stateDirectory:)` assembles the Linux ones: state in the
     /// Keychain (`KeychainSecureStorage`), the instance key in the Secure Enclave (`SecureEnclaveSecureArea`, its blob
     /// in the same Keychain service), App Attest (`AppAttestPlatformAttestation`), LocalAuthentication, the device's
-    /// model identifier, `URLSession`, the system clock.
+    /// model identifier, `URLSession`, the system clock, and on iOS the jailbreak traces (`HeuristicDeviceIntegrity`).
     ///
     /// Without a Secure Enclave (the Simulator) key creation fails with `SECURE_AREA_UNAVAILABLE`; an app that wants
     /// to run there assembles its own seams with `SoftwareSecureArea(storage: KeychainSecureStorage())`.
@@ -18,9 +18,14 @@ extension PlatformSeams {
     public static func apple(keychainService: String = KeychainItemName.defaultService, accessGroup: String? = nil,
                              keyAccess: SecureEnclaveKeyAccess = .noUserAuthentication) -> PlatformSeams {
         let storage = KeychainSecureStorage(service: keychainService, accessGroup: accessGroup)
+        #if os(iOS)
+        let integrity: any DeviceIntegrity = HeuristicDeviceIntegrity.iOS()
+        #else
+        let integrity: any DeviceIntegrity = ScriptedDeviceIntegrity()
+        #endif
         return PlatformSeams(secureStorage: storage, secureArea: SecureEnclaveSecureArea(storage: storage, keyAccess: keyAccess),
                              platformAttestation: AppAttestPlatformAttestation(), deviceInfo: .current,
-                             userVerification: LocalAuthenticationUserVerification())
+                             userVerification: LocalAuthenticationUserVerification(), deviceIntegrity: integrity)
     }
 }
 #endif
