@@ -49,27 +49,8 @@ struct IssuanceBench: AsyncParsableCommand {
                 for _ in 0..<5 { try await wallet.claim() }
                 wallets.append(wallet)
             }
-            let clock = ContinuousClock()
-            let start = clock.now
-            let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
-            let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-                for wallet in wallets {
-                    group.addTask {
-                        var latencies: [Duration] = []
-                        while clock.now < deadline {
-                            let began = clock.now
-                            try await wallet.claim()
-                            latencies.append(began.duration(to: clock.now))
-                        }
-                        return latencies
-                    }
-                }
-                var all: [Duration] = []
-                for try await part in group { all += part }
-                return all
-            }
-            let result = LoadResult(rate: Rate(operations: latencies.count, elapsed: start.duration(to: clock.now)),
-                                    latencies: latencies.sorted(), clients: [])
+            let (rate, latencies) = try await runTimedLoad(wallets, seconds: seconds) { try await $0.claim() }
+            let result = LoadResult(rate: rate, latencies: latencies, clients: [])
             for wallet in wallets { await wallet.close() }
             print("concurrency: \(concurrency) wallets, \(seconds) s; each credential: offer, token, nonce, credential")
             printComparison(name: "credentials issued (offer → token → credential)", ours: result.rate,

@@ -94,3 +94,33 @@ func printComparison(name: String, ours: Rate, baselineName: String, baseline: D
     print(String(format: "%@: %.0f %@", baselineName, baseline, unit))
     print(String(format: "ratio: %.2f×", ratio))
 }
+
+/// Runs `operation` on every client at once, each on its own task, until `seconds` have passed, and returns the
+/// rate (operations over the real elapsed time) and each operation's latency, sorted. Every client runs at least one
+/// measured operation, so that a task a loaded machine starts late still counts; `more` stops a client early (it
+/// ran out of prepared work).
+func runTimedLoad<Client: Sendable>(_ clients: [Client], seconds: Double, more: @escaping @Sendable (Client) -> Bool = { _ in true },
+                                    _ operation: @escaping @Sendable (Client) async throws -> Void) async throws -> (rate: Rate, latencies: [Duration]) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+    let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+        for client in clients {
+            group.addTask {
+                var latencies: [Duration] = []
+                latencies.reserveCapacity(8192)
+                repeat {
+                    guard more(client) else { break }
+                    let began = clock.now
+                    try await operation(client)
+                    latencies.append(began.duration(to: clock.now))
+                } while clock.now < deadline
+                return latencies
+            }
+        }
+        var all: [Duration] = []
+        for try await part in group { all.append(contentsOf: part) }
+        return all
+    }
+    return (Rate(operations: latencies.count, elapsed: start.duration(to: clock.now)), latencies.sorted())
+}

@@ -112,28 +112,8 @@ struct RegistrationBench: AsyncParsableCommand {
                 for _ in 0..<5 { try await operation(client) }
             }
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
-        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-            for client in clients {
-                group.addTask {
-                    var latencies: [Duration] = []
-                    latencies.reserveCapacity(4096)
-                    while clock.now < deadline {
-                        let began = clock.now
-                        try await operation(client)
-                        latencies.append(began.duration(to: clock.now))
-                    }
-                    return latencies
-                }
-            }
-            var all: [Duration] = []
-            for try await part in group { all.append(contentsOf: part) }
-            return all
-        }
-        return LoadResult(rate: Rate(operations: latencies.count, elapsed: start.duration(to: clock.now)),
-                          latencies: latencies.sorted(), clients: clients)
+        let (rate, latencies) = try await runTimedLoad(clients, seconds: seconds, operation)
+        return LoadResult(rate: rate, latencies: latencies, clients: clients)
     }
 
     private func report(_ name: String, _ result: LoadResult, baseline: Rate) {

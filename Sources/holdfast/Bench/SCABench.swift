@@ -85,30 +85,10 @@ struct SCABench: AsyncParsableCommand {
         for client in clients {
             for _ in 0..<5 { try await client.verifyNext() }
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
-        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-            for client in clients {
-                group.addTask {
-                    var latencies: [Duration] = []
-                    latencies.reserveCapacity(8192)
-                    while clock.now < deadline, client.hasMore {
-                        let began = clock.now
-                        try await client.verifyNext()
-                        latencies.append(began.duration(to: clock.now))
-                    }
-                    return latencies
-                }
-            }
-            var all: [Duration] = []
-            for try await part in group { all.append(contentsOf: part) }
-            return all
-        }
-        let elapsed = start.duration(to: clock.now)
+        let (rate, latencies) = try await runTimedLoad(clients, seconds: seconds, more: { $0.hasMore }) { try await $0.verifyNext() }
         for client in clients { await client.close() }
         if clients.contains(where: { !$0.hasMore }) { print("note: a client used every proof it had before the time was up") }
-        let result = LoadResult(rate: Rate(operations: latencies.count, elapsed: elapsed), latencies: latencies.sorted(), clients: [])
+        let result = LoadResult(rate: rate, latencies: latencies, clients: [])
         print("")
         printComparison(name: "SCA proofs verified (POST /v1/sca/proofs/verify)", ours: result.rate, baselineName: "raw ES256 verify",
                         baseline: baseline.perSecond)
