@@ -472,9 +472,9 @@ actor EventRecorder {
 
     private func record(_ event: WalletEvent) { events.append(event) }
 
-    /// Whether the events satisfy `condition` within two seconds (the stream delivers them asynchronously).
+    /// Whether the events satisfy `condition` within five seconds (the stream delivers them asynchronously).
     func waitFor(_ condition: @Sendable ([WalletEvent]) -> Bool) async -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<500 {
             if condition(events) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }

@@ -169,7 +169,8 @@ public actor WalletManager {
 
     /// Releases everything held in memory (the connection, the cached state and policies); nothing stored changes.
     public func clean() {
-        stopEventFeed()
+        feedTask?.cancel()
+        feedTask = nil
         connection = 0
         cached = nil
         policyCache = nil
@@ -413,16 +414,20 @@ public actor WalletManager {
             while !Task.isCancelled {
                 guard let self else { return }
                 _ = try? await self.synchronize()
+                if Task.isCancelled { return }
                 if (try? await self.state()) == .notProvisioned { return }
                 do { try await sleeper.sleep(seconds: period) } catch { return }
             }
         }
     }
 
-    /// Stops the periodic reading of the feed.
-    public func stopEventFeed() {
-        feedTask?.cancel()
+    /// Stops the periodic reading of the feed; returns once a read in flight has ended, so that no event arrives
+    /// from the feed afterwards.
+    public func stopEventFeed() async {
+        let task = feedTask
         feedTask = nil
+        task?.cancel()
+        await task?.value
     }
 
     /// One event of the feed applied to the stored wallet: the wallet after it (nil: deleted) and what to emit.
