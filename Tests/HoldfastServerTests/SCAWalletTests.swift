@@ -47,10 +47,7 @@ import Testing
                                      policy: SCAPolicy.matching(policies, method: method, url: URL(string: url)!))
         let claims = SCAProofClaims(url: signedURL ?? payload.url, body: signedBody ?? payload.body, message: "Approve", pattern: pattern,
                                     signatureInputData: .null, walletId: walletId, iat: Int64(iat.timeIntervalSince1970), jti: jti)
-        var header = JOSEHeader()
-        header.typ = SCAProofClaims.type
-        header.kid = walletId
-        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: header, key: JWSSigningKey(key)).compactSerialization
+        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: JWSSigningKey(key)).compactSerialization
     }
 
     static func verify(_ kit: TetheringTestKit, proof: String, method: String, url: String, body: JSONValue?,

@@ -37,6 +37,14 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
         case url, body, message, pattern, signatureInputData, walletId, iat, jti
     }
 
+    /// The proof's JOSE header before `alg`: `typ` `sca-proof+jwt`, `kid` the wallet id.
+    public var header: JOSEHeader {
+        var header = JOSEHeader()
+        header.typ = Self.type
+        header.kid = walletId
+        return header
+    }
+
     /// The member names, exactly: a proof with another member, or without one of these, is malformed.
     public static let memberNames: Set<String> = ["url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"]
 

@@ -166,11 +166,8 @@ extension WalletManager {
                                     pattern: signature.patternName, signatureInputData: signature.signatureInputData,
                                     walletId: wallet.walletId, iat: Int64(await client.serverNow().timeIntervalSince1970),
                                     jti: UUID().uuidString.lowercased())
-        var header = JOSEHeader()
-        header.typ = SCAProofClaims.type
-        header.kid = wallet.walletId
         do {
-            let jws = try await JWS.sign(payload: try JSONEncoder().encode(claims), header: header, signer: try await signer(for: wallet))
+            let jws = try await JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, signer: try await signer(for: wallet))
             return SCAProof(jws: jws.compactSerialization, claims: claims)
         } catch {
             throw HoldfastError.wrap(error)

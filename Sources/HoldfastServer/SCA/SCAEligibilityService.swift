@@ -16,6 +16,9 @@ struct SCAEligibilityService: Sendable {
     static let denialRetention: TimeInterval = 90 * 24 * 3600
     static let walletPage = 500
 
+    /// The rules are read on every check (another node may have replaced them) and decoded once per document.
+    private static let documents = DecodedJSONCache<SCAEligibilityRules>(capacity: 4)
+
     let database: HoldfastDatabase
     let applications: HolderApplicationService
     let logger: Logger
@@ -26,7 +29,7 @@ struct SCAEligibilityService: Sendable {
         guard let row = try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first() else {
             return SCAEligibilityRules()
         }
-        return try HoldfastJSON.decode(SCAEligibilityRules.self, from: Data(try row.decode(column: "document", as: String.self).utf8))
+        return try Self.documents.decode(try row.decode(column: "document", as: String.self))
     }
 
     /// Replaces the rules, then tells each activated wallet what changed for it (events appended in pages of wallets,

@@ -13,22 +13,8 @@ struct SCAPolicyService: Sendable {
     static let maximumFields = 100
 
     let database: HoldfastDatabase
-    /// The last document read and its policies: every proof verification reads the row (another node may have
-    /// replaced it) but decodes it only when it changed.
-    private let decoded = Decoded()
-
-    private final class Decoded: @unchecked Sendable {
-        // @unchecked: `last` is only read and written under `lock`.
-        private let lock = NSLock()
-        private var last: (document: String, policies: [SCAPolicy])?
-
-        func policies(for document: String) throws -> [SCAPolicy] {
-            if let known = lock.withLock({ last }), known.document == document { return known.policies }
-            let policies = try HoldfastJSON.decode([SCAPolicy].self, from: Data(document.utf8))
-            lock.withLock { last = (document, policies) }
-            return policies
-        }
-    }
+    /// Every proof verification reads the row (another node may have replaced it) but decodes a document only once.
+    private static let documents = DecodedJSONCache<[SCAPolicy]>(capacity: 4)
 
     init(database: HoldfastDatabase) {
         self.database = database
@@ -38,7 +24,7 @@ struct SCAPolicyService: Sendable {
         guard let row = try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first() else {
             return []
         }
-        return try decoded.policies(for: try row.decode(column: "document", as: String.self))
+        return try Self.documents.decode(try row.decode(column: "document", as: String.self))
     }
 
     func replace(_ policies: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {

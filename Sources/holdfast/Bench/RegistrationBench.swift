@@ -5,7 +5,6 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 import JOSE
-import Logging
 import NIOHTTP1
 
 /// `holdfast bench registration` — the tethering load benchmark (README "Benchmarks"): registrations (challenge + register with

@@ -5,7 +5,6 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 import JOSE
-import Logging
 import NIOHTTP1
 
 /// `holdfast bench sca` — SCA proof verification (README "Benchmarks"): proofs verified per second through
@@ -120,10 +119,7 @@ struct SCABench: AsyncParsableCommand {
         let payload = try SCAPayload(method: "POST", url: url, body: body, policy: nil)
         let claims = SCAProofClaims(url: payload.url, body: payload.body, message: "Add Alex Martin as a beneficiary", pattern: .pin,
                                     signatureInputData: .null, walletId: walletId, iat: Int64(Date().timeIntervalSince1970), jti: jti)
-        var header = JOSEHeader()
-        header.typ = SCAProofClaims.type
-        header.kid = walletId
-        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: header, key: key).compactSerialization
+        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: key).compactSerialization
     }
 
     /// The bank's back end on one connection, with the requests it will send.
