@@ -103,13 +103,28 @@ public struct PresentationSessionCreated: Codable, Sendable, Hashable {
 
 /// `GET /v2/presentations/sessions/{sessionId}/result`.
 public struct PresentationResult: Codable, Sendable, Hashable {
+    /// One reason the presentation failed (README "Verifier" lists the codes and when each is given).
     public struct Failure: Codable, Sendable, Hashable {
         public var code: String
         public var reason: String
+        /// The DCQL credential query the failure is about (OpenID4VP 1.0), when it is about one.
+        public var credentialQueryId: String?
+        /// The input descriptor the failure is about (ISO/IEC TS 18013-7:2024: the docType), when it is about one.
+        public var inputDescriptorId: String?
+        /// The claim path `[namespace, element]` the failure is about, when it is about one.
+        public var path: [String]?
+        /// The value the wallet gave: a DeviceResponse's `status`, its `documentErrors` (docType → error code), or
+        /// the error code a document's `errors` gave for a missing element.
+        public var value: JSONValue?
 
-        public init(code: String, reason: String) {
+        public init(code: String, reason: String, credentialQueryId: String? = nil, inputDescriptorId: String? = nil,
+                    path: [String]? = nil, value: JSONValue? = nil) {
             self.code = code
             self.reason = reason
+            self.credentialQueryId = credentialQueryId
+            self.inputDescriptorId = inputDescriptorId
+            self.path = path
+            self.value = value
         }
     }
 
@@ -144,4 +159,27 @@ public enum PresentationFailureCode {
     public static let nonceMismatch = "NONCE_MISMATCH"
     /// A vp_token entry that is not a DeviceResponse, or none at all.
     public static let malformed = "MALFORMED"
+    /// A required credential query (or input descriptor, or every option of a required credential set) has no
+    /// presentation (OpenID4VP 1.0 §6.4.2; 18013-7:2024 B.3.1).
+    public static let credentialMissing = "CREDENTIAL_MISSING"
+    /// A presented credential does not show a claim its query requires (OpenID4VP 1.0 §6.4.1; a field not
+    /// `optional`).
+    public static let claimMissing = "CLAIM_MISSING"
+    /// A claim is shown with a value outside its claims query's `values` (OpenID4VP 1.0 §6.3).
+    public static let claimValueMismatch = "CLAIM_VALUE_MISMATCH"
+    /// More than one presentation for a credential query without `multiple: true` (OpenID4VP 1.0 §6.1, §8.1).
+    public static let tooManyPresentations = "TOO_MANY_PRESENTATIONS"
+    /// A vp_token key that is not a credential query id of the session's query (OpenID4VP 1.0 §8.1).
+    public static let credentialNotRequested = "CREDENTIAL_NOT_REQUESTED"
+    /// A DeviceResponse whose `status` is not 0 (ISO/IEC 18013-5 §8.3.2.1.2.3); the value given is in `value`.
+    public static let deviceResponseStatus = "DEVICE_RESPONSE_STATUS"
+    /// A DeviceResponse with `documentErrors` (ISO/IEC 18013-5 §8.3.2.1.2.2); docType → error code in `value`.
+    public static let documentErrors = "DOCUMENT_ERRORS"
+
+    /// Every code a failure can carry (the OpenAPI document lists the same set).
+    public static let all: [String] = [
+        issuerUntrusted, issuerSignatureInvalid, digestMismatch, deviceSignatureInvalid, elementNotRequested, docTypeMismatch,
+        expired, notYetValid, statusRevoked, statusSuspended, statusUnknown, nonceMismatch, malformed, credentialMissing,
+        claimMissing, claimValueMismatch, tooManyPresentations, credentialNotRequested, deviceResponseStatus, documentErrors,
+    ]
 }

@@ -210,7 +210,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 /// Responses a wallet would never send, made by hand, refused by the tenant's verifier with the failure each earns
 /// (README "Verifier").
 @Suite struct PresentationAttackEndToEndTests {
-    /// Opens a session asking for family_name, answers it with what `build` makes, returns the result.
+    /// Opens a session asking for family_name and age_over_18, answers it with what `build` makes, returns the result.
     static func answer(_ tenant: EndToEndTenant, _ build: (SessionTranscript) async throws -> Document) async throws -> PresentationResult {
         let created = try await PresentationEndToEndTests.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(PresentationEndToEndTests.query)}"#)
         let fetched = try await URLSessionTransport().send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri))))
@@ -255,12 +255,12 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                          deviceSigned: try await OnlinePresentationSession.deviceSigned(docType: stored.docType, transcript: transcript,
                                                                                         alias: stored.keyAlias, secureArea: secureArea))
             }
-            let asked = issuerSigned.disclosing(["org.iso.18013.5.1": ["family_name"]])
+            let asked = issuerSigned.disclosing(["org.iso.18013.5.1": ["family_name", "age_over_18"]])
 
             // The honest answer, made by hand the same way, is verified: the attacks below differ in one thing each.
             #expect(try await attack { try await signed(asked, $0) }.status == "verified")
             // An element that was not asked for.
-            let extra = try await attack { try await signed(issuerSigned.disclosing(["org.iso.18013.5.1": ["family_name", "birth_date"]]), $0) }
+            let extra = try await attack { try await signed(issuerSigned.disclosing(["org.iso.18013.5.1": ["family_name", "age_over_18", "birth_date"]]), $0) }
             #expect(extra.status == "failed" && extra.failures?.map(\.code) == [PresentationFailureCode.elementNotRequested], "\(extra)")
             // Signed by another key than the MSO's device key.
             let otherKey = try await attack { transcript in

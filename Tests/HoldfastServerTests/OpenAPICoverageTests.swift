@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
 import Testing
@@ -155,5 +156,15 @@ import Testing
         let field = try #require(schemas["FieldError"] as? [String: Any])
         let fieldCode = try #require((field["properties"] as? [String: Any])?["code"] as? [String: Any])
         #expect(Set(try #require(fieldCode["enum"] as? [String])) == ProblemDetails.FieldError.codes)
+    }
+
+    /// The presentation result's failure codes (README "Verifier") are the ones `openapi.json` lists.
+    @Test func presentationFailureCodesAreDocumented() throws {
+        let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let result = try #require(schemas["PresentationResult"] as? [String: Any])
+        let failures = try #require((result["properties"] as? [String: Any])?["failures"] as? [String: Any])
+        let code = try #require(((failures["items"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])
+        #expect(Set(try #require(code["enum"] as? [String])) == Set(PresentationFailureCode.all))
+        #expect(Set(PresentationFailureCode.all).count == PresentationFailureCode.all.count)
     }
 }

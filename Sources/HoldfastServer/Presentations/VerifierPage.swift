@@ -166,7 +166,10 @@ struct VerifierPageController: HoldfastController {
         failures.replaceChildren();
         for (const failure of result.failures || []) {
           const item = document.createElement("li");
-          item.textContent = `${failure.code}: ${failure.reason}`;
+          // Which requested credential and element the failure is about (README "Verifier").
+          const about = [failure.credentialQueryId || failure.inputDescriptorId, (failure.path || []).join(" / ")].filter(Boolean).join(", ");
+          item.textContent = about ? `${failure.code} (${about}): ${failure.reason}` : `${failure.code}: ${failure.reason}`;
+          if (failure.path) item.dataset.path = failure.path.join("/");
           failures.append(item);
         }
         failures.hidden = failures.children.length === 0;
