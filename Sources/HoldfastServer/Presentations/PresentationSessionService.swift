@@ -243,122 +243,33 @@ struct PresentationSessionService: Sendable {
         return .object([:])
     }
 
-    /// The checks of an mdoc reader (ISO/IEC 18013-5 §9.3.1) on each presented document, over the protocol's
-    /// SessionTranscript, plus what this session asked (`PresentationRequirements`: every required credential and
-    /// claim shown, nothing shown that was not asked) and the status list. Each failure is one named check with its
-    /// code (README "Verifier").
+    /// The response's checks (`PresentationResponseVerifier`) over the protocol's SessionTranscript, with what this
+    /// session asked, the IACAs the tenant trusts and the status lists.
     private func verify(_ payload: [String: JSONValue], jwe: JWE, session: Session, now: Date) async throws -> PresentationResult {
         let settings = session.settings
         let isOpenID = settings.presentationProtocol == "openid4vp-1.0"
-        let requirements = Self.requirements(settings, sessionID: session.id)
         var failures: [PresentationResult.Failure] = []
-        var encoded: [(credentialID: String?, text: String)] = []
         let transcript: SessionTranscript
         let responseUri = publicURL() + Self.responsePath(session.id)
         if isOpenID {
             let thumbprint = (try? JWK(publicKey: session.key.publicKey).thumbprint()).flatMap { Base64URL.decode($0) }
             transcript = SessionTranscript.openID4VP(clientId: settings.clientId, nonce: session.nonce, jwkThumbprint: thumbprint,
                                                      responseUri: responseUri)
-            // OpenID4VP 1.0 §8.1: vp_token is an object whose keys are credential query ids of the request and whose
-            // values are non-empty arrays of presentations.
-            guard let token = payload["vp_token"]?.objectValue else {
-                return Self.failed([.init(code: PresentationFailureCode.malformed, reason: "vp_token is not an object of credential query ids")])
-            }
-            for (key, value) in token.sorted(by: { $0.key < $1.key }) {
-                guard requirements.credential(id: key) != nil else {
-                    failures.append(.init(code: PresentationFailureCode.credentialNotRequested,
-                                          reason: "vp_token names the credential query \(Self.quoted(key)), which the request does not have",
-                                          credentialQueryId: String(key.prefix(256))))
-                    continue
-                }
-                guard let items = value.arrayValue, !items.isEmpty, items.allSatisfy({ $0.stringValue != nil }) else {
-                    failures.append(.init(code: PresentationFailureCode.malformed, reason: "vp_token.\(key) is not a non-empty array of presentations",
-                                          credentialQueryId: key))
-                    continue
-                }
-                for item in items { if let text = item.stringValue { encoded.append((key, text)) } }
-            }
         } else {
             let apu = jwe.header["apu"]?.stringValue.flatMap { Base64URL.decode($0) }
             let apv = jwe.header["apv"]?.stringValue.flatMap { Base64URL.decode($0) }
+            // 18013-7:2024 B.4.3.3.2: apv is the request's nonce.
             if apv != Array(session.nonce.utf8) { failures.append(.init(code: PresentationFailureCode.nonceMismatch, reason: "apv is not the session's nonce")) }
             transcript = SessionTranscript.iso18013_7(clientId: settings.clientId, responseUri: responseUri, nonce: session.nonce,
                                                       mdocGeneratedNonce: apu.map { String(decoding: $0, as: UTF8.self) } ?? "")
-            guard let text = payload["vp_token"]?.stringValue else {
-                return Self.failed(failures + [.init(code: PresentationFailureCode.malformed, reason: "vp_token is not a base64url DeviceResponse")])
-            }
-            encoded.append((nil, text))
         }
         let trusted = await issuerCertificates.current(now: now).iacas.map(\.certificate) + (try await trustedIssuers.certificates())
-        var claims: [String: [String: [String: JSONValue]]] = [:]
-        var presented: [PresentationRequirements.Presented] = []
-        for (credentialID, text) in encoded {
-            guard let bytes = Base64URL.decode(text), let response = try? DeviceResponse(decoding: bytes) else {
-                failures.append(.init(code: PresentationFailureCode.malformed, reason: "a vp_token entry is not a base64url DeviceResponse",
-                                      credentialQueryId: credentialID))
-                continue
-            }
-            // ISO/IEC 18013-5 §8.3.2.1.2.3: a status other than 0 (OK) is an error the mdoc reports.
-            if response.status != DeviceResponse.statusOK {
-                failures.append(.init(code: PresentationFailureCode.deviceResponseStatus, reason: "the DeviceResponse's status is \(response.status), not 0",
-                                      credentialQueryId: credentialID, value: .integer(Int64(clamping: response.status))))
-            }
-            // §8.3.2.1.2.2: documentErrors lists documents the mdoc could not return.
-            if let errors = response.documentErrors {
-                failures.append(.init(code: PresentationFailureCode.documentErrors, reason: "the DeviceResponse carries documentErrors \(Self.rendered(errors))",
-                                      credentialQueryId: credentialID, value: ClaimJSON.json(errors)))
-            }
-            for document in response.documents {
-                let requested: PresentationRequirements.Credential?
-                if let credentialID {
-                    requested = requirements.credential(id: credentialID).flatMap { $0.docType == document.docType ? $0 : nil }
-                } else {
-                    requested = requirements.credentials.first { $0.docType == document.docType }
-                }
-                guard let requested else {
-                    failures.append(.init(code: PresentationFailureCode.docTypeMismatch, reason: "\(Self.quoted(document.docType)) was not asked for",
-                                          credentialQueryId: credentialID))
-                    continue
-                }
-                var shown: [String: [String: JSONValue]] = [:]
-                for space in document.issuerSigned.nameSpaces {
-                    for item in space.items { shown[space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue) }
-                }
-                presented.append(.init(credentialId: requested.id, elements: shown, elementErrors: Self.elementErrors(document.errors)))
-                let verified: MDocVerifier.Verified
-                do {
-                    verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted)).verify(document, sessionTranscript: transcript, at: now)
-                } catch {
-                    failures.append(Self.named(.init(code: Self.code(error), reason: error.description), requested.id, isOpenID: isOpenID))
-                    continue
-                }
-                for (space, elements) in shown.sorted(by: { $0.key < $1.key }) {
-                    for (element, value) in elements.sorted(by: { $0.key < $1.key }) {
-                        guard requested.claims.contains(where: { $0.nameSpace == space && $0.element == element }) else {
-                            failures.append(Self.named(.init(code: PresentationFailureCode.elementNotRequested,
-                                                             reason: "\(space)/\(element) was not asked for", path: [space, element]),
-                                                       requested.id, isOpenID: isOpenID))
-                            continue
-                        }
-                        claims[document.docType, default: [:]][space, default: [:]][element] = value
-                    }
-                }
-                if let failure = try await statusFailure(verified.mso.status, issuer: verified.iaca, now: now) {
-                    failures.append(Self.named(failure, requested.id, isOpenID: isOpenID))
-                }
-            }
+        let verifier = PresentationResponseVerifier(protocol: isOpenID ? .openID4VP : .iso18013_7,
+                                                    requirements: Self.requirements(settings, sessionID: session.id),
+                                                    transcript: transcript, trust: IssuerTrust(iacas: trusted))
+        return try await verifier.verify(vpToken: payload["vp_token"], at: now, failures: failures) { reference, iaca in
+            try await statusFailure(reference, issuer: iaca, now: now)
         }
-        for shortfall in requirements.shortfalls(presented) {
-            failures.append(Self.failure(shortfall, isOpenID: isOpenID))
-        }
-        if failures.isEmpty, claims.isEmpty {
-            failures.append(.init(code: PresentationFailureCode.malformed, reason: "vp_token holds no presentation"))
-        }
-        return failures.isEmpty ? PresentationResult(status: "verified", claims: claims) : Self.failed(failures)
-    }
-
-    private static func failed(_ failures: [PresentationResult.Failure]) -> PresentationResult {
-        PresentationResult(status: "failed", failures: failures)
     }
 
     /// What a session asked, as the wallet saw it: the DCQL query given (or written from docType and nameSpaces)
@@ -372,56 +283,6 @@ struct PresentationSessionService: Sendable {
         }
         return PresentationRequirements(requests: settings.requests)
     }
-
-    /// A failure about one credential query (or input descriptor) names it.
-    private static func named(_ failure: PresentationResult.Failure, _ credentialID: String, isOpenID: Bool) -> PresentationResult.Failure {
-        var named = failure
-        if isOpenID { named.credentialQueryId = credentialID } else { named.inputDescriptorId = credentialID }
-        return named
-    }
-
-    private static func failure(_ shortfall: PresentationRequirements.Shortfall, isOpenID: Bool) -> PresentationResult.Failure {
-        let noun = isOpenID ? "credential query" : "input descriptor"
-        switch shortfall {
-        case .credentialMissing(let id):
-            return named(.init(code: PresentationFailureCode.credentialMissing, reason: "the \(noun) \(quoted(id)) is required and no credential was presented for it"),
-                         id, isOpenID: isOpenID)
-        case .claimMissing(let id, let path, let errorCode):
-            let given = errorCode.map { ", the document gave error code \($0) for it" } ?? ""
-            return named(.init(code: PresentationFailureCode.claimMissing,
-                               reason: "the \(noun) \(quoted(id)) requires \(path.joined(separator: "/")), which was not presented\(given)",
-                               path: path, value: errorCode.map { .integer($0) }), id, isOpenID: isOpenID)
-        case .claimValueMismatch(let id, let path):
-            return named(.init(code: PresentationFailureCode.claimValueMismatch,
-                               reason: "the \(noun) \(quoted(id)) asks \(path.joined(separator: "/")) for one of its values, and another was presented",
-                               path: path), id, isOpenID: isOpenID)
-        case .tooManyPresentations(let id, let count):
-            return named(.init(code: PresentationFailureCode.tooManyPresentations,
-                               reason: "the \(noun) \(quoted(id)) takes one presentation (no multiple), \(count) were presented"), id, isOpenID: isOpenID)
-        }
-    }
-
-    /// `Document.errors` (ISO/IEC 18013-5 §8.3.2.1.2.2: namespace → element → error code) as far as it is well formed.
-    private static func elementErrors(_ errors: CBOR?) -> [String: [String: Int64]] {
-        guard case .map(let spaces)? = errors else { return [:] }
-        var result: [String: [String: Int64]] = [:]
-        for space in spaces {
-            guard case .text(let name) = space.key, case .map(let elements) = space.value else { continue }
-            for element in elements {
-                guard case .text(let identifier) = element.key, case .integer(let code) = ClaimJSON.json(element.value) else { continue }
-                result[name, default: [:]][identifier] = code
-            }
-        }
-        return result
-    }
-
-    private static func rendered(_ value: CBOR) -> String {
-        let text = (try? JSONEncoder().encode(ClaimJSON.json(value))).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        return String(text.prefix(512))
-    }
-
-    /// Text the wallet chose, bounded and quoted, for a reason.
-    private static func quoted(_ text: String) -> String { "\"" + String(text.prefix(256)) + "\"" }
 
     /// The status of a credential: read from the tenant's own status list for a credential it issued, else from
     /// the list the credential points at, fetched and verified against the IACA that issued it (`ForeignStatusLists`);
@@ -465,6 +326,7 @@ struct PresentationSessionService: Sendable {
         default: PresentationFailureCode.malformed
         }
     }
+
 
     // MARK: the result
 
