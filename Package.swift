@@ -168,7 +168,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "ClientAttestationTests", dependencies: [
-            "ClientAttestation", "HoldfastProtocol", "JOSE",
+            "TestSupport", "ClientAttestation", "HoldfastProtocol", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
