@@ -72,12 +72,42 @@ import TestSupport
             let body = try await Self.loopback.get(try #require(URL(string: base + "/ok")), accept: "*/*", deadline: .seconds(30),
                                                    maximumBytes: 1 << 20)
             #expect(String(decoding: body, as: UTF8.self) == "hello")
+            // By name: every address of localhost is tried in turn (the server listens on 127.0.0.1 only, which need
+            // not be the first).
+            let port = try #require(URL(string: base)?.port)
+            let byName = try await Self.loopback.get(try #require(URL(string: "http://localhost:\(port)/ok")), accept: "*/*",
+                                                     deadline: .seconds(30), maximumBytes: 1 << 20)
+            #expect(String(decoding: byName, as: UTF8.self) == "hello")
             let failure1 = try await Self.failure(Self.publicOnly, base + "/ok")
             #expect(failure1?.kind == .addressRefused)
             // By name too: localhost resolves to loopback addresses, refused after resolution.
-            let port = try #require(URL(string: base)?.port)
             let failure2 = try await Self.failure(Self.publicOnly, "http://localhost:\(port)/ok")
             #expect(failure2?.kind == .addressRefused)
+        }
+    }
+
+    /// Every address a name resolves to is checked, not only the one connected to: one public and one private
+    /// address is refused, before any connection.
+    @Test func aNameWithAnyNonPublicAddressIsRefused() async throws {
+        let fetcher = OutboundFetcher(allowsPrivateAddresses: false, addressesOf: { _ in
+            [IPAddress(Substring("93.184.216.34"))!, IPAddress(Substring("169.254.169.254"))!]
+        })
+        let failure = try await Self.failure(fetcher, "https://status.test/list")
+        #expect(failure?.kind == .addressRefused)
+        #expect(failure?.detail.contains("169.254.169.254") == true)
+    }
+
+    /// A name's addresses are tried in order until one connects; the connection goes to an address that was checked.
+    @Test func theNextAddressIsTriedWhenOneDoesNotConnect() async throws {
+        try await Self.withServer { base, _ in
+            let port = try #require(URL(string: base)?.port)
+            // The server listens on 127.0.0.1 only: nothing answers on 127.0.0.2.
+            let fetcher = OutboundFetcher(allowsPrivateAddresses: true, addressesOf: { _ in
+                [IPAddress(Substring("127.0.0.2"))!, IPAddress(Substring("127.0.0.1"))!]
+            })
+            let body = try await fetcher.get(try #require(URL(string: "http://status.test:\(port)/ok")), accept: "*/*",
+                                             deadline: .seconds(30), maximumBytes: 1 << 20)
+            #expect(String(decoding: body, as: UTF8.self) == "hello")
         }
     }
 

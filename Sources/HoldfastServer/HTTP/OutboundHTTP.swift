@@ -14,8 +14,9 @@ import NIOPosix
 /// - the host is resolved here and every address it resolves to is checked (`OutboundAddressPolicy`) — unless
 ///   `allowsPrivateAddresses`, a host with any loopback, private, link-local, unique-local, multicast or otherwise
 ///   non-public address is refused;
-/// - the connection goes to the address that was checked, not to a second resolution of the name (which could answer
-///   differently, DNS rebinding): the request's client maps the host name to that address (`dnsOverride`), so the
+/// - the connection goes to an address that was checked (the first that takes a connection, `reachable`), not to a
+///   second resolution of the name (which could answer differently, DNS rebinding): the request's client maps the
+///   host name to that address (`dnsOverride`), so the
 ///   `Host` header, TLS server name and certificate check still use the name. Connecting to the IP with a `Host`
 ///   header instead would send no SNI and check the certificate against the IP, which breaks `https`;
 /// - no redirect is followed (a 3xx is a failure): a redirect could lead anywhere, past the checks above;
@@ -46,9 +47,13 @@ struct OutboundFetcher: Sendable {
     }
 
     let allowsPrivateAddresses: Bool
+    /// A host name's addresses: `getaddrinfo(3)` (tests give names addresses of their choosing).
+    let addressesOf: @Sendable (String) async throws -> [IPAddress]
 
-    init(allowsPrivateAddresses: Bool) {
+    init(allowsPrivateAddresses: Bool,
+         addressesOf: @escaping @Sendable (String) async throws -> [IPAddress] = OutboundFetcher.systemAddresses) {
         self.allowsPrivateAddresses = allowsPrivateAddresses
+        self.addressesOf = addressesOf
     }
 
     init(_ configuration: OutboundConfiguration) {
@@ -64,9 +69,11 @@ struct OutboundFetcher: Sendable {
         }
         let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
         let allowsPrivate = allowsPrivateAddresses
+        let addressesOf = addressesOf
         do {
             return try await Self.within(deadline, name: name) {
-                let address = try await Self.resolve(host, name: name, allowsPrivate: allowsPrivate)
+                let addresses = try await Self.resolve(host, name: name, allowsPrivate: allowsPrivate, addressesOf: addressesOf)
+                let address = try await Self.reachable(addresses, port: url.port ?? (scheme == "https" ? 443 : 80), name: name)
                 return try await Self.fetch(url, host: host, address: address, accept: accept, deadline: deadline,
                                             maximumBytes: maximumBytes, name: name)
             }
@@ -79,21 +86,22 @@ struct OutboundFetcher: Sendable {
 
     // MARK: steps
 
-    /// Every address of `host` (an IP literal is its own), each checked; the first is the one to connect to.
-    static func resolve(_ host: String, name: String, allowsPrivate: Bool) async throws -> IPAddress {
+    /// Every address of `host` (an IP literal is its own), each checked: the addresses to connect to, in order.
+    static func resolve(_ host: String, name: String, allowsPrivate: Bool,
+                        addressesOf: @Sendable (String) async throws -> [IPAddress]) async throws -> [IPAddress] {
         let addresses: [IPAddress]
         if let literal = IPAddress(Substring(host)) {
             addresses = [literal]
         } else {
             do {
-                addresses = try await NIOThreadPool.singleton.runIfActive { try Self.addresses(of: host) }
+                addresses = try await addressesOf(host)
             } catch let failure as Failure {
                 throw failure
             } catch {
                 throw Failure(kind: .resolution, detail: "GET \(name): \(error)")
             }
         }
-        guard let first = addresses.first else {
+        guard !addresses.isEmpty else {
             throw Failure(kind: .resolution, detail: "GET \(name): \(host) has no address")
         }
         if !allowsPrivate {
@@ -104,7 +112,28 @@ struct OutboundFetcher: Sendable {
                 }
             }
         }
-        return first
+        return addresses
+    }
+
+    /// The first of `addresses`, in the resolver's order (RFC 6724), that takes a TCP connection; with one address,
+    /// that one. The client's connection pool retries one address until the deadline, so the choice is made here with
+    /// a plain connect, closed at once.
+    static func reachable(_ addresses: [IPAddress], port: Int, name: String) async throws -> IPAddress {
+        guard addresses.count > 1 else { return addresses[0] }
+        var lastError: (any Error)?
+        for address in addresses {
+            do {
+                let socketAddress = try SocketAddress(ipAddress: address.description, port: port)
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connectTimeout(.seconds(5)).connect(to: socketAddress).get()
+                try? await channel.close()
+                return address
+            } catch {
+                try Task.checkCancellation()
+                lastError = error
+            }
+        }
+        throw Failure(kind: .connection, detail: "GET \(name): no address takes a connection (\(lastError.map { "\($0)" } ?? "none"))")
     }
 
     private static func fetch(_ url: URL, host: String, address: IPAddress, accept: String, deadline: Duration,
@@ -165,7 +194,12 @@ struct OutboundFetcher: Sendable {
         }
     }
 
-    /// `getaddrinfo(3)`: every TCP address of `host`, IPv4 and IPv6, in the resolver's order.
+    /// `getaddrinfo(3)` on NIO's thread pool (it blocks): every TCP address of `host`, IPv4 and IPv6, in the
+    /// resolver's order.
+    @Sendable static func systemAddresses(_ host: String) async throws -> [IPAddress] {
+        try await NIOThreadPool.singleton.runIfActive { try Self.addresses(of: host) }
+    }
+
     private static func addresses(of host: String) throws -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
