@@ -115,11 +115,10 @@ struct OutboundFetcher: Sendable {
         return addresses
     }
 
-    /// The first of `addresses`, in the resolver's order (RFC 6724), that takes a TCP connection; with one address,
-    /// that one. The client's connection pool retries one address until the deadline, so the choice is made here with
-    /// a plain connect, closed at once.
+    /// The first of `addresses`, in the resolver's order (RFC 6724), that takes a TCP connection. The client's
+    /// connection pool retries a refused connection until the deadline, so the choice is made here with a plain
+    /// connect, closed at once: a server that is down fails the fetch at once, and a name's next address is tried.
     static func reachable(_ addresses: [IPAddress], port: Int, name: String) async throws -> IPAddress {
-        guard addresses.count > 1 else { return addresses[0] }
         var lastError: (any Error)?
         for address in addresses {
             do {
