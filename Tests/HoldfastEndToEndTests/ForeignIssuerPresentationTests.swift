@@ -86,6 +86,8 @@ import X509
                 configuration.port = tenantPort
                 configuration.publicURL = "http://localhost:\(tenantPort)"
                 configuration.outbound.allowsPrivateAddresses = true
+                // The whole suite may run at once on a small machine: no fetch is cut short by a busy one.
+                configuration.outbound.statusListDeadline = .seconds(120)
             }) { tenant in
                 let pem = try issuer.iaca.serializeAsPEM().pemString
                 let added = try await tenant.admin.send("POST", "/v1/presentations/trusted-issuers",

@@ -46,6 +46,7 @@ import Testing
         ("HOLDFAST_DATABASE_URL", "mysql://x@y/z"), ("HOLDFAST_REDIS_URL", "http://cache"),
         ("HOLDFAST_LOG_LEVEL", "loud"), ("HOLDFAST_LOG_FORMAT", "xml"), ("HOLDFAST_MAX_BODY_BYTES", "-1"),
         ("HOLDFAST_PUBLIC_URL", "ftp://x"), ("HOLDFAST_HOST", "bad host"), ("HOLDFAST_OUTBOUND_ALLOW_PRIVATE", "maybe"),
+        ("HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS", "0"), ("HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS", "121"),
     ])
     func invalidValueIsAClearErrorNamingTheVariable(_ variable: String, _ value: String) {
         let error = #expect(throws: ConfigurationError.self) {
@@ -60,8 +61,11 @@ import Testing
         let defaults = try HoldfastConfiguration(environment: [:])
         #expect(!defaults.outbound.allowsPrivateAddresses)
         #expect(defaults.description.contains("outbound requests: public addresses only"))
-        let allowed = try HoldfastConfiguration(environment: ["HOLDFAST_OUTBOUND_ALLOW_PRIVATE": "true"])
+        #expect(defaults.outbound.statusListDeadline == .seconds(10))
+        let allowed = try HoldfastConfiguration(environment: ["HOLDFAST_OUTBOUND_ALLOW_PRIVATE": "true",
+                                                              "HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS": "30"])
         #expect(allowed.outbound.allowsPrivateAddresses)
+        #expect(allowed.outbound.statusListDeadline == .seconds(30))
         #expect(allowed.description.contains("HOLDFAST_OUTBOUND_ALLOW_PRIVATE"))
     }
 

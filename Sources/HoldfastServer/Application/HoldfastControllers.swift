@@ -43,6 +43,7 @@ public enum HoldfastControllers {
                 statusLists: statusLists,
                 foreignStatusLists: ForeignStatusLists(allowsHTTP: { services.publicURL.lowercased().hasPrefix("http:") },
                                                        fetcher: OutboundFetcher(services.configuration.outbound),
+                                                       deadline: services.configuration.outbound.statusListDeadline,
                                                        logger: services.logger),
                 publicURL: { services.publicURL }), clock: clock),
             TenantKeyController(keyring: services.keyring),

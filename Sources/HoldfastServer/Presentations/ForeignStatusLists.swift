@@ -42,8 +42,6 @@ actor ForeignStatusLists {
     static let defaultCacheAge: TimeInterval = 300
     static let maximumTokenBytes = 1 << 20
     static let maximumEntries = 1_000
-    /// The whole fetch — resolution, connection and body — ends within this.
-    static let fetchDeadline = Duration.seconds(5)
 
     private let fetch: @Sendable (URL) async throws -> Data
     private let allowsHTTP: @Sendable () -> Bool
@@ -61,11 +59,13 @@ actor ForeignStatusLists {
         self.fetch = fetch
     }
 
-    /// Lists fetched by `fetcher`.
-    init(allowsHTTP: @escaping @Sendable () -> Bool, fetcher: OutboundFetcher, logger: Logger) {
+    /// Lists fetched by `fetcher`, each fetch — resolution, connection and body — within `deadline`
+    /// (`HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS`).
+    init(allowsHTTP: @escaping @Sendable () -> Bool, fetcher: OutboundFetcher,
+         deadline: Duration = OutboundConfiguration.defaultStatusListDeadline, logger: Logger) {
         self.init(allowsHTTP: allowsHTTP, logger: logger, fetch: { url in
             try await fetcher.get(url, accept: "\(StatusListToken.cwtType), \(StatusListToken.jwtMediaType)",
-                                  deadline: ForeignStatusLists.fetchDeadline, maximumBytes: ForeignStatusLists.maximumTokenBytes)
+                                  deadline: deadline, maximumBytes: ForeignStatusLists.maximumTokenBytes)
         })
     }
 

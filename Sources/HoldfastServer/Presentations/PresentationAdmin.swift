@@ -24,7 +24,8 @@ public struct PresentationAdmin: Sendable {
             trustedIssuers: PresentationTrustedIssuerService(database: database),
             statusLists: StatusListService(database: database, certificates: store, publicURL: { publicURL }),
             foreignStatusLists: ForeignStatusLists(allowsHTTP: { publicURL.lowercased().hasPrefix("http:") },
-                                                   fetcher: OutboundFetcher(configuration.outbound), logger: logger),
+                                                   fetcher: OutboundFetcher(configuration.outbound),
+                                                   deadline: configuration.outbound.statusListDeadline, logger: logger),
             publicURL: { publicURL }))
     }
 
