@@ -5,10 +5,12 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastSDK
+import HoldfastServer
 import Hummingbird
 import HummingbirdTesting
 import JOSE
 import MDoc
+import ServerTestSupport
 import StatusList
 import TestSupport
 import Testing
@@ -78,7 +80,15 @@ import X509
             let port = try #require(client.port)
             let listURI = "http://localhost:\(port)/status/1"
             listBody.withLock { $0 = try! issuer.statusList(uri: listURI) }
-            try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
+            // The issuer's server is on loopback: the tenant is told it may fetch from private addresses.
+            let tenantPort = try RawConnection.freePort()
+            try await EndToEndBackend.sqlite.withTenant(configure: { configuration in
+                configuration.port = tenantPort
+                configuration.publicURL = "http://localhost:\(tenantPort)"
+                configuration.outbound.allowsPrivateAddresses = true
+                // The whole suite may run at once on a small machine: no fetch is cut short by a busy one.
+                configuration.outbound.statusListDeadline = .seconds(120)
+            }) { tenant in
                 let pem = try issuer.iaca.serializeAsPEM().pemString
                 let added = try await tenant.admin.send("POST", "/v1/presentations/trusted-issuers",
                                                         body: try JSONEncoder().encode(["certificatePem": pem]))
@@ -102,6 +112,40 @@ import X509
                 #expect(fetches.withLock { $0 } == 1)
                 let unreadable = try await present(index: 0, uri: "http://localhost:\(port)/status/unknown")
                 #expect(unreadable.failures?.map(\.code) == [PresentationFailureCode.statusUnknown], "\(unreadable)")
+                // The reason is fixed: the list server's answer (404) is in the log, not in the result.
+                #expect(unreadable.failures?.map(\.reason) == ["the status list could not be fetched"], "\(unreadable)")
+            }
+        }
+    }
+
+    /// The same list on loopback, with the tenant left at its default (`HOLDFAST_OUTBOUND_ALLOW_PRIVATE` off): the
+    /// verifier never asks the list's server, and the credential's status is unknown.
+    @Test func aTenantThatMayNotFetchFromPrivateAddressesNeverAsksALoopbackServer() async throws {
+        let issuer = try OtherIssuer()
+        let fetches = Locked(0)
+        let router = Router()
+        router.get("/status/1") { _, _ in
+            fetches.withLock { $0 += 1 }
+            return Response(status: .ok)
+        }
+        let statusServer = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await statusServer.test(.live) { client in
+            let listURI = "http://localhost:\(try #require(client.port))/status/1"
+            try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
+                let added = try await tenant.admin.send("POST", "/v1/presentations/trusted-issuers",
+                                                        body: try JSONEncoder().encode(["certificatePem": try issuer.iaca.serializeAsPEM().pemString]))
+                try #require(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+                let deviceKey = P256.Signing.PrivateKey()
+                let issued = try issuer.mdl(deviceKey: deviceKey.publicKey, status: .init(index: 0, uri: listURI))
+                let result = try await PresentationAttackEndToEndTests.answer(tenant) { transcript in
+                    Document(docType: "org.iso.18013.5.1.mDL", issuerSigned: issued.disclosing(["org.iso.18013.5.1": ["family_name"]]),
+                             deviceSigned: try DeviceSigned.sign(docType: "org.iso.18013.5.1.mDL", sessionTranscript: transcript,
+                                                                 signer: COSESigningKey.p256(deviceKey)))
+                }
+                #expect(result.status == "failed", "\(result)")
+                #expect(result.failures?.map(\.code) == [PresentationFailureCode.statusUnknown], "\(result)")
+                #expect(result.failures?.map(\.reason) == ["the status list could not be fetched"], "\(result)")
+                #expect(fetches.withLock { $0 } == 0)
             }
         }
     }

@@ -135,7 +135,7 @@ import Testing
                                           "--user", "customer-7", "--protection", "biometric", "--max-pin-attempts", "5"])
         #expect(created.status == 0, "\(created.error)")
         let wallet = try JSONDecoder().decode(Created.self, from: Data(created.output.utf8))
-        #expect(wallet.activationCode.count == 14)
+        #expect(wallet.activationCode.count == 19, "16 digits in groups of four (README \"SCA wallet (back end)\")")
         func state(_ arguments: [String]) async throws -> Wallet {
             let answer = try await Self.run(["admin", "sca", "wallets"] + arguments + ["--data", data.path])
             #expect(answer.status == 0, "\(arguments) \(answer.error)")

@@ -14,6 +14,9 @@ import Testing
         return #"{"entries": {\#(entries.joined(separator: ", "))}}"#
     }
 
+    /// The tests' servers are on loopback: `HOLDFAST_OUTBOUND_ALLOW_PRIVATE` on.
+    static let loopback = OutboundConfiguration(allowsPrivateAddresses: true)
+
     static func temporaryFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-status-\(UUID().uuidString).json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -102,7 +105,7 @@ import Testing
             let port = try #require(client.port)
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/attestation/status"))
             let revocations = try await AndroidRevocations.start(source: .url(url), refreshInterval: .seconds(60),
-                                                                 logger: StorageBackend.quietLogger)
+                                                                 outbound: Self.loopback, logger: StorageBackend.quietLogger)
             #expect(revocations.current.entries.keys.sorted() == ["123"])
 
             served.set(body: Self.statusJSON(["123", "456"]))
@@ -115,19 +118,27 @@ import Testing
             #expect(revocations.status.lastFailure?.contains("503") == true)
 
             let wrongPath = try #require(URL(string: "http://127.0.0.1:\(port)/elsewhere"))
-            await #expect(throws: RevocationListLoader.Failure.self) { try await RevocationListLoader.load(.url(wrongPath)) }
+            await #expect(throws: RevocationListLoader.Failure.self) { try await RevocationListLoader.load(.url(wrongPath), allowsPrivateAddresses: true) }
+
+            // With private addresses not allowed (the default), the loopback server is never asked.
+            let before = served.requests
+            let refused = try await AndroidRevocations.start(source: .url(url), refreshInterval: .seconds(60),
+                                                             logger: StorageBackend.quietLogger)
+            #expect(refused.current == AttestationRevocationList.bundledSnapshot)
+            #expect(refused.status.lastFailure?.contains("address_refused") == true, "\(refused.status.lastFailure ?? "")")
+            #expect(served.requests == before)
         }
 
         let unreachable = try #require(URL(string: "http://127.0.0.1:1/attestation/status"))
         let revocations = try await AndroidRevocations.start(source: .url(unreachable), refreshInterval: .seconds(60),
-                                                             logger: StorageBackend.quietLogger)
+                                                             outbound: Self.loopback, logger: StorageBackend.quietLogger)
         #expect(revocations.current == AttestationRevocationList.bundledSnapshot)
         #expect(revocations.status.lastFailure != nil && revocations.status.loadedAt == nil)
 
         // Credentials in the URL never reach a message (they are logged).
         let withSecrets = try #require(URL(string: "http://holdfast:s3cret-pw@127.0.0.1:1/attestation/status?token=t0ken"))
         do {
-            _ = try await RevocationListLoader.load(.url(withSecrets))
+            _ = try await RevocationListLoader.load(.url(withSecrets), allowsPrivateAddresses: true)
             Issue.record("an unreachable URL loaded")
         } catch {
             #expect(!error.description.contains("s3cret-pw") && !error.description.contains("t0ken"), "\(error)")
@@ -171,6 +182,7 @@ private final class ServedStatus: @unchecked Sendable {
     private let lock = NSLock()
     private var body: String
     private var status: HTTPResponse.Status = .ok
+    private var answered = 0
 
     init(body: String) {
         self.body = body
@@ -180,8 +192,11 @@ private final class ServedStatus: @unchecked Sendable {
 
     func set(status: HTTPResponse.Status) { lock.withLock { self.status = status } }
 
+    var requests: Int { lock.withLock { answered } }
+
     func response() -> Response {
         lock.lock()
+        answered += 1
         let currentStatus = status, currentBody = body
         lock.unlock()
         return Response(status: currentStatus, headers: [.contentType: "application/json"],

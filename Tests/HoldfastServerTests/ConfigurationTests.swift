@@ -45,13 +45,28 @@ import Testing
         ("HOLDFAST_PORT", "eighty"), ("HOLDFAST_PORT", "70000"), ("HOLDFAST_MASTER_KEY", "c2hvcnQ="),
         ("HOLDFAST_DATABASE_URL", "mysql://x@y/z"), ("HOLDFAST_REDIS_URL", "http://cache"),
         ("HOLDFAST_LOG_LEVEL", "loud"), ("HOLDFAST_LOG_FORMAT", "xml"), ("HOLDFAST_MAX_BODY_BYTES", "-1"),
-        ("HOLDFAST_PUBLIC_URL", "ftp://x"), ("HOLDFAST_HOST", "bad host"),
+        ("HOLDFAST_PUBLIC_URL", "ftp://x"), ("HOLDFAST_HOST", "bad host"), ("HOLDFAST_OUTBOUND_ALLOW_PRIVATE", "maybe"),
+        ("HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS", "0"), ("HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS", "121"),
     ])
     func invalidValueIsAClearErrorNamingTheVariable(_ variable: String, _ value: String) {
         let error = #expect(throws: ConfigurationError.self) {
             try HoldfastConfiguration(environment: [variable: value])
         }
         #expect(error?.variable == variable)
+    }
+
+    /// Outbound requests go to public addresses only unless `HOLDFAST_OUTBOUND_ALLOW_PRIVATE` says otherwise; the
+    /// start-up description says which.
+    @Test func outboundPrivateAddressesAreOffUnlessAllowed() throws {
+        let defaults = try HoldfastConfiguration(environment: [:])
+        #expect(!defaults.outbound.allowsPrivateAddresses)
+        #expect(defaults.description.contains("outbound requests: public addresses only"))
+        #expect(defaults.outbound.statusListDeadline == .seconds(10))
+        let allowed = try HoldfastConfiguration(environment: ["HOLDFAST_OUTBOUND_ALLOW_PRIVATE": "true",
+                                                              "HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS": "30"])
+        #expect(allowed.outbound.allowsPrivateAddresses)
+        #expect(allowed.outbound.statusListDeadline == .seconds(30))
+        #expect(allowed.description.contains("HOLDFAST_OUTBOUND_ALLOW_PRIVATE"))
     }
 
     @Test func descriptionHasNoSecrets() throws {

@@ -200,6 +200,24 @@ import Testing
         return RawConnection.Received(bytes: first.bytes + more.bytes, closed: more.closed, elapsed: first.elapsed + more.elapsed)
     }
 
+    /// The connections of an IPv6 /64 are one source, as the rate limiter groups them (`SourceKey`): a client does not
+    /// get `maximum` more connections for each interface id of its block. IPv4 sources stay one per address.
+    @Test func anIPv6SourceIsCountedPerSlash64LikeTheRateLimiter() throws {
+        let counter = ConnectionCounter(maximum: 2, exempt: [])
+        func address(_ text: String) throws -> IPAddress { try #require(IPAddress(Substring(text))) }
+        #expect(counter.acquire(try address("2001:db8:1:2::1")))
+        #expect(counter.acquire(try address("2001:db8:1:2:ffff:ffff:ffff:9")))
+        #expect(!counter.acquire(try address("2001:db8:1:2::77")), "a third interface id of the same /64")
+        #expect(counter.acquire(try address("2001:db8:1:3::1")), "the next /64 is another source")
+        counter.release(try address("2001:db8:1:2::1"))
+        #expect(counter.acquire(try address("2001:db8:1:2::77")), "a closed connection gives the /64 its place back")
+        #expect(counter.acquire(try address("192.0.2.1")))
+        #expect(counter.acquire(try address("192.0.2.1")))
+        #expect(!counter.acquire(try address("::ffff:192.0.2.1")), "an IPv4-mapped address is its IPv4 address")
+        #expect(counter.acquire(try address("192.0.2.2")), "IPv4 sources are one per address")
+        #expect(counter.sources == 4)
+    }
+
     @Test func aTrustedProxyIsNotLimited() async throws {
         try await Self.withServer(timeout: .seconds(120), connections: 1, trustedProxies: "127.0.0.1") { port, _, _ in
             let connections = try (0..<3).map { _ in try RawConnection(port: port) }

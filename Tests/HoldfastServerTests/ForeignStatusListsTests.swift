@@ -2,6 +2,9 @@ import COSE
 import Crypto
 import Foundation
 @testable import HoldfastServer
+import Hummingbird
+import HummingbirdTesting
+import Logging
 import MDoc
 import StatusList
 import TestSupport
@@ -124,5 +127,45 @@ import X509
             try await lists.status(.init(index: 4, uri: Self.uri), issuer: other.iaca, now: Date())
         }
         #expect(served.fetches.withLock { $0 } == 2)
+    }
+
+    /// Through the server's outbound fetcher, from a server on loopback: read when private addresses are allowed
+    /// (`HOLDFAST_OUTBOUND_ALLOW_PRIVATE`), refused when they are not; a redirect, an error answer and a body over
+    /// 1 MiB are refused. Every fetch failure has the same fixed reason: nothing the list's server said is repeated.
+    @Test func aListOnLoopbackIsFetchedOnlyWhenAllowedAndFailuresHaveAFixedReason() async throws {
+        let issuer = try Issuer()
+        let body = Locked(Data())
+        let router = Router()
+        router.get("/status/1") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.withLock { $0 }))) }
+        router.get("/status/moved") { _, _ in Response(status: .movedPermanently, headers: [.location: "/status/1"]) }
+        router.get("/status/error") { _, _ in
+            Response(status: .serviceUnavailable, body: ResponseBody(byteBuffer: ByteBuffer(string: "upstream words")))
+        }
+        router.get("/status/huge") { _, _ in
+            Response(status: .ok, body: ResponseBody { writer in
+                while true { try await writer.write(ByteBuffer(repeating: 0x61, count: 64 << 10)) }
+            })
+        }
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await application.test(.live) { client in
+            let base = "http://127.0.0.1:\(try #require(client.port))/status"
+            body.withLock { $0 = try! issuer.token(subject: base + "/1") }
+            let logger = Logger(label: "test")
+            let allowed = ForeignStatusLists(allowsHTTP: { true }, fetcher: OutboundFetcher(allowsPrivateAddresses: true), logger: logger)
+            let revoked = try await allowed.status(.init(index: 3, uri: base + "/1"), issuer: issuer.iaca, now: Date())
+            #expect(revoked == 1)
+            let refused = ForeignStatusLists(allowsHTTP: { true }, fetcher: OutboundFetcher(allowsPrivateAddresses: false), logger: logger)
+            for (lists, path) in [(refused, "/1"), (allowed, "/moved"), (allowed, "/error"), (allowed, "/huge")] {
+                do {
+                    _ = try await lists.status(.init(index: 3, uri: base + path), issuer: issuer.iaca, now: Date())
+                    Issue.record("\(path) was read")
+                } catch let failure as ForeignStatusLists.Failure {
+                    #expect(failure.reason == .unavailable, "\(path)")
+                    #expect(failure.description == "the status list could not be fetched", "\(path)")
+                } catch {
+                    Issue.record("\(path): \(error)")
+                }
+            }
+        }
     }
 }

@@ -181,11 +181,13 @@ import X509
                 #expect(response.status == .unauthorized, "\(name): \(response.status)")
                 #expect(IssuanceTestWallet.oauthError(response) == "invalid_client", "\(name): \(response.text)")
             }
-            // A replayed PoP is refused too.
+            // A wrong code is refused before the PoP is recorded: the same PoP then serves once, and only once.
             let pop = try await ClientAttestationPoP.create(audience: TetheringTestKit.publicURL,
                                                             signer: JWSSigningKey(wallet.device.key), issuedAt: Date())
             let wrongCode = try await wallet.tokenRequest(endpoint: endpoint, code: "unknown", dpopKey: key, pop: pop)
             #expect(IssuanceTestWallet.oauthError(wrongCode) == "invalid_grant")
+            let (_, otherCode) = try await wallet.offer()
+            _ = try wallet.accessToken(try await wallet.tokenRequest(endpoint: endpoint, code: otherCode, dpopKey: key, pop: pop))
             let replayed = try await wallet.tokenRequest(endpoint: endpoint, code: code, dpopKey: key, pop: pop)
             #expect(IssuanceTestWallet.oauthError(replayed) == "invalid_client")
             // None of it used up the code.

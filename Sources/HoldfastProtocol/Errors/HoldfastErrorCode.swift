@@ -54,6 +54,12 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let applicationNameTaken: Self = "APPLICATION_NAME_TAKEN"
     /// An SCA activation code that is unknown, used already or expired (README "SCA wallet").
     public static let invalidActivationCode: Self = "INVALID_ACTIVATION_CODE"
+    /// An SCA wallet's activation refused after too many wrong codes for it; the back end makes the wallet again
+    /// (a new code) (README "SCA wallet").
+    public static let activationLocked: Self = "ACTIVATION_LOCKED"
+    /// The tenant's hourly budget of wrong SCA activation codes is spent: no code is checked until the hour ends
+    /// (`Retry-After`) (README "SCA wallet").
+    public static let activationAttemptsExhausted: Self = "ACTIVATION_ATTEMPTS_EXHAUSTED"
 
     // MARK: server codes: admin API
     /// The admin API key is missing, malformed, unknown or revoked (`WWW-Authenticate: Bearer`).
@@ -166,6 +172,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .challengeExpired, .invalidChallenge, .invalidAttestation, .attestationRequired, .attestationFailed,
         .applicationNotFound, .instanceNotFound, .instanceRevoked, .instancePending, .invalidDPoPProof, .useDPoPNonce,
         .invalidToken, .licenseExpired, .devModeNotAllowed, .applicationNameTaken, .invalidActivationCode,
+        .activationLocked, .activationAttemptsExhausted,
         .unauthenticated, .adminKeyNotFound, .lastAdminKey, .insufficientScope,
         .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,

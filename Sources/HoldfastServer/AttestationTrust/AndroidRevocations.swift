@@ -1,8 +1,5 @@
 import Attestation
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import ServiceLifecycle
 
@@ -38,7 +35,8 @@ public enum RevocationListSource: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Reads a status list from its source: a file, or an HTTP GET with a timeout, answered 200, at most 4 MiB.
+/// Reads a status list from its source: a file, or an HTTP GET (`OutboundFetcher`: public addresses only unless
+/// `allowsPrivateAddresses`, no redirects, a total deadline) answered 200, at most 4 MiB.
 public enum RevocationListLoader {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -46,7 +44,8 @@ public enum RevocationListLoader {
 
     public static let maximumSize = 4 * 1024 * 1024
 
-    public static func load(_ source: RevocationListSource, timeout: TimeInterval = 15) async throws(Failure) -> AttestationRevocationList {
+    public static func load(_ source: RevocationListSource, allowsPrivateAddresses: Bool,
+                            timeout: Duration = .seconds(15)) async throws(Failure) -> AttestationRevocationList {
         let data: Data
         switch source {
         case .bundled:
@@ -64,7 +63,7 @@ public enum RevocationListLoader {
                 throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
             }
         case .url(let url):
-            data = try await fetch(url, timeout: timeout)
+            data = try await fetch(url, fetcher: OutboundFetcher(allowsPrivateAddresses: allowsPrivateAddresses), timeout: timeout)
         }
         do {
             return try AttestationRevocationList(jsonData: data)
@@ -73,9 +72,9 @@ public enum RevocationListLoader {
         }
     }
 
-    private static func fetch(_ url: URL, timeout: TimeInterval) async throws(Failure) -> Data {
+    private static func fetch(_ url: URL, fetcher: OutboundFetcher, timeout: Duration) async throws(Failure) -> Data {
         do {
-            return try await OutboundHTTP.get(url, accept: "application/json", timeout: timeout, maximumSize: maximumSize)
+            return try await fetcher.get(url, accept: "application/json", deadline: timeout, maximumBytes: maximumSize)
         } catch {
             throw Failure(description: error.description)
         }
@@ -98,15 +97,19 @@ public final class AndroidRevocations: @unchecked Sendable {
 
     public let source: RevocationListSource
     public let refreshInterval: Duration
+    /// Whether the list's URL may be on a private address (`HOLDFAST_OUTBOUND_ALLOW_PRIVATE`).
+    let allowsPrivateAddresses: Bool
     private let logger: Logger
     private let lock = NSLock()
     private var list: AttestationRevocationList
     private var loadedAt: Date?
     private var lastFailure: String?
 
-    init(source: RevocationListSource, refreshInterval: Duration, logger: Logger) {
+    init(source: RevocationListSource, refreshInterval: Duration, outbound: OutboundConfiguration = OutboundConfiguration(),
+         logger: Logger) {
         self.source = source
         self.refreshInterval = refreshInterval
+        self.allowsPrivateAddresses = outbound.allowsPrivateAddresses
         self.logger = logger
         self.list = .bundledSnapshot
     }
@@ -120,14 +123,15 @@ public final class AndroidRevocations: @unchecked Sendable {
 
     /// Start-up: a file must load (a wrong path is a configuration error the operator must see); a URL that cannot
     /// be reached leaves the bundled snapshot in force, logged, until a refresh succeeds.
-    static func start(source: RevocationListSource, refreshInterval: Duration, logger: Logger) async throws -> AndroidRevocations {
-        let revocations = AndroidRevocations(source: source, refreshInterval: refreshInterval, logger: logger)
+    static func start(source: RevocationListSource, refreshInterval: Duration,
+                      outbound: OutboundConfiguration = OutboundConfiguration(), logger: Logger) async throws -> AndroidRevocations {
+        let revocations = AndroidRevocations(source: source, refreshInterval: refreshInterval, outbound: outbound, logger: logger)
         switch source {
         case .bundled:
             break
         case .file:
             do {
-                revocations.install(try await RevocationListLoader.load(source))
+                revocations.install(try await RevocationListLoader.load(source, allowsPrivateAddresses: outbound.allowsPrivateAddresses))
             } catch {
                 throw ConfigurationError(variable: "HOLDFAST_ANDROID_REVOCATION_LIST", reason: error.description)
             }
@@ -142,7 +146,7 @@ public final class AndroidRevocations: @unchecked Sendable {
     public func refresh() async -> Bool {
         guard source != .bundled else { return true }
         do {
-            install(try await RevocationListLoader.load(source))
+            install(try await RevocationListLoader.load(source, allowsPrivateAddresses: allowsPrivateAddresses))
             return true
         } catch {
             lock.withLock { lastFailure = error.description }
@@ -182,7 +186,8 @@ struct RevocationListRefresher: Service {
             } catch {
                 return  // shutting down
             }
-            succeeded = await revocations.refresh()
+            // A refresh in flight at shutdown is cancelled (its client is shut down as the fetch ends).
+            succeeded = await cancelWhenGracefulShutdown { await revocations.refresh() }
         }
     }
 }

@@ -58,6 +58,8 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var connections: ConnectionConfiguration
     /// The mDoc issuer's names (its certificates).
     public var issuance: IssuanceConfiguration
+    /// The server's own HTTP requests (status lists of other issuers, Google's attestation status list).
+    public var outbound: OutboundConfiguration
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -83,6 +85,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         self.ephemeralCapacity = EphemeralCapacity()
         self.connections = ConnectionConfiguration()
         self.issuance = IssuanceConfiguration()
+        self.outbound = OutboundConfiguration()
     }
 
     /// Reads the `HOLDFAST_*` variables; invalid values throw `ConfigurationError` naming the variable.
@@ -133,6 +136,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         try ephemeralCapacity.apply(environment: value)
         try connections.apply(environment: value)
         try issuance.apply(environment: value)
+        try outbound.apply(environment: value)
     }
 
     /// The process environment plus an optional `--data` flag.
@@ -220,6 +224,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
             "log: \(logFormat.rawValue), \(logLevel.rawValue)",
             "max body bytes: \(maxBodyBytes)",
         ] + tethering.description + rateLimit.description + connections.description
+            + outbound.description
         lines = lines.map { "  " + $0 }
         return (["holdfast configuration:"] + lines).joined(separator: "\n")
     }

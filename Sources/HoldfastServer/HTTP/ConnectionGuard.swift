@@ -325,11 +325,13 @@ struct RequestTimeoutError: ProblemConvertible {
     var problemHeaders: HTTPFields { [.connection: "close"] }
 }
 
-/// Open connections per source address, shared by every connection of one server.
+/// Open connections per source, shared by every connection of one server. A source is what the rate limiter counts
+/// (`SourceKey`): an IPv4 address, or an IPv6 /64 — an IPv6 client could otherwise open `maximum` connections from
+/// each of the 2^64 interface ids of its block.
 final class ConnectionCounter: @unchecked Sendable {
     // `@unchecked Sendable`: `counts` is read and written under `lock` only.
     private let lock = NSLock()
-    private var counts: [IPAddress: Int] = [:]
+    private var counts: [SourceKey: Int] = [:]
     let maximum: Int
     private let exempt: [IPNetwork]
 
@@ -340,20 +342,22 @@ final class ConnectionCounter: @unchecked Sendable {
 
     func isExempt(_ address: IPAddress) -> Bool { RequestSource.isTrusted(address, exempt) }
 
-    /// Counts one more connection of `address`; false (and nothing counted) when it holds `maximum` already.
+    /// Counts one more connection of `address`'s source; false (and nothing counted) when it holds `maximum` already.
     func acquire(_ address: IPAddress) -> Bool {
-        lock.withLock {
-            let count = counts[address, default: 0]
+        let key = SourceKey(address)
+        return lock.withLock {
+            let count = counts[key, default: 0]
             guard count < maximum else { return false }
-            counts[address] = count + 1
+            counts[key] = count + 1
             return true
         }
     }
 
     func release(_ address: IPAddress) {
+        let key = SourceKey(address)
         lock.withLock {
-            let count = counts[address, default: 0]
-            counts[address] = count > 1 ? count - 1 : nil
+            let count = counts[key, default: 0]
+            counts[key] = count > 1 ? count - 1 : nil
         }
     }
 

@@ -161,6 +161,26 @@ struct CredentialOfferService: Sendable {
     /// The token endpoint's grant (OpenID4VCI 1.0 §6.1): the code is unknown, used, expired, or its transaction
     /// code wrong → `invalid_grant`; a wrong code counts against the offer, and after the fifth the offer is dead.
     /// Exactly one of any number of concurrent redemptions succeeds (a conditional update).
+    /// A read of the code, before the token endpoint records anything: known, unspent, unexpired and not locked by
+    /// wrong transaction codes, or the `invalid_grant` `redeem` would give. `redeem` checks it all again, atomically.
+    func checkRedeemable(code: String, now: Date) async throws {
+        guard code.utf8.count <= 512, let row = try await database.sql.select()
+            .columns("tx_code_hash", "tx_attempts", "expires_at", "redeemed_at")
+            .from("credential_offers").where("code_hash", .equal, Self.hash(code)).first() else {
+            throw OAuthError.invalidGrant("the pre-authorized code is not known")
+        }
+        guard try row.decodeNil(column: "redeemed_at") else {
+            throw OAuthError.invalidGrant("the pre-authorized code was already used")
+        }
+        guard try row.decode(column: "expires_at", as: Int64.self) > Timestamp.milliseconds(now) else {
+            throw OAuthError.invalidGrant("the pre-authorized code has expired")
+        }
+        if try row.decode(column: "tx_code_hash", as: String?.self) != nil,
+           try row.decode(column: "tx_attempts", as: Int.self) >= Self.maximumTxCodeAttempts {
+            throw OAuthError.invalidGrant("too many wrong transaction codes: the offer can no longer be used")
+        }
+    }
+
     func redeem(code: String, txCode: String?, instanceID: String?, clientID: String, dpopThumbprint: String,
                 now: Date) async throws -> Redeemed {
         let nowMilliseconds = Timestamp.milliseconds(now)

@@ -50,7 +50,8 @@ struct OpenID4VCIService: Sendable {
     }
 
     /// OpenID4VCI 1.0 §6 with draft-ietf-oauth-attestation-based-client-auth and RFC 9449. Client authentication
-    /// comes first, so a request without a good attestation never touches the code.
+    /// comes first, so a request without a good attestation never touches the code; then the DPoP proof is checked and
+    /// the code read, and only a request with a code that can still be redeemed records its PoP and DPoP `jti`s.
     func token(form: [String: [String]], attestation: [String], pop: [String], dpop: [String],
                now: Date) async throws -> TokenResponse {
         func single(_ name: String) throws -> String? {
@@ -73,15 +74,18 @@ struct OpenID4VCIService: Sendable {
         }
         let (verified, instanceID) = try await authenticateClient(attestation: attestation[0], pop: pop[0], now: now)
         let thumbprint = try verified.instanceKey.thumbprint()
+        // RFC 9449 §5: the token is bound to the key of this proof.
+        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
+                                   resource: false, now: now)
+        // The code is read before anything is recorded (README "Credentials"): requests with unknown, spent or
+        // expired codes write nothing to the replay store, whose room the instance calls need.
+        try await offers.checkRedeemable(code: code, now: now)
         // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         guard try await replay.setIfAbsent("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
                                            value: [1], ttl: popWindow) else {
             throw OAuthError.invalidClient("the client attestation PoP was already used")
         }
-        // RFC 9449 §5: the token is bound to the key of this proof.
-        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
-                                   resource: false, now: now)
         try await spend(proof, resource: false)
 
         let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instanceID,

@@ -13,11 +13,23 @@ import X509
 /// the verifier fails closed.
 ///
 /// Only `https` URIs are fetched — or `http` when the tenant itself is served over `http` (a development setup) —
-/// with a timeout and a size limit, and only after the credential's issuer signature verified, so the URI is one a
+/// through `OutboundFetcher` (public addresses only unless `HOLDFAST_OUTBOUND_ALLOW_PRIVATE`, no redirects, a total
+/// deadline, at most 1 MiB read), and only after the credential's issuer signature verified, so the URI is one a
 /// trusted issuer signed.
+///
+/// A failure's reason is one of a few fixed sentences (`Failure.Reason`): what the list's server answered, or why it
+/// could not be reached, goes to the log only (README "Verifier": a result never echoes another server's words).
 actor ForeignStatusLists {
     struct Failure: Error, CustomStringConvertible {
-        let description: String
+        enum Reason: String, Sendable {
+            case uriNotFetched = "the status list URI is not one the verifier fetches (https)"
+            case unavailable = "the status list could not be fetched"
+            case invalid = "the status list does not verify"
+            case noEntry = "the status list has no entry for the credential"
+        }
+
+        let reason: Reason
+        var description: String { reason.rawValue }
     }
 
     private struct Entry {
@@ -33,32 +45,42 @@ actor ForeignStatusLists {
 
     private let fetch: @Sendable (URL) async throws -> Data
     private let allowsHTTP: @Sendable () -> Bool
+    private let logger: Logger
     private var cache: [String: Entry] = [:]
     private var inFlight: [String: Task<Data, any Error>] = [:]
 
     /// - Parameters:
     ///   - allowsHTTP: whether plain `http` URIs may be fetched (the tenant's own public URL is `http`).
-    ///   - fetch: GETs a URI's body (tests put a local issuer here); by default `OutboundHTTP.get`.
-    init(allowsHTTP: @escaping @Sendable () -> Bool,
-         fetch: @escaping @Sendable (URL) async throws -> Data = { url in
-             try await OutboundHTTP.get(url, accept: "\(StatusListToken.cwtType), \(StatusListToken.jwtMediaType)",
-                                        timeout: 5, maximumSize: ForeignStatusLists.maximumTokenBytes)
-         }) {
+    ///   - fetch: GETs a URI's body (tests put a local issuer here).
+    init(allowsHTTP: @escaping @Sendable () -> Bool, logger: Logger = Logger(label: "holdfast.presentations"),
+         fetch: @escaping @Sendable (URL) async throws -> Data) {
         self.allowsHTTP = allowsHTTP
+        self.logger = logger
         self.fetch = fetch
+    }
+
+    /// Lists fetched by `fetcher`, each fetch — resolution, connection and body — within `deadline`
+    /// (`HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS`).
+    init(allowsHTTP: @escaping @Sendable () -> Bool, fetcher: OutboundFetcher,
+         deadline: Duration = OutboundConfiguration.defaultStatusListDeadline, logger: Logger) {
+        self.init(allowsHTTP: allowsHTTP, logger: logger, fetch: { url in
+            try await fetcher.get(url, accept: "\(StatusListToken.cwtType), \(StatusListToken.jwtMediaType)",
+                                  deadline: deadline, maximumBytes: ForeignStatusLists.maximumTokenBytes)
+        })
     }
 
     /// The status value at `reference` of a credential the IACA `issuer` vouches for.
     func status(_ reference: MobileSecurityObject.StatusReference, issuer: Certificate, now: Date) async throws(Failure) -> UInt8 {
         guard let url = URL(string: reference.uri), let scheme = url.scheme?.lowercased(), url.host != nil,
               scheme == "https" || (scheme == "http" && allowsHTTP()) else {
-            throw Failure(description: "the status list URI \(reference.uri.prefix(200)) is not one the verifier fetches (https)")
+            logger.info("presentation.status_list_uri_refused", metadata: ["uri": .string(String(reference.uri.prefix(200)))])
+            throw Failure(reason: .uriNotFetched)
         }
         let token = try await token(for: reference.uri, url: url, issuer: issuer, now: now)
         do {
             return try token.list.status(at: Int(clamping: reference.index))
         } catch {
-            throw Failure(description: "the status list \(reference.uri.prefix(200)) has no entry \(reference.index)")
+            throw Failure(reason: .noEntry)
         }
     }
 
@@ -76,14 +98,18 @@ actor ForeignStatusLists {
                 bytes = try await task.value
             }
         } catch {
-            throw Failure(description: "the status list \(uri.prefix(200)) cannot be fetched: \(error)")
+            logger.warning("presentation.status_list_fetch_failed",
+                           metadata: ["uri": .string(OutboundFetcher.name(url)), "error": .string("\(error)")])
+            throw Failure(reason: .unavailable)
         }
         let signed: SignedStatusListToken
         do {
             signed = try StatusListTokenVerifier(trust: .anchors([issuer]))
                 .verify(Array(bytes), expectedURI: uri, at: now)
         } catch {
-            throw Failure(description: "the status list \(uri.prefix(200)) does not verify: \(error)")
+            logger.warning("presentation.status_list_invalid",
+                           metadata: ["uri": .string(OutboundFetcher.name(url)), "error": .string("\(error)")])
+            throw Failure(reason: .invalid)
         }
         let age = signed.token.timeToLive.map { min(TimeInterval($0), Self.maximumCacheAge) } ?? Self.defaultCacheAge
         var usableUntil = now.addingTimeInterval(age)

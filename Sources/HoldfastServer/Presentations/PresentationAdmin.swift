@@ -23,7 +23,10 @@ public struct PresentationAdmin: Sendable {
             database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
             trustedIssuers: PresentationTrustedIssuerService(database: database),
             statusLists: StatusListService(database: database, certificates: store, publicURL: { publicURL }),
-            foreignStatusLists: ForeignStatusLists(allowsHTTP: { publicURL.lowercased().hasPrefix("http:") }), publicURL: { publicURL }))
+            foreignStatusLists: ForeignStatusLists(allowsHTTP: { publicURL.lowercased().hasPrefix("http:") },
+                                                   fetcher: OutboundFetcher(configuration.outbound),
+                                                   deadline: configuration.outbound.statusListDeadline, logger: logger),
+            publicURL: { publicURL }))
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {

@@ -8,11 +8,29 @@
 ///
 /// Version 701, device eligibility: `sca_eligibility`, the rules (one JSON document, row id 1), and
 /// `sca_eligibility_denials`, each device found not eligible, under the reference it was given (kept 90 days).
+///
+/// Version 702, activation guessing (README "SCA wallet (back end)"): `sca_wallets.activation_selector`, the public
+/// first half of an activation code (the row a code is for, so that wrong codes count against it), and
+/// `activation_failures`, the wrong codes given for it; `sca_activation_failures`, the wrong codes per hour over all
+/// sources (the tenant-wide budget), one row per hour.
 enum SCAMigrations {
     static let migrations: [Migration] = [
         Migration(version: 700, name: "create sca_wallets, sca_policies and sca_events",
                   sqlite: tables(serial: "INTEGER PRIMARY KEY AUTOINCREMENT"), postgresql: tables(serial: "BIGSERIAL PRIMARY KEY")),
         Migration(version: 701, name: "create sca_eligibility and sca_eligibility_denials", sql: eligibility),
+        Migration(version: 702, name: "add activation selectors and failure counts", sql: activationFailures),
+    ]
+
+    private static let activationFailures = [
+        "ALTER TABLE sca_wallets ADD COLUMN activation_selector TEXT",
+        "ALTER TABLE sca_wallets ADD COLUMN activation_failures BIGINT NOT NULL DEFAULT 0",
+        "CREATE INDEX sca_wallets_activation_selector ON sca_wallets (activation_selector)",
+        """
+        CREATE TABLE sca_activation_failures (
+            hour BIGINT PRIMARY KEY,
+            failures BIGINT NOT NULL
+        )
+        """,
     ]
 
     private static let eligibility = [

@@ -1,7 +1,9 @@
+import Attestation
 import Crypto
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
+import HTTPTypes
 import JOSE
 import Logging
 import SQLKit
@@ -51,10 +53,10 @@ struct SCAWalletService: Sendable {
         let expiresAt = Timestamp.milliseconds(now.addingTimeInterval(Self.activationLifetime))
         try await database.sql.insert(into: "sca_wallets")
             .columns("id", "application_id", "user_id", "state", "access_protection", "max_pin_attempts", "pin_attempts_left",
-                     "activation_code_hash", "activation_expires_at", "created_at")
+                     "activation_code_hash", "activation_selector", "activation_expires_at", "created_at")
             .values(SQLBind(id), SQLBind(request.applicationId), SQLBind(request.userId), SQLBind("pending"), SQLBind(protection),
-                    SQLBind(Int64(attempts)), SQLBind(Int64(attempts)), SQLBind(Self.hash(code)), SQLBind(expiresAt),
-                    SQLBind(Timestamp.milliseconds(now)))
+                    SQLBind(Int64(attempts)), SQLBind(Int64(attempts)), SQLBind(Self.hash(code)), SQLBind(Self.selector(of: code)),
+                    SQLBind(expiresAt), SQLBind(Timestamp.milliseconds(now)))
             .run()
         logger.info("sca wallet created", metadata: ["wallet_id": .string(id), "application_id": .string(request.applicationId)])
         return SCAWalletCreated(walletId: id, activationCode: code, activationExpiresAt: Timestamp.date(expiresAt))
@@ -235,16 +237,34 @@ struct SCAWalletService: Sendable {
     static let invalidCode = ProblemError(status: .badRequest, code: .invalidActivationCode, title: "Invalid activation code",
                                           detail: "the activation code is unknown, used already or expired")
 
+    static let activationLocked = ProblemError(
+        status: .badRequest, code: .activationLocked, title: "Activation locked",
+        detail: "too many wrong codes were given for this activation: the wallet must be made again (a new code)")
+
     static func notFound(_ id: String) -> ProblemError {
         ProblemError(status: .notFound, code: .notFound, title: "Wallet not found", detail: "no SCA wallet \(id.prefix(64))")
     }
 
-    /// 12 digits in groups of four (about 40 bits: a code lives 15 minutes, is used once, and the route that takes it
-    /// is limited per source).
+    /// 16 digits in groups of four (about 53 bits: a code lives 15 minutes and is used once). The first two groups are
+    /// the selector — which activation the code is for, so that wrong codes count against it and lock it
+    /// (`SCAActivationService.maximumFailuresPerActivation`) —, the last two the secret; the whole code is stored only
+    /// as its SHA-256.
     static func activationCode() -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = (0..<12).map { _ in String(UInt8.random(in: 0...9, using: &generator)) }
-        return [digits[0..<4], digits[4..<8], digits[8..<12]].map { $0.joined() }.joined(separator: "-")
+        let digits = (0..<16).map { _ in String(UInt8.random(in: 0...9, using: &generator)) }
+        return [digits[0..<4], digits[4..<8], digits[8..<12], digits[12..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+
+    /// The selector of a code of the form `activationCode()` makes (`dddd-dddd-dddd-dddd`): its first nine characters;
+    /// nil for any other text (a code made before selectors, or a guess of another shape).
+    static func selector(of code: String) -> String? {
+        let bytes = Array(code.utf8)
+        guard bytes.count == 19 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            let isDash = index % 5 == 4
+            guard isDash ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        }
+        return String(code.prefix(9))
     }
 
     /// The stored form of a code: SHA-256, hex (the code itself is never stored).
@@ -277,10 +297,16 @@ struct SCAWalletService: Sendable {
 /// A device's activation of its wallet (README "SCA wallet"), with the registration core's challenge store and
 /// evidence verifier.
 struct SCAActivationService: Sendable {
+    /// Wrong codes for one activation (its selector) before it refuses every code, the right one too.
+    static let maximumFailuresPerActivation: Int64 = 5
+
     let database: HoldfastDatabase
     let applications: HolderApplicationService
     let keys: NewKeyVerification
     let logger: Logger
+    /// Wrong codes per hour over all sources: past it, no code is checked until the hour ends, so that guessers
+    /// spread over many sources (each within the per-source limit) still get nowhere.
+    var maximumFailuresPerHour: Int64 = 1_000
 
     /// Turns the one-time code into the wallet: the code must be unused and unexpired; the challenge (of the wallet's
     /// holder application) is consumed and the key's evidence verified as at instance registration; then, in one
@@ -299,14 +325,8 @@ struct SCAActivationService: Sendable {
             }
         }
         guard errors.isEmpty, let publicKey else { throw ProblemError.validation(errors) }
+        let row = try await matchingActivation(code: request.activationCode, now: now)
         let codeHash = SCAWalletService.hash(request.activationCode)
-        guard let row = try await database.sql.select().columns("id", "application_id", "user_id", "access_protection", "max_pin_attempts",
-                                                                 "activation_expires_at", "state")
-            .from("sca_wallets").where("activation_code_hash", .equal, codeHash).first(),
-              try row.decode(column: "state", as: String.self) == "pending",
-              try row.decode(column: "activation_expires_at", as: Int64.self) > Timestamp.milliseconds(now) else {
-            throw SCAWalletService.invalidCode
-        }
         let walletId = try row.decode(column: "id", as: String.self)
         let application = try await applications.get(id: try row.decode(column: "application_id", as: String.self))
         let verified = try await keys.verify(
@@ -315,10 +335,12 @@ struct SCAActivationService: Sendable {
             now: now)
         let activated = try await database.transaction { db in
             let updated = try await db.raw("""
-                UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, public_key = \(bind: publicKey.encoded), \
+                UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, activation_selector = NULL, \
+                public_key = \(bind: publicKey.encoded), \
                 attestation_type = \(bind: verified.type.rawValue), device_model = \(bind: request.device?.model), \
                 app_version = \(bind: request.device?.appVersion), activated_at = \(bind: Timestamp.milliseconds(now)) \
-                WHERE id = \(bind: walletId) AND activation_code_hash = \(bind: codeHash) AND state = 'pending' RETURNING id
+                WHERE id = \(bind: walletId) AND activation_code_hash = \(bind: codeHash) AND state = 'pending' \
+                AND activation_failures < \(bind: Self.maximumFailuresPerActivation) RETURNING id
                 """).all()
             guard !updated.isEmpty else { return false }
             try await SCAWalletService.appendEvent(walletId: walletId, type: "loaded", data: [:], now: now, on: db)
@@ -329,5 +351,69 @@ struct SCAActivationService: Sendable {
         return SCAActivationResponse(walletId: walletId, userId: try row.decode(column: "user_id", as: String.self),
                                      accessProtection: try row.decode(column: "access_protection", as: String.self),
                                      maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)))
+    }
+
+    /// The pending, unexpired activation `code` is for — found with reads only, before anything costly (the challenge,
+    /// the key's evidence). In order (README "SCA wallet (back end)"):
+    /// 1. the tenant-wide budget: when `maximumFailuresPerHour` wrong codes were given this hour, every activation is
+    ///    `429 ACTIVATION_ATTEMPTS_EXHAUSTED` until the hour ends;
+    /// 2. the code's selector names the activation; one with `maximumFailuresPerActivation` wrong codes is
+    ///    `400 ACTIVATION_LOCKED`, whatever the code;
+    /// 3. the code's SHA-256, compared in constant time; a wrong, used or expired code is `400 INVALID_ACTIVATION_CODE`,
+    ///    counted in the hour's budget and, when its selector names a pending activation, against that activation.
+    func matchingActivation(code: String, now: Date) async throws -> any SQLRow {
+        let stamp = Timestamp.milliseconds(now)
+        let hour = stamp / 3_600_000
+        let spent = try await database.sql.raw("SELECT failures FROM sca_activation_failures WHERE hour = \(bind: hour)").first()?
+            .decode(column: "failures", as: Int64.self) ?? 0
+        guard spent < maximumFailuresPerHour else {
+            let retryAfter = max(1, ((hour + 1) * 3_600_000 - stamp + 999) / 1_000)
+            throw ProblemError(status: .tooManyRequests, code: .activationAttemptsExhausted, title: "Activation attempts exhausted",
+                               detail: "too many wrong activation codes this hour; try again later",
+                               headers: [.retryAfter: String(retryAfter)])
+        }
+        let codeHash = SCAWalletService.hash(code)
+        let selector = SCAWalletService.selector(of: code)
+        let columns = ["id", "application_id", "user_id", "access_protection", "max_pin_attempts", "activation_expires_at", "state",
+                       "activation_code_hash", "activation_failures"]
+        let rows: [any SQLRow]
+        if let selector {
+            rows = try await database.sql.select().columns(columns).from("sca_wallets").where("activation_selector", .equal, selector).all()
+        } else {
+            // A code made before selectors (12 digits) is found by its hash.
+            rows = try await database.sql.select().columns(columns).from("sca_wallets").where("activation_code_hash", .equal, codeHash).all()
+        }
+        var pending: [any SQLRow] = []
+        for row in rows where try row.decode(column: "state", as: String.self) == "pending" {
+            guard try row.decode(column: "activation_failures", as: Int64.self) < Self.maximumFailuresPerActivation else {
+                throw SCAWalletService.activationLocked
+            }
+            pending.append(row)
+        }
+        for row in pending {
+            guard let stored = try row.decode(column: "activation_code_hash", as: String?.self),
+                  ConstantTime.equal(Array(stored.utf8), Array(codeHash.utf8)) else { continue }
+            if try row.decode(column: "activation_expires_at", as: Int64.self) > stamp { return row }
+        }
+        try await recordFailure(hour: hour, selector: pending.isEmpty ? nil : selector,
+                                walletIds: try pending.map { try $0.decode(column: "id", as: String.self) })
+        throw SCAWalletService.invalidCode
+    }
+
+    /// One wrong code: in this hour's count (older hours are dropped) and, with `selector`, against its pending
+    /// activations.
+    private func recordFailure(hour: Int64, selector: String?, walletIds: [String]) async throws {
+        try await database.sql.raw("""
+            INSERT INTO sca_activation_failures (hour, failures) VALUES (\(bind: hour), 1) \
+            ON CONFLICT (hour) DO UPDATE SET failures = sca_activation_failures.failures + 1
+            """).run()
+        try await database.sql.raw("DELETE FROM sca_activation_failures WHERE hour < \(bind: hour - 24)").run()
+        if let selector {
+            try await database.sql.raw("""
+                UPDATE sca_wallets SET activation_failures = activation_failures + 1 \
+                WHERE activation_selector = \(bind: selector) AND state = 'pending'
+                """).run()
+            logger.info("sca activation code wrong", metadata: ["wallet_ids": .string(walletIds.joined(separator: ","))])
+        }
     }
 }
