@@ -138,7 +138,7 @@ import X509
                 let deviceKey = P256.Signing.PrivateKey()
                 let issued = try issuer.mdl(deviceKey: deviceKey.publicKey, status: .init(index: 0, uri: listURI))
                 let result = try await PresentationAttackEndToEndTests.answer(tenant) { transcript in
-                    Document(docType: "org.iso.18013.5.1.mDL", issuerSigned: issued.disclosing(["org.iso.18013.5.1": ["family_name"]]),
+                    Document(docType: "org.iso.18013.5.1.mDL", issuerSigned: issued.disclosing(["org.iso.18013.5.1": ["family_name", "age_over_18"]]),
                              deviceSigned: try DeviceSigned.sign(docType: "org.iso.18013.5.1.mDL", sessionTranscript: transcript,
                                                                  signer: COSESigningKey.p256(deviceKey)))
                 }
