@@ -80,7 +80,7 @@ actor ForeignStatusLists {
         }
         let signed: SignedStatusListToken
         do {
-            signed = try StatusListTokenVerifier(trust: .anchors([issuer]))
+            signed = try await StatusListTokenVerifier(trust: .anchors([issuer]))
                 .verify(Array(bytes), expectedURI: uri, at: now)
         } catch {
             throw Failure(description: "the status list \(uri.prefix(200)) does not verify: \(error)")

@@ -276,7 +276,7 @@ struct PresentationSessionService: Sendable {
                 }
                 let verified: MDocVerifier.Verified
                 do {
-                    verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted)).verify(document, sessionTranscript: transcript, at: now)
+                    verified = try await MDocVerifier(trust: IssuerTrust(iacas: trusted)).verify(document, sessionTranscript: transcript, at: now)
                 } catch {
                     failures.append(.init(code: Self.code(error), reason: error.description))
                     continue
@@ -328,7 +328,8 @@ struct PresentationSessionService: Sendable {
     static func code(_ error: MDocError) -> String {
         switch error {
         case .issuerCertificateMissing, .issuerCertificateMalformed, .issuerCertificateUntrusted, .issuerCertificateNotYetValid,
-             .issuerCertificateExpired, .issuerCertificateProfile, .iacaNotYetValid, .iacaExpired, .iacaProfile: PresentationFailureCode.issuerUntrusted
+             .issuerCertificateExpired, .issuerCertificateProfile, .iacaNotYetValid, .iacaExpired, .iacaProfile,
+             .issuerCertificatePath: PresentationFailureCode.issuerUntrusted
         case .issuerSignatureInvalid, .signedOutsideCertificateValidity: PresentationFailureCode.issuerSignatureInvalid
         case .digestMismatch, .digestMissing, .duplicateItem: PresentationFailureCode.digestMismatch
         case .deviceAuthenticationMissing, .deviceMacNotSupported, .deviceKeyUnsupported, .deviceSignatureInvalid: PresentationFailureCode.deviceSignatureInvalid
