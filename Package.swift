@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "COSE", targets: ["COSE"]),
         .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "CertificatePath", targets: ["CertificatePath"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "Attestation", targets: ["Attestation"]),
@@ -47,12 +48,18 @@ let package = Package(
             "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The one certificate path validator (swift-certificates' Verifier with Holdfast's profiles).
+        .target(name: "CertificatePath", dependencies: [
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         .target(name: "JOSE", dependencies: [
+            "CertificatePath",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "MDoc", dependencies: [
-            "CBOR", "COSE",
+            "CertificatePath", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -60,7 +67,7 @@ let package = Package(
         // The system's zlib (Debian: zlib1g-dev, which .ci/run installs; Apple platforms: the SDK's) for `lst`.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "StatusList", dependencies: [
-            "CBOR", "COSE", "JOSE", "CZlib",
+            "CertificatePath", "CBOR", "COSE", "JOSE", "CZlib",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
@@ -76,7 +83,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE",
+            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
@@ -135,7 +142,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // MARK: tests
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], path: "Tests/TestSupport"),
         .target(name: "ServerTestSupport", dependencies: [
             "HoldfastServer",
             .product(name: "Logging", package: "swift-log"),
@@ -146,18 +157,24 @@ let package = Package(
             "TestSupport", "COSE", "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .testTarget(name: "CertificatePathTests", dependencies: [
+            "TestSupport", "CertificatePath",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         .testTarget(name: "JOSETests", dependencies: [
-            "TestSupport", "JOSE",
+            "TestSupport", "JOSE", "CertificatePath",
+            .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MDocTests", dependencies: [
-            "TestSupport", "MDoc", "CBOR", "COSE",
+            "TestSupport", "CertificatePath", "MDoc", "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .testTarget(name: "StatusListTests", dependencies: [
-            "TestSupport", "StatusList", "CBOR", "COSE", "JOSE", "MDoc",
+            "TestSupport", "CertificatePath", "StatusList", "CBOR", "COSE", "JOSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
@@ -176,7 +193,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
-            "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "CBOR", "COSE", "MDoc",
+            "TestSupport", "CertificatePath", "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "CBOR", "COSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

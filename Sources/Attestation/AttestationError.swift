@@ -12,6 +12,10 @@ public enum AttestationError: Error, Sendable, Equatable, CustomStringConvertibl
     case untrustedChain(String)
     /// A certificate above the leaf is not a CA (basicConstraints cA is absent or false).
     case issuerNotCertificateAuthority(index: Int)
+    /// A certificate above the leaf has a keyUsage without keyCertSign (RFC 5280 §4.2.1.3).
+    case issuerLacksKeyCertSign(index: Int)
+    /// More CA certificates below a certificate than its pathLenConstraint allows (RFC 5280 §4.2.1.9).
+    case pathLengthExceeded(index: Int)
     /// A certificate other than the leaf carries an attestation extension (the chain-extension attack).
     case attestationExtensionOutsideLeaf(index: Int)
     /// A certificate of the chain is expired at the verification time and the policy enforces expiry.
@@ -46,6 +50,8 @@ public enum AttestationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .chainTooLong: "CHAIN_TOO_LONG"
         case .untrustedChain: "UNTRUSTED_CHAIN"
         case .issuerNotCertificateAuthority: "ISSUER_NOT_CA"
+        case .issuerLacksKeyCertSign: "ISSUER_NO_KEY_CERT_SIGN"
+        case .pathLengthExceeded: "PATH_LENGTH_EXCEEDED"
         case .attestationExtensionOutsideLeaf: "EXTENSION_OUTSIDE_LEAF"
         case .certificateExpired: "CERTIFICATE_EXPIRED"
         case .certificateNotYetValid: "CERTIFICATE_NOT_YET_VALID"
@@ -69,6 +75,8 @@ public enum AttestationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .chainTooLong(let count, let limit): "certificate chain has \(count) certificates, at most \(limit) are allowed"
         case .untrustedChain(let detail): "certificate chain is not trusted: \(detail)"
         case .issuerNotCertificateAuthority(let index): "certificate \(index) issues another certificate but is not a CA"
+        case .issuerLacksKeyCertSign(let index): "certificate \(index) issues another certificate but its key usage lacks keyCertSign"
+        case .pathLengthExceeded(let index): "certificate \(index) has more CA certificates below it than its pathLenConstraint allows"
         case .attestationExtensionOutsideLeaf(let index): "certificate \(index) is not the leaf but carries an attestation extension"
         case .certificateExpired(let index): "certificate \(index) is expired at the verification time"
         case .certificateNotYetValid(let index): "certificate \(index) is not yet valid at the verification time"

@@ -1,3 +1,4 @@
+import CertificatePath
 import COSE
 import Crypto
 import Foundation
@@ -5,11 +6,12 @@ import SwiftASN1
 import X509
 
 /// The IACA certificates a reader trusts, and the check of a document signer certificate against them with the
-/// profiles of ISO/IEC 18013-5 Annex B (B.1.2 IACA, B.1.4 document signer). 18013-5 has no intermediates: a DS
-/// certificate is issued by an IACA directly (§9.3.3).
+/// profiles of ISO/IEC 18013-5 Annex B (B.1.2 IACA, B.1.4 document signer), by the project's one path validator
+/// (`CertificatePathValidator` with `DocumentSignerProfile`: RFC 5280, the issuer rules, validity, the profiles).
+/// 18013-5 has no intermediates: a DS certificate is issued by an IACA directly (§9.3.3).
 public struct IssuerTrust: Sendable {
     /// Extended key usage of document signer certificates: `id-mdl-kp-mdlDS` 1.0.18013.5.1.2 (Annex B.1.4).
-    public static let mdlDSExtendedKeyUsage: ASN1ObjectIdentifier = [1, 0, 18013, 5, 1, 2]
+    public static let mdlDSExtendedKeyUsage: ASN1ObjectIdentifier = ExtendedKeyUsages.mdlDocumentSigner
 
     public let iacas: [Certificate]
 
@@ -33,9 +35,13 @@ public struct IssuerTrust: Sendable {
         public let key: COSEVerificationKey
     }
 
-    /// Checks `x5chain` (leaf first; certificates after the leaf are not needed and not trusted) at `time`.
-    public func validate(x5chain: [[UInt8]], at time: Date) throws(MDocError) -> ValidatedSigner {
+    /// Checks `x5chain` (leaf first; the certificates after the leaf are offered to the path builder, never
+    /// trusted) at `time`.
+    public func validate(x5chain: [[UInt8]], at time: Date) async throws(MDocError) -> ValidatedSigner {
         guard let leafDER = x5chain.first else { throw .issuerCertificateMissing }
+        for (index, der) in x5chain.prefix(Self.maximumChainLength).enumerated() where !CertificateEncoding.signatureValueHasNoUnusedBits(der) {
+            throw .issuerCertificateMalformed("certificate \(index) of x5chain: its signatureValue has unused bits (RFC 5280 §4.1.1.3)")
+        }
         let documentSigner: Certificate
         if let parsed = Self.parsed.certificate(leafDER) {
             documentSigner = parsed
@@ -46,61 +52,37 @@ public struct IssuerTrust: Sendable {
             Self.parsed.keep(documentSigner, for: leafDER)
         }
         let key = try Self.verificationKey(of: documentSigner)
-
-        // §9.3.3: the DS certificate chains to a trusted IACA (its issuer's name and signature).
-        let candidates = iacas.filter { $0.subject == documentSigner.issuer }
-        guard !candidates.isEmpty else {
-            throw .issuerCertificateUntrusted("no trusted IACA is named \(documentSigner.issuer)")
+        var others: [Certificate] = []
+        for der in x5chain.dropFirst().prefix(Self.maximumChainLength - 1) {
+            // Certificates after the leaf only help to build a path; one that does not parse is left out.
+            if let certificate = try? Certificate(derEncoded: der) { others.append(certificate) }
         }
-        guard let iaca = candidates.first(where: { $0.publicKey.isValidSignature(documentSigner.signature, for: documentSigner) }) else {
-            throw .issuerCertificateUntrusted("the signature of the certificate does not verify with the IACA named \(documentSigner.issuer)")
+        let path: [Certificate]
+        do {
+            path = try await CertificatePathValidator(anchors: iacas, maximumLength: Self.maximumChainLength)
+                .validate(chain: [documentSigner] + others, profile: DocumentSignerProfile(), at: time)
+        } catch {
+            throw Self.error(error, pathLength: x5chain.count)
         }
-
-        // Annex B.1.4 / B.1.2: validity at the verification time.
-        if time < documentSigner.notValidBefore { throw .issuerCertificateNotYetValid }
-        if time > documentSigner.notValidAfter { throw .issuerCertificateExpired }
-        if time < iaca.notValidBefore { throw .iacaNotYetValid }
-        if time > iaca.notValidAfter { throw .iacaExpired }
-        try Self.checkDocumentSignerProfile(documentSigner)
-        try Self.checkIACAProfile(iaca)
-        return ValidatedSigner(documentSigner: documentSigner, iaca: iaca, key: key)
+        return ValidatedSigner(documentSigner: documentSigner, iaca: path[path.count - 1], key: key)
     }
 
-    /// Annex B.1.4: key usage digitalSignature (and not keyCertSign), extended key usage mdlDS, not a CA.
-    static func checkDocumentSignerProfile(_ certificate: Certificate) throws(MDocError) {
-        do {
-            guard let usage = try certificate.extensions.keyUsage else { throw MDocError.issuerCertificateProfile("no key usage") }
-            guard usage.digitalSignature else { throw MDocError.issuerCertificateProfile("key usage lacks digitalSignature") }
-            guard !usage.keyCertSign else { throw MDocError.issuerCertificateProfile("key usage allows keyCertSign") }
-            guard let extended = try certificate.extensions.extendedKeyUsage else {
-                throw MDocError.issuerCertificateProfile("no extended key usage")
-            }
-            guard extended.contains(ExtendedKeyUsage.Usage(oid: mdlDSExtendedKeyUsage)) else {
-                throw MDocError.issuerCertificateProfile("extended key usage lacks mdlDS (1.0.18013.5.1.2)")
-            }
-            if case .isCertificateAuthority = try certificate.extensions.basicConstraints {
-                throw MDocError.issuerCertificateProfile("a document signer must not be a CA")
-            }
-        } catch let error as MDocError {
-            throw error
-        } catch {
-            throw .issuerCertificateProfile("extensions: \(error)")
-        }
-    }
+    /// The longest `x5chain` looked at.
+    public static let maximumChainLength = 4
 
-    /// Annex B.1.2: basicConstraints CA with pathLenConstraint 0, key usage keyCertSign and cRLSign.
-    static func checkIACAProfile(_ certificate: Certificate) throws(MDocError) {
-        do {
-            guard case .isCertificateAuthority(let pathLength) = try certificate.extensions.basicConstraints else {
-                throw MDocError.iacaProfile("basicConstraints is not CA")
-            }
-            if let pathLength, pathLength != 0 { throw MDocError.iacaProfile("pathLenConstraint is \(pathLength), not 0") }
-            guard let usage = try certificate.extensions.keyUsage else { throw MDocError.iacaProfile("no key usage") }
-            guard usage.keyCertSign, usage.cRLSign else { throw MDocError.iacaProfile("key usage lacks keyCertSign or cRLSign") }
-        } catch let error as MDocError {
-            throw error
-        } catch {
-            throw .iacaProfile("extensions: \(error)")
+    /// The MDocError of a path failure: the validity and profiles of the document signer (index 0) and the IACA (the
+    /// anchor) keep their Annex B cases; the issuer rules and extended key usage are ``MDocError/issuerCertificatePath(_:)``.
+    static func error(_ failure: CertificatePathFailure, pathLength: Int) -> MDocError {
+        switch failure {
+        case .malformed(let detail): .issuerCertificateMalformed(detail)
+        case .untrusted(let detail): .issuerCertificateUntrusted(detail)
+        case .notYetValid(0): .issuerCertificateNotYetValid
+        case .expired(0): .issuerCertificateExpired
+        case .notYetValid(1) where pathLength <= 2: .iacaNotYetValid
+        case .expired(1) where pathLength <= 2: .iacaExpired
+        case .profile(let detail) where detail.hasPrefix("the IACA"): .iacaProfile(detail)
+        case .profile(let detail): .issuerCertificateProfile(detail)
+        default: .issuerCertificatePath(failure)
         }
     }
 

@@ -1,3 +1,4 @@
+import CertificatePath
 /// Why an mDoc was refused: every check of ISO/IEC 18013-5 §9.3.1 (mdoc reader authentication of the issuer data)
 /// and of the Annex B certificate profiles has its own case and stable ``code``.
 public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -24,6 +25,10 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
     case iacaNotYetValid
     case iacaExpired
     case iacaProfile(String)
+    /// The document signer's path breaks a rule of the path validator: an issuer not a CA, without keyCertSign or
+    /// beyond its pathLenConstraint, an intermediate outside its validity, or the extended key usage (code
+    /// `MDOC_` and the path failure's code, e.g. `MDOC_CERT_ISSUER_NOT_CA`).
+    case issuerCertificatePath(CertificatePathFailure)
     /// The MSO's `validityInfo.signed` lies outside the document signer certificate's validity (§9.3.1 step 4).
     case signedOutsideCertificateValidity
     /// The issuerAuth COSE_Sign1 signature does not verify with the document signer key (§9.1.2.4).
@@ -65,6 +70,7 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
         case .iacaNotYetValid: "MDOC_IACA_NOT_YET_VALID"
         case .iacaExpired: "MDOC_IACA_EXPIRED"
         case .iacaProfile: "MDOC_IACA_PROFILE"
+        case .issuerCertificatePath(let failure): "MDOC_" + failure.code
         case .signedOutsideCertificateValidity: "MDOC_SIGNED_OUTSIDE_CERTIFICATE_VALIDITY"
         case .issuerSignatureInvalid: "MDOC_ISSUER_SIGNATURE_INVALID"
         case .digestMismatch: "MDOC_DIGEST_MISMATCH"
@@ -95,6 +101,7 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
         case .iacaNotYetValid: "IACA certificate is not valid yet"
         case .iacaExpired: "IACA certificate has expired"
         case .iacaProfile(let message): "IACA certificate profile: \(message)"
+        case .issuerCertificatePath(let failure): "document signer certificate path: \(failure)"
         case .signedOutsideCertificateValidity: "the MSO was signed outside the document signer certificate's validity"
         case .issuerSignatureInvalid: "issuerAuth signature does not verify"
         case .digestMismatch(let nameSpace, let element): "digest of \(nameSpace)/\(element) does not match the MSO"

@@ -28,10 +28,10 @@ public struct MDocVerifier: Sendable {
     }
 
     /// Steps 1–5 for an IssuerSigned (as issued, or inside a Document whose docType is `docType`).
-    public func verify(_ issuerSigned: IssuerSigned, docType: String? = nil, at time: Date) throws(MDocError) -> Verified {
+    public func verify(_ issuerSigned: IssuerSigned, docType: String? = nil, at time: Date) async throws(MDocError) -> Verified {
         let chain: [[UInt8]]
         do { chain = try issuerSigned.issuerAuth.x5chain() } catch { throw .issuerCertificateMalformed("x5chain: \(error)") }
-        let signer = try trust.validate(x5chain: chain, at: time)
+        let signer = try await trust.validate(x5chain: chain, at: time)
         try Self.verifyIssuerSignature(issuerSigned, key: signer.key)
         let mso = issuerSigned.mso
         if mso.validityInfo.signed < signer.documentSigner.notValidBefore || mso.validityInfo.signed > signer.documentSigner.notValidAfter {
@@ -44,8 +44,8 @@ public struct MDocVerifier: Sendable {
     }
 
     /// Steps 1–6 for a presented Document.
-    public func verify(_ document: Document, sessionTranscript: SessionTranscript, at time: Date) throws(MDocError) -> Verified {
-        let verified = try verify(document.issuerSigned, docType: document.docType, at: time)
+    public func verify(_ document: Document, sessionTranscript: SessionTranscript, at time: Date) async throws(MDocError) -> Verified {
+        let verified = try await verify(document.issuerSigned, docType: document.docType, at: time)
         guard let deviceSigned = document.deviceSigned else { throw .deviceAuthenticationMissing }
         try deviceSigned.verifySignature(docType: document.docType, sessionTranscript: sessionTranscript,
                                          deviceKey: verified.mso.deviceKey)

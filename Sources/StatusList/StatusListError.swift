@@ -1,3 +1,5 @@
+import CertificatePath
+
 /// Why a status list or status list token was refused (draft-ietf-oauth-status-list §4, §5, §8.3), each with a
 /// stable code.
 public enum StatusListError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -18,6 +20,9 @@ public enum StatusListError: Error, Sendable, Hashable, CustomStringConvertible 
     case signatureInvalid
     /// The signer certificate does not chain to a trusted anchor, or is outside its validity or profile.
     case signerUntrusted(String)
+    /// The signer's certificate path was refused by the path validator; the code is the path failure's
+    /// (`CertificatePathFailure.code`: `CERT_ISSUER_NOT_CA`, `CERT_EXPIRED`, …).
+    case signerCertificatePath(CertificatePathFailure)
     /// `sub` is not the URI the referenced token points at (§8.3 step 4).
     case subjectMismatch(expected: String, found: String)
     /// `exp` has passed (§8.3 step 5).
@@ -39,6 +44,7 @@ public enum StatusListError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingClaim: "STATUS_LIST_TOKEN_MISSING_CLAIM"
         case .signatureInvalid: "STATUS_LIST_TOKEN_SIGNATURE_INVALID"
         case .signerUntrusted: "STATUS_LIST_TOKEN_SIGNER_UNTRUSTED"
+        case .signerCertificatePath(let failure): failure.code
         case .subjectMismatch: "STATUS_LIST_TOKEN_SUBJECT_MISMATCH"
         case .expired: "STATUS_LIST_TOKEN_EXPIRED"
         case .issuedInFuture: "STATUS_LIST_TOKEN_ISSUED_IN_FUTURE"
@@ -58,6 +64,7 @@ public enum StatusListError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingClaim(let name): "the token has no \(name) claim"
         case .signatureInvalid: "the token's signature does not verify"
         case .signerUntrusted(let message): "the token's signer is not trusted: \(message)"
+        case .signerCertificatePath(let failure): "the token's signer is not trusted: \(failure)"
         case .subjectMismatch(let expected, let found): "sub \(found) is not the referenced URI \(expected)"
         case .expired: "the token has expired (exp)"
         case .issuedInFuture: "the token's iat is in the future"

@@ -80,7 +80,7 @@ actor MiniVerifier: HTTPTransport {
         let transcript = SessionTranscript.openID4VP(clientId: clientId, nonce: "n-1", jwkThumbprint: Base64URL.decode(try encryptionJWK.thumbprint()),
                                                      responseUri: "https://verifier.example/response")
         for document in try DeviceResponse(decoding: try #require(Base64URL.decode(encoded))).documents {
-            _ = try MDocVerifier(trust: IssuerTrust(iacas: [iaca])).verify(document, sessionTranscript: transcript, at: Date())
+            _ = try await MDocVerifier(trust: IssuerTrust(iacas: [iaca])).verify(document, sessionTranscript: transcript, at: Date())
             verifiedElements += document.issuerSigned.nameSpaces.flatMap { space in space.items.map { "\(space.name)/\($0.elementIdentifier)" } }
         }
         return TransportResponse(status: 200, body: Data(#"{"redirect_uri":"https://verifier.example/done"}"#.utf8))

@@ -45,10 +45,10 @@ struct TestVerifierPKI {
     /// A request object as the tenant's verifier writes one (OpenID4VP 1.0, DCQL).
     func requestObject(clientId: String? = nil, responseUri: String = "https://verifier.example/response", issuedAt: Date,
                        lifetime: TimeInterval = 300, extra: [String: JSONValue] = [:], signer: P256.Signing.PrivateKey? = nil,
-                       typ: String? = "oauth-authz-req+jwt") throws -> String {
+                       typ: String? = "oauth-authz-req+jwt", chain: [[UInt8]]? = nil) throws -> String {
         var header = JOSEHeader()
         header.typ = typ
-        header.setX5C([leafDER, caDER])
+        header.setX5C(chain ?? [leafDER, caDER])
         var payload: [String: JSONValue] = [
             "client_id": .string(clientId ?? x509Hash), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
             "response_uri": .string(responseUri), "nonce": .string("nonce-1"), "state": .string("state-1"),
@@ -83,8 +83,8 @@ struct TestVerifierPKI {
         AuthorizationRequestVerifier(trustedCertificates: trusting, requireTrustedVerifier: required)
     }
 
-    @Test func aRequestChainedToATrustedVerifierIsVerifiedByCertificate() throws {
-        let request = try verifier(trusting: [pki.ca], required: true).verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil,
+    @Test func aRequestChainedToATrustedVerifierIsVerifiedByCertificate() async throws {
+        let request = try await verifier(trusting: [pki.ca], required: true).verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil,
                                                                               expectedClientId: pki.x509Hash, at: now)
         #expect(request.verifiedBy == .certificate && request.presentationProtocol == .openID4VP)
         #expect(request.clientId == pki.x509Hash && request.verifierName == "verifier.example")
@@ -93,57 +93,57 @@ struct TestVerifierPKI {
                                                              namespaces: ["org.iso.18013.5.1": ["family_name": false, "age_over_18": false]])])
     }
 
-    @Test func anUntrustedRequestIsVerifiedByDomainOnlyWhenItCameFromThatHostOverHTTPS() throws {
+    @Test func anUntrustedRequestIsVerifiedByDomainOnlyWhenItCameFromThatHostOverHTTPS() async throws {
         let object = try pki.requestObject(clientId: "x509_san_dns:verifier.example", issuedAt: now)
-        let byDomain = try verifier().verify(object, fetchedFrom: URL(string: "https://verifier.example/request/1"), expectedClientId: nil, at: now)
+        let byDomain = try await verifier().verify(object, fetchedFrom: URL(string: "https://verifier.example/request/1"), expectedClientId: nil, at: now)
         #expect(byDomain.verifiedBy == .domain)
         for source in ["https://elsewhere.example/request/1", "http://verifier.example/request/1"] {
-            #expect(throws: HoldfastError.self) { try verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) }
-            #expect(Self.code { try verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) } == .verifierUntrusted)
+            await #expect(throws: HoldfastError.self) { try await verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) }
+            #expect(await Self.code { try await verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) } == .verifierUntrusted)
         }
         // Required trust: the domain is not enough.
-        #expect(Self.code { try verifier(required: true).verify(object, fetchedFrom: URL(string: "https://verifier.example/r"),
+        #expect(await Self.code { try await verifier(required: true).verify(object, fetchedFrom: URL(string: "https://verifier.example/r"),
                                                                 expectedClientId: nil, at: now) } == .verifierUntrusted)
         // By domain, the response must go to that host.
         let elsewhere = try pki.requestObject(clientId: "x509_san_dns:verifier.example", responseUri: "https://collector.example/r", issuedAt: now)
-        #expect(Self.code { try verifier().verify(elsewhere, fetchedFrom: URL(string: "https://verifier.example/r"),
+        #expect(await Self.code { try await verifier().verify(elsewhere, fetchedFrom: URL(string: "https://verifier.example/r"),
                                                   expectedClientId: nil, at: now) } == .clientIdMismatch)
     }
 
-    @Test func refusalsAreNamed() throws {
+    @Test func refusalsAreNamed() async throws {
         let trusting = verifier(trusting: [pki.ca])
-        let cases: [(String, () throws -> AuthorizationRequest, HoldfastErrorCode)] = [
-            ("signed by another key", { try trusting.verify(try pki.requestObject(issuedAt: now, signer: P256.Signing.PrivateKey()),
+        let cases: [(String, () async throws -> AuthorizationRequest, HoldfastErrorCode)] = [
+            ("signed by another key", { try await trusting.verify(try pki.requestObject(issuedAt: now, signer: P256.Signing.PrivateKey()),
                                                              fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestSignatureInvalid),
-            ("x509_hash of another certificate", { try trusting.verify(try pki.requestObject(clientId: "x509_hash:AAAA", issuedAt: now),
+            ("x509_hash of another certificate", { try await trusting.verify(try pki.requestObject(clientId: "x509_hash:AAAA", issuedAt: now),
                                                                         fetchedFrom: nil, expectedClientId: nil, at: now) }, .clientIdMismatch),
-            ("x509_san_dns not in the SAN", { try trusting.verify(try pki.requestObject(clientId: "x509_san_dns:other.example", issuedAt: now),
+            ("x509_san_dns not in the SAN", { try await trusting.verify(try pki.requestObject(clientId: "x509_san_dns:other.example", issuedAt: now),
                                                                    fetchedFrom: nil, expectedClientId: nil, at: now) }, .clientIdMismatch),
-            ("client_id unlike the URI's", { try trusting.verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil,
+            ("client_id unlike the URI's", { try await trusting.verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil,
                                                                   expectedClientId: "x509_hash:other", at: now) }, .clientIdMismatch),
-            ("expired", { try trusting.verify(try pki.requestObject(issuedAt: now.addingTimeInterval(-400)), fetchedFrom: nil,
+            ("expired", { try await trusting.verify(try pki.requestObject(issuedAt: now.addingTimeInterval(-400)), fetchedFrom: nil,
                                                expectedClientId: nil, at: now) }, .requestExpired),
-            ("from the future", { try trusting.verify(try pki.requestObject(issuedAt: now.addingTimeInterval(120)), fetchedFrom: nil,
+            ("from the future", { try await trusting.verify(try pki.requestObject(issuedAt: now.addingTimeInterval(120)), fetchedFrom: nil,
                                                        expectedClientId: nil, at: now) }, .requestExpired),
-            ("another typ", { try trusting.verify(try pki.requestObject(issuedAt: now, typ: "dpop+jwt"), fetchedFrom: nil,
+            ("another typ", { try await trusting.verify(try pki.requestObject(issuedAt: now, typ: "dpop+jwt"), fetchedFrom: nil,
                                                    expectedClientId: nil, at: now) }, .requestInvalid),
-            ("plain direct_post", { try trusting.verify(try pki.requestObject(issuedAt: now, extra: ["response_mode": .string("direct_post")]),
+            ("plain direct_post", { try await trusting.verify(try pki.requestObject(issuedAt: now, extra: ["response_mode": .string("direct_post")]),
                                                          fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestUnsupported),
-            ("no nonce", { try trusting.verify(try pki.requestObject(issuedAt: now, extra: ["nonce": .string("")]),
+            ("no nonce", { try await trusting.verify(try pki.requestObject(issuedAt: now, extra: ["nonce": .string("")]),
                                                 fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestInvalid),
-            ("an unknown client id prefix", { try trusting.verify(try pki.requestObject(clientId: "redirect_uri:https://verifier.example", issuedAt: now),
+            ("an unknown client id prefix", { try await trusting.verify(try pki.requestObject(clientId: "redirect_uri:https://verifier.example", issuedAt: now),
                                                                    fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestUnsupported),
-            ("no mso_mdoc credential", { try trusting.verify(try pki.requestObject(issuedAt: now, extra: ["dcql_query": .object(["credentials": .array([
+            ("no mso_mdoc credential", { try await trusting.verify(try pki.requestObject(issuedAt: now, extra: ["dcql_query": .object(["credentials": .array([
                 .object(["id": .string("pid"), "format": .string("dc+sd-jwt")])])])]), fetchedFrom: nil, expectedClientId: nil, at: now) },
              .requestUnsupported),
         ]
         for (name, body, code) in cases {
-            #expect(Self.code(body) == code, "\(name)")
+            #expect(await Self.code(body) == code, "\(name)")
         }
     }
 
     /// ISO/IEC TS 18013-7:2024 requests: a bare host with client_id_scheme, and a presentation_definition.
-    @Test func a2024RequestIsRead() throws {
+    @Test func a2024RequestIsRead() async throws {
         let definition: JSONValue = .object(["id": .string("pd-1"), "input_descriptors": .array([.object([
             "id": .string("org.iso.18013.5.1.mDL"),
             "constraints": .object(["fields": .array([
@@ -160,7 +160,7 @@ struct TestVerifierPKI {
                 "authorization_encrypted_response_alg": .string("ECDH-ES"), "authorization_encrypted_response_enc": .string("A256GCM"),
             ]),
         ], typ: nil)
-        let request = try verifier(trusting: [pki.ca]).verify(object, fetchedFrom: nil, expectedClientId: "verifier.example", at: now)
+        let request = try await verifier(trusting: [pki.ca]).verify(object, fetchedFrom: nil, expectedClientId: "verifier.example", at: now)
         #expect(request.presentationProtocol == .iso18013_7 && request.contentEncryption == .a256gcm)
         #expect(request.requests.first?.namespaces == ["org.iso.18013.5.1": ["family_name": true, "age_over_18": false]])
     }
@@ -175,32 +175,32 @@ struct TestVerifierPKI {
 
     /// The Funke request object: signed by its x5c leaf (SAN funke-wallet.de), whose issuer, the German Registrar,
     /// signs the verifier attestation it carries; its only credential is an SD-JWT, which this SDK does not present.
-    @Test func theFunkeRequestObjectVerifiesUpToItsQuery() throws {
+    @Test func theFunkeRequestObjectVerifiesUpToItsQuery() async throws {
         let compact = try #require(try Self.vector("funke-signed-request-object.json")["requestObjectJws"]?.stringValue)
         let payload = try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: compact).payload))
         let attestation = try #require(payload.objectValue?["verifier_attestations"]?.arrayValue?.first?.objectValue?["data"]?.stringValue)
         let registrar = try Certificate(derEncoded: try #require(try JWS(compactSerialization: attestation).header.x5c()?.first))
         let at = Date(timeIntervalSince1970: 1_746_538_200)
         let trusted = AuthorizationRequestVerifier(trustedCertificates: [registrar], requireTrustedVerifier: true)
-        let error = Self.error { try trusted.verify(compact, fetchedFrom: nil, expectedClientId: "x509_san_dns:funke-wallet.de", at: at) }
+        let error = await Self.error { try await trusted.verify(compact, fetchedFrom: nil, expectedClientId: "x509_san_dns:funke-wallet.de", at: at) }
         #expect(error?.code == .requestUnsupported && error?.message.contains("no mso_mdoc") == true, "\(String(describing: error))")
-        #expect(Self.code { try AuthorizationRequestVerifier(trustedCertificates: [], requireTrustedVerifier: true)
+        #expect(await Self.code { try await AuthorizationRequestVerifier(trustedCertificates: [], requireTrustedVerifier: true)
             .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) } == .verifierUntrusted)
-        #expect(Self.code { try trusted.verify(compact, fetchedFrom: nil, expectedClientId: nil, at: Date(timeIntervalSince1970: 1_746_538_484 + 61)) }
+        #expect(await Self.code { try await trusted.verify(compact, fetchedFrom: nil, expectedClientId: nil, at: Date(timeIntervalSince1970: 1_746_538_484 + 61)) }
             == .requestExpired)
         var parts = compact.split(separator: ".").map(String.init)
         parts[2] = (parts[2].hasPrefix("A") ? "B" : "A") + parts[2].dropFirst()
-        #expect(Self.code { try trusted.verify(parts.joined(separator: "."), fetchedFrom: nil, expectedClientId: nil, at: at) } == .requestSignatureInvalid)
+        #expect(await Self.code { try await trusted.verify(parts.joined(separator: "."), fetchedFrom: nil, expectedClientId: nil, at: at) } == .requestSignatureInvalid)
     }
 
     /// The A-SIT request (x509_san_dns:localhost; the SAN also lists the prefixed name) asks for an mDL by DCQL but
     /// answers over the Digital Credentials API (`dc_api`), which this SDK does not use.
-    @Test func theASITRequestIsReadAndItsResponseModeRefused() throws {
+    @Test func theASITRequestIsReadAndItsResponseModeRefused() async throws {
         let vector = try Self.vector("asit-dcapi-signed-request-and-annex-c-request.json")
         let compact = try #require(vector["signedRequestJws"]?.stringValue)
         let leaf = try Certificate(derEncoded: try #require(try JWS(compactSerialization: compact).header.x5c()?.first))
         let at = Date(timeIntervalSince1970: 1_740_000_000)
-        let error = Self.error { try AuthorizationRequestVerifier(trustedCertificates: [leaf], requireTrustedVerifier: true)
+        let error = await Self.error { try await AuthorizationRequestVerifier(trustedCertificates: [leaf], requireTrustedVerifier: true)
             .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) }
         #expect(error?.code == .requestUnsupported && error?.message.contains("dc_api") == true, "\(String(describing: error))")
         let payload = try #require(vector["signedRequestDecoded"]?.objectValue?["payload"]?.objectValue)
@@ -209,17 +209,17 @@ struct TestVerifierPKI {
         #expect(requests.first?.namespaces["org.iso.18013.5.1"]?["family_name"] == false)
     }
 
-    @Test func authorizationRequestURIsNeedARequestURI() throws {
+    @Test func authorizationRequestURIsNeedARequestURI() async throws {
         let parsed = try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1")
         #expect(parsed.clientId == "x509_hash:abc" && parsed.requestURI.absoluteString == "https://verifier.example/r/1")
-        #expect(Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request_uri=http%3A%2F%2Fverifier.example%2Fr") }
+        #expect(await Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request_uri=http%3A%2F%2Fverifier.example%2Fr") }
             == .requestInvalid)
-        #expect(Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request=eyJ") } == .requestUnsupported)
+        #expect(await Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request=eyJ") } == .requestUnsupported)
     }
 
-    static func error<T>(_ body: () throws -> T) -> HoldfastError? {
-        do { _ = try body(); return nil } catch let error as HoldfastError { return error } catch { return nil }
+    static func error<T>(_ body: () async throws -> T) async -> HoldfastError? {
+        do { _ = try await body(); return nil } catch let error as HoldfastError { return error } catch { return nil }
     }
 
-    static func code<T>(_ body: () throws -> T) -> HoldfastErrorCode? { error(body)?.code }
+    static func code<T>(_ body: () async throws -> T) async -> HoldfastErrorCode? { await error(body)?.code }
 }

@@ -43,7 +43,7 @@ actor ScriptedVerifier {
             return TransportResponse(status: 200, headers: ["Content-Type": "application/oauth-authz-req+jwt"], body: Data(try requestObject().utf8))
         case ("POST", "/response"):
             responses += 1
-            try check(String(decoding: request.body ?? Data(), as: UTF8.self))
+            try await check(String(decoding: request.body ?? Data(), as: UTF8.self))
             return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
                                      body: Data(#"{"redirect_uri":"https://verifier.example/done?response_code=rc-1"}"#.utf8))
         default:
@@ -78,7 +78,7 @@ actor ScriptedVerifier {
         }
     }
 
-    private func check(_ form: String) throws {
+    private func check(_ form: String) async throws {
         guard let encoded = form.split(separator: "&").first(where: { $0.hasPrefix("response=") })?.dropFirst("response=".count),
               let compact = String(encoded).removingPercentEncoding else { failures.append("no response"); return }
         let jwe = try JWE(compactSerialization: compact)
@@ -104,7 +104,7 @@ actor ScriptedVerifier {
             let deviceResponse = try DeviceResponse(decoding: try #require(Base64URL.decode(response)))
             for document in deviceResponse.documents {
                 do {
-                    _ = try MDocVerifier(trust: IssuerTrust(iacas: [issuerIACA])).verify(document, sessionTranscript: transcript, at: clock.now())
+                    _ = try await MDocVerifier(trust: IssuerTrust(iacas: [issuerIACA])).verify(document, sessionTranscript: transcript, at: clock.now())
                     verified[document.docType] = Dictionary(uniqueKeysWithValues: document.issuerSigned.nameSpaces.map {
                         ($0.name, Set($0.items.map(\.elementIdentifier)))
                     })

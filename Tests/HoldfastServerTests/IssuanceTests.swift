@@ -46,7 +46,7 @@ import X509
             // The mDoc verifies against the tenant's IACA, carries the claims and is bound to the proof's key.
             let iacas = try await kit.admin("/v1/credentials/mobile/iacas", .get).wire(MobileIACAList.self)
             let trust = try IssuerTrust(pem: iacas.data.map(\.certificatePem).joined(separator: "\n"))
-            let verified = try MDocVerifier(trust: trust).verify(issuerSigned, docType: IssuanceTestWallet.docType, at: Date())
+            let verified = try await MDocVerifier(trust: trust).verify(issuerSigned, docType: IssuanceTestWallet.docType, at: Date())
             #expect(verified.mso.deviceKey == COSEKey(publicKey: credentialKey.publicKey))
             let items = Dictionary(uniqueKeysWithValues: try #require(issuerSigned.nameSpaces.first).items.map {
                 ($0.elementIdentifier, $0.elementValue)
@@ -456,7 +456,7 @@ import X509
         }
     }
 
-    @Test func claimValuesBecomeTheirCBORForms() throws {
+    @Test func claimValuesBecomeTheirCBORForms() async throws {
         #expect(try ClaimValues.cbor(.object(["$type": .string("tdate"), "value": .string("2026-01-02T03:04:05.678Z")]), field: "x")
             == .tagged(0, .text("2026-01-02T03:04:05Z")))
         #expect(try ClaimValues.cbor(.integer(-3), field: "x") == .negative(2))

@@ -39,7 +39,7 @@ import X509
 
                     // The PEM is the IACA, and the document signer passes ISO 18013-5 Annex B's checks against it.
                     let trust = try IssuerTrust(pem: item.certificatePem)
-                    let validated = try trust.validate(x5chain: [certificates.documentSigner.der], at: now)
+                    let validated = try await trust.validate(x5chain: [certificates.documentSigner.der], at: now)
                     #expect(validated.iaca == certificates.iaca.certificate)
                 }
                 let iaca = certificates.iaca.certificate
@@ -93,9 +93,9 @@ import X509
                 #expect(iacas.map(\.id) == [everything.iaca.id, original.iaca.id])
                 #expect(iacas.map(\.active) == [true, false])
                 let trust = IssuerTrust(iacas: everything.iacas.map(\.certificate))
-                #expect(try trust.validate(x5chain: [everything.documentSigner.der], at: now).iaca == everything.iaca.certificate)
+                #expect(try await trust.validate(x5chain: [everything.documentSigner.der], at: now).iaca == everything.iaca.certificate)
                 // The first document signer still chains to the old IACA, which is still trusted.
-                #expect(try trust.validate(x5chain: [original.documentSigner.der], at: now).iaca == original.iaca.certificate)
+                #expect(try await trust.validate(x5chain: [original.documentSigner.der], at: now).iaca == original.iaca.certificate)
 
                 // The server takes the rotated certificates from the database once its copy is older than the interval.
                 let later = now.addingTimeInterval(IssuerCertificateStore.refreshInterval + 1)
@@ -105,7 +105,7 @@ import X509
         }
     }
 
-    @Test func theIssuerNamesAreChecked() throws {
+    @Test func theIssuerNamesAreChecked() async throws {
         for (name, value) in [("HOLDFAST_ISSUER_COUNTRY", "nl"), ("HOLDFAST_ISSUER_COUNTRY", "NLD"),
                               ("HOLDFAST_ISSUER_NAME", String(repeating: "x", count: 65))] {
             let error = #expect(throws: ConfigurationError.self) {

@@ -30,7 +30,7 @@ import X509
     /// A moment inside the DS certificate's and the MSO's validity.
     let inValidity = try! Date("2021-01-01T00:00:00Z", strategy: .iso8601)
 
-    @Test func readsTheDeviceResponse() throws {
+    @Test func readsTheDeviceResponse() async throws {
         let response = try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE"))
         #expect(response.version == "1.0")
         #expect(response.status == 0)
@@ -51,33 +51,33 @@ import X509
         #expect(response.encoded() == (try bytes("DEVICE_RESPONSE")))
     }
 
-    @Test func verifiesIssuerAuthChainAndEveryDigest() throws {
+    @Test func verifiesIssuerAuthChainAndEveryDigest() async throws {
         let document = try #require(try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE")).documents.first)
-        let verified = try MDocVerifier(trust: try trust).verify(document.issuerSigned, docType: document.docType, at: inValidity)
+        let verified = try await MDocVerifier(trust: try trust).verify(document.issuerSigned, docType: document.docType, at: inValidity)
         #expect(verified.mso.docType == "org.iso.18013.5.1.mDL")
         #expect(verified.documentSigner.subject.description.contains("utopia ds"))
         #expect(document.issuerSigned.nameSpaces.flatMap(\.items).count == 6)
     }
 
-    @Test func todayTheDocumentSignerHasExpired() throws {
+    @Test func todayTheDocumentSignerHasExpired() async throws {
         let document = try #require(try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE")).documents.first)
-        #expect(throws: MDocError.issuerCertificateExpired) {
-            try MDocVerifier(trust: try trust).verify(document.issuerSigned, docType: document.docType, at: Date())
+        await #expect(throws: MDocError.issuerCertificateExpired) {
+            try await MDocVerifier(trust: try trust).verify(document.issuerSigned, docType: document.docType, at: Date())
         }
     }
 
     /// Annex D authenticates the device with a MAC; online presentation needs a signature.
-    @Test func deviceMacIsReportedAsUnsupported() throws {
+    @Test func deviceMacIsReportedAsUnsupported() async throws {
         let document = try #require(try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE")).documents.first)
         let transcript = try SessionTranscript(taggedBytes: try bytes("SESSION_TRANSCRIPT_BYTES"))
-        #expect(throws: MDocError.deviceMacNotSupported) {
-            try MDocVerifier(trust: try trust).verify(document, sessionTranscript: transcript, at: inValidity)
+        await #expect(throws: MDocError.deviceMacNotSupported) {
+            try await MDocVerifier(trust: try trust).verify(document, sessionTranscript: transcript, at: inValidity)
         }
     }
 
     /// A device signature by the Annex D static device key over the Annex D transcript verifies against the MSO's
     /// device key, and not over another transcript.
-    @Test func deviceSignatureOverTheAnnexDTranscript() throws {
+    @Test func deviceSignatureOverTheAnnexDTranscript() async throws {
         let response = try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE"))
         let document = try #require(response.documents.first)
         let transcript = try SessionTranscript(taggedBytes: try bytes("SESSION_TRANSCRIPT_BYTES"))
@@ -86,7 +86,7 @@ import X509
                                                  nameSpacesBytes: try #require(document.deviceSigned).nameSpacesBytes,
                                                  signer: COSESigningKey.p256(deviceKey))
         let signedDocument = Document(docType: document.docType, issuerSigned: document.issuerSigned, deviceSigned: deviceSigned)
-        let verified = try MDocVerifier(trust: try trust).verify(signedDocument, sessionTranscript: transcript, at: inValidity)
+        let verified = try await MDocVerifier(trust: try trust).verify(signedDocument, sessionTranscript: transcript, at: inValidity)
         #expect(verified.mso.docType == document.docType)
 
         // The signed bytes are DeviceAuthenticationBytes with the transcript as received.
@@ -96,8 +96,8 @@ import X509
                                                  deviceNameSpacesBytes: [0xD8, 0x18, 0x41, 0xA0]) == expected)
 
         let other = SessionTranscript(handover: .array([.text("other")]))
-        #expect(throws: MDocError.deviceSignatureInvalid) {
-            try MDocVerifier(trust: try trust).verify(signedDocument, sessionTranscript: other, at: inValidity)
+        await #expect(throws: MDocError.deviceSignatureInvalid) {
+            try await MDocVerifier(trust: try trust).verify(signedDocument, sessionTranscript: other, at: inValidity)
         }
     }
 }

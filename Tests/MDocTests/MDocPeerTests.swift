@@ -37,7 +37,7 @@ struct MDocPeerTests {
         let trust = try IssuerTrust(pem: try String(contentsOf: directory.appendingPathComponent("iaca.pem"), encoding: .utf8))
 
         let issuerSigned = try IssuerSigned(decoding: bytes)
-        let verified = try MDocVerifier(trust: trust).verify(issuerSigned, docType: Self.docType, at: Date().addingTimeInterval(3600))
+        let verified = try await MDocVerifier(trust: trust).verify(issuerSigned, docType: Self.docType, at: Date().addingTimeInterval(3600))
         #expect(issuerSigned.value("family_name", in: "org.iso.18013.5.1") == .text("Doe"))
         #expect(issuerSigned.value("birth_date", in: "org.iso.18013.5.1") == .tagged(1004, .text("1990-01-01")))
         #expect(issuerSigned.value("portrait", in: "org.iso.18013.5.1") == .bytes([0xFF, 0xD8, 0xFF, 0xE0]))
@@ -50,8 +50,8 @@ struct MDocPeerTests {
         var mutated = bytes
         let at = try #require(mutated.firstRange(of: Array("X1".utf8))).lowerBound
         mutated[at] = UInt8(ascii: "Y")
-        #expect(throws: MDocError.digestMismatch(nameSpace: "org.iso.18013.5.1", elementIdentifier: "document_number")) {
-            try MDocVerifier(trust: trust).verify(try IssuerSigned(decoding: mutated), at: Date().addingTimeInterval(3600))
+        await #expect(throws: MDocError.digestMismatch(nameSpace: "org.iso.18013.5.1", elementIdentifier: "document_number")) {
+            try await MDocVerifier(trust: trust).verify(try IssuerSigned(decoding: mutated), at: Date().addingTimeInterval(3600))
         }
     }
 

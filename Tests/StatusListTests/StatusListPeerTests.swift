@@ -97,7 +97,7 @@ struct StatusListPeerTests {
         let object = try result.object()
         #expect(result.accepted, "\(object)")
         let token = try #require(object["token_hex"] as? String)
-        let signed = try StatusListTokenVerifier(trust: .key(Certificate.PublicKey(key.publicKey))).verify(hexBytes(token), expectedURI: Self.uri, at: Date())
+        let signed = try await StatusListTokenVerifier(trust: .key(Certificate.PublicKey(key.publicKey))).verify(hexBytes(token), expectedURI: Self.uri, at: Date())
         #expect(signed.token.timeToLive == 300)
         #expect((0..<5).map { try! signed.token.list.status(at: $0) } == [0, 1, 0, 1, 1])
     }

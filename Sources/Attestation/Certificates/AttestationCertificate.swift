@@ -60,6 +60,11 @@ public struct AttestationCertificate: Sendable, Hashable {
     public var extensions: [Extension] { storage.fields.extensions }
     /// RFC 5280 §4.2.1.9 — whether basicConstraints says this certificate is a CA (decided once, at parse time).
     public var isCertificateAuthority: Bool { storage.fields.isCertificateAuthority }
+    /// RFC 5280 §4.2.1.3 — whether the key may sign certificates: keyUsage absent, or with keyCertSign (decided once,
+    /// at parse time).
+    public var mayCertifyKeys: Bool { storage.fields.mayCertifyKeys }
+    /// RFC 5280 §4.2.1.9 — basicConstraints' pathLenConstraint, when a CA has one (read once, at parse time).
+    public var pathLengthConstraint: Int? { storage.fields.pathLengthConstraint }
     /// The serial number as Google's status list spells it: lowercase hex without leading zeros.
     public var serialNumberHex: String { storage.fields.serialNumberHex }
     /// Whether the subject is one of Google's remote key provisioning intermediates: CN starting "Droid CA",
@@ -90,6 +95,8 @@ public struct AttestationCertificate: Sendable, Hashable {
         let signature: ArraySlice<UInt8>
         let extensions: [Extension]
         let isCertificateAuthority: Bool
+        let mayCertifyKeys: Bool
+        let pathLengthConstraint: Int?
         let serialNumberHex: String
         let isRemoteProvisioningIntermediate: Bool
 
@@ -156,7 +163,8 @@ public struct AttestationCertificate: Sendable, Hashable {
                 try AttestationCertificate.readExtensions(field, of: bytes, into: &parsedExtensions)
             }
             extensions = parsedExtensions
-            isCertificateAuthority = AttestationCertificate.isCertificateAuthority(parsedExtensions, view: view)
+            (isCertificateAuthority, pathLengthConstraint) = AttestationCertificate.basicConstraints(parsedExtensions, view: view)
+            mayCertifyKeys = AttestationCertificate.mayCertifyKeys(parsedExtensions, view: view)
             serialNumberHex = Hex.encodeMinimal(serialNumber)
             isRemoteProvisioningIntermediate = AttestationCertificate.isRemoteProvisioningIntermediate(subject: view[subjectElement.range])
         }
@@ -209,13 +217,28 @@ public struct AttestationCertificate: Sendable, Hashable {
     }
 
     /// §4.2.1.9: BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, … }; anything malformed means not a CA.
-    private static func isCertificateAuthority(_ extensions: [Extension], view: BorrowedBytes) -> Bool {
+    /// basicConstraints (RFC 5280 §4.2.1.9): `cA` and, for a CA, `pathLenConstraint`. Absent or unreadable: not a CA.
+    private static func basicConstraints(_ extensions: [Extension], view: BorrowedBytes) -> (Bool, Int?) {
         guard let basic = extensions.first(where: { $0.oid == .basicConstraintsOID }),
               let value = try? DERReader.document(view[basic.contents.indices], "basicConstraints"),
               var fields = try? value.children(.sequence, "basicConstraints"),
-              let first = try? fields.next("basicConstraints"), first.identifier == .boolean
-        else { return false }
-        return (try? first.boolean("cA")) ?? false
+              let first = try? fields.next("basicConstraints"), first.identifier == .boolean,
+              (try? first.boolean("cA")) == true
+        else { return (false, nil) }
+        guard let length = try? fields.next("basicConstraints"), length.identifier == .integer else { return (true, nil) }
+        // A non-negative INTEGER (X.690 §8.3); more than four content octets is no limit in practice.
+        let octets = length.contents
+        guard !octets.isEmpty, octets.count <= 4, octets[octets.startIndex] & 0x80 == 0 else { return (true, octets.isEmpty ? 0 : nil) }
+        return (true, octets.reduce(0) { $0 << 8 | Int($1) })
+    }
+
+    /// keyUsage (RFC 5280 §4.2.1.3): absent, or a BIT STRING with keyCertSign (bit 5). Unreadable: no.
+    private static func mayCertifyKeys(_ extensions: [Extension], view: BorrowedBytes) -> Bool {
+        guard let usage = extensions.first(where: { $0.oid == .keyUsageOID }) else { return true }
+        guard let value = try? DERReader.document(view[usage.contents.indices], "keyUsage"), value.identifier == .bitString else { return false }
+        let bits = value.contents
+        guard bits.count >= 2 else { return false }
+        return bits[bits.startIndex + 1] & 0x04 != 0
     }
 
     private static let rkpCommonNamePrefix = Array("Droid CA".utf8)
@@ -327,6 +350,7 @@ public struct AttestationCertificate: Sendable, Hashable {
 
 extension ASN1ObjectIdentifier {
     static let basicConstraintsOID: ASN1ObjectIdentifier = [2, 5, 29, 19]
+    static let keyUsageOID: ASN1ObjectIdentifier = [2, 5, 29, 15]
     static let commonNameOID: ASN1ObjectIdentifier = [2, 5, 4, 3]
     static let organizationOID: ASN1ObjectIdentifier = [2, 5, 4, 10]
 }

@@ -129,7 +129,7 @@ public actor Credentials {
         let trusted = try await trustedIssuers.certificates()
         var trustedId: String?
         do {
-            let verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: offered.docType, at: now)
+            let verified = try await MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: offered.docType, at: now)
             trustedId = trusted.first { $0.certificate == verified.iaca }?.id
         } catch let error where Self.isTrustFailure(error) {
             guard options.keepUntrustedCredentials else {
@@ -271,7 +271,7 @@ public actor Credentials {
         issuerVerifications += 1
         let trusted = try await trustedIssuers.certificates()
         do {
-            let verified = try MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: stored.docType, at: now)
+            let verified = try await MDocVerifier(trust: IssuerTrust(iacas: trusted.map(\.certificate))).verify(issuerSigned, docType: stored.docType, at: now)
             let validity = issuerSigned.mso.validityInfo
             let from = max(validity.validFrom, verified.documentSigner.notValidBefore, verified.iaca.notValidBefore)
             let until = min(validity.validUntil, verified.documentSigner.notValidAfter, verified.iaca.notValidAfter)

@@ -1,3 +1,4 @@
+import CertificatePath
 import Crypto
 import Foundation
 import HoldfastProtocol
@@ -55,7 +56,10 @@ public struct AuthorizationRequest: Sendable, Hashable {
 /// - `typ` `oauth-authz-req+jwt` (or none, as 18013-7:2024 verifiers send), ES256/ES384, signed by the `x5c` leaf;
 /// - `client_id` matches the certificate: `x509_hash:` the base64url SHA-256 of the leaf DER, `x509_san_dns:` (or a
 ///   bare host with `client_id_scheme: x509_san_dns`) a dNSName of the leaf's SAN;
-/// - the chain ends at a trusted verifier certificate (`.certificate`), or — unless trust is required — the leaf
+/// - the chain ends at a trusted verifier certificate (`.certificate`) by the project's one path validator
+///   (`CertificatePathValidator` with `RequestObjectSignerProfile`: every issuer a CA with keyCertSign within its
+///   pathLenConstraint, every certificate valid, the leaf an end entity that may sign requests and, for
+///   `x509_san_dns`, names the client id), or — unless trust is required — the leaf
 ///   names the https host the request came from (`.domain`), in which case `response_uri` must be on that host;
 /// - `iat` not in the future and `exp` not passed (60 s of skew); `response_mode` `direct_post.jwt`; a nonce; an
 ///   EC P-256 encryption key; a query with at least one `mso_mdoc` credential.
@@ -82,7 +86,7 @@ struct AuthorizationRequestVerifier: Sendable {
     }
 
     /// Verifies `compact`, fetched from `fetchedFrom`, at `now`; `expectedClientId` is the URI's `client_id`.
-    func verify(_ compact: String, fetchedFrom: URL?, expectedClientId: String?, at now: Date) throws(HoldfastError) -> AuthorizationRequest {
+    func verify(_ compact: String, fetchedFrom: URL?, expectedClientId: String?, at now: Date) async throws(HoldfastError) -> AuthorizationRequest {
         let jws: JWS
         do { jws = try JWS(compactSerialization: compact) } catch {
             throw HoldfastError(.requestInvalid, "the request object is not a compact JWS: \(error)")
@@ -97,6 +101,9 @@ struct AuthorizationRequestVerifier: Sendable {
         let chain: [Certificate]
         do { chain = try chainDER.map { try Certificate(derEncoded: $0) } } catch {
             throw HoldfastError(.requestInvalid, "a certificate of x5c is not DER X.509")
+        }
+        guard chainDER.allSatisfy(CertificateEncoding.signatureValueHasNoUnusedBits) else {
+            throw HoldfastError(.requestInvalid, "a certificate of x5c has a signatureValue with unused bits (RFC 5280 §4.1.1.3)")
         }
         do {
             try jws.verify(with: try JWSVerificationKey(certificate: leafDER), allowedAlgorithms: [.es256, .es384])
@@ -116,6 +123,8 @@ struct AuthorizationRequestVerifier: Sendable {
         let dnsNames = Self.dnsNames(leaf)
         let presentationProtocol: PresentationProtocol
         var verifierName: String?
+        // The dNSName the client id names (x509_san_dns), which the path validation's profile requires of the leaf.
+        var sanName: String?
         if clientId.hasPrefix("x509_hash:") {
             presentationProtocol = .openID4VP
             let hash = Base64URL.encode(SHA256.hash(data: leafDER))
@@ -129,12 +138,14 @@ struct AuthorizationRequestVerifier: Sendable {
             let name = String(clientId.dropFirst("x509_san_dns:".count)).lowercased()
             guard dnsNames.contains(name) else { throw HoldfastError(.clientIdMismatch, "\(name) is not a dNSName of the signing certificate") }
             verifierName = name
+            sanName = name
         } else if payload["client_id_scheme"]?.stringValue == "x509_san_dns" {
             presentationProtocol = .iso18013_7
             guard dnsNames.contains(clientId.lowercased()) else {
                 throw HoldfastError(.clientIdMismatch, "\(clientId) is not a dNSName of the signing certificate")
             }
             verifierName = clientId.lowercased()
+            sanName = verifierName
         } else {
             throw HoldfastError(.requestUnsupported, "the client id \(clientId) has no x509_hash or x509_san_dns prefix")
         }
@@ -147,15 +158,24 @@ struct AuthorizationRequestVerifier: Sendable {
 
         // Trust: a trusted verifier certificate, or the DNS name of the host it came from.
         let trust: VerifierTrust
-        if Self.chainsToTrusted(chain, trusted: trustedCertificates, at: now) {
+        let pathFailure: CertificatePathFailure?
+        do {
+            _ = try await CertificatePathValidator(anchors: trustedCertificates, maximumLength: Self.maximumChainLength)
+                .validate(chain: chain, profile: RequestObjectSignerProfile(dnsName: sanName), at: now)
+            pathFailure = nil
+        } catch {
+            pathFailure = error
+        }
+        if pathFailure == nil {
             trust = .certificate
         } else if !requireTrustedVerifier, let verifierName, let source = fetchedFrom, source.scheme?.lowercased() == "https",
                   source.host?.lowercased() == verifierName, Self.isValid(leaf, at: now) {
             trust = .domain
         } else {
+            let reason = pathFailure.map { " (\($0))" } ?? ""
             throw HoldfastError(.verifierUntrusted, requireTrustedVerifier
-                ? "the request object does not chain to a trusted verifier certificate"
-                : "the request object neither chains to a trusted verifier certificate nor comes over https from the host its certificate names")
+                ? "the request object does not chain to a trusted verifier certificate\(reason)"
+                : "the request object neither chains to a trusted verifier certificate nor comes over https from the host its certificate names\(reason)")
         }
 
         // The response (OpenID4VP 1.0 §8.3: direct_post.jwt, encrypted to the verifier's key).
@@ -206,24 +226,6 @@ struct AuthorizationRequestVerifier: Sendable {
         time >= certificate.notValidBefore && time <= certificate.notValidAfter
     }
 
-    /// Whether some certificate of the chain is trusted, or is issued by a trusted one, with every signature on the
-    /// way verified and every certificate valid at `time`.
-    static func chainsToTrusted(_ chain: [Certificate], trusted: [Certificate], at time: Date) -> Bool {
-        for (index, certificate) in chain.enumerated() {
-            guard isValid(certificate, at: time) else { return false }
-            if trusted.contains(certificate) { return true }
-            if trusted.contains(where: { $0.subject == certificate.issuer && isValid($0, at: time)
-                && $0.publicKey.isValidSignature(certificate.signature, for: certificate) }) {
-                return true
-            }
-            guard index + 1 < chain.count else { return false }
-            let issuer = chain[index + 1]
-            guard issuer.subject == certificate.issuer, issuer.publicKey.isValidSignature(certificate.signature, for: certificate) else {
-                return false
-            }
-        }
-        return false
-    }
 }
 
 /// The query of a request as `MobileCredentialRequest`s (`PresentationQuery` of HoldfastProtocol reads both forms):

@@ -61,7 +61,7 @@ public actor Presentations {
         }
         let trusted = try await trustedVerifiers.certificates().map(\.certificate)
         let verifier = AuthorizationRequestVerifier(trustedCertificates: trusted, requireTrustedVerifier: requireTrustedVerifier)
-        let request = try verifier.verify(String(decoding: response.body, as: UTF8.self), fetchedFrom: requestURI,
+        let request = try await verifier.verify(String(decoding: response.body, as: UTF8.self), fetchedFrom: requestURI,
                                           expectedClientId: clientId, at: seams.clock.now())
         var matches: [MatchedCredentials] = []
         let stored = try await credentials.getCredentials()

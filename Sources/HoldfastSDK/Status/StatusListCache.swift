@@ -135,7 +135,7 @@ public actor StatusListCache {
         let verifier = StatusListTokenVerifier(trust: .anchors(trust.anchors), maximumListBytes: maximumListBytes)
         let signed: SignedStatusListToken
         do {
-            signed = try verifier.verify([UInt8](response.body), expectedURI: uri, at: now)
+            signed = try await verifier.verify([UInt8](response.body), expectedURI: uri, at: now)
         } catch {
             failures[uri] = "the fetched status list token was refused: \(error.description)"
             return
@@ -169,7 +169,7 @@ public actor StatusListCache {
         // Verified as of when it was fetched: its `exp` is applied by the caller, at the time of the check.
         let verifier = StatusListTokenVerifier(trust: .anchors(trust.anchors), maximumListBytes: maximumListBytes)
         do {
-            try verifier.verify(entry.signed, expectedURI: uri, at: entry.fetchedAt)
+            try await verifier.verify(entry.signed, expectedURI: uri, at: entry.fetchedAt)
         } catch {
             return nil
         }

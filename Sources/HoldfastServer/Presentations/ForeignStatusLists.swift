@@ -104,7 +104,7 @@ actor ForeignStatusLists {
         }
         let signed: SignedStatusListToken
         do {
-            signed = try StatusListTokenVerifier(trust: .anchors([issuer]))
+            signed = try await StatusListTokenVerifier(trust: .anchors([issuer]))
                 .verify(Array(bytes), expectedURI: uri, at: now)
         } catch {
             logger.warning("presentation.status_list_invalid",

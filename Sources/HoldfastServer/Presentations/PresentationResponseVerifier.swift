@@ -94,9 +94,9 @@ struct PresentationResponseVerifier: Sendable {
                 presented.append(.init(credentialId: requested.id, elements: shown, elementErrors: Self.elementErrors(document.errors)))
                 let verified: MDocVerifier.Verified
                 do {
-                    verified = try MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: time)
+                    verified = try await MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: time)
                 } catch {
-                    failures.append(named(.init(code: PresentationSessionService.code(error), reason: error.description), requested.id))
+                    failures.append(named(.init(code: Self.code(error), reason: error.description), requested.id))
                     continue
                 }
                 for (space, elements) in shown.sorted(by: { $0.key < $1.key }) {
@@ -117,6 +117,22 @@ struct PresentationResponseVerifier: Sendable {
             failures.append(.init(code: PresentationFailureCode.malformed, reason: "vp_token holds no presentation"))
         }
         return failures.isEmpty ? PresentationResult(status: "verified", claims: claims) : Self.failed(failures)
+    }
+
+    /// The failure code of an mdoc reader's check (ISO/IEC 18013-5 §9.3.1) that refused a document.
+    static func code(_ error: MDocError) -> String {
+        switch error {
+        case .issuerCertificateMissing, .issuerCertificateMalformed, .issuerCertificateUntrusted, .issuerCertificateNotYetValid,
+             .issuerCertificateExpired, .issuerCertificateProfile, .iacaNotYetValid, .iacaExpired, .iacaProfile,
+             .issuerCertificatePath: PresentationFailureCode.issuerUntrusted
+        case .issuerSignatureInvalid, .signedOutsideCertificateValidity: PresentationFailureCode.issuerSignatureInvalid
+        case .digestMismatch, .digestMissing, .duplicateItem: PresentationFailureCode.digestMismatch
+        case .deviceAuthenticationMissing, .deviceMacNotSupported, .deviceKeyUnsupported, .deviceSignatureInvalid: PresentationFailureCode.deviceSignatureInvalid
+        case .docTypeMismatch: PresentationFailureCode.docTypeMismatch
+        case .expired: PresentationFailureCode.expired
+        case .notYetValid: PresentationFailureCode.notYetValid
+        default: PresentationFailureCode.malformed
+        }
     }
 
     private static func failed(_ failures: [PresentationResult.Failure]) -> PresentationResult {

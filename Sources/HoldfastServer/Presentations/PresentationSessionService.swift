@@ -313,21 +313,6 @@ struct PresentationSessionService: Sendable {
         }
     }
 
-    static func code(_ error: MDocError) -> String {
-        switch error {
-        case .issuerCertificateMissing, .issuerCertificateMalformed, .issuerCertificateUntrusted, .issuerCertificateNotYetValid,
-             .issuerCertificateExpired, .issuerCertificateProfile, .iacaNotYetValid, .iacaExpired, .iacaProfile: PresentationFailureCode.issuerUntrusted
-        case .issuerSignatureInvalid, .signedOutsideCertificateValidity: PresentationFailureCode.issuerSignatureInvalid
-        case .digestMismatch, .digestMissing, .duplicateItem: PresentationFailureCode.digestMismatch
-        case .deviceAuthenticationMissing, .deviceMacNotSupported, .deviceKeyUnsupported, .deviceSignatureInvalid: PresentationFailureCode.deviceSignatureInvalid
-        case .docTypeMismatch: PresentationFailureCode.docTypeMismatch
-        case .expired: PresentationFailureCode.expired
-        case .notYetValid: PresentationFailureCode.notYetValid
-        default: PresentationFailureCode.malformed
-        }
-    }
-
-
     // MARK: the result
 
     /// The outcome, for `adminKeyID` when it made the session (nil: the command line, which reads any).

@@ -22,7 +22,7 @@ struct MDocBench: AsyncParsableCommand {
         // The check is real: what is measured passes.
         try MDocVerifier.verifyIssuerSignature(issuerSigned, key: key)
         try MDocVerifier.verifyDigests(issuerSigned)
-        _ = try MDocVerifier(trust: IssuerTrust(iacas: [fixtures.iaca])).verify(issuerSigned, at: Date())
+        _ = try await MDocVerifier(trust: IssuerTrust(iacas: [fixtures.iaca])).verify(issuerSigned, at: Date())
 
         let message = [UInt8](repeating: 0x5A, count: issuerSigned.mso.taggedBytes.count)
         let signature = try fixtures.signerKey.signature(for: message)

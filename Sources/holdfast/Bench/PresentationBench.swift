@@ -39,18 +39,18 @@ struct PresentationBench: AsyncParsableCommand {
             let payload = #"{"vp_token":{"mdl":[""# + Base64URL.encode(response.encoded()) + #""]},"state":"bench-state"}"#
             return try JWE.encrypt(plaintext: Array(payload.utf8), to: verifierJWK, encryption: .a128gcm)
         }
-        @Sendable func verifier(_ compact: String, at now: Date) throws {
+        @Sendable func verifier(_ compact: String, at now: Date) async throws {
             let plaintext = try JWE(compactSerialization: compact).decrypt(with: verifierKey)
             guard let object = try JSONValue(json: plaintext).objectValue,
                   let encoded = object["vp_token"]?.objectValue?["mdl"]?.arrayValue?.first?.stringValue,
                   let bytes = Base64URL.decode(encoded) else { throw BenchFailure("the response has no vp_token") }
             for document in try DeviceResponse(decoding: bytes).documents {
-                _ = try MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: now)
+                _ = try await MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: now)
             }
         }
         // What is measured passes.
         let now = Date()
-        try verifier(try wallet(), at: now)
+        try await verifier(try wallet(), at: now)
         let sample = try wallet()
 
         // The raw operations, in the same run: one ECDSA sign, one ECDSA verify, one ECDH.
@@ -70,7 +70,7 @@ struct PresentationBench: AsyncParsableCommand {
             }
             agreements += try measureRate(seconds: slice / 3) { _ = try verifierKey.sharedSecretFromKeyAgreement(with: peer) }
             walletSide += try measureRate(seconds: slice, batch: 10, warmUp: 10) { _ = try wallet() }
-            verifierSide += try measureRate(seconds: slice, batch: 10, warmUp: 10) { try verifier(sample, at: now) }
+            verifierSide += try await measureAsyncRate(seconds: slice, batch: 10, warmUp: 10) { try await verifier(sample, at: now) }
         }
 
         // Time of the raw operations a side cannot avoid, as a rate.

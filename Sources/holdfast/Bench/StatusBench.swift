@@ -43,7 +43,7 @@ struct StatusBench: AsyncParsableCommand {
 
         // 2. Decode + verify against a raw ES256 verify.
         let verifier = StatusListTokenVerifier(trust: .anchors([fixtures.iaca]), maximumListBytes: entries)
-        _ = try verifier.verify(cwt, expectedURI: uri, at: Date())
+        _ = try await verifier.verify(cwt, expectedURI: uri, at: Date())
         let message = [UInt8](repeating: 0x5A, count: cwt.count)
         let signature = try fixtures.signerKey.signature(for: message)
         let publicKey = fixtures.signerKey.publicKey
@@ -52,7 +52,7 @@ struct StatusBench: AsyncParsableCommand {
         let (verified, raw) = try await measureInterleaved(seconds: options.seconds, batch: 5, baseline: {
             if publicKey.isValidSignature(signature, for: message) { valid += 1 }
         }, ours: {
-            _ = try verifier.verify(cwt, expectedURI: uri, at: now)
+            _ = try await verifier.verify(cwt, expectedURI: uri, at: now)
         })
         precondition(valid > 0)
         printComparison(name: "token decode + verify (signature, chain, sub, exp)", ours: verified,
