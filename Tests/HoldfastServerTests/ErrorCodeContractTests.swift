@@ -95,6 +95,6 @@ import Testing
         (.payloadTooLarge, "payloadTooLarge"), (.unsupportedMediaType, "unsupportedMediaType"),
         (.rateLimited, "rateLimited"), (.internalError, "internalError"), (.databaseUnavailable, "databaseUnavailable"),
         (.serviceUnavailable, "serviceUnavailable"), (.ephemeralStoreFull, "ephemeralStoreFull"),
-        (.ephemeralStoreUnavailable, "ephemeralStoreUnavailable"), (.requestTimeout, "requestTimeout"),
+        (.ephemeralStoreUnavailable, "ephemeralStoreUnavailable"), (.requestTimeout, "requestTimeout"), (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
     ]
 }

@@ -106,6 +106,9 @@ public struct HoldfastDatabase: Sendable {
         try await session.raw(dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
         do {
             let result = try await body(session)
+            // A request cancelled meanwhile (its client gone at the shutdown deadline, README "Configuration") is
+            // rolled back rather than committed after it was abandoned.
+            try Task.checkCancellation()
             try await session.raw("COMMIT").run()
             return result
         } catch {
