@@ -131,7 +131,7 @@ import TestSupport
                     for _ in 0..<600 where terminated == 0 {
                         let row = try await observer.sql.raw("""
                             SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity
-                            WHERE query LIKE '%cut_by_a_stop%' AND pid <> pg_backend_pid()
+                            WHERE query LIKE 'SELECT pg_sleep(60) AS cut_by_a_stop%' AND state = 'active'
                             """).first()
                         terminated = try #require(row).decode(column: "n", as: Int.self)
                         if terminated == 0 { try await Task.sleep(for: .milliseconds(50)) }

@@ -90,7 +90,7 @@ struct InstanceAuthenticator: Sendable {
     /// `ISSUED_BEFORE_STORE_RESET`.
     func spend(_ proof: DPoPVerifiedProof, now: Date) async throws {
         let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
-        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.milliseconds(proof.issuedAt),
+        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
                                       ttl: replayWindow, now: Timestamp.milliseconds(now)) {
         case .spent:
             return

@@ -77,7 +77,7 @@ struct OpenID4VCIService: Sendable {
         // A PoP or proof whose `iat` precedes the store's epoch is refused (README "A store that lost its memory").
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         switch try await replay.spend("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
-                                      issuedAt: Timestamp.milliseconds(verified.popIssuedAt), ttl: popWindow,
+                                      issuedAt: Timestamp.latestMillisecond(ofSecond: verified.popIssuedAt), ttl: popWindow,
                                       now: Timestamp.milliseconds(now)) {
         case .spent: break
         case .alreadySpent: throw OAuthError.invalidClient("the client attestation PoP was already used")
@@ -322,7 +322,7 @@ struct OpenID4VCIService: Sendable {
 
     private func spend(_ proof: DPoPVerifiedProof, resource: Bool, now: Date) async throws {
         let window = Duration.seconds(Int64(tethering.dpopMaximumAge + tethering.dpopMaximumFutureSkew) + 5)
-        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.milliseconds(proof.issuedAt),
+        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
                                       ttl: window, now: Timestamp.milliseconds(now)) {
         case .spent: return
         case .alreadySpent: throw OAuthError.invalidDPoPProof("the DPoP proof was already used (jti replay)", resource: resource)

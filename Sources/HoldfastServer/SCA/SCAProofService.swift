@@ -134,7 +134,7 @@ struct SCAProofService: Sendable {
         guard !claims.jti.isEmpty, claims.jti.utf8.count <= 256 else {
             return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
         }
-        switch try await replay.spend("holdfast:sca:jti:\(kid):\(claims.jti)", issuedAt: claims.iat * 1000,
+        switch try await replay.spend("holdfast:sca:jti:\(kid):\(claims.jti)", issuedAt: claims.iat * 1000 + 999,
                                       ttl: .seconds(Int64(Self.maximumAge + Self.skew) + 1), now: Timestamp.milliseconds(now)) {
         case .spent: break
         case .alreadySpent: return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
