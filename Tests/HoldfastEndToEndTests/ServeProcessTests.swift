@@ -307,7 +307,7 @@ import Testing
             let status = try await server.waitForExit(timeout: .seconds(30))
             #expect(status == 0, "exit status \(String(describing: status)); output:\n\(server.output.suffix(2_000))")
             let row = try await database.sql.raw("SELECT count(*) AS n FROM sca_policies").first()
-            #expect(try #require(row).decode(column: "n", as: Int.self) == 0, "the cancelled request committed its policies")
+            #expect(try #require(row).decode(column: "n", as: Int.self) == 0, "the cancelled request committed its policies; output:\n\(server.output.suffix(3_000))")
             await database.close()
         }
     }
