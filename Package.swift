@@ -232,6 +232,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "SQLKit", package: "sql-kit"),
         ], exclude: ["Browser/verifier_page_driver.py"]),
         .testTarget(name: "HoldfastCLITests", dependencies: [
             "TestSupport", "holdfast", "CBOR", "COSE", "JOSE", "MDoc", "StatusList", "QR",

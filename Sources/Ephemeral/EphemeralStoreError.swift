@@ -46,8 +46,12 @@ public struct EphemeralStoreError: Error, Sendable, Equatable, CustomStringConve
     }
 
     /// An error reply; Redis' `OOM` reply (a write refused at `maxmemory` with the `noeviction` policy) is the
-    /// store being full, as the in-memory store's limit is.
+    /// store being full, as the in-memory store's limit is; its `LOADING` reply (a server still reading its dataset
+    /// after a start, which runs no command) is Redis being unavailable, as a Redis that is down is.
     static func redisError(_ message: String) -> EphemeralStoreError {
+        if message.hasPrefix("LOADING ") || message == "LOADING" {
+            return EphemeralStoreError(code: Code.redisUnavailable, message: "Redis is loading its dataset: \(message)")
+        }
         if message.hasPrefix("OOM ") {
             return EphemeralStoreError(code: Code.storeFull, message: "Redis is at its maxmemory limit: \(message)")
         }

@@ -155,6 +155,8 @@ public enum SCAProofFailureCode {
     public static let signatureInvalid = "SIGNATURE_INVALID"
     /// No signing policy covers the request's method and path.
     public static let policyNotFound = "POLICY_NOT_FOUND"
+    /// The signed `method` is not the request's (a proof for one method presented with a request of another).
+    public static let methodMismatch = "METHOD_MISMATCH"
     /// The signed `{url, body}` is not the one the policy makes of the request.
     public static let payloadMismatch = "PAYLOAD_MISMATCH"
     /// The proof's pattern is not one the policy accepts.
@@ -163,6 +165,9 @@ public enum SCAProofFailureCode {
     public static let expired = "PROOF_EXPIRED"
     /// This proof (`jti`) was accepted before.
     public static let replayed = "PROOF_REPLAYED"
+    /// The proof's `iat` precedes the tenant's ephemeral store epoch: the store lost its memory since (README
+    /// "Redis"), so the proof may have been accepted and forgotten.
+    public static let issuedBeforeStoreReset = "ISSUED_BEFORE_STORE_RESET"
 }
 
 /// A device found not eligible for an SCA wallet, as recorded under the reference it was given

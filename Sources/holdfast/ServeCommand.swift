@@ -47,8 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
             Console.line("bootstrap admin key: \(key)")
             Console.line("(shown once: keep it safe; create more with POST /v1/admin/keys or `holdfast admin keys create`)")
         }
-        let watchdog = ShutdownWatchdog(deadline: configuration.connections.shutdownDeadline + .seconds(5))
-        try await application.runService()
+        let watchdog = ShutdownWatchdog(deadline: configuration.connections.shutdownDeadline + ShutdownWatchdog.grace)
+        try await HoldfastApplication.serve(application, shutdownDeadline: configuration.connections.shutdownDeadline)
         watchdog.cancel()
     }
 }
@@ -76,9 +76,13 @@ enum ListenProbe {
 }
 
 /// The last resort of the shutdown deadline (README "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): the
-/// server closes its connections at the deadline and returns; should anything still hold the process a few seconds
-/// later, it exits 0 anyway — the signal asked it to stop.
+/// server closes its connections and cancels the handlers still running at the deadline, then returns; should a
+/// handler still hold the process `grace` later (waiting on a database that does not answer), it exits 0 anyway —
+/// the signal asked it to stop, and no transaction left open commits (the database rolls back what a closed
+/// connection left).
 final class ShutdownWatchdog {
+    static let grace = Duration.seconds(1)
+
     private let sources: [any DispatchSourceSignal]
 
     init(deadline: Duration) {

@@ -61,4 +61,17 @@ import Testing
             try await store.increment("c", window: .seconds(60))
         }
     }
+
+    /// README "A store that lost its memory": the epoch is the start of the process that holds the memory; what was issued before it is
+    /// refused, what was issued after is spent once. A store without an epoch (a tool, a test) refuses nothing for
+    /// its age.
+    @Test func anItemIssuedBeforeTheEpochIsRefused() async throws {
+        let store = InMemoryEphemeralStore(timeSource: ManualTime().source)
+        #expect(try await store.spend("old", issuedAt: 0, ttl: .seconds(60), now: 500) == .spent)
+        #expect(await store.establishEpoch(now: 1_000) == 1_000)
+        #expect(await store.establishEpoch(now: 2_000) == 1_000)
+        #expect(try await store.spend("a", issuedAt: 999, ttl: .seconds(60), now: 1_500) == .issuedBeforeEpoch)
+        #expect(try await store.spend("b", issuedAt: 1_000, ttl: .seconds(60), now: 1_500) == .spent)
+        #expect(try await store.spend("b", issuedAt: 1_000, ttl: .seconds(60), now: 1_600) == .alreadySpent)
+    }
 }

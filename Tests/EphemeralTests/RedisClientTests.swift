@@ -135,6 +135,23 @@ import Testing
         await server.stop()
     }
 
+    /// Redis reading its dataset after a start answers every command `-LOADING …` and runs none: that is Redis
+    /// unavailable, as a Redis that is down is (the server answers `503 EPHEMERAL_STORE_UNAVAILABLE`).
+    @Test func aLoadingReplyIsRedisUnavailable() async throws {
+        let server = try await FakeRedisServer.start { command, _ in
+            command.first == "GET" ? .reply(.error("ERR something else"))
+                : .reply(.error("LOADING Redis is loading the dataset in memory"))
+        }
+        let store = try store(server.url)
+        _ = await expectStoreError(EphemeralStoreError.Code.redisUnavailable) {
+            try await store.setIfAbsent("k", value: [1], ttl: .seconds(1))
+        }
+        _ = await expectStoreError(EphemeralStoreError.Code.redisUnavailable) { try await store.take("k") }
+        _ = await expectStoreError(EphemeralStoreError.Code.redisError) { try await store.get("k") }
+        await store.shutdown()
+        await server.stop()
+    }
+
     /// GETDEL may have run before the connection dropped: it is not sent again (that would lose the value).
     @Test func aCommandThatMayHaveRunIsNotResent() async throws {
         let server = try await FakeRedisServer.start { _, _ in .close }

@@ -1,5 +1,8 @@
 import Foundation
+import HoldfastServer
+import Logging
 import ServerTestSupport
+import SQLKit
 import TestSupport
 import Testing
 
@@ -247,10 +250,65 @@ import Testing
         let status = try await server.waitForExit(timeout: .seconds(30))
         let took = ContinuousClock.now - signalled
         #expect(status == 0, "exit status \(String(describing: status)); output:\n\(server.output.suffix(2_000))")
-        // The deadline closed the connections; the watchdog (deadline + 5 s) was not needed; never the 600 s of
+        // The deadline closed the connections; the watchdog (deadline + 1 s) was not needed; never the 600 s of
         // the timeouts.
         #expect(took < .seconds(6), "shutdown took \(took)")
         #expect(!server.output.contains("shutdown did not finish"), "\(server.output.suffix(2_000))")
         #expect(server.output.contains("closing a connection at the shutdown deadline"))
+    }
+
+    /// At the deadline a request still running is cancelled and its transaction rolled back, never committed after
+    /// its client was cut off: a `PUT /v1/sca/policies` whose transaction waits on a table another session holds
+    /// locked until after the deadline has changed nothing once the process has exited (status 0).
+    @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
+    func aRequestStillRunningAtTheDeadlineIsCancelledAndNeverCommits() async throws {
+        let baseURL = try #require(TestEnvironment.postgresURL)
+        try await PostgresTestDatabase.with(baseURL: baseURL) { url in
+            let port = try RawConnection.freePort()
+            let server = try Server(port: port, environment: ["HOLDFAST_DATABASE_URL": url, "HOLDFAST_SHUTDOWN_DEADLINE_SECS": "2"])
+            #expect(try await server.waitFor("listening on"))
+            let key = try #require(server.bootstrapKey)
+            var quiet = Logger(label: "holdfast.test.shutdown")
+            quiet.logLevel = .critical
+            let database = try HoldfastDatabase.open(.postgres(url: url), logger: quiet)
+            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            defer { releaseSignal.finish() }
+            // Another session holds the policies table: the server's transaction waits on it.
+            let holder = Task {
+                try await database.transaction { session in
+                    try await session.raw("LOCK TABLE sca_policies IN ACCESS EXCLUSIVE MODE").run()
+                    lockedSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in locked { break }
+            let body = #"[{"method":"DELETE","pathTemplate":"/v1/cards/{cardId}","signedFields":"all","requiredPatterns":["pin"]}]"#
+            let request = try RawConnection(port: port)
+            try request.send("PUT /v1/sca/policies HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            // The server's statement waits for the lock.
+            var waiting = 0
+            for _ in 0..<600 where waiting == 0 {
+                let row = try await database.sql.raw("""
+                    SELECT count(*) AS n FROM pg_locks
+                    WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    """).first()
+                waiting = try #require(row).decode(column: "n", as: Int.self)
+                if waiting == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(waiting > 0)
+
+            server.process.terminate()
+            #expect(try await server.waitFor("closing a connection at the shutdown deadline"))
+            // Past the deadline the lock is let go: the handler, cancelled, must roll back rather than commit.
+            releaseSignal.yield()
+            try await holder.value
+            let status = try await server.waitForExit(timeout: .seconds(30))
+            #expect(status == 0, "exit status \(String(describing: status)); output:\n\(server.output.suffix(2_000))")
+            let row = try await database.sql.raw("SELECT count(*) AS n FROM sca_policies").first()
+            #expect(try #require(row).decode(column: "n", as: Int.self) == 0, "the cancelled request committed its policies; output:\n\(server.output.suffix(3_000))")
+            await database.close()
+        }
     }
 }

@@ -14,7 +14,7 @@ import Testing
     @Test func getCardImagesSignsTheQueryParameter() throws {
         let policy = SCAPolicy(method: "GET", pathTemplate: "/v1/cardimages", signedFields: .fields(["cardId"]), requiredPatterns: [.pin, .biometry])
         let payload = try SCAPayload(method: "GET", url: "\(Self.base)/v1/cardimages?cardId=12345&accessTag=abc", body: nil, policy: policy)
-        #expect(payload.url == "\(Self.base)/v1/cardimages")
+        #expect(payload.method == "GET" && payload.url == "\(Self.base)/v1/cardimages")
         #expect(payload.body == .object(["cardId": .string("12345")]))
         #expect(SCAPolicy.matching([policy], method: "get", url: URL(string: "\(Self.base)/v1/cardimages?cardId=1")!) == policy)
     }
@@ -23,7 +23,7 @@ import Testing
     @Test func putCardActivationSignsAnEmptyBody() throws {
         let policy = SCAPolicy(method: "PUT", pathTemplate: "/v1/cards/{cardId}/Activate", signedFields: .all, requiredPatterns: [.pin])
         let payload = try SCAPayload(method: "PUT", url: "\(Self.base)/v1/cards/998/Activate", body: nil, policy: policy)
-        #expect(payload.url == "\(Self.base)/v1/cards/998/Activate" && payload.body == .object([:]))
+        #expect(payload.method == "PUT" && payload.url == "\(Self.base)/v1/cards/998/Activate" && payload.body == .object([:]))
         #expect(policy.covers(method: "PUT", path: "/v1/cards/998/Activate"))
         #expect(!policy.covers(method: "PUT", path: "/v1/cards//Activate"))
         #expect(!policy.covers(method: "POST", path: "/v1/cards/998/Activate"))
@@ -36,7 +36,7 @@ import Testing
         let payload = try SCAPayload(method: "POST", url: "\(Self.base)/v1/beneficiaries", body: body, policy: policy)
         var expected = body.objectValue!
         expected["accessTag"] = nil
-        #expect(payload.body == .object(expected))
+        #expect(payload.method == "POST" && payload.body == .object(expected))
     }
 
     /// PUT users: only the personal fields the policy names.
@@ -45,6 +45,7 @@ import Testing
         let policy = SCAPolicy(method: "PUT", pathTemplate: "/v1/users/{userId}", signedFields: .fields(["email", "phone", "address1"]),
                                requiredPatterns: [.pin])
         let payload = try SCAPayload(method: "PUT", url: "\(Self.base)/v1/users/100", body: body, policy: policy)
+        #expect(payload.method == "PUT")
         #expect(payload.body == .object(["email": .string("alex@example.com"), "phone": .string("+33612345678"),
                                           "address1": .string("1 rue de la Paix")]))
     }
@@ -54,12 +55,22 @@ import Testing
         let body = try Self.json(#"{"limitPaymentDay":500,"limitPaymentMonth":2000,"limitAtmWeek":300}"#)
         let policy = SCAPolicy(method: "PUT", pathTemplate: "/v1/cards/{cardId}/Limits", signedFields: .all, requiredPatterns: [.pin, .biometry])
         let payload = try SCAPayload(method: "PUT", url: "\(Self.base)/v1/cards/998/Limits?accessTag=x", body: body, policy: policy)
-        #expect(payload.url == "\(Self.base)/v1/cards/998/Limits")
+        #expect(payload.method == "PUT" && payload.url == "\(Self.base)/v1/cards/998/Limits")
         #expect(payload.isSigned(by: "\(Self.base)/v1/cards/998/Limits",
                                  body: try Self.json(#"{"limitAtmWeek":300.0, "limitPaymentMonth": 2000,"limitPaymentDay":500}"#)))
         #expect(!payload.isSigned(by: "\(Self.base)/v1/cards/998/Limits", body: try Self.json(#"{"limitAtmWeek":"300","limitPaymentMonth":2000,"limitPaymentDay":500}"#)))
         #expect(!payload.isSigned(by: "\(Self.base)/v1/cards/998/Limits", body: try Self.json(#"{"limitPaymentMonth":2000,"limitPaymentDay":500}"#)))
         #expect(!payload.isSigned(by: "\(Self.base)/v1/cards/999/Limits", body: payload.body))
+    }
+
+    /// DELETE and PUT of the same resource with the same empty body: the same url and body, never the same payload.
+    @Test func theMethodIsSigned() throws {
+        let url = "\(Self.base)/v1/cards/998"
+        let delete = try SCAPayload(method: "delete", url: url, body: nil, policy: nil)
+        let put = try SCAPayload(method: "PUT", url: url, body: .object([:]), policy: nil)
+        #expect(delete.url == put.url && delete.body == put.body)
+        #expect(delete.method == "DELETE" && delete != put)
+        #expect(delete.isSigned(byMethod: "DELETE") && !delete.isSigned(byMethod: "PUT") && !delete.isSigned(byMethod: "delete"))
     }
 
     @Test func canonicalComparison() throws {
@@ -77,7 +88,7 @@ import Testing
     }
 
     @Test func proofClaimsHaveExactlyTheDocumentedMembers() throws {
-        let claims = SCAProofClaims(url: "https://a.example/x", body: .object([:]), message: "Add Alex", pattern: .pin,
+        let claims = SCAProofClaims(method: "POST", url: "https://a.example/x", body: .object([:]), message: "Add Alex", pattern: .pin,
                                     signatureInputData: .null, walletId: "w1", iat: 1_700_000_000, jti: "j1")
         let object = try #require(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(claims)).objectValue)
         #expect(Set(object.keys) == SCAProofClaims.memberNames)
@@ -88,5 +99,8 @@ import Testing
         var wrongType = object
         wrongType["iat"] = .string("1700000000")
         #expect(SCAProofClaims(members: wrongType) == nil)
+        var withoutMethod = object
+        withoutMethod["method"] = nil
+        #expect(SCAProofClaims(members: withoutMethod) == nil)
     }
 }

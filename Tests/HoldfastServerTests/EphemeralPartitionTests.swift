@@ -88,7 +88,7 @@ import Testing
             let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
             let masterKey = try MasterKey.load(kit.configuration.masterKey)
             let other = ChallengeStore(tokens: SelfExpiringTokens(masterKey: masterKey),
-                                       spent: InMemoryEphemeralStore(), lifetime: .seconds(60))
+                                       spent: InMemoryEphemeralStore(), lifetime: kit.configuration.tethering.challengeLifetime)
             let challenge = other.issue(applicationId: applicationId, now: Date()).challenge
             let key = P256.Signing.PrivateKey()
             let request = try TetheringTestKit.registration(challenge: challenge, key: key)

@@ -96,6 +96,6 @@ import Testing
         (.payloadTooLarge, "payloadTooLarge"), (.unsupportedMediaType, "unsupportedMediaType"),
         (.rateLimited, "rateLimited"), (.internalError, "internalError"), (.databaseUnavailable, "databaseUnavailable"),
         (.serviceUnavailable, "serviceUnavailable"), (.ephemeralStoreFull, "ephemeralStoreFull"),
-        (.ephemeralStoreUnavailable, "ephemeralStoreUnavailable"), (.requestTimeout, "requestTimeout"),
+        (.ephemeralStoreUnavailable, "ephemeralStoreUnavailable"), (.requestTimeout, "requestTimeout"), (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
     ]
 }

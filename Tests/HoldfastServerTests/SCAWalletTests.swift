@@ -16,7 +16,9 @@ import Testing
     static let policies = #"""
     [{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":["pin","biometry"]},
      {"method":"GET","pathTemplate":"/v1/cardimages","signedFields":["cardId"],"requiredPatterns":["pin","biometry"]},
-     {"method":"PUT","pathTemplate":"/v1/cards/{cardId}/Activate","signedFields":"all","requiredPatterns":[]}]
+     {"method":"PUT","pathTemplate":"/v1/cards/{cardId}/Activate","signedFields":"all","requiredPatterns":[]},
+     {"method":"PUT","pathTemplate":"/v1/cards/{cardId}","signedFields":"all","requiredPatterns":["pin"]},
+     {"method":"DELETE","pathTemplate":"/v1/cards/{cardId}","signedFields":"all","requiredPatterns":["pin"]}]
     """#
 
     /// A wallet made, activated with a fresh key over an assertion; the key and the wallet id.
@@ -41,11 +43,11 @@ import Testing
 
     static func proof(walletId: String, key: P256.Signing.PrivateKey, method: String, url: String, body: JSONValue?,
                       pattern: SCAPattern = .pin, iat: Date = Date(), jti: String = UUID().uuidString,
-                      signedURL: String? = nil, signedBody: JSONValue? = nil) throws -> String {
+                      signedMethod: String? = nil, signedURL: String? = nil, signedBody: JSONValue? = nil) throws -> String {
         let policies = try JSONDecoder().decode([SCAPolicy].self, from: Data(Self.policies.utf8))
         let payload = try SCAPayload(method: method, url: url, body: body,
                                      policy: SCAPolicy.matching(policies, method: method, url: URL(string: url)!))
-        let claims = SCAProofClaims(url: signedURL ?? payload.url, body: signedBody ?? payload.body, message: "Approve", pattern: pattern,
+        let claims = SCAProofClaims(method: signedMethod ?? payload.method, url: signedURL ?? payload.url, body: signedBody ?? payload.body, message: "Approve", pattern: pattern,
                                     signatureInputData: .null, walletId: walletId, iat: Int64(iat.timeIntervalSince1970), jti: jti)
         return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: JWSSigningKey(key)).compactSerialization
     }
@@ -104,7 +106,7 @@ import Testing
             let policies = try await kit.client.execute(uri: "/v1/sca/policies", method: .get)
             #expect(policies.status == .ok)
             let served = try JSONDecoder().decode([SCAPolicy].self, from: Data(policies.body.readableBytesView))
-            #expect(served.count == 3)
+            #expect(served.count == 5)
             let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
             let beneficiary: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185"),
                                                   "accessTag": .string("t-1")])
@@ -130,6 +132,14 @@ import Testing
                                    body: .object(["name": .string("Alex Martin")])) == SCAProofFailureCode.payloadMismatch)
             #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary,
                                                   signedURL: "https://evil.example/v1/beneficiaries")) == SCAProofFailureCode.payloadMismatch)
+            // A proof for DELETE of a card presented with a PUT of the same card, the same url and the same body `{}`,
+            // both methods having policies: only the signed method differs, and it is refused for it.
+            let card = "\(Self.base)/v1/cards/998"
+            let deletion = try Self.proof(walletId: walletId, key: key, method: "DELETE", url: card, body: nil)
+            #expect(try await code(deletion, method: "PUT", url: card, body: .object([:])) == SCAProofFailureCode.methodMismatch)
+            #expect(try await Self.verify(kit, proof: deletion, method: "DELETE", url: card, body: nil).valid)
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "PUT", url: card, body: .object([:]), signedMethod: "put"),
+                                   method: "PUT", url: card, body: .object([:])) == SCAProofFailureCode.methodMismatch)
             // A GET whose query was changed after signing.
             let images = "\(Self.base)/v1/cardimages?cardId=123"
             #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "GET", url: images, body: nil), method: "GET",

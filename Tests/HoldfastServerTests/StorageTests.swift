@@ -109,6 +109,44 @@ import TestSupport
         #expect(StorageError.unavailable(from: CancellationError()) == nil)
     }
 
+    /// PostgreSQL starting up or shutting down (SQLSTATE 57P03 cannot_connect_now, 57P01 admin_shutdown, 57P02
+    /// crash_shutdown) will answer again soon: `503 DATABASE_UNAVAILABLE`; other class-57 states will not.
+    @Test func aServerStartingOrStoppingIsUnavailable() {
+        for state in ["57P01", "57P02", "57P03"] { #expect(StorageError.isStartingOrStopping(sqlState: state), "\(state)") }
+        for state in ["57P04", "57014", "23505", "", nil] as [String?] { #expect(!StorageError.isStartingOrStopping(sqlState: state)) }
+    }
+
+    /// A query cut by a server's stop — `pg_terminate_backend` ends it with 57P01 admin_shutdown, as a fast shutdown
+    /// does — is `503 DATABASE_UNAVAILABLE` with `Retry-After`, not a 500.
+    @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
+    func aQueryCutByAServerStopIsDatabaseUnavailable() async throws {
+        let baseURL = try #require(TestEnvironment.postgresURL)
+        try await PostgresTestDatabase.with(baseURL: baseURL) { url in
+            try await StorageBackend.withDatabase(.postgres(url: url)) { database in
+                try await StorageBackend.withDatabase(.postgres(url: url)) { observer in
+                    async let cut: (any Error)? = {
+                        do { try await database.sql.raw("SELECT pg_sleep(60) AS cut_by_a_stop").run(); return nil } catch { return error }
+                    }()
+                    var terminated = 0
+                    for _ in 0..<600 where terminated == 0 {
+                        let row = try await observer.sql.raw("""
+                            SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity
+                            WHERE query LIKE 'SELECT pg_sleep(60) AS cut_by_a_stop%' AND state = 'active'
+                            """).first()
+                        terminated = try #require(row).decode(column: "n", as: Int.self)
+                        if terminated == 0 { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    #expect(terminated == 1)
+                    let error = try #require(await cut)
+                    #expect((error as? PSQLError)?.code == .server && (error as? PSQLError)?.serverInfo?[.sqlState] == "57P01", "\(String(reflecting: error))")
+                    let storage = StorageError.unavailable(from: error)
+                    #expect(storage?.problemStatus == .serviceUnavailable && storage?.problemCode == .databaseUnavailable)
+                    #expect(storage?.problemHeaders[.retryAfter] != nil)
+                }
+            }
+        }
+    }
+
     /// A database dropped without `close()` closes itself: its PostgreSQL connections go away (and a debug build does
     /// not stop on AsyncKit's "shutdown() was not called" assertion).
     @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))

@@ -31,6 +31,8 @@ public actor InMemoryEphemeralStore: EphemeralStore {
     private let timeSource: EphemeralTimeSource
     private var entries: [String: Entry] = [:]
     private var lastSweep: Duration
+    /// Milliseconds since 1970 (`establishEpoch`).
+    private var epoch: Int64?
 
     public init(limits: Limits = Limits(), timeSource: EphemeralTimeSource = .system) {
         self.limits = limits
@@ -96,6 +98,19 @@ public actor InMemoryEphemeralStore: EphemeralStore {
     }
 
     public func ping() {}
+
+    /// The memory is the process's: it is lost only with the process, whose successor establishes a new epoch at
+    /// its start. A store whose epoch was never established (a tool, a test) refuses nothing for its age.
+    public func establishEpoch(now: Int64) -> Int64 {
+        if let epoch { return epoch }
+        epoch = now
+        return now
+    }
+
+    public func spend(_ key: String, issuedAt: Int64, ttl: Duration, now: Int64) throws -> SpendOutcome {
+        if let epoch, issuedAt < epoch { return .issuedBeforeEpoch }
+        return try setIfAbsent(key, value: [1], ttl: ttl) ? .spent : .alreadySpent
+    }
 
     /// True when a new key would be refused now (`EPHEMERAL_STORE_FULL`): the store holds `maxEntries` live entries.
     public func isFull() -> Bool {

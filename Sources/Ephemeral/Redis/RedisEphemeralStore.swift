@@ -112,6 +112,27 @@ public final class RedisEphemeralStore: EphemeralStore {
         return count
     }
 
+    /// The epoch lives under `epochKey`, without expiry. Every `spend` reads it in the same script that records the
+    /// item, so a Redis that lost its memory (restarted without persistence, flushed) is noticed at the first
+    /// single-use record after it, on every node, and the epoch written again as that moment.
+    public func establishEpoch(now: Int64) async throws -> Int64 {
+        let reply = try await client.send(RedisCommand("EVAL", [Array(Self.epochScript.utf8), Array("1".utf8),
+                                                                redisKey(Self.epochKey), decimal(now)], isIdempotent: true))
+        return try epoch(reply, from: "epoch script")
+    }
+
+    public func spend(_ key: String, issuedAt: Int64, ttl: Duration, now: Int64) async throws -> SpendOutcome {
+        let milliseconds = try ttl.ephemeralLifetime("ttl")
+        let reply = try await client.send(RedisCommand("EVAL", [Array(Self.spendScript.utf8), Array("2".utf8),
+                                                                redisKey(Self.epochKey), redisKey(key), decimal(now),
+                                                                decimal(milliseconds)], isIdempotent: false))
+        guard case .array(let values?) = reply, values.count == 2, case .integer(let stored) = values[1] else {
+            throw unexpected(reply, to: "spend script")
+        }
+        if issuedAt < (try epoch(values[0], from: "spend script")) { return .issuedBeforeEpoch }
+        return stored == 1 ? .spent : .alreadySpent
+    }
+
     public func ping() async throws {
         let reply = try await client.send(RedisCommand("PING", isIdempotent: true))
         guard reply == .simpleString("PONG") else { throw unexpected(reply, to: "PING") }
@@ -129,6 +150,25 @@ public final class RedisEphemeralStore: EphemeralStore {
         local n = redis.call('INCR', KEYS[1])
         if n == 1 or redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
         return n
+        """
+
+    /// The key of the store's epoch (under `keyPrefix`).
+    static let epochKey = "store-epoch"
+
+    /// The epoch, written as `ARGV[1]` when absent.
+    static let epochScript = """
+        local e = redis.call('GET', KEYS[1])
+        if not e then redis.call('SET', KEYS[1], ARGV[1]); e = ARGV[1] end
+        return e
+        """
+
+    /// The epoch (written as `ARGV[1]` when absent: the memory was lost) and whether the item `KEYS[2]` was recorded
+    /// now (`SET NX PX ARGV[2]`), in one atomic step.
+    static let spendScript = """
+        local e = redis.call('GET', KEYS[1])
+        if not e then redis.call('SET', KEYS[1], ARGV[1]); e = ARGV[1] end
+        if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return {e, 1} end
+        return {e, 0}
         """
 
     /// `GETDEL` for Redis < 6.2.
@@ -163,6 +203,13 @@ public final class RedisEphemeralStore: EphemeralStore {
     private func bulk(_ reply: RESPValue, from command: String) throws -> [UInt8]? {
         guard case .bulkString(let bytes) = reply else { throw unexpected(reply, to: command) }
         return bytes
+    }
+
+    private func epoch(_ reply: RESPValue, from command: String) throws(EphemeralStoreError) -> Int64 {
+        guard case .bulkString(let bytes?) = reply, bytes.count <= 20, let epoch = Int64(String(decoding: bytes, as: UTF8.self)) else {
+            throw unexpected(reply, to: command)
+        }
+        return epoch
     }
 
     private func unexpected(_ reply: RESPValue, to command: String) -> EphemeralStoreError {

@@ -96,6 +96,9 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let ephemeralStoreFull: Self = "EPHEMERAL_STORE_FULL"
     /// The ephemeral store (Redis) cannot be reached now; retry later.
     public static let ephemeralStoreUnavailable: Self = "EPHEMERAL_STORE_UNAVAILABLE"
+    /// A single-use item (registration challenge, DPoP proof) issued before the ephemeral store's epoch: the store
+    /// lost its memory since (README "A store that lost its memory"), so it may have been spent; get a fresh one.
+    public static let issuedBeforeStoreReset: Self = "ISSUED_BEFORE_STORE_RESET"
 
     // MARK: SDK-only codes
     /// The tenant could not be reached, or answered with a 5xx after the bounded retries.
@@ -176,7 +179,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .unauthenticated, .adminKeyNotFound, .lastAdminKey, .insufficientScope,
         .badRequest, .invalidJSON, .validationFailed, .forbidden, .notFound, .methodNotAllowed, .conflict,
         .payloadTooLarge, .unsupportedMediaType, .rateLimited, .internalError, .databaseUnavailable, .serviceUnavailable,
-        .ephemeralStoreFull, .ephemeralStoreUnavailable, .requestTimeout,
+        .ephemeralStoreFull, .ephemeralStoreUnavailable, .requestTimeout, .issuedBeforeStoreReset,
     ]
 
     /// Every SDK-only code of this version.

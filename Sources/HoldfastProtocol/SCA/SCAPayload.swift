@@ -74,7 +74,8 @@ public struct SCAPolicy: Codable, Sendable, Hashable {
     }
 }
 
-/// What a proof signs of a request (README "SCA wallet"): `url`, the endpoint without its query string or fragment,
+/// What a proof signs of a request (README "SCA wallet"): `method`, the HTTP method upper-cased (a proof for one
+/// method never verifies for another on the same URL and body); `url`, the endpoint without its query string or fragment,
 /// and `body`, the parameters its policy names — members of the JSON body, or query parameters (as strings) of a
 /// request without a body (`GET`, `DELETE`, `HEAD`) — never transport fields such as `accessTag`; `{}` when there
 /// are none. The wallet builds it from the request it is about to send; the tenant builds it again from the request
@@ -83,10 +84,12 @@ public struct SCAPayload: Sendable, Hashable {
     /// Fields that carry the request, not the operation: never signed.
     public static let transportFields: Set<String> = ["accessTag", "sca", "scaProof"]
 
+    public var method: String
     public var url: String
     public var body: JSONValue
 
-    public init(url: String, body: JSONValue) {
+    public init(method: String, url: String, body: JSONValue) {
+        self.method = method.uppercased()
         self.url = url
         self.body = body
     }
@@ -133,8 +136,15 @@ public struct SCAPayload: Sendable, Hashable {
             guard let object = body.objectValue else { throw .body("a JSON object is required") }
             for (name, value) in object where chosen(name) { members[name] = value }
         }
+        self.method = method.uppercased()
         self.url = endpoint
         self.body = .object(members)
+    }
+
+    /// Whether `signedMethod` is this payload's method, compared exactly: both sides write it upper-cased, as a policy
+    /// matches it regardless of case.
+    public func isSigned(byMethod signedMethod: String) -> Bool {
+        signedMethod == method
     }
 
     /// Whether this is the payload of `signed` (`url` equal as strings, `body` equal as JSON values).

@@ -6,6 +6,8 @@ import JOSE
 public struct SCAProofClaims: Codable, Sendable, Hashable {
     public static let type = "sca-proof+jwt"
 
+    /// The operation's HTTP method, upper-case (`SCAPayload.method`).
+    public var method: String
     /// The operation's endpoint without query string (`SCAPayload.url`).
     public var url: String
     /// The operation's signed parameters (`SCAPayload.body`); `{}` when none.
@@ -21,8 +23,9 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
     /// Unique per proof; a proof is accepted once.
     public var jti: String
 
-    public init(url: String, body: JSONValue, message: String, pattern: SCAPattern, signatureInputData: JSONValue,
+    public init(method: String, url: String, body: JSONValue, message: String, pattern: SCAPattern, signatureInputData: JSONValue,
                 walletId: String, iat: Int64, jti: String) {
+        self.method = method
         self.url = url
         self.body = body
         self.message = message
@@ -34,7 +37,7 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case url, body, message, pattern, signatureInputData, walletId, iat, jti
+        case method, url, body, message, pattern, signatureInputData, walletId, iat, jti
     }
 
     /// The proof's JOSE header before `alg`: `typ` `sca-proof+jwt`, `kid` the wallet id.
@@ -46,21 +49,22 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
     }
 
     /// The member names, exactly: a proof with another member, or without one of these, is malformed.
-    public static let memberNames: Set<String> = ["url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"]
+    public static let memberNames: Set<String> = ["method", "url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"]
 
     /// The claims of a payload already parsed: exactly `memberNames`, each of its type; nil for anything else.
     public init?(members: [String: JSONValue]) {
-        guard Set(members.keys) == Self.memberNames, let url = members["url"]?.stringValue, let body = members["body"],
+        guard Set(members.keys) == Self.memberNames, let method = members["method"]?.stringValue, let url = members["url"]?.stringValue, let body = members["body"],
               let message = members["message"]?.stringValue, let pattern = members["pattern"]?.stringValue.flatMap(SCAPattern.init),
               let signatureInputData = members["signatureInputData"], let walletId = members["walletId"]?.stringValue,
               case .integer(let iat)? = members["iat"], let jti = members["jti"]?.stringValue else { return nil }
-        self.init(url: url, body: body, message: message, pattern: pattern, signatureInputData: signatureInputData,
+        self.init(method: method, url: url, body: body, message: message, pattern: pattern, signatureInputData: signatureInputData,
                   walletId: walletId, iat: iat, jti: jti)
     }
 
     // `signatureInputData` and `body` are written even when null, so that the payload always has every member.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(method, forKey: .method)
         try container.encode(url, forKey: .url)
         try container.encode(body, forKey: .body)
         try container.encode(message, forKey: .message)

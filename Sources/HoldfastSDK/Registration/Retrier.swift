@@ -27,7 +27,7 @@ struct Retrier: Sendable {
                         throw HoldfastError(.networkError, "cancelled while waiting to retry")
                     }
                     networkRetries += 1
-                } else if error.code == .invalidChallenge || error.code == .challengeExpired,
+                } else if error.code == .invalidChallenge || error.code == .challengeExpired || error.code == .issuedBeforeStoreReset,
                           challengeRestarts < policy.maximumChallengeRestarts {
                     challengeRestarts += 1
                 } else if error.code == .attestationFailed, attestationRetries < policy.maximumAttestationRetries {

@@ -26,10 +26,10 @@ public struct Wallet: Sendable, Hashable {
     }
 }
 
-/// What the customer approves (README "SCA wallet"): an operation's `{url, body}` (`SCAPayload`), the `message` they
+/// What the customer approves (README "SCA wallet"): an operation's `{method, url, body}` (`SCAPayload`), the `message` they
 /// were shown, and how they approve it (`patternName`). `sign(with:credentials:)` makes the proof: a compact JWS,
 /// ES256 by the wallet key, header `typ` `sca-proof+jwt` and `kid` the wallet id, whose payload is exactly
-/// `{url, body, message, pattern, signatureInputData, walletId, iat, jti}` (`SCAProofClaims`).
+/// `{method, url, body, message, pattern, signatureInputData, walletId, iat, jti}` (`SCAProofClaims`).
 public struct CustomerAuthenticatedSignature: Sendable, Hashable {
     public enum SignatureType: String, Sendable, Hashable {
         /// A compact JWS made on the device.

@@ -162,7 +162,7 @@ extension WalletManager {
         guard handle.connection == connection, let wallet = try await load(), wallet.state == .ready else {
             throw HoldfastError(.walletDisconnected, "the wallet changed while signing: connect again")
         }
-        let claims = SCAProofClaims(url: signature.payload.url, body: signature.payload.body, message: signature.message,
+        let claims = SCAProofClaims(method: signature.payload.method, url: signature.payload.url, body: signature.payload.body, message: signature.message,
                                     pattern: signature.patternName, signatureInputData: signature.signatureInputData,
                                     walletId: wallet.walletId, iat: Int64(await client.serverNow().timeIntervalSince1970),
                                     jti: UUID().uuidString.lowercased())
@@ -182,7 +182,7 @@ extension WalletManager {
         return policies
     }
 
-    /// The `{url, body}` a proof of `method` `url` with `body` signs under the tenant's policy for it (every field
+    /// The `{method, url, body}` a proof of `method` `url` with `body` signs under the tenant's policy for it (every field
     /// when no policy covers it).
     public func payload(method: String, url: String, body: JSONValue?) async throws(HoldfastError) -> SCAPayload {
         guard let parsed = URL(string: url) else { throw HoldfastError(.validationFailed, "not a URL: \(url)") }

@@ -107,6 +107,7 @@ public enum HoldfastApplication {
                                          now: options.clock.now(), logger: logger)
             ephemeral = try EphemeralStores.make(configuration.ephemeral, capacity: configuration.ephemeralCapacity,
                                                  logger: logger)
+            await ephemeral.stores.establishEpoch(now: options.clock.now(), logger: logger)
         } catch {
             await database.close()
             throw error
@@ -275,7 +276,7 @@ public enum HoldfastApplication {
                 let authenticator = services.instanceAuthenticator
                 instanceGroup(access).on(path, method: route.method) { request, context in
                     let body = try await handler.validate(request, context)
-                    try await authenticator.spend(context.caller.proof)
+                    try await authenticator.spend(context.caller.proof, now: services.clock.now())
                     return try await handler.handle(request, context, body)
                 }
             }

@@ -52,3 +52,21 @@ extension HoldfastApplication {
         }
     }
 }
+
+extension HoldfastApplication {
+    /// Runs `application` until SIGTERM or SIGINT (`holdfast serve`, README "Configuration"
+    /// `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): it stops accepting connections and requests in flight get
+    /// `shutdownDeadline`; at the deadline their connections are closed (`ConnectionGuard`) and their handlers
+    /// cancelled — a transaction not committed by then is rolled back (`HoldfastDatabase.transaction`) — and this
+    /// returns once they have ended.
+    public static func serve(_ application: some ApplicationProtocol, shutdownDeadline: Duration) async throws {
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: application.logger)
+        configuration.maximumGracefulShutdownDuration = shutdownDeadline
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch is CancellationError {
+            // The handlers cancelled at the deadline: the shutdown the signal asked for.
+        }
+    }
+}

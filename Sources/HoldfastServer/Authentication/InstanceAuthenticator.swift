@@ -86,11 +86,20 @@ struct InstanceAuthenticator: Sendable {
     /// Spends the proof (RFC 9449 §11.1): its `jti` is recorded with `setIfAbsent`, so a replay fails on every node
     /// sharing the store. Called once the request is known to be well formed and is about to be carried out, so that
     /// a request refused for its body leaves the proof usable for the corrected one.
-    func spend(_ proof: DPoPVerifiedProof) async throws {
+    /// A proof whose `iat` precedes the store's epoch (the store lost its memory since, README "A store that lost its memory") is
+    /// `ISSUED_BEFORE_STORE_RESET`.
+    func spend(_ proof: DPoPVerifiedProof, now: Date) async throws {
         let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
-        guard try await replay.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1],
-                                          ttl: replayWindow) else {
+        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
+                                      ttl: replayWindow, now: Timestamp.milliseconds(now)) {
+        case .spent:
+            return
+        case .alreadySpent:
             throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
+                                                 error: "invalid_dpop_proof")
+        case .issuedBeforeEpoch:
+            throw TetheringError.unauthenticated(.issuedBeforeStoreReset,
+                                                 "the server's ephemeral store lost its memory after this DPoP proof was made; make a new one",
                                                  error: "invalid_dpop_proof")
         }
     }

@@ -65,6 +65,19 @@ public struct EphemeralStores: Sendable {
         self.backendName = backendName
     }
 
+    /// Writes the store's epoch when it has none (README "A store that lost its memory"): at start, so that nothing issued after the start of
+    /// the first node is refused for its age. A Redis that cannot be reached now is not fatal: its first single-use
+    /// record writes the epoch then, refusing what was issued before.
+    public func establishEpoch(now: Date, logger: Logger) async {
+        for part in parts {
+            do {
+                _ = try await part.store.establishEpoch(now: Timestamp.milliseconds(now))
+            } catch {
+                logger.warning("the ephemeral store's epoch could not be read at start", metadata: ["error": .string("\(error)")])
+            }
+        }
+    }
+
     /// The parts that are full now, by name (for `/health`).
     public func fullParts() async -> [String] {
         var names: [String] = []
@@ -103,6 +116,12 @@ public struct EphemeralStores: Sendable {
 
         func increment(_ key: String, window: Duration) async throws -> Int64 {
             try await noting { try await part.store.increment(key, window: window) }
+        }
+
+        func establishEpoch(now: Int64) async throws -> Int64 { try await part.store.establishEpoch(now: now) }
+
+        func spend(_ key: String, issuedAt: Int64, ttl: Duration, now: Int64) async throws -> SpendOutcome {
+            try await noting { try await part.store.spend(key, issuedAt: issuedAt, ttl: ttl, now: now) }
         }
 
         func ping() async throws { try await part.store.ping() }

@@ -50,6 +50,11 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         .invalidChallenge, status: .badRequest, title: "Invalid challenge",
         detail: "the challenge is unknown, belongs to another application, or was already used; request a new one")
 
+    /// README "A store that lost its memory": the ephemeral store lost its memory after this challenge was issued.
+    static let challengeIssuedBeforeStoreReset = TetheringError(
+        .issuedBeforeStoreReset, status: .badRequest, title: "Challenge issued before a store reset",
+        detail: "the server's ephemeral store lost its memory after this challenge was issued; request a new one")
+
     static let challengeExpired = TetheringError(
         .challengeExpired, status: .badRequest, title: "Challenge expired",
         detail: "the challenge's lifetime has passed; request a new one")

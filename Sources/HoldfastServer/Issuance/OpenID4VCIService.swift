@@ -81,12 +81,17 @@ struct OpenID4VCIService: Sendable {
         // expired codes write nothing to the replay store, whose room the instance calls need.
         try await offers.checkRedeemable(code: code, now: now)
         // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
+        // A PoP or proof whose `iat` precedes the store's epoch is refused (README "A store that lost its memory").
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
-        guard try await replay.setIfAbsent("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
-                                           value: [1], ttl: popWindow) else {
-            throw OAuthError.invalidClient("the client attestation PoP was already used")
+        switch try await replay.spend("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
+                                      issuedAt: Timestamp.latestMillisecond(ofSecond: verified.popIssuedAt), ttl: popWindow,
+                                      now: Timestamp.milliseconds(now)) {
+        case .spent: break
+        case .alreadySpent: throw OAuthError.invalidClient("the client attestation PoP was already used")
+        case .issuedBeforeEpoch:
+            throw OAuthError.invalidClient("the client attestation PoP was made before the server's ephemeral store lost its memory; make a new one")
         }
-        try await spend(proof, resource: false)
+        try await spend(proof, resource: false, now: now)
 
         let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instanceID,
                                                clientID: verified.clientId, dpopThumbprint: proof.thumbprint, now: now)
@@ -143,9 +148,13 @@ struct OpenID4VCIService: Sendable {
         case .invalid: throw OAuthError.invalidNonce("the proof's nonce is not a c_nonce of this issuer")
         case .expired: throw OAuthError.invalidNonce("the proof's nonce has expired; get a new c_nonce")
         case .valid(let expiresAt):
-            guard try await replay.setIfAbsent("holdfast:c_nonce:spent:\(nonce)", value: [1],
-                                               ttl: .milliseconds(expiresAt - nowMilliseconds) + .seconds(1)) else {
-                throw OAuthError.invalidNonce("the proof's nonce was already used; get a new c_nonce")
+            // Issued `nonceLifetime` before its expiry; refused when that precedes the store's epoch (README "A store that lost its memory").
+            switch try await replay.spend("holdfast:c_nonce:spent:\(nonce)", issuedAt: expiresAt - Self.nonceLifetime,
+                                          ttl: .milliseconds(expiresAt - nowMilliseconds) + .seconds(1), now: nowMilliseconds) {
+            case .spent: break
+            case .alreadySpent: throw OAuthError.invalidNonce("the proof's nonce was already used; get a new c_nonce")
+            case .issuedBeforeEpoch:
+                throw OAuthError.invalidNonce("the nonce was issued before the server's ephemeral store lost its memory; get a new c_nonce")
             }
         }
     }
@@ -206,7 +215,7 @@ struct OpenID4VCIService: Sendable {
         }
         let (deviceKey, nonce) = try verifyKeyProof(proofs[0], clientID: authorized.clientID, now: now)
         try await consumeNonce(nonce, now: now)
-        try await spend(proof, resource: true)
+        try await spend(proof, resource: true, now: now)
 
         let issued = try await database.transaction { db -> [UInt8] in
             guard let configuration = try await configurations.find(id: configurationID, on: db) else {
@@ -315,10 +324,15 @@ struct OpenID4VCIService: Sendable {
         }
     }
 
-    private func spend(_ proof: DPoPVerifiedProof, resource: Bool) async throws {
+    private func spend(_ proof: DPoPVerifiedProof, resource: Bool, now: Date) async throws {
         let window = Duration.seconds(Int64(tethering.dpopMaximumAge + tethering.dpopMaximumFutureSkew) + 5)
-        guard try await replay.setIfAbsent("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", value: [1], ttl: window) else {
-            throw OAuthError.invalidDPoPProof("the DPoP proof was already used (jti replay)", resource: resource)
+        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
+                                      ttl: window, now: Timestamp.milliseconds(now)) {
+        case .spent: return
+        case .alreadySpent: throw OAuthError.invalidDPoPProof("the DPoP proof was already used (jti replay)", resource: resource)
+        case .issuedBeforeEpoch:
+            throw OAuthError.invalidDPoPProof("the DPoP proof was made before the server's ephemeral store lost its memory; make a new one",
+                                              resource: resource)
         }
     }
 }

@@ -9,7 +9,8 @@ import HoldfastProtocol
 /// A challenge is made single use when a registration consumes it: the spent challenge is recorded with
 /// `setIfAbsent` in the ephemeral store until it expires, so that two registrations with one challenge — on one
 /// node or on several sharing Redis — see exactly one success. A late use is told `CHALLENGE_EXPIRED`; a reused,
-/// forged or foreign one `INVALID_CHALLENGE`.
+/// forged or foreign one `INVALID_CHALLENGE`; one issued before the store's epoch (the store lost its memory since,
+/// README "A store that lost its memory") `ISSUED_BEFORE_STORE_RESET`.
 struct ChallengeStore: Sendable {
     let tokens: SelfExpiringTokens
     /// The challenges part of the ephemeral store (`EphemeralStores.challenges`).
@@ -36,8 +37,12 @@ struct ChallengeStore: Sendable {
         case .valid(let expiresAt):
             // Kept a second past the expiry, so that no clock step between nodes reopens it.
             let remaining = Duration.milliseconds(expiresAt - nowMilliseconds) + .seconds(1)
-            guard try await spent.setIfAbsent(Self.key(challenge), value: [1], ttl: remaining) else {
-                throw TetheringError.invalidChallenge
+            // Issued `lifetime` before its expiry; refused when that precedes the store's epoch (README "A store that lost its memory").
+            switch try await spent.spend(Self.key(challenge), issuedAt: expiresAt - lifetime.wholeMilliseconds,
+                                         ttl: remaining, now: nowMilliseconds) {
+            case .spent: return
+            case .alreadySpent: throw TetheringError.invalidChallenge
+            case .issuedBeforeEpoch: throw TetheringError.challengeIssuedBeforeStoreReset
             }
         }
     }

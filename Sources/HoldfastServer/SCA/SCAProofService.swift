@@ -63,10 +63,10 @@ struct SCAPolicyService: Sendable {
 /// `POST /v1/sca/proofs/verify` (README "SCA wallet"): what the bank's back end asks of a proof it received with a
 /// request. Checked in this order, the first failure answered with its code: the proof's form (compact JWS, ES256,
 /// `typ` `sca-proof+jwt`, `kid` = `walletId`, exactly the documented members); the wallet (exists, activated, not
-/// locked, not deleted); the signature with the wallet's key; the policy covering the request; the signed
-/// `{url, body}` against the one the policy makes of the request (`CanonicalJSON`); the pattern; `iat` within
+/// locked, not deleted); the signature with the wallet's key; the policy covering the request; the signed `method`
+/// against the request's; the signed `{url, body}` against the one the policy makes of the request (`CanonicalJSON`); the pattern; `iat` within
 /// `maximumAge` (and not ahead by more than `skew`); and last, atomically on every node, that `jti` was never
-/// accepted before (the ephemeral store's replay part).
+/// accepted before (the ephemeral store's replay part) and that `iat` is not before the store's epoch (README "A store that lost its memory").
 struct SCAProofService: Sendable {
     static let maximumAge: TimeInterval = 300
     static let skew: TimeInterval = 60
@@ -88,7 +88,7 @@ struct SCAProofService: Sendable {
         }
         guard let object = (try? JSONValue(json: jws.payload))?.objectValue, let claims = SCAProofClaims(members: object),
               claims.walletId == kid else {
-            return invalid(SCAProofFailureCode.malformed, "the payload is not exactly {url, body, message, pattern, signatureInputData, walletId, iat, jti} of wallet \(kid.prefix(64))")
+            return invalid(SCAProofFailureCode.malformed, "the payload is not exactly {method, url, body, message, pattern, signatureInputData, walletId, iat, jti} of wallet \(kid.prefix(64))")
         }
         guard TetheringID.isValid(kid),
               let row = try await database.sql.select().columns("user_id", "state", "public_key").from("sca_wallets")
@@ -115,6 +115,10 @@ struct SCAProofService: Sendable {
         } catch {
             return invalid(SCAProofFailureCode.payloadMismatch, "the request cannot be signed: \(error)", wallet: kid)
         }
+        guard expected.isSigned(byMethod: claims.method) else {
+            return invalid(SCAProofFailureCode.methodMismatch,
+                           "the proof signs method \(claims.method.prefix(16)), the request is \(expected.method.prefix(16))", wallet: kid)
+        }
         guard expected.isSigned(by: claims.url, body: claims.body) else {
             return invalid(SCAProofFailureCode.payloadMismatch, "the signed url and body are not the request's under its policy", wallet: kid)
         }
@@ -127,10 +131,16 @@ struct SCAProofService: Sendable {
         guard issuedAt >= current - Self.maximumAge, issuedAt <= current + Self.skew else {
             return invalid(SCAProofFailureCode.expired, "iat is more than \(Int(Self.maximumAge)) s old or ahead of the tenant's clock", wallet: kid)
         }
-        guard !claims.jti.isEmpty, claims.jti.utf8.count <= 256,
-              try await replay.setIfAbsent("holdfast:sca:jti:\(kid):\(claims.jti)", value: [1],
-                                          ttl: .seconds(Int64(Self.maximumAge + Self.skew) + 1)) else {
+        guard !claims.jti.isEmpty, claims.jti.utf8.count <= 256 else {
             return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
+        }
+        switch try await replay.spend("holdfast:sca:jti:\(kid):\(claims.jti)", issuedAt: claims.iat * 1000 + 999,
+                                      ttl: .seconds(Int64(Self.maximumAge + Self.skew) + 1), now: Timestamp.milliseconds(now)) {
+        case .spent: break
+        case .alreadySpent: return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
+        case .issuedBeforeEpoch:
+            return invalid(SCAProofFailureCode.issuedBeforeStoreReset,
+                           "the tenant's ephemeral store lost its memory after this proof was made; sign again", wallet: kid)
         }
         return SCAProofVerification(valid: true, walletId: kid, userId: try row.decode(column: "user_id", as: String.self),
                                     pattern: claims.pattern)

@@ -37,7 +37,7 @@ struct SCAWalletAuthenticator: AuthenticatorMiddleware {
             throw TetheringError.unauthenticated(.invalidToken, "the proof is not made with this wallet's key")
         }
         let state = try row.decode(column: "state", as: String.self)
-        try await proofs.spend(proof)
+        try await proofs.spend(proof, now: clock.now())
         return .wallet(AuthenticatedWallet(walletId: walletId, state: state))
     }
 }

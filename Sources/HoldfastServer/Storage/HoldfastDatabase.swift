@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import PostgresKit
 import SQLiteStorage
+import Synchronization
 
 /// The tenant's SQL database (DESIGN.md §4 "Storage"): SQLite (a file in the data folder, the embedded default)
 /// or PostgreSQL, both behind sql-kit's `SQLDatabase`. Capabilities write portable SQL through `sql`, and use
@@ -93,19 +94,38 @@ public struct HoldfastDatabase: Sendable {
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws.
     /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`) so that two writers queue
     /// behind the busy timeout instead of failing on upgrade.
+    ///
+    /// A caller cancelled before `COMMIT` (a request still running at the shutdown deadline, README "Configuration")
+    /// is rolled back and gets `CancellationError`: nothing is committed after its client was cut off. The pool may
+    /// run `body` in a task of its own, so the caller's cancellation is carried over by `CancellationFlag`.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let dialect = self.dialect
-        return try await sql.withSession { session in
-            try await Self.transaction(on: session, dialect: dialect, body)
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await sql.withSession { session in
+                try await Self.transaction(on: session, dialect: dialect, cancelled: cancelled, body)
+            }
+        } onCancel: {
+            cancelled.set()
         }
     }
 
+    /// Whether the task that asked for a transaction was cancelled.
+    final class CancellationFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+
+        func set() { flag.store(true, ordering: .releasing) }
+
+        var isSet: Bool { flag.load(ordering: .acquiring) }
+    }
+
     /// A transaction on a connection already held (inside `withStartupLock`).
-    static func transaction<T: Sendable>(on session: any SQLDatabase, dialect: Dialect,
+    static func transaction<T: Sendable>(on session: any SQLDatabase, dialect: Dialect, cancelled: CancellationFlag = CancellationFlag(),
                                          _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await session.raw(dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
         do {
             let result = try await body(session)
+            if cancelled.isSet || Task.isCancelled { throw CancellationError() }
             try await session.raw("COMMIT").run()
             return result
         } catch {

@@ -61,15 +61,28 @@ extension StorageError: ProblemConvertible {
 extension StorageError {
     /// The database's own errors that mean "not reachable now" rather than "this request is wrong": no pooled
     /// PostgreSQL connection within `HOLDFAST_DATABASE_WAIT_TIMEOUT_SECS`, a pool that is shutting down, a
-    /// connection that could not be made or was lost. At request time they are `DATABASE_UNAVAILABLE`.
+    /// connection that could not be made or was lost, and a PostgreSQL server starting up or shutting down (its
+    /// error response's SQLSTATE in `startingOrStoppingStates`). At request time they are `DATABASE_UNAVAILABLE`.
     static func unavailable(from error: any Error) -> StorageError? {
         let reason: String? = switch error {
         case is ConnectionPoolTimeoutError: "no database connection became free in time"
         case is ConnectionPoolError: "the database pool is shut down"
         case let error as PSQLError where [.connectionError, .serverClosedConnection, .clientClosedConnection].contains(error.code):
             "the database connection failed"
+        case let error as PSQLError where error.code == .server && isStartingOrStopping(sqlState: error.serverInfo?[.sqlState]):
+            "the database server is starting up or shutting down"
         default: nil
         }
         return reason.map { StorageError(code: Code.unavailable, message: $0) }
+    }
+
+    /// PostgreSQL's SQLSTATEs (Appendix A, class 57 "Operator Intervention") of a server that will answer again soon:
+    /// `57P01` admin_shutdown and `57P02` crash_shutdown (a connection ended by a stop or a crash recovery),
+    /// `57P03` cannot_connect_now (the server is starting up or shutting down). `57P04` (database dropped) and
+    /// `57014` (query cancelled) are not among them: retrying does not help.
+    static let startingOrStoppingStates: Set<String> = ["57P01", "57P02", "57P03"]
+
+    static func isStartingOrStopping(sqlState: String?) -> Bool {
+        sqlState.map(startingOrStoppingStates.contains) ?? false
     }
 }

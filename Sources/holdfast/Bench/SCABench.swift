@@ -117,7 +117,7 @@ struct SCABench: AsyncParsableCommand {
 
     static func proof(walletId: String, key: JWSSigningKey, jti: String) throws -> String {
         let payload = try SCAPayload(method: "POST", url: url, body: body, policy: nil)
-        let claims = SCAProofClaims(url: payload.url, body: payload.body, message: "Add Alex Martin as a beneficiary", pattern: .pin,
+        let claims = SCAProofClaims(method: payload.method, url: payload.url, body: payload.body, message: "Add Alex Martin as a beneficiary", pattern: .pin,
                                     signatureInputData: .null, walletId: walletId, iat: Int64(Date().timeIntervalSince1970), jti: jti)
         return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: key).compactSerialization
     }

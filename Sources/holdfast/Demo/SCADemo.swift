@@ -39,7 +39,7 @@ enum SCADemo {
         }
         let body = try JSONValue(json: Array(Self.beneficiary.utf8))
         let proof = try await recorder.stepProducing("sca-sign", "Sign a beneficiary creation with the PIN",
-                                                     "The policy signs every field but the transport's accessTag; the device asks for the PIN and signs {url, body, message, pattern, signatureInputData, walletId, iat, jti} with the wallet key (ES256, typ sca-proof+jwt).") {
+                                                     "The policy signs every field but the transport's accessTag; the device asks for the PIN and signs {method, url, body, message, pattern, signatureInputData, walletId, iat, jti} with the wallet key (ES256, typ sca-proof+jwt).") {
             let payload = try await manager.payload(method: "POST", url: Self.beneficiaryURL, body: body)
             let signature = CustomerAuthenticatedSignature(patternName: .pin, message: "Add Alex Martin as a beneficiary",
                                                            signatureType: .localJws, payload: payload)
