@@ -52,8 +52,8 @@ public enum CertificatePathFailure: Error, Sendable, Hashable, CustomStringConve
         }
     }
 
-    /// Whether the failure names a certificate of the path the issuer rules refused (used to prefer a precise
-    /// failure over a generic one when several candidate paths fail).
+    /// How precise the failure is: when several candidate paths fail, the validator reports a failure of the
+    /// issuer rules, validity or profile before a generic RFC 5280 one, and that before "no path".
     var rank: Int {
         switch self {
         case .malformed, .untrusted: 0

@@ -62,7 +62,8 @@ public struct IssuerTrust: Sendable {
             path = try await CertificatePathValidator(anchors: iacas, maximumLength: Self.maximumChainLength)
                 .validate(chain: [documentSigner] + others, profile: DocumentSignerProfile(), at: time)
         } catch {
-            throw Self.error(error, pathLength: x5chain.count)
+            // Index 1 of the path is the IACA unless the chain offered another certificate that is not one.
+            throw Self.error(error, secondIsIACA: others.first.map { iacas.contains($0) } ?? true)
         }
         return ValidatedSigner(documentSigner: documentSigner, iaca: path[path.count - 1], key: key)
     }
@@ -72,14 +73,14 @@ public struct IssuerTrust: Sendable {
 
     /// The MDocError of a path failure: the validity and profiles of the document signer (index 0) and the IACA (the
     /// anchor) keep their Annex B cases; the issuer rules and extended key usage are ``MDocError/issuerCertificatePath(_:)``.
-    static func error(_ failure: CertificatePathFailure, pathLength: Int) -> MDocError {
+    static func error(_ failure: CertificatePathFailure, secondIsIACA: Bool) -> MDocError {
         switch failure {
         case .malformed(let detail): .issuerCertificateMalformed(detail)
         case .untrusted(let detail): .issuerCertificateUntrusted(detail)
         case .notYetValid(0): .issuerCertificateNotYetValid
         case .expired(0): .issuerCertificateExpired
-        case .notYetValid(1) where pathLength <= 2: .iacaNotYetValid
-        case .expired(1) where pathLength <= 2: .iacaExpired
+        case .notYetValid(1) where secondIsIACA: .iacaNotYetValid
+        case .expired(1) where secondIsIACA: .iacaExpired
         case .profile(let detail) where detail.hasPrefix("the IACA"): .iacaProfile(detail)
         case .profile(let detail): .issuerCertificateProfile(detail)
         default: .issuerCertificatePath(failure)

@@ -12,7 +12,9 @@ import TestSupport
     /// The chains a strict walk refuses, and where: the Sony Xperia 10 III chain's attestation key certificate
     /// (index 1, above the leaf) is not a CA (accepted only under `allowNonCAAttestationKeyCertificate`, by
     /// `caExemptIndices`).
-    static let refusedStrictly: [String: AttestationError] = [:]
+    static let refusedStrictly: [String: AttestationError] = [
+        "android-keyattestation/testdata/sony-xperia10-iii/sdk33/TEE_EC.pem": .issuerNotCertificateAuthority(index: 1),
+    ]
 
     /// The chain with the trusted root appended when the chain stops below it.
     func withRoot(_ chain: [AttestationCertificate], roots: [AttestationCertificate]) -> [AttestationCertificate] {

@@ -175,13 +175,23 @@ struct TestVerifierPKI {
 
     /// The Funke request object: signed by its x5c leaf (SAN funke-wallet.de), whose issuer, the German Registrar,
     /// signs the verifier attestation it carries; its only credential is an SD-JWT, which this SDK does not present.
+    /// The registrar's certificate is a v3 certificate without basicConstraints, which RFC 5280 §4.2.1.9 does not let
+    /// verify certificate signatures: trusting it does not make the leaf trusted (README "Certificate paths");
+    /// pinning the leaf itself does.
     @Test func theFunkeRequestObjectVerifiesUpToItsQuery() async throws {
         let compact = try #require(try Self.vector("funke-signed-request-object.json")["requestObjectJws"]?.stringValue)
         let payload = try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: compact).payload))
         let attestation = try #require(payload.objectValue?["verifier_attestations"]?.arrayValue?.first?.objectValue?["data"]?.stringValue)
         let registrar = try Certificate(derEncoded: try #require(try JWS(compactSerialization: attestation).header.x5c()?.first))
         let at = Date(timeIntervalSince1970: 1_746_538_200)
-        let trusted = AuthorizationRequestVerifier(trustedCertificates: [registrar], requireTrustedVerifier: true)
+        let underRegistrar = await Self.error {
+            try await AuthorizationRequestVerifier(trustedCertificates: [registrar], requireTrustedVerifier: true)
+                .verify(compact, fetchedFrom: nil, expectedClientId: "x509_san_dns:funke-wallet.de", at: at)
+        }
+        #expect(underRegistrar?.code == .verifierUntrusted && underRegistrar?.message.contains("CERT_ISSUER_NOT_CA") == true,
+                "\(String(describing: underRegistrar))")
+        let leaf = try Certificate(derEncoded: try #require(try JWS(compactSerialization: compact).header.x5c()?.first))
+        let trusted = AuthorizationRequestVerifier(trustedCertificates: [leaf], requireTrustedVerifier: true)
         let error = await Self.error { try await trusted.verify(compact, fetchedFrom: nil, expectedClientId: "x509_san_dns:funke-wallet.de", at: at) }
         #expect(error?.code == .requestUnsupported && error?.message.contains("no mso_mdoc") == true, "\(String(describing: error))")
         #expect(await Self.code { try await AuthorizationRequestVerifier(trustedCertificates: [], requireTrustedVerifier: true)

@@ -19,7 +19,8 @@ struct CertificateChainVerifier: Sendable {
         let includesRoot: Bool
     }
 
-    /// - Parameter caExemptIndices: issuers allowed to lack cA=TRUE (see `AndroidKeyAttestationPolicy.allowNonCAAttestationKeyCertificate`).
+    /// - Parameter caExemptIndices: issuers allowed to lack cA=TRUE, and so the keyCertSign and pathLenConstraint rules
+    ///   that presuppose a CA (see `AndroidKeyAttestationPolicy.allowNonCAAttestationKeyCertificate`).
     func verify(_ chain: [AttestationCertificate], caExemptIndices: Set<Int> = []) async throws(AttestationError) -> Outcome {
         guard let top = chain.last else { throw .invalidFormat("certificate chain is empty") }
         for index in 0..<(chain.count - 1) {
