@@ -5,6 +5,7 @@ import HoldfastProtocol
 import JOSE
 import SwiftASN1
 import Testing
+import TestSupport
 import X509
 
 /// A verifier's PKI for the tests: a CA and a request-signing leaf whose SAN names `host`.
@@ -168,9 +169,8 @@ struct TestVerifierPKI {
     // MARK: requests written by others (../shared/vectors/oid4vp)
 
     static func vector(_ name: String) throws -> [String: JSONValue] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/vectors/oid4vp/\(name)")
-        return try #require(try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url)).objectValue)
+        // The shared folder as every test finds it (HOLDFAST_SHARED_DIR, else ../shared beside the package).
+        return try #require(try JSONDecoder().decode(JSONValue.self, from: TestEnvironment.vector("oid4vp/\(name)")).objectValue)
     }
 
     /// The Funke request object: signed by its x5c leaf (SAN funke-wallet.de), whose issuer, the German Registrar,
