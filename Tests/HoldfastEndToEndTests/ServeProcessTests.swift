@@ -254,7 +254,11 @@ import Testing
         // the timeouts.
         #expect(took < .seconds(6), "shutdown took \(took)")
         #expect(!server.output.contains("shutdown did not finish"), "\(server.output.suffix(2_000))")
-        #expect(server.output.contains("closing a connection at the shutdown deadline"))
+        // At the deadline the guard closes the connections and the handlers still running are cancelled; which of
+        // the two reaches the stalled request first is a matter of scheduling, and either ends it.
+        #expect(server.output.contains("closing a connection at the shutdown deadline")
+                || server.output.contains("request cancelled at the shutdown deadline"), "\(server.output.suffix(2_000))")
+        #expect(!server.output.contains("internal error"), "\(server.output.suffix(2_000))")
     }
 
     /// At the deadline a request still running is cancelled and its transaction rolled back, never committed after

@@ -120,3 +120,19 @@ import Testing
         }
     }
 }
+
+/// A handler cancelled at the shutdown deadline (README "Configuration") is answered 503 SERVICE_UNAVAILABLE with
+/// `Connection: close`, never 500 INTERNAL_ERROR.
+@Suite struct CancelledHandlerTests {
+    @Test func aCancelledHandlerIsServiceUnavailable() async throws {
+        let router = Router(context: HoldfastRequestContext.self)
+        router.add(middleware: ProblemMiddleware(routes: RouteTable([Route]())))
+        router.get("/slow") { _, _ -> String in throw CancellationError() }
+        try await Application(router: router).test(.router) { client in
+            let response = try await client.execute(uri: "/slow", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.problemCode == "SERVICE_UNAVAILABLE")
+            #expect(response.headers[.connection] == "close" && response.headers[.retryAfter] == "1")
+        }
+    }
+}

@@ -53,6 +53,12 @@ struct ProblemMiddleware: RouterMiddleware {
             context.logger.debug("the client closed the connection during the request")
             return Described(status: .badRequest, code: HoldfastErrorCode.badRequest, title: "Bad request",
                              detail: "the connection closed before the request was complete", headers: [.connection: "close"])
+        case is CancellationError:
+            // A handler still running at the shutdown deadline is cancelled (README "Configuration",
+            // HOLDFAST_SHUTDOWN_DEADLINE_SECS): the server is going away, not failing.
+            context.logger.info("request cancelled at the shutdown deadline")
+            return Described(status: .serviceUnavailable, code: HoldfastErrorCode.serviceUnavailable, title: "Service unavailable",
+                             detail: "the server is shutting down; retry on another node", headers: [.connection: "close", .retryAfter: "1"])
         case let error as any HTTPResponseError:
             return describeHTTP(status: error.status, message: (error as? HTTPError)?.body,
                                 headers: (error as? HTTPError)?.headers ?? [:], request: request, context: context)
