@@ -51,7 +51,7 @@ struct IssuerMetadata: Sendable, Hashable {
 
 /// Reading offers and metadata (OpenID4VCI 1.0 §4.1, §12.2; RFC 8414 §3).
 struct OfferReader: Sendable {
-    static let preAuthorizedGrant = "urn:ietf:params:oauth:grant-type:pre-authorized_code"
+    static let preAuthorizedGrant = OpenID4VCIIdentifiers.preAuthorizedCodeGrant
     /// Larger documents than this are not read (metadata and offers are a few kilobytes).
     static let maximumDocumentBytes = 1 << 20
 

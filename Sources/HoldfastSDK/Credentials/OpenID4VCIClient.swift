@@ -14,7 +14,7 @@ struct OpenID4VCIClient: Sendable {
         let tokenNonce: String?
     }
 
-    static let proofType = "openid4vci-proof+jwt"
+    static let proofType = OpenID4VCIIdentifiers.keyProofType
 
     let transport: any HTTPTransport
     let clock: any HoldfastClock

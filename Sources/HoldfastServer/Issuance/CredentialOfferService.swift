@@ -15,7 +15,7 @@ import SQLKit
 /// so that a copy of the database redeems nothing. The claim values are sealed with the master key and cleared
 /// when the credential is issued.
 struct CredentialOfferService: Sendable {
-    static let preAuthorizedGrant = "urn:ietf:params:oauth:grant-type:pre-authorized_code"
+    static let preAuthorizedGrant = OpenID4VCIIdentifiers.preAuthorizedCodeGrant
     static let defaultLifetime = 86_400
     static let lifetimes = 60...2_592_000
     /// Wrong transaction codes an offer takes before it is refused for good.

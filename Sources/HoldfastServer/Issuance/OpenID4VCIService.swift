@@ -17,7 +17,7 @@ struct OpenID4VCIService: Sendable {
     static let noncePath = "/v1/openid4vci/nonce"
     static let credentialPath = "/v1/openid4vci/credential"
     /// OpenID4VCI 1.0 §8.2.1.1.
-    static let proofType = "openid4vci-proof+jwt"
+    static let proofType = OpenID4VCIIdentifiers.keyProofType
     /// How long a `c_nonce` is good for.
     static let nonceLifetime: Int64 = 300_000
     /// How old a proof's `iat` may be, and how far in the future.

@@ -130,7 +130,7 @@ final class IssuanceWallet: @unchecked Sendable {
         let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: Data(offered.body)).offerUri
         guard let query = offerURI.split(separator: "=", maxSplits: 1).last?.removingPercentEncoding,
               let offer = try JSONDecoder().decode(JSONValue.self, from: Data(query.utf8)).objectValue,
-              let code = offer["grants"]?.objectValue?["urn:ietf:params:oauth:grant-type:pre-authorized_code"]?
+              let code = offer["grants"]?.objectValue?[OpenID4VCIIdentifiers.preAuthorizedCodeGrant]?
                   .objectValue?["pre-authorized_code"]?.stringValue else { throw BenchFailure("offer: no pre-authorized code") }
 
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
@@ -152,7 +152,7 @@ final class IssuanceWallet: @unchecked Sendable {
 
         let credentialKey = P256.Signing.PrivateKey()
         var header = JOSEHeader()
-        header.typ = "openid4vci-proof+jwt"
+        header.typ = OpenID4VCIIdentifiers.keyProofType
         try header.setJWK(JWK(publicKey: credentialKey.publicKey))
         let keyProof = try JWT.sign(claims: JWTClaims(aud: [target.baseURL], iat: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
                                                       additionalClaims: ["nonce": .string(nonce)]),
