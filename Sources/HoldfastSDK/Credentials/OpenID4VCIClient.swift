@@ -29,7 +29,7 @@ struct OpenID4VCIClient: Sendable {
             let proof = try dpop("POST", metadata.tokenEndpoint, key: dpopKey, accessToken: nil, nonce: nonce)
             let response = try await send(TransportRequest(method: "POST", url: metadata.tokenEndpoint, headers: [
                 "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
-                "OAuth-Client-Attestation": attestation, "OAuth-Client-Attestation-PoP": pop, "DPoP": proof,
+                HoldfastHeaders.oauthClientAttestation: attestation, HoldfastHeaders.oauthClientAttestationPoP: pop, HoldfastHeaders.dpop: proof,
             ], body: Data(form.utf8)))
             if attempt == 0, let fresh = Self.dpopNonceRequest(response) {
                 nonce = fresh
@@ -63,7 +63,7 @@ struct OpenID4VCIClient: Sendable {
             let response = try await send(TransportRequest(method: "POST", url: metadata.credentialEndpoint, headers: [
                 "Content-Type": "application/json", "Accept": "application/json",
                 "Authorization": "DPoP " + session.accessToken,
-                "DPoP": try dpop("POST", metadata.credentialEndpoint, key: session.dpopKey, accessToken: session.accessToken, nonce: dpopNonce),
+                HoldfastHeaders.dpop: try dpop("POST", metadata.credentialEndpoint, key: session.dpopKey, accessToken: session.accessToken, nonce: dpopNonce),
             ], body: encoded))
             if !retriedDPoP, let fresh = Self.dpopNonceRequest(response) {
                 retriedDPoP = true
@@ -136,7 +136,7 @@ struct OpenID4VCIClient: Sendable {
 
     /// RFC 9449 §8 / §9: `use_dpop_nonce` with a `DPoP-Nonce` header.
     static func dpopNonceRequest(_ response: TransportResponse) -> String? {
-        guard response.status == 400 || response.status == 401, let nonce = response.header("DPoP-Nonce") else { return nil }
+        guard response.status == 400 || response.status == 401, let nonce = response.header(HoldfastHeaders.dpopNonce) else { return nil }
         let error = oauthError(response) ?? response.header("WWW-Authenticate").flatMap { $0.contains("use_dpop_nonce") ? "use_dpop_nonce" : nil }
         return error == "use_dpop_nonce" ? nonce : nil
     }

@@ -16,9 +16,9 @@ struct OpenID4VCIController: HoldfastController {
     static let nonce = RouteTemplate(OpenID4VCIService.noncePath)
     static let credential = RouteTemplate(OpenID4VCIService.credentialPath)
 
-    static let attestationHeader = HTTPField.Name("OAuth-Client-Attestation")!
-    static let popHeader = HTTPField.Name("OAuth-Client-Attestation-PoP")!
-    static let dpopHeader = HTTPField.Name("DPoP")!
+    static let attestationHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestation)!
+    static let popHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestationPoP)!
+    static let dpopHeader = HTTPField.Name(HoldfastHeaders.dpop)!
 
     let service: OpenID4VCIService
     let configurations: CredentialConfigurationService

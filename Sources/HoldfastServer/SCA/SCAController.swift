@@ -130,9 +130,9 @@ struct SCAController: HoldfastController {
     /// nothing is lost while it was away.
     static func eventStream(_ request: Request, walletId: String, wallets: SCAWalletService) throws -> Response {
         let parameters = request.uri.queryParameters
-        let header = request.headers[HTTPField.Name("Last-Event-ID")!]
+        let header = request.headers[HTTPField.Name(HoldfastHeaders.lastEventID)!]
         guard let after = Int64(header ?? parameters["after"].map(String.init) ?? "0"), after >= 0 else {
-            throw ProblemError.invalidField(header == nil ? "after" : "Last-Event-ID", code: ProblemDetails.FieldError.invalidValue,
+            throw ProblemError.invalidField(header == nil ? "after" : HoldfastHeaders.lastEventID, code: ProblemDetails.FieldError.invalidValue,
                                             detail: "an event id (a whole number)")
         }
         guard let wait = Int(parameters["wait"].map(String.init) ?? String(defaultWait)), waits.contains(wait) else {

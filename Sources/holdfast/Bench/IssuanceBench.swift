@@ -139,7 +139,7 @@ final class IssuanceWallet: @unchecked Sendable {
         let tokenProof = try DPoPProof.create(method: "POST", uri: target.baseURL + "/v1/oauth/token", key: dpopKey, issuedAt: now)
         let tokenAnswer = try await connection.send(.POST, "/v1/oauth/token", headers: [
             (HoldfastHeaders.contentType, "application/x-www-form-urlencoded"),
-            ("OAuth-Client-Attestation", attestation), ("OAuth-Client-Attestation-PoP", pop), (HoldfastHeaders.dpop, tokenProof),
+            (HoldfastHeaders.oauthClientAttestation, attestation), (HoldfastHeaders.oauthClientAttestationPoP, pop), (HoldfastHeaders.dpop, tokenProof),
         ], body: Array("grant_type=\(Self.grant)&pre-authorized_code=\(code)".utf8))
         guard tokenAnswer.status == 200,
               let accessToken = try JSONDecoder().decode(JSONValue.self, from: Data(tokenAnswer.body)).objectValue?["access_token"]?
