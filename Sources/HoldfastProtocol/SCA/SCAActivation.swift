@@ -77,11 +77,11 @@ public struct SCAPinAttemptResult: Codable, Sendable, Hashable {
 /// {…the bank's data}`, `deviceEligibilityLost {reason}`, `appSunsetScheduled {minimumVersion, sunsetAt}`, `deleted`.
 public struct SCAEvent: Codable, Sendable, Hashable {
     public var id: Int64
-    public var type: String
+    public var type: SCAEventType
     public var data: JSONValue
     public var createdAt: Date
 
-    public init(id: Int64, type: String, data: JSONValue, createdAt: Date) {
+    public init(id: Int64, type: SCAEventType, data: JSONValue, createdAt: Date) {
         self.id = id
         self.type = type
         self.data = data

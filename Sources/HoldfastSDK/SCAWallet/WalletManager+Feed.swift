@@ -73,45 +73,45 @@ extension WalletManager {
     func apply(_ event: ServerSentEvents.Event, to wallet: StoredWallet) -> (StoredWallet?, [WalletEvent]) {
         var wallet = wallet
         let data = (try? JSONValue(json: Array(event.data.utf8)))?.objectValue ?? [:]
-        switch event.type {
-        case "loaded":
+        switch SCAEventType(rawValue: event.type) {
+        case .loaded:
             return (wallet, [.walletLoaded])
-        case "locked":
+        case .locked:
             let reason = data["reason"]?.stringValue ?? "OTHER"
             guard wallet.state != .locked || wallet.lockReason != reason else { return (wallet, []) }
             wallet.state = .locked
             wallet.lockReason = reason
             connection = 0
             return (wallet, [.walletLocked(reason: reason)])
-        case "unlocked":
+        case .unlocked:
             guard wallet.state == .locked else { return (wallet, []) }
             wallet.state = .ready
             wallet.lockReason = nil
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             return (wallet, [.walletUnlocked])
-        case "credentialsReset":
+        case .credentialsReset:
             wallet.vault = nil
             wallet.credentialsSet = wallet.accessProtection == "none"
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             connection = 0
             return (wallet, [.customerCredentialsReset])
-        case "countersUpdated":
+        case .countersUpdated:
             // Only a count lower than the device's own is news: the tenant's echo of failures this device reported
             // is not, and a device state restored from an old copy learns the attempts it already spent.
             guard case .integer(let left)? = data["pinAttemptsLeft"], Int(left) < wallet.pinAttemptsLeft else { return (wallet, []) }
             wallet.pinAttemptsLeft = Int(left)
             return (wallet, [.countersUpdated(pinAttemptsLeft: Int(left))])
-        case "deleted":
+        case .deleted:
             connection = 0
             return (nil, [.walletDeleted])
-        case "deviceEligibilityLost":
+        case .deviceEligibilityLost:
             return (wallet, [.deviceEligibilityLost(reason: data["reason"]?.stringValue ?? "")])
-        case "appSunsetScheduled":
+        case .appSunsetScheduled:
             guard let version = data["minimumVersion"]?.stringValue, let date = data["sunsetAt"]?.stringValue.flatMap(HoldfastJSON.parseDate) else {
                 return (wallet, [])
             }
             return (wallet, [.appSunsetScheduled(minimumVersion: version, sunsetAt: date)])
-        case "settingsUpdated":
+        case .settingsUpdated:
             // A new protection needs new credentials (asked at the next connect); fewer attempts cap those left.
             if let protection = data["accessProtection"]?.stringValue, protection != wallet.accessProtection {
                 wallet.accessProtection = protection
@@ -124,7 +124,7 @@ extension WalletManager {
                 wallet.pinAttemptsLeft = min(wallet.pinAttemptsLeft, Int(maximum))
             }
             return (wallet, [.settingsUpdated])
-        case "productsUpdated":
+        case .productsUpdated:
             return (wallet, [.productsUpdated])
         default:
             // An event a newer tenant knows and this SDK does not: skipped, its id still counted as read.

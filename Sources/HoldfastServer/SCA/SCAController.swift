@@ -150,7 +150,7 @@ struct SCAController: HoldfastController {
                 if !events.isEmpty {
                     var text = ""
                     for event in events {
-                        text += "id: \(event.id)\nevent: \(event.type)\ndata: \(String(decoding: try event.data.jsonBytes(), as: UTF8.self))\n\n"
+                        text += "id: \(event.id)\nevent: \(event.type.rawValue)\ndata: \(String(decoding: try event.data.jsonBytes(), as: UTF8.self))\n\n"
                         last = event.id
                     }
                     try await writer.write(ByteBuffer(string: text))

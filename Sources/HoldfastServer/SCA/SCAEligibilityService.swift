@@ -159,14 +159,14 @@ struct SCAEligibilityService: Sendable {
                         return nil
                     }
                     if let reason = ineligibility(current), ineligibility(previous) == nil {
-                        try await SCAWalletService.appendEvent(walletId: id, type: "deviceEligibilityLost", data: ["reason": .string(reason)],
+                        try await SCAWalletService.appendEvent(walletId: id, type: .deviceEligibilityLost, data: ["reason": .string(reason)],
                                                                now: now, on: db)
                     }
                     let sunset = current.scheduledSunset(applicationId: application, appVersion: version, at: now)
                     if let sunset, let date = sunset.sunsetAt,
                        previous.scheduledSunset(applicationId: application, appVersion: version, at: now)?.sunsetAt != date {
                         try await SCAWalletService.appendEvent(
-                            walletId: id, type: "appSunsetScheduled",
+                            walletId: id, type: .appSunsetScheduled,
                             data: ["minimumVersion": .string(sunset.version), "sunsetAt": .string(HoldfastJSON.formatDate(date))], now: now, on: db)
                     }
                 }

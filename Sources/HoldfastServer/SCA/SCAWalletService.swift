@@ -82,14 +82,14 @@ struct SCAWalletService: Sendable {
             throw ProblemError.invalidField("reason", code: ProblemDetails.FieldError.invalidValue,
                                             detail: Self.lockReasons.sorted().joined(separator: ", "))
         }
-        return try await change(id: id, from: ["active", "locked"], event: "locked", data: ["reason": .string(reason)], now: now) { db in
+        return try await change(id: id, from: ["active", "locked"], event: .locked, data: ["reason": .string(reason)], now: now) { db in
             try await db.raw("UPDATE sca_wallets SET state = 'locked', lock_reason = \(bind: reason) WHERE id = \(bind: id)").run()
         }
     }
 
     /// Unlocks a wallet, its PIN attempts back to the maximum.
     func unlock(id: String, now: Date) async throws -> SCAWallet {
-        try await change(id: id, from: ["active", "locked"], event: "unlocked", data: [:], now: now) { db in
+        try await change(id: id, from: ["active", "locked"], event: .unlocked, data: [:], now: now) { db in
             try await db.raw("""
                 UPDATE sca_wallets SET state = 'active', lock_reason = NULL, pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
                 """).run()
@@ -98,7 +98,7 @@ struct SCAWalletService: Sendable {
 
     /// The customer's credentials are to be set again: the device asks for new ones at its next connection.
     func resetCredentials(id: String, now: Date) async throws -> SCAWallet {
-        try await change(id: id, from: ["active", "locked"], event: "credentialsReset", data: [:], now: now) { db in
+        try await change(id: id, from: ["active", "locked"], event: .credentialsReset, data: [:], now: now) { db in
             try await db.raw("UPDATE sca_wallets SET pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)").run()
         }
     }
@@ -122,7 +122,7 @@ struct SCAWalletService: Sendable {
         var data: [String: JSONValue] = [:]
         if let protection = settings.accessProtection { data["accessProtection"] = .string(protection) }
         if let attempts = settings.maxPinAttempts { data["maxPinAttempts"] = .integer(Int64(attempts)) }
-        return try await change(id: id, from: ["pending", "active", "locked"], event: "settingsUpdated", data: data, now: now) { db in
+        return try await change(id: id, from: ["pending", "active", "locked"], event: .settingsUpdated, data: data, now: now) { db in
             if let protection = settings.accessProtection {
                 try await db.raw("UPDATE sca_wallets SET access_protection = \(bind: protection) WHERE id = \(bind: id)").run()
             }
@@ -145,12 +145,12 @@ struct SCAWalletService: Sendable {
         if let data, try data.jsonBytes().count > Self.maximumEventData {
             throw ProblemError.invalidField("data", code: ProblemDetails.FieldError.tooLong, detail: "at most \(Self.maximumEventData) bytes")
         }
-        return try await change(id: id, from: ["active", "locked"], event: "productsUpdated", data: data?.objectValue ?? [:], now: now) { _ in }
+        return try await change(id: id, from: ["active", "locked"], event: .productsUpdated, data: data?.objectValue ?? [:], now: now) { _ in }
     }
 
     /// Deletes a wallet: kept as `deleted`, so that its proofs are refused as such and its device learns it.
     func delete(id: String, now: Date) async throws {
-        _ = try await change(id: id, from: ["pending", "active", "locked"], event: "deleted", data: [:], now: now) { db in
+        _ = try await change(id: id, from: ["pending", "active", "locked"], event: .deleted, data: [:], now: now) { db in
             try await db.raw("""
                 UPDATE sca_wallets SET state = 'deleted', activation_code_hash = NULL, deleted_at = \(bind: Timestamp.milliseconds(now)) \
                 WHERE id = \(bind: id)
@@ -159,7 +159,7 @@ struct SCAWalletService: Sendable {
     }
 
     /// One state change and its event, in one transaction; a wallet in another state is `409 CONFLICT`.
-    private func change(id: String, from states: Set<String>, event: String, data: [String: JSONValue], now: Date,
+    private func change(id: String, from states: Set<String>, event: SCAEventType, data: [String: JSONValue], now: Date,
                         _ update: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws -> SCAWallet {
         guard TetheringID.isValid(id) else { throw Self.notFound(id) }
         let lock = database.dialect == .postgresql ? " FOR UPDATE" : ""
@@ -204,10 +204,10 @@ struct SCAWalletService: Sendable {
                 lock_reason = \(bind: locks ? "PIN_ATTEMPTS" : nil as String?) WHERE id = \(bind: walletId)
                 """).run()
             if !success {
-                try await Self.appendEvent(walletId: walletId, type: "countersUpdated", data: ["pinAttemptsLeft": .integer(left)], now: now, on: db)
+                try await Self.appendEvent(walletId: walletId, type: .countersUpdated, data: ["pinAttemptsLeft": .integer(left)], now: now, on: db)
             }
             if locks {
-                try await Self.appendEvent(walletId: walletId, type: "locked", data: ["reason": .string("PIN_ATTEMPTS")], now: now, on: db)
+                try await Self.appendEvent(walletId: walletId, type: .locked, data: ["reason": .string("PIN_ATTEMPTS")], now: now, on: db)
             }
             return SCAPinAttemptResult(pinAttemptsLeft: Int(left), state: locks ? "locked" : "active")
         }
@@ -219,7 +219,7 @@ struct SCAWalletService: Sendable {
             SELECT sequence, type, data, created_at FROM sca_events WHERE wallet_id = \(bind: walletId) AND sequence > \(bind: after) \
             ORDER BY sequence LIMIT \(bind: limit)
             """).all().map { row in
-            SCAEvent(id: try row.decode(column: "sequence", as: Int64.self), type: try row.decode(column: "type", as: String.self),
+            SCAEvent(id: try row.decode(column: "sequence", as: Int64.self), type: SCAEventType(rawValue: try row.decode(column: "type", as: String.self)),
                      data: try JSONValue(json: Array(try row.decode(column: "data", as: String.self).utf8)),
                      createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)))
         }
@@ -227,7 +227,7 @@ struct SCAWalletService: Sendable {
 
     // MARK: helpers
 
-    static func appendEvent(walletId: String, type: String, data: [String: JSONValue], now: Date, on db: any SQLDatabase) async throws {
+    static func appendEvent(walletId: String, type: SCAEventType, data: [String: JSONValue], now: Date, on db: any SQLDatabase) async throws {
         try await db.insert(into: "sca_events").columns("wallet_id", "type", "data", "created_at")
             .values(SQLBind(walletId), SQLBind(type), SQLBind(String(decoding: try JSONValue.object(data).jsonBytes(), as: UTF8.self)),
                     SQLBind(Timestamp.milliseconds(now)))
@@ -343,7 +343,7 @@ struct SCAActivationService: Sendable {
                 AND activation_failures < \(bind: Self.maximumFailuresPerActivation) RETURNING id
                 """).all()
             guard !updated.isEmpty else { return false }
-            try await SCAWalletService.appendEvent(walletId: walletId, type: "loaded", data: [:], now: now, on: db)
+            try await SCAWalletService.appendEvent(walletId: walletId, type: .loaded, data: [:], now: now, on: db)
             return true
         }
         guard activated else { throw SCAWalletService.invalidCode }

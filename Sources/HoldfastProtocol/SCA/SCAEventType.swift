@@ -1,0 +1,45 @@
+/// The `type` of an SCA wallet feed event (README "SCA wallet (back end)"), the tenant writes and the device reads.
+/// String-backed rather than an enum, so that an event a newer tenant sends still decodes on an older device (which
+/// skips it).
+public struct SCAEventType: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// The wallet was activated by a device.
+    public static let loaded: Self = "loaded"
+    /// `{reason}`: locked by the back end, or by the last PIN attempt (`PIN_ATTEMPTS`).
+    public static let locked: Self = "locked"
+    public static let unlocked: Self = "unlocked"
+    /// The back end reset the customer's credentials.
+    public static let credentialsReset: Self = "credentialsReset"
+    /// `{pinAttemptsLeft}`.
+    public static let countersUpdated: Self = "countersUpdated"
+    /// `{accessProtection?, maxPinAttempts?}`.
+    public static let settingsUpdated: Self = "settingsUpdated"
+    /// `{…the bank's data}`.
+    public static let productsUpdated: Self = "productsUpdated"
+    /// `{reason}`: a new eligibility rule refuses this device.
+    public static let deviceEligibilityLost: Self = "deviceEligibilityLost"
+    /// `{minimumVersion, sunsetAt}`.
+    public static let appSunsetScheduled: Self = "appSunsetScheduled"
+    public static let deleted: Self = "deleted"
+
+    /// Every type this version writes and reads.
+    public static let all: [Self] = [
+        .loaded, .locked, .unlocked, .credentialsReset, .countersUpdated, .settingsUpdated, .productsUpdated,
+        .deviceEligibilityLost, .appSunsetScheduled, .deleted,
+    ]
+}
