@@ -1,5 +1,19 @@
-/// Rules on a certificate's bytes that a parser lets pass (README "Certificate paths").
+import X509
+
+/// Rules on a certificate's bytes that a parser lets pass (README "Certificate paths"), applied where every chain's
+/// certificates are read: ``certificate(derEncoded:)``.
 public enum CertificateEncoding {
+    /// A certificate read from DER by swift-certificates, refused when its signatureValue has unused bits
+    /// (``signatureValueHasNoUnusedBits(_:)``): the one way the project reads a certificate of a chain it checks.
+    public static func certificate(derEncoded der: [UInt8]) throws(CertificatePathFailure) -> Certificate {
+        let certificate: Certificate
+        do { certificate = try Certificate(derEncoded: der) } catch { throw .malformed("not DER X.509") }
+        guard signatureValueHasNoUnusedBits(der) else {
+            throw .malformed("its signatureValue has unused bits (RFC 5280 §4.1.1.3)")
+        }
+        return certificate
+    }
+
     /// RFC 5280 §4.1.1.3: the signatureValue BIT STRING carries the signature's octets (for ECDSA the DER
     /// ECDSA-Sig-Value, RFC 5758 §3.2; for RSA the octet string of RFC 8017 §8), so its unused-bits count is 0.
     /// swift-certificates reads the octets and ignores the count, which would let one certificate be sent in two

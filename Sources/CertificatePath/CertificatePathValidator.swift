@@ -32,11 +32,8 @@ public struct CertificatePathValidator: Sendable {
         guard der.count <= maximumLength else { throw .malformed("the chain is longer than \(maximumLength)") }
         var certificates: [Certificate] = []
         for (index, bytes) in der.enumerated() {
-            do { certificates.append(try Certificate(derEncoded: bytes)) } catch {
-                throw .malformed("certificate \(index) is not DER X.509")
-            }
-            guard CertificateEncoding.signatureValueHasNoUnusedBits(bytes) else {
-                throw .malformed("certificate \(index)'s signatureValue has unused bits")
+            do { certificates.append(try CertificateEncoding.certificate(derEncoded: bytes)) } catch {
+                throw .malformed("certificate \(index): \(error)")
             }
         }
         return try await validate(chain: certificates, profile: profile, at: time)

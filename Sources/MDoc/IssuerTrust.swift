@@ -39,15 +39,13 @@ public struct IssuerTrust: Sendable {
     /// trusted) at `time`.
     public func validate(x5chain: [[UInt8]], at time: Date) async throws(MDocError) -> ValidatedSigner {
         guard let leafDER = x5chain.first else { throw .issuerCertificateMissing }
-        for (index, der) in x5chain.prefix(Self.maximumChainLength).enumerated() where !CertificateEncoding.signatureValueHasNoUnusedBits(der) {
-            throw .issuerCertificateMalformed("certificate \(index) of x5chain: its signatureValue has unused bits (RFC 5280 §4.1.1.3)")
-        }
         let documentSigner: Certificate
         if let parsed = Self.parsed.certificate(leafDER) {
             documentSigner = parsed
         } else {
-            do { documentSigner = try Certificate(derEncoded: leafDER) } catch {
-                throw .issuerCertificateMalformed("not DER X.509: \(error)")
+            // Parsed (and kept) only when it passes the encoding rules, so a cached parse is one that did.
+            do { documentSigner = try CertificateEncoding.certificate(derEncoded: leafDER) } catch {
+                throw .issuerCertificateMalformed("\(error)")
             }
             Self.parsed.keep(documentSigner, for: leafDER)
         }
@@ -55,7 +53,7 @@ public struct IssuerTrust: Sendable {
         var others: [Certificate] = []
         for der in x5chain.dropFirst().prefix(Self.maximumChainLength - 1) {
             // Certificates after the leaf only help to build a path; one that does not parse is left out.
-            if let certificate = try? Certificate(derEncoded: der) { others.append(certificate) }
+            if let certificate = try? CertificateEncoding.certificate(derEncoded: der) { others.append(certificate) }
         }
         let path: [Certificate]
         do {

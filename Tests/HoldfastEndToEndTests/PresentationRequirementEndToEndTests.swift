@@ -19,14 +19,19 @@ import Testing
 
     /// A registered wallet holding one genuine mDL (family_name, given_name, birth_date, age_over_18), whose parts a
     /// test assembles into responses by hand.
-    struct Wallet {
+    struct Wallet: Sendable {
         let stored: StoredCredential
         let issuerSigned: IssuerSigned
         let secureArea: SoftwareSecureArea
 
         /// The credential disclosing `elements`, device-signed over `transcript`.
         func document(_ elements: Set<String>, _ transcript: SessionTranscript) async throws -> Document {
-            Document(docType: stored.docType, issuerSigned: issuerSigned.disclosing([PresentationRequirementEndToEndTests.space: elements]),
+            try await signed(issuerSigned.disclosing([PresentationRequirementEndToEndTests.space: elements]), transcript)
+        }
+
+        /// `disclosed` (this credential's, or bytes made from it) in a Document device-signed over `transcript`.
+        func signed(_ disclosed: IssuerSigned, _ transcript: SessionTranscript) async throws -> Document {
+            Document(docType: stored.docType, issuerSigned: disclosed,
                      deviceSigned: try await OnlinePresentationSession.deviceSigned(docType: stored.docType, transcript: transcript,
                                                                                     alias: stored.keyAlias, secureArea: secureArea))
         }

@@ -99,11 +99,8 @@ struct AuthorizationRequestVerifier: Sendable {
         guard let leafDER = chainDER.first else { throw HoldfastError(.requestUnsupported, "the request object carries no x5c certificate") }
         guard chainDER.count <= Self.maximumChainLength else { throw HoldfastError(.requestInvalid, "x5c is longer than \(Self.maximumChainLength)") }
         let chain: [Certificate]
-        do { chain = try chainDER.map { try Certificate(derEncoded: $0) } } catch {
-            throw HoldfastError(.requestInvalid, "a certificate of x5c is not DER X.509")
-        }
-        guard chainDER.allSatisfy(CertificateEncoding.signatureValueHasNoUnusedBits) else {
-            throw HoldfastError(.requestInvalid, "a certificate of x5c has a signatureValue with unused bits (RFC 5280 §4.1.1.3)")
+        do { chain = try chainDER.map { (der) throws(CertificatePathFailure) in try CertificateEncoding.certificate(derEncoded: der) } } catch {
+            throw HoldfastError(.requestInvalid, "a certificate of x5c: \(error)")
         }
         do {
             try jws.verify(with: try JWSVerificationKey(certificate: leafDER), allowedAlgorithms: [.es256, .es384])
