@@ -1,5 +1,4 @@
 import Attestation
-import CBOR
 import Crypto
 import Foundation
 import HoldfastAdmin
