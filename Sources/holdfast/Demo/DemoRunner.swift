@@ -15,7 +15,7 @@ import Logging
 /// device's clock moved on), an SCA wallet provisioned, signing a beneficiary creation that the bank's back end
 /// verifies, locked by wrong PINs and unlocked (`SCADemo`), deletion and the refused renewal that follows.
 /// Each step is reported as it ends; the run stops at the first failed step.
-struct TetheringDemo: Sendable {
+struct DemoRunner: Sendable {
     /// Where server logs go (`nil`: nowhere, so that only the steps are shown).
     var serverLogger: Logger?
 
