@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import HoldfastSDK
 
 /// The demo device's clock: the system clock plus an offset the demo moves.
