@@ -206,8 +206,8 @@ struct TetheringDemo: Sendable {
         try await recorder.step("present", "Present it to a verifier",
                                 "POST /v2/presentations/sessions asks for family_name and birth_date (OpenID4VP 1.0, DCQL); the wallet fetches the signed request, sees it comes from a trusted verifier, and sends only those two elements, signed with the credential's key and encrypted to the verifier.") {
             let (status, detail) = try await Self.present(admin: admin, holder: holder, credentialId: credentialId)
-            guard status.status == "verified" else { throw DemoStepFailure("the verifier says \(status.status): \(status.failures ?? [])") }
-            return [.init("result", status.status), .init("family_name", detail["family_name"] ?? "-"),
+            guard status.status == .verified else { throw DemoStepFailure("the verifier says \(status.status): \(status.failures ?? [])") }
+            return [.init("result", status.status.rawValue), .init("family_name", detail["family_name"] ?? "-"),
                     .init("birth_date", detail["birth_date"] ?? "-"), .init("given_name", detail["given_name"] ?? "not sent")]
         }
         try await recorder.step("revoke", "The issuer revokes it",
@@ -228,10 +228,10 @@ struct TetheringDemo: Sendable {
         try await recorder.step("presentation-refused", "The verifier refuses the revoked credential",
                                 "The wallet, still within its cached token's ttl, presents it; the verifier reads the tenant's own status list and refuses it.") {
             let (status, _) = try await Self.present(admin: admin, holder: holder, credentialId: credentialId)
-            guard status.status == "failed", status.failures?.map(\.code) == [PresentationFailureCode.statusRevoked] else {
+            guard status.status == .failed, status.failures?.map(\.code) == [PresentationFailureCode.statusRevoked] else {
                 throw DemoStepFailure("expected STATUS_REVOKED, got \(status.status) \(status.failures ?? [])")
             }
-            return [.init("result", status.status), .init("failure", PresentationFailureCode.statusRevoked)]
+            return [.init("result", status.status.rawValue), .init("failure", PresentationFailureCode.statusRevoked.rawValue)]
         }
         try await recorder.step("status-revoked", "After the ttl the wallet sees the revocation",
                                 "The device's clock is moved 61 s on: the cached token is older than its ttl, a new one is fetched and says revoked.") {
