@@ -193,12 +193,12 @@ public struct SCAProofFailureCode: RawRepresentable, Codable, Sendable, Hashable
 public struct SCAEligibilityDenial: Codable, Sendable, Hashable {
     public var reference: String
     public var applicationId: String
-    public var reason: String
+    public var reason: SCAIneligibilityReason
     public var device: SCAWallet.Device
     public var signals: [String]
     public var createdAt: Date
 
-    public init(reference: String, applicationId: String, reason: String, device: SCAWallet.Device, signals: [String], createdAt: Date) {
+    public init(reference: String, applicationId: String, reason: SCAIneligibilityReason, device: SCAWallet.Device, signals: [String], createdAt: Date) {
         self.reference = reference
         self.applicationId = applicationId
         self.reason = reason

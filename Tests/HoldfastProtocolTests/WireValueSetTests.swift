@@ -70,10 +70,27 @@ import Testing
         #expect(try Self.roundTrip(decoded) == #"["openid4vp-2.0"]"#)
     }
 
+    @Test func ineligibilityReasonValues() throws {
+        #expect(SCAIneligibilityReason.all.map(\.rawValue) == ["DEVICE_INTEGRITY", "DEVICE_MODEL_BLOCKED", "APP_VERSION_UNSUPPORTED"])
+        for reason in SCAIneligibilityReason.all {
+            #expect(reason.isKnown)
+            let json = try Self.roundTrip(SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: "DEN-1"))
+            #expect(json.contains(#""reason":"\#(reason.rawValue)""#))
+        }
+    }
+
+    @Test func anUnknownIneligibilityReasonIsKept() throws {
+        let json = #"{"denialReference":"DEN-1","eligible":false,"reason":"REGION_BLOCKED"}"#
+        let response = try HoldfastJSON.decode(SCAEligibilityCheckResponse.self, from: Data(json.utf8))
+        #expect(response.reason?.rawValue == "REGION_BLOCKED" && response.reason?.isKnown == false)
+        #expect(try Self.roundTrip(response) == json)
+    }
+
     @Test func eachSetListsAValueOnce() {
         #expect(Set(SCAAccessProtection.all).count == SCAAccessProtection.all.count)
         #expect(Set(SCAWalletState.all).count == SCAWalletState.all.count)
         #expect(Set(SCAPinAttemptOutcome.all).count == SCAPinAttemptOutcome.all.count)
         #expect(Set(PresentationProtocol.all).count == PresentationProtocol.all.count)
+        #expect(Set(SCAIneligibilityReason.all).count == SCAIneligibilityReason.all.count)
     }
 }

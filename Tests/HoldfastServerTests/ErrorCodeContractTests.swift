@@ -7,7 +7,8 @@ import Testing
 /// `serverCodes`, named by its constant; every constant of `serverCodes` is written somewhere; field codes come from
 /// `ProblemDetails.FieldError`. `ServerCodeMappingTests` (SDK) checks that the SDK maps each of them. The two result
 /// code namespaces beside it — a presentation's failures (`PresentationFailureCode`, README "Verifier") and a proof's
-/// verdict (`SCAProofFailureCode`, README "SCA wallet") — are held to the same contract.
+/// verdict (`SCAProofFailureCode`) and a device's ineligibility (`SCAIneligibilityReason`, README "SCA wallet") — are
+/// held to the same contract.
 @Suite struct ErrorCodeContractTests {
     static let serverSources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -125,6 +126,11 @@ import Testing
         (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
     ]
 
+    /// Each SCA ineligibility reason with the name of its constant.
+    static let scaIneligibilityConstants: [(SCAIneligibilityReason, String)] = [
+        (.deviceIntegrity, "deviceIntegrity"), (.deviceModelBlocked, "deviceModelBlocked"), (.appVersionUnsupported, "appVersionUnsupported"),
+    ]
+
     /// Every presentation failure code is in `PresentationFailureCode.all` and written by the server, named by its type
     /// and constant (`PresentationFailureCode.statusRevoked`).
     @Test func everyPresentationFailureCodeIsWrittenSomewhere() throws {
@@ -148,18 +154,30 @@ import Testing
                 "SCAProofFailureCode.all and this list differ: name every code here")
     }
 
+    /// Every SCA ineligibility reason is in `SCAIneligibilityReason.all` and given by the server
+    /// (`SCAIneligibilityReason.deviceModelBlocked`).
+    @Test func everySCAIneligibilityReasonIsWrittenSomewhere() throws {
+        let text = try Self.sources().map(\.text).joined(separator: "\n")
+        for (reason, constant) in Self.scaIneligibilityConstants {
+            #expect(SCAIneligibilityReason.all.contains(reason), "\(reason) is not in SCAIneligibilityReason.all")
+            #expect(text.contains("SCAIneligibilityReason.\(constant)"), "\(reason) is in SCAIneligibilityReason.all but the server never gives it")
+        }
+        #expect(Set(Self.scaIneligibilityConstants.map(\.0)) == Set(SCAIneligibilityReason.all),
+                "SCAIneligibilityReason.all and this list differ: name every reason here")
+    }
+
     /// Where a result code written by hand would stand: one made from a literal, a literal given where one is typed,
     /// or a literal handed to the proof verifier's `invalid(code, reason)`. (A `code: "…"` argument is the
     /// `handWrittenCode` pattern's.)
     static let handWrittenResultCode = try! NSRegularExpression(
-        pattern: #"((PresentationFailureCode|SCAProofFailureCode)\(\s*(rawValue:\s*)?"|:\s*(PresentationFailureCode|SCAProofFailureCode)\??\s*=\s*"|\binvalid\(\s*")"#)
+        pattern: #"((PresentationFailureCode|SCAProofFailureCode|SCAIneligibilityReason)\(\s*(rawValue:\s*)?"|:\s*(PresentationFailureCode|SCAProofFailureCode|SCAIneligibilityReason)\??\s*=\s*"|\binvalid\(\s*")"#)
 
     /// So the server writes only the codes of the two sets: every one is a constant the lists above name.
     @Test func theServerWritesNoResultCodeByHand() throws {
         for (name, text) in try Self.sources() {
             for match in Self.handWrittenResultCode.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 let found = Range(match.range, in: text).map { String(text[$0]) } ?? ""
-                Issue.record("\(name) writes a result code by hand (\(found)): use a PresentationFailureCode or SCAProofFailureCode constant")
+                Issue.record("\(name) writes a result code by hand (\(found)): use a PresentationFailureCode, SCAProofFailureCode or SCAIneligibilityReason constant")
             }
         }
     }
@@ -168,6 +186,7 @@ import Testing
     @Test func theHandWrittenResultCodePatternMatches() {
         for sample in [#"PresentationFailureCode("NEW")"#, #"SCAProofFailureCode(rawValue: "NEW")"#,
                        #"let c: SCAProofFailureCode = "NEW""#, #"var c: PresentationFailureCode? = "NEW""#,
+                       #"SCAIneligibilityReason("NEW")"#, #"let reason: SCAIneligibilityReason = "NEW""#,
                        #"return invalid("PROOF_NEW", "reason")"#] {
             #expect(Self.handWrittenResultCode.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil, "\(sample)")
         }

@@ -181,6 +181,8 @@ import Testing
         ("SCAWallet", ["state"], SCAWalletState.all.map(\.rawValue)),
         ("SCAPinAttemptReport", ["outcome"], SCAPinAttemptOutcome.all.map(\.rawValue)),
         ("SCAProofVerification", ["code"], SCAProofFailureCode.all.map(\.rawValue)),
+        ("SCAEligibilityCheckResponse", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
+        ("SCAEligibilityDenial", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
     ]
 
     @Test func wireValueSetsAreDocumented() throws {
