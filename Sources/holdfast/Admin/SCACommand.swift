@@ -42,7 +42,7 @@ struct SCACommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("application"), help: "The holder application id.") var applicationId: String
         @Option(name: .customLong("user"), help: "The bank's reference of its user.") var userId: String
-        @Option(help: "pin (default), biometric or none.") var protection: String?
+        @Option(help: "How the wallet is protected (default: pin).") var protection: SCAAccessProtection?
         @Option(name: .customLong("max-pin-attempts"), help: "Wrong PINs in a row that lock the wallet (1–10, default 3).")
         var maxPinAttempts: Int?
 
