@@ -11,18 +11,14 @@ struct PresentationsCommand: AsyncParsableCommand {
         commandName: "presentations", abstract: "The verifier: presentation sessions and their results.",
         subcommands: [Create.self, Result.self])
 
+    /// Runs `body` with the presentation admin of the configured database; failures go to `Holdfast.main`.
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
                                        _ body: @Sendable (PresentationAdmin) async throws -> T) async throws -> T {
         let dataDirectory = storage.dataDirectory
-        do {
-            return try await storage.withDatabase { database, logger in
-                let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-                return try await body(try await PresentationAdmin.open(configuration: configuration, database: database,
-                                                                       now: SystemClock().now(), logger: logger))
-            }
-        } catch let error as any ProblemConvertible {
-            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
-            throw ExitCode.failure
+        return try await storage.withDatabase { database, logger in
+            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
+            return try await body(try await PresentationAdmin.open(configuration: configuration, database: database,
+                                                                   now: SystemClock().now(), logger: logger))
         }
     }
 
