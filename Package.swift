@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CertificatePath", targets: ["CertificatePath"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "StatusList", targets: ["StatusList"]),
+        .library(name: "OpenID4VCI", targets: ["OpenID4VCI"]),
         .library(name: "Attestation", targets: ["Attestation"]),
         .library(name: "Ephemeral", targets: ["Ephemeral"]),
         .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
@@ -71,6 +72,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
+        // OpenID4VCI 1.0's wire types (offer, metadata, token, nonce and credential messages, key proofs), used by
+        // the issuer in the server and the wallet in the SDK.
+        .target(name: "OpenID4VCI", dependencies: ["JOSE"]),
         .target(name: "Attestation", dependencies: [
             "CBOR", "COSE",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -83,7 +87,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE",
+            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "OpenID4VCI",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
@@ -109,7 +113,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc", "StatusList", "COSE",
-            "ClientAttestation", "CBOR", "QR",
+            "ClientAttestation", "CBOR", "QR", "OpenID4VCI",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -131,7 +135,7 @@ let package = Package(
         ], resources: [.copy("openapi.json")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "MDoc", "StatusList",
-            "HoldfastAdmin", "ClientAttestation", "QR",
+            "HoldfastAdmin", "ClientAttestation", "QR", "OpenID4VCI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -177,6 +181,10 @@ let package = Package(
             "TestSupport", "CertificatePath", "StatusList", "CBOR", "COSE", "JOSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
+        ]),
+        .testTarget(name: "OpenID4VCITests", dependencies: [
+            "OpenID4VCI", "JOSE",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AttestationTests", dependencies: [
             "TestSupport", "Attestation", "CBOR", "COSE",

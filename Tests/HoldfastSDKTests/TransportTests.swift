@@ -23,11 +23,28 @@ struct TransportTests {
 
     @Test func useDPoPNonceNeedsTheNonceHeader() {
         let body = Data(#"{"code":"USE_DPOP_NONCE","type":"urn:holdfast:problem:USE_DPOP_NONCE"}"#.utf8)
-        #expect(TenantClient.isUseDPoPNonce(TransportResponse(status: 401, headers: ["DPoP-Nonce": "n"], body: body)))
-        #expect(!TenantClient.isUseDPoPNonce(TransportResponse(status: 401, body: body)))
-        #expect(TenantClient.isUseDPoPNonce(TransportResponse(status: 400, headers: ["DPoP-Nonce": "n"],
-                                                         body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))))
-        #expect(!TenantClient.isUseDPoPNonce(TransportResponse(status: 403, headers: ["DPoP-Nonce": "n"], body: body)))
+        #expect(DPoPNonceRetry.requestedNonce(TransportResponse(status: 401, headers: ["DPoP-Nonce": "n"], body: body)) == "n")
+        #expect(DPoPNonceRetry.requestedNonce(TransportResponse(status: 401, body: body)) == nil)
+        #expect(DPoPNonceRetry.requestedNonce(TransportResponse(status: 400, headers: ["DPoP-Nonce": "n"],
+                                                                body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))) == "n")
+        #expect(DPoPNonceRetry.requestedNonce(TransportResponse(status: 403, headers: ["DPoP-Nonce": "n"], body: body)) == nil)
+    }
+
+    /// RFC 9449 §8: one retry, with the nonce the server sent; the second answer is returned whatever it is.
+    @Test func aUseDPoPNonceAnswerIsRetriedOnceWithItsNonce() async throws {
+        let challenge = TransportResponse(status: 401, headers: ["DPoP-Nonce": "server-nonce", "WWW-Authenticate": #"DPoP error="use_dpop_nonce""#])
+        var nonces: [String?] = []
+        let answer = try await DPoPNonceRetry.send(initialNonce: "old") { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
+            nonces.append(nonce)
+            return challenge
+        }
+        #expect(nonces == ["old", "server-nonce"] && answer == challenge)
+        nonces = []
+        _ = try await DPoPNonceRetry.send { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
+            nonces.append(nonce)
+            return TransportResponse(status: 200)
+        }
+        #expect(nonces == [nil])
     }
 
     @Test func problemWithoutCodeMapsFromStatus() {

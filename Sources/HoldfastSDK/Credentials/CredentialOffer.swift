@@ -1,6 +1,7 @@
 import Foundation
 import HoldfastProtocol
 import JOSE
+import OpenID4VCI
 
 /// A transaction code the offer asks for (OpenID4VCI 1.0 §4.1.1 `tx_code`).
 public struct TransactionCodeRequirement: Codable, Sendable, Hashable {
@@ -46,115 +47,115 @@ struct IssuerMetadata: Sendable, Hashable {
     var authorizationServer: String
     var statusListAggregationEndpoint: URL?
     var issuerName: String?
-    var configurations: [String: JSONValue]
+    var configurations: [String: CredentialIssuerMetadata.CredentialConfiguration]
 }
 
-/// Reading offers and metadata (OpenID4VCI 1.0 §4.1, §12.2; RFC 8414 §3).
+/// Reading offers and metadata (OpenID4VCI 1.0 §4.1, §12.2; RFC 8414 §3) with the `OpenID4VCI` module's types; what
+/// they do not say (an https issuer, the pre-authorized code grant, an `mso_mdoc` configuration) is checked here.
 struct OfferReader: Sendable {
-    static let preAuthorizedGrant = OpenID4VCIIdentifiers.preAuthorizedCodeGrant
     /// Larger documents than this are not read (metadata and offers are a few kilobytes).
     static let maximumDocumentBytes = 1 << 20
 
     let transport: any HTTPTransport
 
     func offer(uri: String) async throws(HoldfastError) -> CredentialOffer {
-        let object = try await offerObject(uri: uri)
-        guard let issuer = object["credential_issuer"]?.stringValue, let issuerURL = URL(string: issuer),
-              let host = issuerURL.host, Self.isAllowed(issuerURL) else {
+        let offer = try await offerObject(uri: uri)
+        let issuer = offer.credentialIssuer
+        guard let issuerURL = URL(string: issuer), let host = issuerURL.host, Self.isAllowed(issuerURL) else {
             throw HoldfastError(.credentialOfferInvalid, "the offer's credential_issuer is not an https URL")
         }
-        guard case .array(let ids)? = object["credential_configuration_ids"], !ids.isEmpty,
-              case let idStrings = ids.compactMap(\.stringValue), idStrings.count == ids.count else {
+        guard !offer.credentialConfigurationIds.isEmpty else {
             throw HoldfastError(.credentialOfferInvalid, "the offer names no credential_configuration_ids")
         }
-        guard let grant = object["grants"]?.objectValue?[Self.preAuthorizedGrant]?.objectValue,
-              let code = grant["pre-authorized_code"]?.stringValue, !code.isEmpty else {
+        guard let grant = offer.grants?.preAuthorizedCode, !grant.preAuthorizedCode.isEmpty else {
             throw HoldfastError(.credentialOfferInvalid, "the offer has no pre-authorized code grant (the only grant this SDK claims with)")
         }
-        var txCode: TransactionCodeRequirement?
-        if let tx = grant["tx_code"]?.objectValue {
-            txCode = TransactionCodeRequirement(length: tx["length"]?.doubleValue.map { Int($0) },
-                                                inputMode: tx["input_mode"]?.stringValue ?? "numeric",
-                                                description: tx["description"]?.stringValue)
+        let txCode = grant.txCode.map {
+            TransactionCodeRequirement(length: $0.length, inputMode: $0.inputMode ?? "numeric", description: $0.description)
         }
         let metadata = try await metadata(issuer: issuer)
         var credentials: [OfferedCredential] = []
-        for id in idStrings {
-            guard let configuration = metadata.configurations[id]?.objectValue else {
+        for id in offer.credentialConfigurationIds {
+            guard let configuration = metadata.configurations[id] else {
                 throw HoldfastError(.issuerMetadataInvalid, "the issuer's metadata has no configuration \(id)")
             }
-            guard configuration["format"]?.stringValue == "mso_mdoc", let docType = configuration["doctype"]?.stringValue else {
+            guard configuration.format == OpenID4VCIIdentifiers.msoMdocFormat, let docType = configuration.doctype else {
                 throw HoldfastError(.credentialOfferInvalid, "configuration \(id) is not an mso_mdoc credential")
             }
-            let credentialMetadata = configuration["credential_metadata"]?.objectValue
-            let display = credentialMetadata?["display"] ?? configuration["display"]
-            let claims = credentialMetadata?["claims"] ?? configuration["claims"]
-            credentials.append(OfferedCredential(configurationId: id, docType: docType, branding: Self.branding(display),
-                                                 claims: Self.claimPaths(claims)))
+            credentials.append(OfferedCredential(configurationId: id, docType: docType,
+                                                 branding: Self.branding(configuration.effectiveDisplay),
+                                                 claims: configuration.effectiveClaims?.mdocElements ?? [:]))
         }
         return CredentialOffer(issuer: issuer, issuerName: metadata.issuerName, issuerHost: host, credentials: credentials,
-                               transactionCode: txCode, preAuthorizedCode: code, metadata: metadata)
+                               transactionCode: txCode, preAuthorizedCode: grant.preAuthorizedCode, metadata: metadata)
     }
 
-    /// The offer JSON, by value (`credential_offer`) or by reference (`credential_offer_uri`), §4.1.
-    func offerObject(uri: String) async throws(HoldfastError) -> [String: JSONValue] {
-        guard let components = URLComponents(string: uri) else {
-            throw HoldfastError(.credentialOfferInvalid, "the offer is not a URI")
-        }
-        let items = components.queryItems ?? []
-        if let value = items.first(where: { $0.name == "credential_offer" })?.value {
-            guard let object = (try? JSONDecoder().decode(JSONValue.self, from: Data(value.utf8)))?.objectValue else {
-                throw HoldfastError(.credentialOfferInvalid, "credential_offer is not a JSON object")
-            }
-            return object
-        }
-        if let reference = items.first(where: { $0.name == "credential_offer_uri" })?.value {
+    /// The offer, by value (`credential_offer`) or by reference (`credential_offer_uri`), §4.1.
+    func offerObject(uri: String) async throws(HoldfastError) -> OpenID4VCI.CredentialOffer {
+        let form: CredentialOfferURI
+        do { form = try CredentialOfferURI(uri) } catch { throw HoldfastError(.credentialOfferInvalid, error.reason) }
+        switch form {
+        case .value(let offer):
+            return offer
+        case .reference(let reference):
             guard let url = URL(string: reference), Self.isAllowed(url) else {
                 throw HoldfastError(.credentialOfferInvalid, "credential_offer_uri is not an https URL")
             }
-            guard let object = try await document(url).objectValue else {
-                throw HoldfastError(.credentialOfferInvalid, "credential_offer_uri did not answer a JSON object")
+            let data = try await documentData(url, code: .credentialOfferInvalid)
+            do { return try OpenID4VCI.CredentialOffer.decode(data) } catch {
+                throw HoldfastError(.credentialOfferInvalid, "credential_offer_uri did not answer an offer: \(error.reason)")
             }
-            return object
         }
-        throw HoldfastError(.credentialOfferInvalid, "the URI has neither credential_offer nor credential_offer_uri")
     }
 
     /// §12.2.2: `/.well-known/openid-credential-issuer` inserted between the host and the issuer's path; then the
     /// authorization server's RFC 8414 metadata (the first of `authorization_servers`, else the issuer itself).
     func metadata(issuer: String) async throws(HoldfastError) -> IssuerMetadata {
         guard let issuerURL = URL(string: issuer) else { throw HoldfastError(.credentialOfferInvalid, "bad issuer URL") }
-        let object = try await document(Self.wellKnown(issuerURL, "openid-credential-issuer"), code: .issuerMetadataInvalid)
-        guard let root = object.objectValue, root["credential_issuer"]?.stringValue == issuer else {
+        let issuerDocument = Self.wellKnown(issuerURL, OpenID4VCIIdentifiers.issuerMetadataWellKnown)
+        let issuerData = try await documentData(issuerDocument, code: .issuerMetadataInvalid)
+        let root: CredentialIssuerMetadata
+        do { root = try CredentialIssuerMetadata.decode(issuerData) } catch {
+            throw HoldfastError(.issuerMetadataInvalid, "\(issuerDocument.absoluteString): \(error.reason)")
+        }
+        guard root.credentialIssuer == issuer else {
             throw HoldfastError(.issuerMetadataInvalid, "the metadata's credential_issuer is not the offer's issuer")
         }
-        guard let credentialEndpoint = Self.url(root["credential_endpoint"]) else {
+        guard let credentialEndpoint = Self.url(root.credentialEndpoint) else {
             throw HoldfastError(.issuerMetadataInvalid, "the metadata has no https credential_endpoint")
         }
-        guard let configurations = root["credential_configurations_supported"]?.objectValue else {
-            throw HoldfastError(.issuerMetadataInvalid, "the metadata has no credential_configurations_supported")
-        }
         var authorizationServer = issuerURL
-        if case .array(let servers)? = root["authorization_servers"], let first = servers.first?.stringValue {
+        if let first = root.authorizationServers?.first {
             guard let url = URL(string: first), Self.isAllowed(url) else {
                 throw HoldfastError(.issuerMetadataInvalid, "authorization_servers names a URL that is not https")
             }
             authorizationServer = url
         }
-        let asMetadata = try await document(Self.wellKnown(authorizationServer, "oauth-authorization-server"), code: .issuerMetadataInvalid)
-        guard let asRoot = asMetadata.objectValue, asRoot["issuer"]?.stringValue == authorizationServer.absoluteString,
-              let tokenEndpoint = Self.url(asRoot["token_endpoint"]) else {
+        let serverDocument = Self.wellKnown(authorizationServer, OpenID4VCIIdentifiers.authorizationServerMetadataWellKnown)
+        let serverData = try await documentData(serverDocument, code: .issuerMetadataInvalid)
+        let asRoot: AuthorizationServerMetadata
+        do { asRoot = try AuthorizationServerMetadata.decode(serverData) } catch {
+            throw HoldfastError(.issuerMetadataInvalid, "\(serverDocument.absoluteString): \(error.reason)")
+        }
+        guard asRoot.issuer == authorizationServer.absoluteString, let tokenEndpoint = Self.url(asRoot.tokenEndpoint) else {
             throw HoldfastError(.issuerMetadataInvalid, "the authorization server's metadata has no token_endpoint for its issuer")
         }
-        var name: String?
-        if case .array(let displays)? = root["display"] { name = displays.first?.objectValue?["name"]?.stringValue }
-        return IssuerMetadata(credentialIssuer: issuer, credentialEndpoint: credentialEndpoint, nonceEndpoint: Self.url(root["nonce_endpoint"]),
+        return IssuerMetadata(credentialIssuer: issuer, credentialEndpoint: credentialEndpoint, nonceEndpoint: Self.url(root.nonceEndpoint),
                               tokenEndpoint: tokenEndpoint, authorizationServer: authorizationServer.absoluteString,
-                              statusListAggregationEndpoint: Self.url(root["status_list_aggregation_endpoint"]),
-                              issuerName: name, configurations: configurations)
+                              statusListAggregationEndpoint: Self.url(root.statusListAggregationEndpoint),
+                              issuerName: root.display?.first?.name, configurations: root.credentialConfigurationsSupported)
     }
 
+    /// A JSON document (the status list aggregation): its value, or `code`.
     func document(_ url: URL, code: HoldfastErrorCode = .credentialOfferInvalid) async throws(HoldfastError) -> JSONValue {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: try await documentData(url, code: code)) else {
+            throw HoldfastError(code, "\(url.absoluteString) did not answer JSON")
+        }
+        return value
+    }
+
+    /// The bytes of a document the issuer answers with 200, at most `maximumDocumentBytes` of them.
+    func documentData(_ url: URL, code: HoldfastErrorCode) async throws(HoldfastError) -> Data {
         let response: TransportResponse
         do {
             response = try await transport.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
@@ -164,11 +165,10 @@ struct OfferReader: Sendable {
         guard response.status == 200 else {
             throw HoldfastError(code, "\(url.absoluteString) answered HTTP \(response.status)", httpStatus: response.status)
         }
-        guard response.body.count <= Self.maximumDocumentBytes,
-              let value = try? JSONDecoder().decode(JSONValue.self, from: response.body) else {
+        guard response.body.count <= Self.maximumDocumentBytes else {
             throw HoldfastError(code, "\(url.absoluteString) did not answer JSON")
         }
-        return value
+        return response.body
     }
 
     static func wellKnown(_ base: URL, _ name: String) -> URL {
@@ -185,36 +185,16 @@ struct OfferReader: Sendable {
         StatusListCache.fetchableURL(url.absoluteString) != nil
     }
 
-    static func url(_ value: JSONValue?) -> URL? {
-        guard let text = value?.stringValue, let url = URL(string: text), isAllowed(url) else { return nil }
+    static func url(_ text: String?) -> URL? {
+        guard let text, let url = URL(string: text), isAllowed(url) else { return nil }
         return url
     }
 
-    static func branding(_ display: JSONValue?) -> CredentialBranding? {
-        guard case .array(let entries)? = display, let first = entries.first?.objectValue,
-              let name = first["name"]?.stringValue else { return nil }
-        return CredentialBranding(name: name, description: first["description"]?.stringValue,
-                                  backgroundColor: first["background_color"]?.stringValue,
-                                  textColor: first["text_color"]?.stringValue,
-                                  logoUri: first["logo"]?.objectValue?["uri"]?.stringValue)
-    }
-
-    /// 1.0 Appendix A.2.2: `claims` is a list of `{path: [namespace, element]}`; drafts before it had an object of
-    /// namespace → element → details.
-    static func claimPaths(_ claims: JSONValue?) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        switch claims {
-        case .array(let entries)?:
-            for entry in entries {
-                guard case .array(let path)? = entry.objectValue?["path"], path.count == 2,
-                      let space = path[0].stringValue, let element = path[1].stringValue else { continue }
-                result[space, default: []].append(element)
-            }
-        case .object(let spaces)?:
-            for (space, elements) in spaces { result[space] = elements.objectValue.map { $0.keys.sorted() } ?? [] }
-        default:
-            break
-        }
-        return result
+    /// The first `display` entry as the SDK's branding.
+    static func branding(_ display: [CredentialIssuerMetadata.CredentialDisplay]?) -> CredentialBranding? {
+        guard let first = display?.first else { return nil }
+        return CredentialBranding(name: first.name, description: first.description, backgroundColor: first.backgroundColor,
+                                  textColor: first.textColor, logoUri: first.logo?.uri)
     }
 }
+

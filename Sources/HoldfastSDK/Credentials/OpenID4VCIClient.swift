@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HoldfastProtocol
 import JOSE
+import OpenID4VCI
 
 /// The wallet's side of OpenID4VCI 1.0 with the pre-authorized code grant: the token request (§6) authenticated by
 /// client attestation (draft-ietf-oauth-attestation-based-client-auth) and bound to a DPoP key (RFC 9449), a
@@ -14,75 +15,65 @@ struct OpenID4VCIClient: Sendable {
         let tokenNonce: String?
     }
 
-    static let proofType = OpenID4VCIIdentifiers.keyProofType
-
     let transport: any HTTPTransport
     let clock: any HoldfastClock
     let metadata: IssuerMetadata
 
     func token(code: String, transactionCode: String?, attestation: String, pop: String) async throws(HoldfastError) -> Session {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
-        var form = "grant_type=" + Self.formEncode(OfferReader.preAuthorizedGrant) + "&pre-authorized_code=" + Self.formEncode(code)
-        if let transactionCode { form += "&tx_code=" + Self.formEncode(transactionCode) }
-        var nonce: String?
-        for attempt in 0..<2 {
+        let form = TokenRequest(preAuthorizedCode: code, txCode: transactionCode).formEncoded
+        let response = try await DPoPNonceRetry.send { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
             let proof = try dpop("POST", metadata.tokenEndpoint, key: dpopKey, accessToken: nil, nonce: nonce)
-            let response = try await send(TransportRequest(method: "POST", url: metadata.tokenEndpoint, headers: [
-                "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
+            return try await send(TransportRequest(method: "POST", url: metadata.tokenEndpoint, headers: [
+                "Content-Type": OAuthForm.mediaType, "Accept": "application/json",
                 HoldfastHeaders.oauthClientAttestation: attestation, HoldfastHeaders.oauthClientAttestationPoP: pop, HoldfastHeaders.dpop: proof,
             ], body: Data(form.utf8)))
-            if attempt == 0, let fresh = Self.dpopNonceRequest(response) {
-                nonce = fresh
-                continue
-            }
-            guard response.status == 200 else { throw Self.error(response, step: "token") }
-            guard let object = (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue,
-                  let accessToken = object["access_token"]?.stringValue,
-                  object["token_type"]?.stringValue?.lowercased() == "dpop" else {
-                throw HoldfastError(.invalidResponse, "the token response has no DPoP access token")
-            }
-            return Session(accessToken: accessToken, dpopKey: dpopKey, tokenNonce: object["c_nonce"]?.stringValue)
         }
-        throw HoldfastError(.issuerError, "the token endpoint asked for a DPoP nonce twice")
+        guard response.status == 200 else { throw Self.error(response, step: "token") }
+        guard let token = try? TokenResponse.decode(response.body), token.isDPoPBound else {
+            throw HoldfastError(.invalidResponse, "the token response has no DPoP access token")
+        }
+        return Session(accessToken: token.accessToken, dpopKey: dpopKey, tokenNonce: token.cNonce)
     }
 
-    /// One credential of `configurationId`, bound to `signer`'s key; the IssuerSigned bytes.
+    /// One credential of `configurationId`, bound to `signer`'s key; the IssuerSigned bytes. A `use_dpop_nonce`
+    /// answer is retried with the nonce (`DPoPNonceRetry`), an `invalid_nonce` once with a fresh `c_nonce`.
     func credential(configurationId: String, session: Session, signer: SecureAreaSigner,
                     clientId: String?) async throws(HoldfastError) -> [UInt8] {
         var cNonce = try await freshNonce() ?? session.tokenNonce
         var dpopNonce: String?
-        var retriedNonce = false, retriedDPoP = false
+        var retriedNonce = false
         while true {
-            let proof = try await keyProof(signer: signer, nonce: cNonce, clientId: clientId)
-            let body = JSONValue.object([
-                "credential_configuration_id": .string(configurationId),
-                "proofs": .object(["jwt": .array([.string(proof)])]),
-            ])
-            let encoded: Data
-            do { encoded = try JSONEncoder().encode(body) } catch { throw HoldfastError(.invalidResponse, "cannot encode the request") }
-            let response = try await send(TransportRequest(method: "POST", url: metadata.credentialEndpoint, headers: [
-                "Content-Type": "application/json", "Accept": "application/json",
-                "Authorization": "DPoP " + session.accessToken,
-                HoldfastHeaders.dpop: try dpop("POST", metadata.credentialEndpoint, key: session.dpopKey, accessToken: session.accessToken, nonce: dpopNonce),
-            ], body: encoded))
-            if !retriedDPoP, let fresh = Self.dpopNonceRequest(response) {
-                retriedDPoP = true
-                dpopNonce = fresh
-                continue
+            let keyProof = try await keyProof(signer: signer, nonce: cNonce, clientId: clientId)
+            let body: Data
+            do {
+                body = try OpenID4VCIJSON.encode(CredentialRequest(credentialConfigurationId: configurationId,
+                                                                   proofs: .init(jwt: [keyProof])))
+            } catch {
+                throw HoldfastError(.invalidResponse, "cannot encode the request")
             }
-            if !retriedNonce, response.status == 400, Self.oauthError(response) == "invalid_nonce" {
+            let response = try await DPoPNonceRetry.send(initialNonce: dpopNonce) { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
+                dpopNonce = nonce
+                return try await send(TransportRequest(method: "POST", url: metadata.credentialEndpoint, headers: [
+                    "Content-Type": "application/json", "Accept": "application/json",
+                    "Authorization": "DPoP " + session.accessToken,
+                    HoldfastHeaders.dpop: try dpop("POST", metadata.credentialEndpoint, key: session.dpopKey,
+                                                   accessToken: session.accessToken, nonce: nonce),
+                ], body: body))
+            }
+            if !retriedNonce, response.status == 400, OAuthErrorResponse.decodeIfPresent(response.body)?.error == "invalid_nonce" {
                 retriedNonce = true
                 cNonce = try await freshNonce()
                 continue
             }
             guard response.status == 200 else { throw Self.error(response, step: "credential") }
-            guard let object = (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue else {
+            guard let answer = try? CredentialResponse.decode(response.body) else {
                 throw HoldfastError(.invalidResponse, "the credential response is not a JSON object")
             }
-            if object["transaction_id"] != nil {
+            if answer.transactionId != nil {
                 throw HoldfastError(.issuerError, "the issuer deferred the issuance, which this SDK does not support")
             }
-            guard case .array(let credentials)? = object["credentials"], let first = credentials.first?.objectValue?["credential"]?.stringValue,
+            guard let first = answer.credentials?.first?.credential.stringValue,
                   let bytes = Base64URL.decode(first) ?? Data(base64Encoded: first).map({ [UInt8]($0) }) else {
                 throw HoldfastError(.invalidResponse, "the credential response has no credentials[0].credential")
             }
@@ -95,24 +86,19 @@ struct OpenID4VCIClient: Sendable {
         guard let endpoint = metadata.nonceEndpoint else { return nil }
         let response = try await send(TransportRequest(method: "POST", url: endpoint, headers: ["Accept": "application/json"]))
         guard response.status == 200 else { throw Self.error(response, step: "nonce") }
-        guard let nonce = (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue?["c_nonce"]?.stringValue else {
+        guard let nonce = try? NonceResponse.decode(response.body) else {
             throw HoldfastError(.invalidResponse, "the nonce response has no c_nonce")
         }
-        return nonce
+        return nonce.cNonce
     }
 
     /// Appendix F.1: `typ` openid4vci-proof+jwt, the public key as `jwk`, `aud` the credential issuer, `iat`, the
     /// `c_nonce`, and `iss` the client id (the token was not obtained anonymously).
     private func keyProof(signer: SecureAreaSigner, nonce: String?, clientId: String?) async throws(HoldfastError) -> String {
-        var header = JOSEHeader()
-        header.typ = Self.proofType
         do {
-            try header.setJWK(signer.publicJWK)
-            var additional: [String: JSONValue] = [:]
-            if let nonce { additional["nonce"] = .string(nonce) }
-            let claims = JWTClaims(iss: clientId, aud: [metadata.credentialIssuer],
-                                   iat: Date(timeIntervalSince1970: clock.now().timeIntervalSince1970.rounded(.down)),
-                                   additionalClaims: additional)
+            let header = try KeyProof.header(jwk: signer.publicJWK)
+            let claims = KeyProof.claims(clientId: clientId, credentialIssuer: metadata.credentialIssuer,
+                                         issuedAt: clock.now(), nonce: nonce)
             return try await JWT.sign(claims: claims, header: header, signer: signer)
         } catch {
             throw HoldfastError.wrap(error)
@@ -134,23 +120,12 @@ struct OpenID4VCIClient: Sendable {
         }
     }
 
-    /// RFC 9449 §8 / §9: `use_dpop_nonce` with a `DPoP-Nonce` header.
-    static func dpopNonceRequest(_ response: TransportResponse) -> String? {
-        guard response.status == 400 || response.status == 401, let nonce = response.header(HoldfastHeaders.dpopNonce) else { return nil }
-        let error = oauthError(response) ?? response.header("WWW-Authenticate").flatMap { $0.contains("use_dpop_nonce") ? "use_dpop_nonce" : nil }
-        return error == "use_dpop_nonce" ? nonce : nil
-    }
-
-    static func oauthError(_ response: TransportResponse) -> String? {
-        (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue?["error"]?.stringValue
-    }
-
     /// RFC 6749 §5.2 / OpenID4VCI §8.3.1: `ISSUER_ERROR` carrying the issuer's `error`; an answer without one is
     /// `INVALID_RESPONSE` (or `NETWORK_ERROR` for a 5xx).
     static func error(_ response: TransportResponse, step: String) -> HoldfastError {
-        let object = (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue
-        if let code = object?["error"]?.stringValue {
-            let description = object?["error_description"]?.stringValue.map { ": \($0)" } ?? ""
+        if let body = OAuthErrorResponse.decodeIfPresent(response.body) {
+            let code = body.error
+            let description = body.errorDescription.map { ": \($0)" } ?? ""
             var error = HoldfastError(.issuerError, "the \(step) request was refused: \(code)\(description)", httpStatus: response.status)
             error.issuerError = code
             return error
@@ -159,11 +134,5 @@ struct OpenID4VCIClient: Sendable {
             return HoldfastError(.networkError, "the \(step) endpoint answered HTTP \(response.status)", httpStatus: response.status)
         }
         return HoldfastError(.invalidResponse, "the \(step) endpoint answered HTTP \(response.status)", httpStatus: response.status)
-    }
-
-    /// RFC 6749 Appendix B.
-    static func formEncode(_ value: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
-        return (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value).replacingOccurrences(of: "%20", with: "+")
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 import MDoc
+import OpenID4VCI
 import X509
 
 /// The credentials that can answer one request.
@@ -171,7 +172,7 @@ public actor OnlinePresentationSession {
         } catch {
             throw HoldfastError(.requestUnsupported, "the response cannot be encrypted to the verifier's key: \(error)")
         }
-        let form = "response=" + OpenID4VCIClient.formEncode(jwe)
+        let form = "response=" + OAuthForm.encode(jwe)
         let response: TransportResponse
         do {
             response = try await presentations.seams.transport.send(TransportRequest(

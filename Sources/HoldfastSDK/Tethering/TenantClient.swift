@@ -59,28 +59,27 @@ actor TenantClient {
         }
     }
 
-    /// Sends `request` (signed with `proof` when given), retrying once on `use_dpop_nonce`. Network failures throw
-    /// `NETWORK_ERROR`; every HTTP answer is returned.
+    /// Sends `request` (signed with `proof` when given), retrying once on `use_dpop_nonce` (`DPoPNonceRetry`; the
+    /// proof takes the origin's latest nonce, which `observe` keeps). Network failures throw `NETWORK_ERROR`; every
+    /// HTTP answer is returned.
     func send(_ request: TransportRequest, proof: Proof?) async throws(HoldfastError) -> TransportResponse {
-        var attempt = 0
-        while true {
-            var outgoing = request
-            if let proof { outgoing = try await sign(request, proof: proof) }
-            let response: TransportResponse
-            let sentAt = clock.now()
-            do {
-                response = try await transport.send(outgoing)
-            } catch {
-                let tls = (error as? URLSessionTransport.TransportFailure)?.isTLSFailure ?? false
-                throw HoldfastError(.networkError, "\(request.method) \(request.url.path): \(error)", isPermanent: tls)
-            }
-            observe(response, for: request.url, sentAt: sentAt, receivedAt: clock.now())
-            if proof != nil, attempt == 0, Self.isUseDPoPNonce(response) {
-                attempt += 1
-                continue
-            }
-            return response
+        guard let proof else { return try await sendOnce(request) }
+        return try await DPoPNonceRetry.send { (_: String?) async throws(HoldfastError) -> TransportResponse in
+            try await sendOnce(try await sign(request, proof: proof))
         }
+    }
+
+    private func sendOnce(_ request: TransportRequest) async throws(HoldfastError) -> TransportResponse {
+        let response: TransportResponse
+        let sentAt = clock.now()
+        do {
+            response = try await transport.send(request)
+        } catch {
+            let tls = (error as? URLSessionTransport.TransportFailure)?.isTLSFailure ?? false
+            throw HoldfastError(.networkError, "\(request.method) \(request.url.path): \(error)", isPermanent: tls)
+        }
+        observe(response, for: request.url, sentAt: sentAt, receivedAt: clock.now())
+        return response
     }
 
     /// Adds `Authorization: DPoP <token>` (when there is a token) and a `DPoP` proof for `request`
@@ -122,25 +121,6 @@ actor TenantClient {
         if lowest > 0 { return lowest }
         if highest < 0 { return highest }
         return 0
-    }
-
-    /// RFC 9449 §8 (and §9 for resource servers): a 400/401 with a `DPoP-Nonce` whose error is `use_dpop_nonce`,
-    /// said in `WWW-Authenticate` or as the problem code.
-    static func isUseDPoPNonce(_ response: TransportResponse) -> Bool {
-        guard response.status == 401 || response.status == 400, response.header(HoldfastHeaders.dpopNonce) != nil else {
-            return false
-        }
-        if let challenge = response.header(HoldfastHeaders.wwwAuthenticate), challenge.contains(HoldfastHeaders.useDPoPNonceError) {
-            return true
-        }
-        if let problem = try? HoldfastJSON.decode(ProblemDetails.self, from: response.body), problem.effectiveCode == .useDPoPNonce {
-            return true
-        }
-        if let body = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-           body["error"] as? String == HoldfastHeaders.useDPoPNonceError {
-            return true
-        }
-        return false
     }
 
     /// The tenant's answer as an error: its problem code when it sent one, otherwise a code for the status.

@@ -5,6 +5,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
+import OpenID4VCI
 import SQLKit
 
 /// Credential offers (README "Credentials"; OpenID4VCI 1.0 §4.1): an admin makes an offer of one credential with
@@ -15,7 +16,6 @@ import SQLKit
 /// so that a copy of the database redeems nothing. The claim values are sealed with the master key and cleared
 /// when the credential is issued.
 struct CredentialOfferService: Sendable {
-    static let preAuthorizedGrant = OpenID4VCIIdentifiers.preAuthorizedCodeGrant
     static let defaultLifetime = 86_400
     static let lifetimes = 60...2_592_000
     /// Wrong transaction codes an offer takes before it is refused for good.
@@ -78,40 +78,21 @@ struct CredentialOfferService: Sendable {
                     txCode.map { SQLBind(Self.txCodeHash($0.code, offerID: id)) as any SQLExpression } ?? SQLLiteral.null,
                     SQLBind(0), SQLBind(created), SQLBind(expires))
             .run()
-        let offer = Self.offerJSON(issuer: publicURL(), configurationID: configurationID, code: code,
-                                   txCode: txCode.map { ($0.length, $0.inputMode, $0.description) })
-        return CredentialOfferCreated(id: id, offerUri: "openid-credential-offer://?credential_offer=" + Self.percentEncode(offer),
+        let offer = Self.offer(issuer: publicURL(), configurationID: configurationID, code: code,
+                               txCode: txCode.map { ($0.length, $0.inputMode, $0.description) })
+        return CredentialOfferCreated(id: id, offerUri: try offer.uri(),
                                       txCode: txCode?.code, expiresAt: Timestamp.date(expires))
     }
 
-    /// OpenID4VCI 1.0 §4.1.1: the Credential Offer, by value.
-    static func offerJSON(issuer: String, configurationID: String, code: String,
-                          txCode: (length: Int, inputMode: String, description: String?)?) -> String {
-        var grant: [String: JSONValue] = ["pre-authorized_code": .string(code)]
-        if let txCode {
-            var object: [String: JSONValue] = ["length": .integer(Int64(txCode.length)), "input_mode": .string(txCode.inputMode)]
-            if let description = txCode.description { object["description"] = .string(description) }
-            grant["tx_code"] = .object(object)
-        }
-        let offer: JSONValue = .object([
-            "credential_issuer": .string(issuer),
-            "credential_configuration_ids": .array([.string(configurationID)]),
-            "grants": .object([preAuthorizedGrant: .object(grant)]),
-        ])
-        return String(decoding: (try? canonicalJSON.encode(offer)) ?? Data(), as: UTF8.self)
-    }
-
-    private static let canonicalJSON: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// RFC 3986 §2.3: everything but the unreserved characters is percent-encoded.
-    static func percentEncode(_ text: String) -> String {
-        var allowed = CharacterSet()
-        allowed.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    /// OpenID4VCI 1.0 §4.1.1: the Credential Offer of one configuration with the pre-authorized code grant, passed
+    /// by value (§4.1.3, `CredentialOffer.uri()`).
+    static func offer(issuer: String, configurationID: String, code: String,
+                      txCode: (length: Int, inputMode: String, description: String?)?) -> CredentialOffer {
+        let grant = CredentialOffer.PreAuthorizedCodeGrant(
+            preAuthorizedCode: code,
+            txCode: txCode.map { .init(inputMode: $0.inputMode, length: $0.length, description: $0.description) })
+        return CredentialOffer(credentialIssuer: issuer, credentialConfigurationIds: [configurationID],
+                               grants: .init(preAuthorizedCode: grant))
     }
 
     /// The claim values as mDoc namespaces, each value turned into CBOR; every element must be one the

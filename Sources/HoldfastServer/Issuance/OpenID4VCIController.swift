@@ -3,6 +3,7 @@ import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
 import JOSE
+import OpenID4VCI
 
 /// The OpenID4VCI 1.0 routes (README "Credentials"), all public — the wallet authenticates with its client
 /// attestation at the token endpoint and with its DPoP-bound access token at the credential endpoint:
@@ -26,17 +27,24 @@ struct OpenID4VCIController: HoldfastController {
     let publicURL: @Sendable () -> String
     let clock: any HoldfastClock
 
+    /// The metadata documents may be cached for a minute (a new configuration shows within one).
+    static let metadataCaching: HTTPFields = {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "public, max-age=60"
+        return headers
+    }()
+
     var routes: [Route] {
         [
             .public(.get, Self.issuerMetadata) { _, _ in
-                try Self.json(try await issuerMetadataDocument(), cache: "public, max-age=60")
+                try JSONResponse.make(try await issuerMetadataDocument(), headers: Self.metadataCaching)
             },
             .public(.get, Self.authorizationServerMetadata) { _, _ in
-                try Self.json(authorizationServerMetadataDocument(), cache: "public, max-age=60")
+                try JSONResponse.make(authorizationServerMetadataDocument(), headers: Self.metadataCaching)
             },
             .public(.post, Self.token) { request, context in
                 try await OAuthError.answering {
-                    let form = try await Self.form(request, context: context)
+                    let form = try await FormBody.decode(request, context: context)
                     let response = try await service.token(
                         form: form, attestation: request.headers[values: Self.attestationHeader],
                         pop: request.headers[values: Self.popHeader], dpop: request.headers[values: Self.dpopHeader],
@@ -45,7 +53,7 @@ struct OpenID4VCIController: HoldfastController {
                 }
             },
             .public(.post, Self.nonce) { _, _ in
-                try JSONResponse.make(["c_nonce": service.nonce(now: clock.now())], headers: JSONResponse.noStore)
+                try JSONResponse.make(service.nonce(now: clock.now()), headers: JSONResponse.noStore)
             },
             .public(.post, Self.credential) { request, context in
                 try await OAuthError.answering {
@@ -64,97 +72,45 @@ struct OpenID4VCIController: HoldfastController {
     /// OpenID4VCI 1.0 §12.2.4, each configuration as `mso_mdoc` (Appendix A.2.2): COSE key binding, ES256 (COSE
     /// -7) for the MSO, `jwt` proofs with ES256, and `display` and `claims` in `credential_metadata`. The status
     /// list aggregation endpoint is draft-ietf-oauth-status-list §9.3's metadata name.
-    func issuerMetadataDocument() async throws -> JSONValue {
+    func issuerMetadataDocument() async throws -> CredentialIssuerMetadata {
         let base = publicURL()
-        var supported: [String: JSONValue] = [:]
+        var supported: [String: CredentialIssuerMetadata.CredentialConfiguration] = [:]
         for configuration in try await configurations.list().data {
             guard let id = configuration.id else { continue }
-            var display: [String: JSONValue] = ["name": .string(configuration.display.name)]
-            if let value = configuration.display.description { display["description"] = .string(value) }
-            if let value = configuration.display.backgroundColor { display["background_color"] = .string(value) }
-            if let value = configuration.display.textColor { display["text_color"] = .string(value) }
-            if let value = configuration.display.logoUri { display["logo"] = .object(["uri": .string(value)]) }
-            var metadata: [String: JSONValue] = ["display": .array([.object(display)])]
-            if let spaces = configuration.nameSpaces {
-                metadata["claims"] = .array(spaces.sorted { $0.key < $1.key }.flatMap { space, elements in
-                    elements.map { JSONValue.object(["path": .array([.string(space), .string($0)])]) }
+            let display = CredentialIssuerMetadata.CredentialDisplay(
+                name: configuration.display.name, logo: configuration.display.logoUri.map { .init(uri: $0) },
+                description: configuration.display.description, backgroundColor: configuration.display.backgroundColor,
+                textColor: configuration.display.textColor)
+            let claims = configuration.nameSpaces.map { spaces in
+                CredentialIssuerMetadata.Claims.descriptions(spaces.sorted { $0.key < $1.key }.flatMap { space, elements in
+                    elements.map { CredentialIssuerMetadata.ClaimDescription(nameSpace: space, element: $0) }
                 })
             }
-            supported[id] = .object([
-                "format": .string("mso_mdoc"),
-                "doctype": .string(configuration.docType),
-                "scope": .string(id),
-                "cryptographic_binding_methods_supported": .array([.string("cose_key")]),
-                "credential_signing_alg_values_supported": .array([.integer(-7)]),
-                "proof_types_supported": .object(["jwt": .object([
-                    "proof_signing_alg_values_supported": .array([.string("ES256")]),
-                ])]),
-                "credential_metadata": .object(metadata),
+            supported[id] = .init(
+                format: OpenID4VCIIdentifiers.msoMdocFormat, scope: id, doctype: configuration.docType,
+                cryptographicBindingMethodsSupported: ["cose_key"], credentialSigningAlgValuesSupported: [.integer(-7)],
+                proofTypesSupported: [OpenID4VCIIdentifiers.jwtProofType: .init(proofSigningAlgValuesSupported: ["ES256"])],
+                credentialMetadata: .init(display: [display], claims: claims),
                 // Also at the top level, where wallets written against the drafts before 1.0 look for it.
-                "display": .array([.object(display)]),
-            ])
+                display: [display])
         }
-        return .object([
-            "credential_issuer": .string(base),
-            "credential_endpoint": .string(base + OpenID4VCIService.credentialPath),
-            "nonce_endpoint": .string(base + OpenID4VCIService.noncePath),
-            "status_list_aggregation_endpoint": .string(base + StatusListController.lists.template),
-            "display": .array([.object(["name": .string(issuerName)])]),
-            "credential_configurations_supported": .object(supported),
-        ])
+        return CredentialIssuerMetadata(
+            credentialIssuer: base, credentialEndpoint: base + OpenID4VCIService.credentialPath,
+            nonceEndpoint: base + OpenID4VCIService.noncePath,
+            statusListAggregationEndpoint: base + StatusListController.lists.template,
+            display: [.init(name: issuerName)], credentialConfigurationsSupported: supported)
     }
 
     /// RFC 8414 §2, with the pre-authorized code grant (OpenID4VCI 1.0 §12.3), client attestation
     /// (draft-ietf-oauth-attestation-based-client-auth §13) and DPoP (RFC 9449 §5.1).
-    func authorizationServerMetadataDocument() -> JSONValue {
+    func authorizationServerMetadataDocument() -> AuthorizationServerMetadata {
         let base = publicURL()
-        return .object([
-            "issuer": .string(base),
-            "token_endpoint": .string(base + OpenID4VCIService.tokenPath),
-            "grant_types_supported": .array([.string(CredentialOfferService.preAuthorizedGrant)]),
-            "pre-authorized_grant_anonymous_access_supported": .bool(false),
-            "token_endpoint_auth_methods_supported": .array([.string("attest_jwt_client_auth")]),
-            "client_attestation_signing_alg_values_supported": .array([.string("ES256"), .string("ES384")]),
-            "client_attestation_pop_signing_alg_values_supported": .array([.string("ES256"), .string("ES384")]),
-            "dpop_signing_alg_values_supported": .array([.string("ES256")]),
-            "response_types_supported": .array([]),
-        ])
-    }
-
-    static func json(_ value: JSONValue, cache: String) throws -> Response {
-        var headers = HTTPFields()
-        headers[.cacheControl] = cache
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        headers[.contentType] = "application/json"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
-    }
-
-    /// An `application/x-www-form-urlencoded` body (RFC 6749 §4.1.3, Appendix B), name → values.
-    static func form(_ request: Request, context: some HoldfastContext) async throws -> [String: [String]] {
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard mediaType == "application/x-www-form-urlencoded" else {
-            throw OAuthError.invalidRequest("the body must be application/x-www-form-urlencoded")
-        }
-        var request = request
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
-        return try parseForm(String(decoding: body.readableBytesView, as: UTF8.self))
-    }
-
-    static func parseForm(_ text: String) throws -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) throws -> String {
-                guard let value = part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
-                    throw OAuthError.invalidRequest("the form body is not percent-encoded correctly")
-                }
-                return value
-            }
-            let name = try decode(parts[0])
-            result[name, default: []].append(parts.count > 1 ? try decode(parts[1]) : "")
-        }
-        return result
+        return AuthorizationServerMetadata(
+            issuer: base, tokenEndpoint: base + OpenID4VCIService.tokenPath,
+            grantTypesSupported: [OpenID4VCIIdentifiers.preAuthorizedCodeGrant],
+            preAuthorizedGrantAnonymousAccessSupported: false, tokenEndpointAuthMethodsSupported: ["attest_jwt_client_auth"],
+            clientAttestationSigningAlgValuesSupported: ["ES256", "ES384"],
+            clientAttestationPopSigningAlgValuesSupported: ["ES256", "ES384"],
+            dpopSigningAlgValuesSupported: ["ES256"], responseTypesSupported: [])
     }
 }

@@ -6,6 +6,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 import MDoc
+import OpenID4VCI
 import SQLKit
 
 /// The OpenID4VCI 1.0 issuer of the tenant (README "Credentials"): the token endpoint (pre-authorized code grant,
@@ -16,8 +17,6 @@ struct OpenID4VCIService: Sendable {
     static let tokenPath = "/v1/oauth/token"
     static let noncePath = "/v1/openid4vci/nonce"
     static let credentialPath = "/v1/openid4vci/credential"
-    /// OpenID4VCI 1.0 §8.2.1.1.
-    static let proofType = OpenID4VCIIdentifiers.keyProofType
     /// How long a `c_nonce` is good for.
     static let nonceLifetime: Int64 = 300_000
     /// How old a proof's `iat` may be, and how far in the future.
@@ -41,32 +40,21 @@ struct OpenID4VCIService: Sendable {
 
     // MARK: token endpoint
 
-    struct TokenResponse: Encodable {
-        // swiftlint:disable identifier_name
-        let access_token: String
-        let token_type: String
-        let expires_in: Int
-        // swiftlint:enable identifier_name
-    }
-
     /// OpenID4VCI 1.0 §6 with draft-ietf-oauth-attestation-based-client-auth and RFC 9449. Client authentication
     /// comes first, so a request without a good attestation never touches the code; then the DPoP proof is checked and
     /// the code read, and only a request with a code that can still be redeemed records its PoP and DPoP `jti`s.
     func token(form: [String: [String]], attestation: [String], pop: [String], dpop: [String],
                now: Date) async throws -> TokenResponse {
-        func single(_ name: String) throws -> String? {
-            guard let values = form[name] else { return nil }
-            guard values.count == 1 else { throw OAuthError.invalidRequest("\(name) is given more than once") }
-            return values[0]
+        // RFC 6749 §5.2: a grant other than the pre-authorized code is `unsupported_grant_type`; a missing, empty
+        // or repeated parameter `invalid_request`.
+        let request: TokenRequest
+        do {
+            request = try TokenRequest(form: form)
+        } catch {
+            throw error.code == .unsupportedGrantType ? OAuthError.unsupportedGrantType(error.reason) : OAuthError.invalidRequest(error.reason)
         }
-        guard let grantType = try single("grant_type") else { throw OAuthError.invalidRequest("grant_type is required") }
-        guard grantType == CredentialOfferService.preAuthorizedGrant else {
-            throw OAuthError.unsupportedGrantType("only \(CredentialOfferService.preAuthorizedGrant) is supported")
-        }
-        guard let code = try single("pre-authorized_code"), !code.isEmpty else {
-            throw OAuthError.invalidRequest("pre-authorized_code is required")
-        }
-        let txCode = try single("tx_code")
+        let code = request.preAuthorizedCode
+        let txCode = request.txCode
 
         // draft-ietf-oauth-attestation-based-client-auth §6.1: both headers, once each.
         guard attestation.count == 1, pop.count == 1 else {
@@ -95,7 +83,7 @@ struct OpenID4VCIService: Sendable {
 
         let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instanceID,
                                                clientID: verified.clientId, dpopThumbprint: proof.thumbprint, now: now)
-        return TokenResponse(access_token: redeemed.accessToken, token_type: "DPoP", expires_in: redeemed.expiresIn)
+        return TokenResponse(accessToken: redeemed.accessToken, tokenType: TokenResponse.dpopTokenType, expiresIn: redeemed.expiresIn)
     }
 
     /// The attestation is this tenant's (its `iss` is the public URL): then it names a live instance of an
@@ -137,8 +125,8 @@ struct OpenID4VCIService: Sendable {
     // MARK: nonce endpoint
 
     /// OpenID4VCI 1.0 §7: a fresh `c_nonce`. It is a self-expiring token (nothing is stored until it is used).
-    func nonce(now: Date) -> String {
-        tokens.make(.credentialNonce, context: "", expiresAt: Timestamp.milliseconds(now) + Self.nonceLifetime)
+    func nonce(now: Date) -> NonceResponse {
+        NonceResponse(cNonce: tokens.make(.credentialNonce, context: "", expiresAt: Timestamp.milliseconds(now) + Self.nonceLifetime))
     }
 
     /// Spends a `c_nonce`: ours, unexpired and never spent, or `invalid_nonce`.
@@ -161,23 +149,6 @@ struct OpenID4VCIService: Sendable {
 
     // MARK: credential endpoint
 
-    struct CredentialRequest: Decodable {
-        struct Proofs: Decodable {
-            let jwt: [String]?
-        }
-        // swiftlint:disable identifier_name
-        let credential_configuration_id: String?
-        let credential_identifier: String?
-        let proofs: Proofs?
-        let proof: JSONValue?
-        // swiftlint:enable identifier_name
-    }
-
-    struct CredentialResponse: Encodable {
-        struct Issued: Encodable { let credential: String }
-        let credentials: [Issued]
-    }
-
     /// OpenID4VCI 1.0 §8: the access token and its DPoP proof, the request, the key proof and its `c_nonce`, then
     /// the mDoc, in one transaction with its status list index and its record.
     func credential(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws -> CredentialResponse {
@@ -191,14 +162,14 @@ struct OpenID4VCIService: Sendable {
 
         let request: CredentialRequest
         do {
-            request = try JSONDecoder().decode(CredentialRequest.self, from: Data(body))
+            request = try CredentialRequest.decode(Data(body))
         } catch {
             throw OAuthError.invalidCredentialRequest("the body is not a credential request (JSON)")
         }
-        if request.credential_identifier != nil {
+        if request.credentialIdentifier != nil {
             throw OAuthError.invalidCredentialRequest("credential_identifier is not used by this issuer; send credential_configuration_id")
         }
-        guard let configurationID = request.credential_configuration_id else {
+        guard let configurationID = request.credentialConfigurationId else {
             throw OAuthError.invalidCredentialRequest("credential_configuration_id is required")
         }
         guard configurationID == authorized.configurationID else {
@@ -227,7 +198,7 @@ struct OpenID4VCIService: Sendable {
             return try await issue(configuration: configuration, claims: claims, deviceKey: deviceKey,
                                    authorized: authorized, on: db, now: now)
         }
-        return CredentialResponse(credentials: [.init(credential: Base64URL.encode(issued))])
+        return CredentialResponse(credentials: [.init(credential: .string(Base64URL.encode(issued)))])
     }
 
     private func issue(configuration: CredentialConfiguration, claims: [String: [String: JSONValue]], deviceKey: COSEKey,
@@ -270,8 +241,8 @@ struct OpenID4VCIService: Sendable {
     func verifyKeyProof(_ compact: String, clientID: String?, now: Date) throws -> (COSEKey, String) {
         let jws: JWS
         do { jws = try JWS(compactSerialization: compact) } catch { throw OAuthError.invalidProof("the proof is not a compact JWS") }
-        guard jws.header.typ == Self.proofType else {
-            throw OAuthError.invalidProof("the proof's typ must be \(Self.proofType)")
+        guard jws.header.typ == KeyProof.type else {
+            throw OAuthError.invalidProof("the proof's typ must be \(KeyProof.type)")
         }
         guard jws.algorithm == .es256 else { throw OAuthError.invalidProof("the proof must be signed with ES256") }
         guard jws.header.kid == nil, jws.header["x5c"] == nil else {
@@ -299,7 +270,7 @@ struct OpenID4VCIService: Sendable {
         if let iss = claims.iss, let clientID, iss != clientID {
             throw OAuthError.invalidProof("the proof's iss is not the client the access token was issued to")
         }
-        guard let nonce = claims.additionalClaims["nonce"]?.stringValue else {
+        guard let nonce = KeyProof.nonce(of: claims) else {
             throw OAuthError.invalidNonce("the proof has no nonce; get a c_nonce from the nonce endpoint")
         }
         return (key, nonce)

@@ -41,9 +41,9 @@ struct PresentationController: HoldfastController {
             },
             .public(.post, Self.response) { request, context in
                 try await OAuthError.answering {
-                    let form = try await OpenID4VCIController.form(request, context: context)
+                    let form = try await FormBody.decode(request, context: context)
                     let answer = try await service.respond(id: try context.parameters.require("sessionId"), form: form, now: clock.now())
-                    return try OpenID4VCIController.json(answer, cache: "no-store")
+                    return try JSONResponse.make(answer, headers: JSONResponse.noStore)
                 }
             },
             .verifier(.get, Self.result, acceptsResponseCode: true) { _, context in

@@ -6,6 +6,7 @@ import HoldfastProtocol
 import HoldfastServer
 import JOSE
 import NIOHTTP1
+import OpenID4VCI
 
 /// `holdfast bench issuance` (README "Benchmarks"): mDocs issued per second over HTTP — the admin's offer, the
 /// wallet's token request (client attestation, its PoP and DPoP), a `c_nonce` and the credential request with its

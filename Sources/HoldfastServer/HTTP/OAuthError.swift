@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import OpenID4VCI
 
-/// An error of the OpenID4VCI endpoints, answered in the shape those protocols define — RFC 6749 §5.2
-/// `{"error", "error_description"}` — rather than as a problem document: wallets read `error`.
+/// An error of the OAuth-shaped endpoints (OpenID4VCI's token and credential endpoints, the OpenID4VP response
+/// endpoint), answered in the shape those protocols define — RFC 6749 §5.2 `{"error", "error_description"}`
+/// (`OAuthErrorResponse`) — rather than as a problem document: wallets read `error`.
 ///
 /// The token endpoint uses RFC 6749 §5.2 and RFC 9449 §5 codes (`invalid_request`, `invalid_client`, `use_fresh_attestation`,
 /// `invalid_grant`, `unsupported_grant_type`, `invalid_dpop_proof`); the credential endpoint RFC 6750 §3.1 /
@@ -73,16 +75,10 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         OAuthError(status: .badRequest, error: "credential_request_denied", errorDescription: description)
     }
 
-    struct Body: Encodable {
-        let error: String
-        // swiftlint:disable:next identifier_name
-        let error_description: String
-    }
-
     var response: Response {
         var all = headers
         all[.cacheControl] = "no-store"
-        return (try? JSONResponse.make(Body(error: error, error_description: errorDescription), status: status,
+        return (try? JSONResponse.make(OAuthErrorResponse(error: error, errorDescription: errorDescription), status: status,
                                        headers: all)) ?? Response(status: status, headers: all)
     }
 
