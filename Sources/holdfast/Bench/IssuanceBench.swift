@@ -69,7 +69,6 @@ final class IssuanceWallet: @unchecked Sendable {
     // Used by one task at a time (the load loop awaits each claim before the next).
     static let configuration = #"{"id":"bench-mdl","docType":"org.iso.18013.5.1.mDL","display":{"name":"Bench licence"}}"#
     static let offer = Array(#"{"configurationId":"bench-mdl","claims":{"org.iso.18013.5.1":{"family_name":"Doe","given_name":"Jane","birth_date":{"$type":"full-date","value":"1990-02-28"},"age_over_18":true}}}"#.utf8)
-    static let grant = "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Apre-authorized_code"
 
     private let connection: BenchConnection
     private let target: BenchTarget
@@ -129,10 +128,8 @@ final class IssuanceWallet: @unchecked Sendable {
                                                 body: Self.offer)
         guard offered.status == 201 else { throw Self.failure("offer", offered) }
         let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: Data(offered.body)).offerUri
-        guard let query = offerURI.split(separator: "=", maxSplits: 1).last?.removingPercentEncoding,
-              let offer = try JSONDecoder().decode(JSONValue.self, from: Data(query.utf8)).objectValue,
-              let code = offer["grants"]?.objectValue?[OpenID4VCIIdentifiers.preAuthorizedCodeGrant]?
-                  .objectValue?["pre-authorized_code"]?.stringValue else { throw BenchFailure("offer: no pre-authorized code") }
+        guard case .value(let offer) = try CredentialOfferURI(offerURI),
+              let code = offer.grants?.preAuthorizedCode?.preAuthorizedCode else { throw BenchFailure("offer: no pre-authorized code") }
 
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
         let now = Date()
@@ -141,33 +138,28 @@ final class IssuanceWallet: @unchecked Sendable {
         let tokenAnswer = try await connection.send(.POST, "/v1/oauth/token", headers: [
             (HoldfastHeaders.contentType, "application/x-www-form-urlencoded"),
             (HoldfastHeaders.oauthClientAttestation, attestation), (HoldfastHeaders.oauthClientAttestationPoP, pop), (HoldfastHeaders.dpop, tokenProof),
-        ], body: Array("grant_type=\(Self.grant)&pre-authorized_code=\(code)".utf8))
-        guard tokenAnswer.status == 200,
-              let accessToken = try JSONDecoder().decode(JSONValue.self, from: Data(tokenAnswer.body)).objectValue?["access_token"]?
-                  .stringValue else { throw Self.failure("token", tokenAnswer) }
+        ], body: Array(TokenRequest(preAuthorizedCode: code).formEncoded.utf8))
+        guard tokenAnswer.status == 200 else { throw Self.failure("token", tokenAnswer) }
+        let accessToken = try TokenResponse.decode(Data(tokenAnswer.body)).accessToken
 
         let nonceAnswer = try await connection.send(.POST, "/v1/openid4vci/nonce")
-        guard nonceAnswer.status == 200,
-              let nonce = try JSONDecoder().decode(JSONValue.self, from: Data(nonceAnswer.body)).objectValue?["c_nonce"]?.stringValue
-        else { throw Self.failure("nonce", nonceAnswer) }
+        guard nonceAnswer.status == 200 else { throw Self.failure("nonce", nonceAnswer) }
+        let nonce = try NonceResponse.decode(Data(nonceAnswer.body)).cNonce
 
         let credentialKey = P256.Signing.PrivateKey()
-        var header = JOSEHeader()
-        header.typ = OpenID4VCIIdentifiers.keyProofType
-        try header.setJWK(JWK(publicKey: credentialKey.publicKey))
-        let keyProof = try JWT.sign(claims: JWTClaims(aud: [target.baseURL], iat: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
-                                                      additionalClaims: ["nonce": .string(nonce)]),
-                                    header: header, key: JWSSigningKey(credentialKey))
+        let keyProof = try JWT.sign(claims: KeyProof.claims(clientId: nil, credentialIssuer: target.baseURL, issuedAt: now, nonce: nonce),
+                                    header: try KeyProof.header(jwk: JWK(publicKey: credentialKey.publicKey)),
+                                    key: JWSSigningKey(credentialKey))
         let credentialProof = try DPoPProof.create(method: "POST", uri: target.baseURL + "/v1/openid4vci/credential", key: dpopKey,
                                                    issuedAt: now, accessToken: accessToken)
-        let body = #"{"credential_configuration_id":"bench-mdl","proofs":{"jwt":["\#(keyProof)"]}}"#
+        let body = try OpenID4VCIJSON.encode(CredentialRequest(credentialConfigurationId: "bench-mdl", proofs: .init(jwt: [keyProof])))
         let credential = try await connection.send(.POST, "/v1/openid4vci/credential", headers: [
             (HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType), (HoldfastHeaders.authorization, "DPoP \(accessToken)"),
             (HoldfastHeaders.dpop, credentialProof),
-        ], body: Array(body.utf8))
-        guard credential.status == 200,
-              case .array(let issued)? = try JSONDecoder().decode(JSONValue.self, from: Data(credential.body)).objectValue?["credentials"],
-              issued.count == 1 else { throw Self.failure("credential", credential) }
+        ], body: Array(body))
+        guard credential.status == 200, try CredentialResponse.decode(Data(credential.body)).credentials?.count == 1 else {
+            throw Self.failure("credential", credential)
+        }
     }
 
     private static func failure(_ step: String, _ response: BenchResponse) -> BenchFailure {
