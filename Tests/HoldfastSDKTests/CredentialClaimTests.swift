@@ -26,6 +26,8 @@ actor FakeIssuer {
     var demandDPoPNonce = false
     var refuseFirstNonce = false
     var offerByReference: [String: String] = [:]
+    /// Issuer metadata served instead of the usual document.
+    var metadataOverride: String?
     /// Credentials carry a status reference to /status/1 (index 3), served as a CWT after `statusDelay`.
     var withStatus = false
     var statusDelay: Duration = .zero
@@ -57,6 +59,7 @@ actor FakeIssuer {
     func setDemandDPoPNonce(_ value: Bool) { demandDPoPNonce = value }
     func setRefuseFirstNonce(_ value: Bool) { refuseFirstNonce = value }
     func publish(offer: String, at path: String) { offerByReference[path] = offer }
+    func serve(metadata: String) { metadataOverride = metadata }
     func count(_ path: String) -> Int { requests.filter { $0.url.path == path }.count }
 
     static func offerJSON(code: String = "code-1", txCode: Bool = false) -> String {
@@ -71,6 +74,8 @@ actor FakeIssuer {
     func handle(_ request: TransportRequest) async throws -> TransportResponse {
         requests.append(request)
         switch (request.method, request.url.path) {
+        case ("GET", "/.well-known/openid-credential-issuer") where metadataOverride != nil:
+            return Self.json(metadataOverride ?? "")
         case ("GET", "/.well-known/openid-credential-issuer") where publishAggregation:
             return Self.json(##"{"credential_issuer":"\##(Self.base)","credential_endpoint":"\##(Self.base)/credential","nonce_endpoint":"\##(Self.base)/nonce","status_list_aggregation_endpoint":"\##(Self.base)/status-lists","credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"\##(Self.docType)"}}}"##)
         case ("GET", "/status-lists"):
@@ -229,6 +234,23 @@ struct TenantAndIssuer: HTTPTransport {
                     FakeIssuer.offerURI(#"{"credential_issuer":"https://issuer.test","credential_configuration_ids":["mdl"],"grants":{"authorization_code":{}}}"#)] {
             #expect(await holdfastError { try await holder.retrieveCredentialOffer(uri: uri) }?.code == .credentialOfferInvalid, "\(uri)")
         }
+    }
+
+    /// OpenID4VCI 1.0 §12.2.4: metadata without a required member is refused, naming it.
+    @Test func metadataWithoutItsCredentialEndpointIsNamed() async throws {
+        await issuer.serve(metadata: #"{"credential_issuer":"https://issuer.test","credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"org.iso.18013.5.1.mDL"}}}"#)
+        let error = await holdfastError { try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI()) }
+        #expect(error?.code == .issuerMetadataInvalid)
+        #expect(error?.message.contains("credential_endpoint is required") == true, "\(String(describing: error))")
+    }
+
+    /// Drafts before OpenID4VCI 1.0 put `display` and `claims` (namespace → element → details) at the configuration's
+    /// top level: an offer from such an issuer still shows its branding and claims.
+    @Test func aDraftIssuersDisplayAndClaimsAreRead() async throws {
+        await issuer.serve(metadata: ##"{"credential_issuer":"https://issuer.test","credential_endpoint":"https://issuer.test/credential","credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"org.iso.18013.5.1.mDL","display":[{"name":"Draft licence","text_color":"#ffffff"}],"claims":{"org.iso.18013.5.1":{"given_name":{},"family_name":{}}}}}}"##)
+        let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())
+        #expect(offer.credentials.first?.branding == CredentialBranding(name: "Draft licence", textColor: "#ffffff"))
+        #expect(offer.credentials.first?.claims == ["org.iso.18013.5.1": ["family_name", "given_name"]])
     }
 
     @Test func aClaimedCredentialIsVerifiedStoredAndReadBack() async throws {
