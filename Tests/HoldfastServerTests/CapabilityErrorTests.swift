@@ -60,7 +60,7 @@ import Testing
         #expect(Shown(IssuanceError.walletProviderExists(issuer: "https://w.example"))
                 == Shown(409, .conflict, "Wallet provider exists", "a wallet provider with issuer https://w.example exists"))
         #expect(Shown(IssuanceError.walletProviderNotFound(id: "p")) == Shown(404, .notFound, "Wallet provider not found", "no wallet provider p"))
-        #expect(Shown(IssuanceError.credentialNotFound(id: "c")) == Shown(404, .notFound, "Credential not found", "no issued credential c"))
+        #expect(Shown(IssuanceError.issuedCredentialNotFound(id: "c")) == Shown(404, .notFound, "Credential not found", "no issued credential c"))
         #expect(Shown(IssuanceError.credentialNotRevocable)
                 == Shown(409, .conflict, "Not revocable", "the credential was issued without a status list entry"))
         #expect(Shown(IssuanceError.credentialRevoked) == Shown(409, .conflict, "Revoked", "the credential is revoked; revocation is final"))
@@ -85,7 +85,7 @@ import Testing
             StatusListError.listNotFound(id: ""), StatusListError.noFreeIndex,
             IssuanceError.configurationExists(id: ""), IssuanceError.configurationNotFound(id: ""),
             IssuanceError.walletProviderExists(issuer: ""), IssuanceError.walletProviderNotFound(id: ""),
-            IssuanceError.credentialNotFound(id: ""), IssuanceError.credentialNotRevocable, IssuanceError.credentialRevoked,
+            IssuanceError.issuedCredentialNotFound(id: ""), IssuanceError.credentialNotRevocable, IssuanceError.credentialRevoked,
             PresentationError.sessionNotFound(id: ""), PresentationError.openSessionNotFound(id: ""),
             PresentationError.responseCodeNotFound(id: ""), PresentationError.issuerTrustedAlready(id: ""),
             PresentationError.trustedIssuerNotFound(id: ""),

@@ -8,7 +8,7 @@ public enum IssuanceError: Error, Sendable, Equatable, ProblemConvertible {
     case configurationNotFound(id: String)
     case walletProviderExists(issuer: String)
     case walletProviderNotFound(id: String)
-    case credentialNotFound(id: String)
+    case issuedCredentialNotFound(id: String)
     /// The credential was issued without a status list entry, so its status cannot change.
     case credentialNotRevocable
     /// The credential is revoked, which is final.
@@ -16,14 +16,14 @@ public enum IssuanceError: Error, Sendable, Equatable, ProblemConvertible {
 
     public var problemStatus: HTTPResponse.Status {
         switch self {
-        case .configurationNotFound, .walletProviderNotFound, .credentialNotFound: .notFound
+        case .configurationNotFound, .walletProviderNotFound, .issuedCredentialNotFound: .notFound
         case .configurationExists, .walletProviderExists, .credentialNotRevocable, .credentialRevoked: .conflict
         }
     }
 
     public var problemCode: HoldfastErrorCode {
         switch self {
-        case .configurationNotFound, .walletProviderNotFound, .credentialNotFound: .notFound
+        case .configurationNotFound, .walletProviderNotFound, .issuedCredentialNotFound: .notFound
         case .configurationExists, .walletProviderExists, .credentialNotRevocable, .credentialRevoked: .conflict
         }
     }
@@ -34,7 +34,7 @@ public enum IssuanceError: Error, Sendable, Equatable, ProblemConvertible {
         case .configurationNotFound: "Configuration not found"
         case .walletProviderExists: "Wallet provider exists"
         case .walletProviderNotFound: "Wallet provider not found"
-        case .credentialNotFound: "Credential not found"
+        case .issuedCredentialNotFound: "Credential not found"
         case .credentialNotRevocable: "Not revocable"
         case .credentialRevoked: "Revoked"
         }
@@ -46,7 +46,7 @@ public enum IssuanceError: Error, Sendable, Equatable, ProblemConvertible {
         case .configurationNotFound(let id): "no credential configuration \(id.prefix(CredentialConfigurationService.maximumIDLength))"
         case .walletProviderExists(let issuer): "a wallet provider with issuer \(issuer.prefix(200)) exists"
         case .walletProviderNotFound(let id): "no wallet provider \(id.prefix(64))"
-        case .credentialNotFound(let id): "no issued credential \(id.prefix(64))"
+        case .issuedCredentialNotFound(let id): "no issued credential \(id.prefix(64))"
         case .credentialNotRevocable: "the credential was issued without a status list entry"
         case .credentialRevoked: "the credential is revoked; revocation is final"
         }

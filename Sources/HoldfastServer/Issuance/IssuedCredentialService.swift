@@ -67,7 +67,7 @@ struct IssuedCredentialService: Sendable {
     static func isID(_ id: String) -> Bool { UUID(uuidString: id) != nil && id == id.lowercased() }
 
     static func notFound(_ id: String) -> IssuanceError {
-        .credentialNotFound(id: id)
+        .issuedCredentialNotFound(id: id)
     }
 
     private func credential(_ row: IssuanceStore.IssuedRow) -> IssuedCredential {

@@ -14,7 +14,7 @@ struct SCADeviceService: Sendable {
     /// `409` (its device learns why from its events).
     func reportPinAttempt(walletId: String, success: Bool, now: Date) async throws -> SCAPinAttemptResult {
         try await store.transaction { transaction in
-            guard let wallet = try await transaction.lockedWallet(id: walletId) else { throw SCAError.walletNotFound(id: walletId) }
+            guard let wallet = try await transaction.walletForUpdate(id: walletId) else { throw SCAError.walletNotFound(id: walletId) }
             guard wallet.state == "active" else { throw SCAError.walletState(wallet.state) }
             let left = success ? wallet.maxPinAttempts : max(0, wallet.pinAttemptsLeft - 1)
             let locks = left == 0

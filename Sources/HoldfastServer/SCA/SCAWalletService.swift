@@ -136,7 +136,7 @@ struct SCAWalletService: Sendable {
                         _ update: @escaping @Sendable (SCAWalletStore.Transaction) async throws -> Void) async throws -> SCAWallet {
         guard TetheringID.isValid(id) else { throw SCAError.walletNotFound(id: id) }
         return try await store.transaction { transaction in
-            guard let state = try await transaction.lockedWallet(id: id)?.state else { throw SCAError.walletNotFound(id: id) }
+            guard let state = try await transaction.walletForUpdate(id: id)?.state else { throw SCAError.walletNotFound(id: id) }
             guard states.contains(state) else { throw SCAError.walletState(state) }
             try await update(transaction)
             try await transaction.appendEvent(walletId: id, type: event, data: data, now: now)

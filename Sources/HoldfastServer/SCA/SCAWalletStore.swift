@@ -170,7 +170,7 @@ struct SCAWalletStore: Sendable {
         let dialect: HoldfastDatabase.Dialect
 
         /// The wallet's state and PIN attempts, its row held until the transaction ends; nil for an unknown wallet.
-        func lockedWallet(id: String) async throws -> (state: String, pinAttemptsLeft: Int64, maxPinAttempts: Int64)? {
+        func walletForUpdate(id: String) async throws -> (state: String, pinAttemptsLeft: Int64, maxPinAttempts: Int64)? {
             let lock = dialect == .postgresql ? " FOR UPDATE" : ""
             guard let row = try await db.raw("""
                 SELECT state, pin_attempts_left, max_pin_attempts FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)
