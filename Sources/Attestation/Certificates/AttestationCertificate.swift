@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 import SwiftASN1
 
 /// RFC 5280 §4.1 — the parts of an X.509 certificate that attestation verification needs.

@@ -60,7 +60,7 @@ struct IssuedCredentialService: Sendable {
                 throw ProblemError(status: .conflict, code: .conflict, title: "Revoked",
                                    detail: "the credential is revoked; revocation is final")
             }
-            try await statusLists.setStatus(status.tokenStatus, at: StatusReference(listID: listID, index: index), on: db)
+            try await statusLists.setStatus(status.tokenStatus, at: StatusListPosition(listID: listID, index: index), on: db)
         }
         return try await get(id: id)
     }

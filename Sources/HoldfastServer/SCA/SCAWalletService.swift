@@ -6,6 +6,7 @@ import HoldfastProtocol
 import HTTPTypes
 import JOSE
 import Logging
+import Plumbing
 import SQLKit
 
 /// SCA wallets on the tenant (README "SCA wallet"): made by the bank's back end for one of its users, activated once
@@ -269,7 +270,7 @@ struct SCAWalletService: Sendable {
 
     /// The stored form of a code: SHA-256, hex (the code itself is never stored).
     static func hash(_ code: String) -> String {
-        SHA256.hash(data: Array(code.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Array(code.utf8)))
     }
 
     static func wallet(_ row: any SQLRow) throws -> SCAWallet {

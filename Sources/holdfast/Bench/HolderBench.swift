@@ -86,7 +86,7 @@ struct HolderBench: AsyncParsableCommand {
 /// What the bench reads from the claimed credential itself.
 enum IssuerSignedReader {
     static func statusReference(_ bytes: [UInt8]) throws -> HoldfastSDK.StatusReference? {
-        try IssuerSigned(decoding: bytes).mso.status.map { HoldfastSDK.StatusReference(uri: $0.uri, index: Int(clamping: $0.index)) }
+        try IssuerSigned(decoding: bytes).mso.status
     }
 
     static func certificate(pem: String) throws -> Certificate {

@@ -1,6 +1,7 @@
 import CBOR
 import COSE
 import Foundation
+import Plumbing
 import X509
 
 /// A COSE_Sign1 (RFC 9052 §4.2) laid out for reading: headers in diagnostic notation, the payload decoded when it
@@ -79,7 +80,7 @@ extension COSESign1Rendering {
     /// Every byte of the serial as two hex digits (`02:dc:05`): swift-certificates' own description drops a byte's
     /// leading zero, which makes `02 dc 05` read as `2:dc:5`.
     static func serial(_ serial: Certificate.SerialNumber) -> String {
-        serial.bytes.map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }.joined(separator: ":")
+        serial.bytes.map { Hex.encode([$0]) }.joined(separator: ":")
     }
 }
 
