@@ -158,13 +158,13 @@ struct AttestationBench: AsyncParsableCommand {
             let key = P256.Signing.PrivateKey()
             let signature = try key.signature(for: digest), publicKey = key.publicKey
             return {
-                guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure("P-256 verify failed") }
+                guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-256 verify failed") }
             }
         case .p384:
             let key = P384.Signing.PrivateKey()
             let signature = try key.signature(for: digest), publicKey = key.publicKey
             return {
-                guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure("P-384 verify failed") }
+                guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-384 verify failed") }
             }
         }
     }

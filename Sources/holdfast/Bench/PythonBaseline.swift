@@ -22,14 +22,14 @@ enum PythonBaseline {
         process.standardOutput = output
         process.standardError = errors
         do { try process.run() } catch {
-            throw CommandFailure("cannot start \(python): \(error)")
+            throw CommandFailure(.failure, "cannot start \(python): \(error)")
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw CommandFailure("baseline \(script) failed (exit \(process.terminationStatus)): \(errorText)")
+            throw CommandFailure(.failure, "baseline \(script) failed (exit \(process.terminationStatus)): \(errorText)")
         }
         return object
     }

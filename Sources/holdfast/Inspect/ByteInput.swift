@@ -13,7 +13,7 @@ enum ByteInput {
         guard argument.hasPrefix("@") else { return argument }
         let data = try fileData(argument)
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure("\(argument.dropFirst()) is not text")
+            throw CommandFailure(.failure, "\(argument.dropFirst()) is not text")
         }
         return text
     }
@@ -21,7 +21,7 @@ enum ByteInput {
     static func fileData(_ argument: String) throws -> Data {
         let path = String(argument.dropFirst())
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read file \(path)")
+            throw CommandFailure(.failure, "cannot read file \(path)")
         }
         return data
     }
@@ -38,7 +38,7 @@ enum ByteInput {
         }
         let trimmed = argument.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let decoded = textForms(trimmed) else {
-            throw CommandFailure("input is neither hex, base64 nor base64url (use @file for binary)")
+            throw CommandFailure(.failure, "input is neither hex, base64 nor base64url (use @file for binary)")
         }
         return decoded
     }

@@ -14,12 +14,12 @@ struct COSESign1Rendering {
     /// element is a byte string and second a map.
     init(_ item: CBOR.Decoded) throws {
         if let (tag, _) = try? item.tag() {
-            guard tag == COSESign1.tag else { throw CommandFailure("tag \(tag) is not COSE_Sign1") }
+            guard tag == COSESign1.tag else { throw CommandFailure(.failure, "tag \(tag) is not COSE_Sign1") }
             tagged = true
         } else {
             let elements = try item.array()
             guard elements.count == 4, elements[0].majorType == 2, elements[1].majorType == 5 else {
-                throw CommandFailure("not shaped like a COSE_Sign1")
+                throw CommandFailure(.failure, "not shaped like a COSE_Sign1")
             }
             tagged = false
         }

@@ -39,7 +39,7 @@ enum Inspector {
             decoded = try CBOR.decode(bytes)
         } catch {
             // Say how the text was read: hex and base64 overlap, so a person can see when the guess was wrong.
-            throw CommandFailure("read as \(form.rawValue) (\(bytes.count) bytes), it is not a JWS, JWE, COSE_Sign1 "
+            throw CommandFailure(.failure, "read as \(form.rawValue) (\(bytes.count) bytes), it is not a JWS, JWE, COSE_Sign1 "
                 + "or CBOR item: \(error)")
         }
         if let report = credential(bytes, decoded) { return report }

@@ -12,7 +12,7 @@ enum ListenProbe {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: host, port: port).get()
         } catch {
-            throw CommandFailure("cannot listen on \(host):\(port): \(error). Is another server using it? "
+            throw CommandFailure(.failure, "cannot listen on \(host):\(port): \(error). Is another server using it? "
                 + "Choose another with --port or HOLDFAST_PORT. Nothing was created.")
         }
         try? await channel.close()
