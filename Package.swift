@@ -42,7 +42,9 @@ let package = Package(
     ],
     targets: [
         // MARK: libraries usable in an app, a server and a command-line tool alike
-        .target(name: "CBOR"),
+        // The shared basics under every module: the one lock type (`Locked`) and the one hex encoder (`Hex`).
+        .target(name: "Plumbing"),
+        .target(name: "CBOR", dependencies: ["Plumbing"]),
         .target(name: "QR"),
         .target(name: "COSE", dependencies: [
             "CBOR",
@@ -54,12 +56,12 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "JOSE", dependencies: [
-            "CertificatePath",
+            "CertificatePath", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "MDoc", dependencies: [
-            "CertificatePath", "CBOR", "COSE",
+            "CertificatePath", "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -72,18 +74,18 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "Attestation", dependencies: [
-            "CBOR", "COSE",
+            "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "ClientAttestation", dependencies: ["JOSE"]),
         .target(name: "HoldfastProtocol", dependencies: [
-            "JOSE", "CBOR",
+            "JOSE", "CBOR", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE",
+            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
@@ -94,11 +96,10 @@ let package = Package(
         // C function for the variadic sqlite3_config.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "SQLiteStorage", dependencies: [
-            "CSQLite",
+            "CSQLite", "Plumbing",
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HoldfastAdmin", dependencies: ["HoldfastProtocol", "JOSE"]),
@@ -109,12 +110,11 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc", "StatusList", "COSE",
-            "ClientAttestation", "CBOR", "QR",
+            "ClientAttestation", "CBOR", "QR", "Plumbing",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -132,7 +132,7 @@ let package = Package(
                        .copy("Presentations/verifier.js")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "MDoc", "StatusList",
-            "HoldfastAdmin", "ClientAttestation", "QR",
+            "HoldfastAdmin", "ClientAttestation", "QR", "Plumbing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -144,6 +144,7 @@ let package = Package(
         ]),
         // MARK: tests
         .target(name: "TestSupport", dependencies: [
+            "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -153,6 +154,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SQLKit", package: "sql-kit"),
         ], path: "Tests/ServerTestSupport"),
+        .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
         .testTarget(name: "CBORTests", dependencies: ["TestSupport", "CBOR"]),
         .testTarget(name: "COSETests", dependencies: [
             "TestSupport", "COSE", "CBOR",
@@ -180,7 +182,7 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
         ]),
         .testTarget(name: "AttestationTests", dependencies: [
-            "TestSupport", "Attestation", "CBOR", "COSE",
+            "TestSupport", "Attestation", "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),

@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import Plumbing
 import SwiftASN1
 
 /// RFC 5280 §4.1 — the parts of an X.509 certificate that attestation verification needs.

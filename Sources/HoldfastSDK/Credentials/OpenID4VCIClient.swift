@@ -22,8 +22,8 @@ struct OpenID4VCIClient: Sendable {
 
     func token(code: String, transactionCode: String?, attestation: String, pop: String) async throws(HoldfastError) -> Session {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
-        var form = "grant_type=" + Self.formEncode(OfferReader.preAuthorizedGrant) + "&pre-authorized_code=" + Self.formEncode(code)
-        if let transactionCode { form += "&tx_code=" + Self.formEncode(transactionCode) }
+        var form = "grant_type=" + PercentEncoding.formValue(OfferReader.preAuthorizedGrant) + "&pre-authorized_code=" + PercentEncoding.formValue(code)
+        if let transactionCode { form += "&tx_code=" + PercentEncoding.formValue(transactionCode) }
         var nonce: String?
         for attempt in 0..<2 {
             let proof = try dpop("POST", metadata.tokenEndpoint, key: dpopKey, accessToken: nil, nonce: nonce)
@@ -159,11 +159,5 @@ struct OpenID4VCIClient: Sendable {
             return HoldfastError(.networkError, "the \(step) endpoint answered HTTP \(response.status)", httpStatus: response.status)
         }
         return HoldfastError(.invalidResponse, "the \(step) endpoint answered HTTP \(response.status)", httpStatus: response.status)
-    }
-
-    /// RFC 6749 Appendix B.
-    static func formEncode(_ value: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
-        return (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value).replacingOccurrences(of: "%20", with: "+")
     }
 }

@@ -171,7 +171,7 @@ public actor OnlinePresentationSession {
         } catch {
             throw HoldfastError(.requestUnsupported, "the response cannot be encrypted to the verifier's key: \(error)")
         }
-        let form = "response=" + OpenID4VCIClient.formEncode(jwe)
+        let form = "response=" + PercentEncoding.formValue(jwe)
         let response: TransportResponse
         do {
             response = try await presentations.seams.transport.send(TransportRequest(

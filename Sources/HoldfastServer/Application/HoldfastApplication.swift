@@ -102,7 +102,7 @@ public enum HoldfastApplication {
         do {
             revocations = try await AndroidRevocations.start(source: configuration.tethering.androidRevocationList,
                                                              refreshInterval: configuration.tethering.androidRevocationRefresh,
-                                                             outbound: configuration.outbound, logger: logger)
+                                                             outbound: configuration.outbound, clock: options.clock, logger: logger)
             prepared = try await prepare(database: database, masterKey: masterKey, issuance: configuration.issuance,
                                          verifierHost: VerifierCertificates.host(of: configuration.effectivePublicURL()),
                                          now: options.clock.now(), logger: logger)

@@ -2,6 +2,7 @@ import Ephemeral
 import Foundation
 import HoldfastProtocol
 import Logging
+import Plumbing
 
 /// What the controllers are built from (`HoldfastControllers.make`), made once at start-up: storage, the ephemeral
 /// store, the tenant keys, admin keys, the authenticators, metrics, the clock and the configuration.
@@ -49,13 +50,10 @@ public struct ServerServices: Sendable {
 }
 
 /// The port the server listens on once it runs (port 0 asks the system for one).
-///
-/// `@unchecked Sendable`: the only state is `port`, read and written under `lock`.
-final class BoundPort: @unchecked Sendable {
-    private let lock = NSLock()
-    private var port: Int?
+final class BoundPort: Sendable {
+    private let port = Locked<Int?>(nil)
 
-    var value: Int? { lock.withLock { port } }
+    var value: Int? { port.withLock { $0 } }
 
-    func set(_ value: Int) { lock.withLock { port = value } }
+    func set(_ value: Int) { port.withLock { $0 = value } }
 }

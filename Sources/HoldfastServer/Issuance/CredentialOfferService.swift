@@ -5,6 +5,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
+import Plumbing
 import SQLKit
 
 /// Credential offers (README "Credentials"; OpenID4VCI 1.0 §4.1): an admin makes an offer of one credential with
@@ -75,7 +76,7 @@ struct CredentialOfferService: Sendable {
                                txCodeHash: txCode.map { Self.txCodeHash($0.code, offerID: id) }, createdAt: created, expiresAt: expires)
         let offer = Self.offerJSON(issuer: publicURL(), configurationID: configurationID, code: code,
                                    txCode: txCode.map { ($0.length, $0.inputMode, $0.description) })
-        return CredentialOfferCreated(id: id, offerUri: "openid-credential-offer://?credential_offer=" + Self.percentEncode(offer),
+        return CredentialOfferCreated(id: id, offerUri: "openid-credential-offer://?credential_offer=" + PercentEncoding.queryValue(offer),
                                       txCode: txCode?.code, expiresAt: Timestamp.date(expires))
     }
 
@@ -101,13 +102,6 @@ struct CredentialOfferService: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-
-    /// RFC 3986 §2.3: everything but the unreserved characters is percent-encoded.
-    static func percentEncode(_ text: String) -> String {
-        var allowed = CharacterSet()
-        allowed.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
 
     /// The claim values as mDoc namespaces, each value turned into CBOR; every element must be one the
     /// configuration lists (when it lists any).
@@ -276,7 +270,7 @@ struct CredentialOfferService: Sendable {
     }
 
     static func hash(_ secret: String) -> String {
-        AdminKeyToken.hex(SHA256.hash(data: Array(secret.utf8)))
+        Hex.encode(SHA256.hash(data: Array(secret.utf8)))
     }
 
     /// Tied to its offer, so that equal codes of two offers hash differently.

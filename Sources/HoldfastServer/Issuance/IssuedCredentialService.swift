@@ -59,7 +59,7 @@ struct IssuedCredentialService: Sendable {
             guard try await store.setIssuedStatus(id: id, to: status.rawValue, unless: Status.revoked.rawValue, on: db) else {
                 throw IssuanceError.credentialRevoked
             }
-            try await statusLists.setStatus(status.tokenStatus, at: StatusReference(listID: listID, index: index), on: db)
+            try await statusLists.setStatus(status.tokenStatus, at: StatusListPosition(listID: listID, index: index), on: db)
         }
         return try await get(id: id)
     }

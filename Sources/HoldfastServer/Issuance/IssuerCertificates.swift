@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import MDoc
+import Plumbing
 import SQLKit
 import SwiftASN1
 import X509
@@ -43,7 +44,7 @@ public struct IssuerCertificate: Sendable {
     }
 
     static func id(of der: [UInt8]) -> String {
-        SHA256.hash(data: der).prefix(16).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: der).prefix(16))
     }
 }
 

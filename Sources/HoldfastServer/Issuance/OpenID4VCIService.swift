@@ -235,7 +235,7 @@ struct OpenID4VCIService: Sendable {
         let signed = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let days = configuration.validForDays ?? CredentialConfigurationService.defaultValidForDays
         let validUntil = signed.addingTimeInterval(TimeInterval(days) * 86_400)
-        var reference: StatusReference?
+        var reference: StatusListPosition?
         if configuration.revocable ?? true {
             reference = try await statusLists.allocate(on: db, now: now)
         }

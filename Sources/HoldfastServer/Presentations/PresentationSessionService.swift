@@ -129,7 +129,7 @@ struct PresentationSessionService: Sendable {
     /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024), or the session's
     /// `authorizationEndpoint` with those two parameters.
     private func authorizationRequestUri(id: String, settings: Settings) -> String {
-        let parameters = "client_id=\(Self.queryEncode(settings.clientId))&request_uri=\(Self.queryEncode(publicURL() + Self.requestPath(id)))"
+        let parameters = "client_id=\(PercentEncoding.queryValue(settings.clientId))&request_uri=\(PercentEncoding.queryValue(publicURL() + Self.requestPath(id)))"
         if let endpoint = settings.authorizationEndpoint {
             return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
         }
@@ -300,7 +300,4 @@ struct PresentationSessionService: Sendable {
         return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    static func queryEncode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
-    }
 }

@@ -4,6 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 import Logging
+import Plumbing
 
 /// SCA wallets on the tenant, as the bank's back end manages them (README "SCA wallet"): made for one of its users
 /// (activated once by a device with the one-time code, `SCAActivationService`), then locked, unlocked, reset, changed
@@ -170,6 +171,6 @@ struct SCAWalletService: Sendable {
 
     /// The stored form of a code: SHA-256, hex (the code itself is never stored).
     static func hash(_ code: String) -> String {
-        SHA256.hash(data: Array(code.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Array(code.utf8)))
     }
 }

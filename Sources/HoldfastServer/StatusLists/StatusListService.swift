@@ -4,11 +4,13 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
+import Plumbing
 import SQLKit
 import StatusList
 
-/// Where a credential's status lives: its list and its index there (the MSO's `status.status_list`).
-public struct StatusReference: Sendable, Hashable {
+/// Where a credential's status lives in this tenant's database: its list's id and its index there. The MSO carries
+/// it as a `MobileSecurityObject.StatusReference` (the list's URI, `StatusListService.uri(of:)`, and the index).
+public struct StatusListPosition: Sendable, Hashable {
     public let listID: String
     public let index: Int
 }
@@ -22,7 +24,7 @@ public struct ServedStatusListToken: Sendable {
 
     /// A strong validator for `If-None-Match` (RFC 9110 §8.8.3): the token's own hash.
     public var etag: String {
-        "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        "\"" + Hex.encode(SHA256.hash(data: bytes).prefix(16)) + "\""
     }
 }
 
@@ -64,7 +66,7 @@ public struct StatusListService: Sendable {
 
     /// Hands out a fresh index with status 0 (valid), in the caller's transaction `db`: a random free index of the
     /// oldest open list, or of a new list when none is open. Two nodes drawing the same index cannot both insert it.
-    func allocate(on db: any SQLDatabase, now: Date) async throws -> StatusReference {
+    func allocate(on db: any SQLDatabase, now: Date) async throws -> StatusListPosition {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<4 {
             let listID = try await openList(on: db, now: now)
@@ -72,7 +74,7 @@ public struct StatusListService: Sendable {
             for _ in 0..<Self.maximumDraws {
                 let index = Int.random(in: 0..<Self.listSize, using: &generator)
                 if try await store.insertEntry(listID: listID, index: index, on: db) {
-                    return StatusReference(listID: listID, index: index)
+                    return StatusListPosition(listID: listID, index: index)
                 }
                 // No shared counter is written per allocation (one row every issuance updates would serialise them
                 // all): a run of taken draws, likely only once the list fills, has the list counted instead.
@@ -110,7 +112,7 @@ public struct StatusListService: Sendable {
     }
 
     /// Sets the status at `reference` and bumps its list's version, in the caller's transaction `db`.
-    func setStatus(_ value: TokenStatus, at reference: StatusReference, on db: any SQLDatabase) async throws {
+    func setStatus(_ value: TokenStatus, at reference: StatusListPosition, on db: any SQLDatabase) async throws {
         try await store.setStatus(value.rawValue, listID: reference.listID, index: reference.index, on: db)
     }
 

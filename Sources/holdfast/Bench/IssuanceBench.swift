@@ -29,7 +29,7 @@ struct IssuanceBench: AsyncParsableCommand {
         let key = P256.Signing.PrivateKey()
         let signature = try key.signature(for: digest), publicKey = key.publicKey
         let raw = try measureRate(seconds: seconds) {
-            guard publicKey.isValidSignature(signature, for: digest) else { throw BenchFailure("P-256 verify failed") }
+            guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-256 verify failed") }
         }
         print(String(format: "raw ECDSA P-256 verify (precomputed digest, one core): %.0f ops/s", raw.perSecond))
 
@@ -40,7 +40,7 @@ struct IssuanceBench: AsyncParsableCommand {
             let setup = try await BenchConnection.connect(host: target.host, port: target.port)
             let created = try await setup.send(.POST, "/v1/credentials/mobile/configurations",
                                                headers: IssuanceWallet.adminHeaders(adminKey), body: Array(IssuanceWallet.configuration.utf8))
-            guard created.status == 201 else { throw BenchFailure("configuration: HTTP \(created.status)") }
+            guard created.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(created.status)") }
             await setup.close()
 
             var wallets: [IssuanceWallet] = []
@@ -101,9 +101,9 @@ final class IssuanceWallet: @unchecked Sendable {
         let registered = try await connection.send(.POST, TetheringRoutes.instances(applicationId: applicationId),
                                                    headers: [(HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType)],
                                                    body: Array(try HoldfastJSON.encode(request)))
-        guard registered.status == 201 else { throw BenchFailure("registration: HTTP \(registered.status)") }
+        guard registered.status == 201 else { throw CommandFailure(.failure, "registration: HTTP \(registered.status)") }
         let instance = try HoldfastJSON.decode(InstanceRegistrationResponse.self, from: Data(registered.body))
-        guard let license = instance.licenseToken else { throw BenchFailure("registration gave no license") }
+        guard let license = instance.licenseToken else { throw CommandFailure(.failure, "registration gave no license") }
         let signing = JWSSigningKey(key)
         let path = "/v1/holder/instances/\(instance.instanceId)/wallet-attestations"
         let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: signing, issuedAt: Date(),
@@ -114,7 +114,7 @@ final class IssuanceWallet: @unchecked Sendable {
             (HoldfastHeaders.dpop, proof),
         ], body: Array("{}".utf8))
         guard attested.status == 200 || attested.status == 201 else {
-            throw BenchFailure("wallet attestation: HTTP \(attested.status) \(String(decoding: attested.body.prefix(200), as: UTF8.self))")
+            throw CommandFailure(.failure, "wallet attestation: HTTP \(attested.status) \(String(decoding: attested.body.prefix(200), as: UTF8.self))")
         }
         let attestation = try HoldfastJSON.decode(WalletAttestationResponse.self, from: Data(attested.body)).walletAttestation
         return IssuanceWallet(connection: connection, target: target, instanceKey: signing, attestation: attestation)
@@ -131,7 +131,7 @@ final class IssuanceWallet: @unchecked Sendable {
         guard let query = offerURI.split(separator: "=", maxSplits: 1).last?.removingPercentEncoding,
               let offer = try JSONDecoder().decode(JSONValue.self, from: Data(query.utf8)).objectValue,
               let code = offer["grants"]?.objectValue?[OpenID4VCIIdentifiers.preAuthorizedCodeGrant]?
-                  .objectValue?["pre-authorized_code"]?.stringValue else { throw BenchFailure("offer: no pre-authorized code") }
+                  .objectValue?["pre-authorized_code"]?.stringValue else { throw CommandFailure(.failure, "offer: no pre-authorized code") }
 
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
         let now = Date()
@@ -169,7 +169,7 @@ final class IssuanceWallet: @unchecked Sendable {
               issued.count == 1 else { throw Self.failure("credential", credential) }
     }
 
-    private static func failure(_ step: String, _ response: BenchResponse) -> BenchFailure {
-        BenchFailure("\(step): HTTP \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+    private static func failure(_ step: String, _ response: BenchResponse) -> CommandFailure {
+        CommandFailure(.failure, "\(step): HTTP \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))")
     }
 }
