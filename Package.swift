@@ -43,7 +43,9 @@ let package = Package(
     ],
     targets: [
         // MARK: libraries usable in an app, a server and a command-line tool alike
-        .target(name: "CBOR"),
+        // The shared basics under every module: the one lock type (`Locked`) and the one hex encoder (`Hex`).
+        .target(name: "Plumbing"),
+        .target(name: "CBOR", dependencies: ["Plumbing"]),
         .target(name: "QR"),
         .target(name: "COSE", dependencies: [
             "CBOR",
@@ -55,12 +57,12 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "JOSE", dependencies: [
-            "CertificatePath",
+            "CertificatePath", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "MDoc", dependencies: [
-            "CertificatePath", "CBOR", "COSE",
+            "CertificatePath", "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -76,18 +78,18 @@ let package = Package(
         // the issuer in the server and the wallet in the SDK.
         .target(name: "OpenID4VCI", dependencies: ["JOSE"]),
         .target(name: "Attestation", dependencies: [
-            "CBOR", "COSE",
+            "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "ClientAttestation", dependencies: ["JOSE"]),
         .target(name: "HoldfastProtocol", dependencies: [
-            "JOSE", "CBOR",
+            "JOSE", "CBOR", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "OpenID4VCI",
+            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "Plumbing", "OpenID4VCI",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
@@ -98,11 +100,10 @@ let package = Package(
         // C function for the variadic sqlite3_config.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "SQLiteStorage", dependencies: [
-            "CSQLite",
+            "CSQLite", "Plumbing",
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HoldfastAdmin", dependencies: ["HoldfastProtocol", "JOSE"]),
@@ -113,12 +114,11 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc", "StatusList", "COSE",
-            "ClientAttestation", "CBOR", "QR", "OpenID4VCI",
+            "ClientAttestation", "CBOR", "QR", "Plumbing", "OpenID4VCI",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -132,10 +132,11 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOPosix", package: "swift-nio"),
-        ], resources: [.copy("openapi.json")]),
+        ], resources: [.copy("openapi.json"), .copy("Presentations/verifier.html"), .copy("Presentations/verifier.css"),
+                       .copy("Presentations/verifier.js")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "MDoc", "StatusList",
-            "HoldfastAdmin", "ClientAttestation", "QR", "OpenID4VCI",
+            "HoldfastAdmin", "ClientAttestation", "QR", "Plumbing", "OpenID4VCI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -147,6 +148,7 @@ let package = Package(
         ]),
         // MARK: tests
         .target(name: "TestSupport", dependencies: [
+            "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -156,6 +158,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SQLKit", package: "sql-kit"),
         ], path: "Tests/ServerTestSupport"),
+        .testTarget(name: "PlumbingTests", dependencies: ["Plumbing"]),
         .testTarget(name: "CBORTests", dependencies: ["TestSupport", "CBOR"]),
         .testTarget(name: "COSETests", dependencies: [
             "TestSupport", "COSE", "CBOR",
@@ -187,7 +190,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "AttestationTests", dependencies: [
-            "TestSupport", "Attestation", "CBOR", "COSE",
+            "TestSupport", "Attestation", "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),

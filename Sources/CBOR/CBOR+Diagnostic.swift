@@ -1,3 +1,5 @@
+import Plumbing
+
 /// RFC 8949 §8 diagnostic notation, written the way RFC 8949 Appendix A writes its examples.
 extension CBOR {
     /// One line of diagnostic notation, e.g. `{_ "a": 1, "b": [_ 2, 3]}`. Text outside ASCII is escaped as
@@ -136,17 +138,8 @@ struct DiagnosticPrinter {
         output.append(")")
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     private mutating func writeHex(_ bytes: [UInt8]) {
-        var text: [UInt8] = [UInt8(ascii: "h"), UInt8(ascii: "'")]
-        text.reserveCapacity(bytes.count * 2 + 3)
-        for byte in bytes {
-            text.append(Self.hexDigits[Int(byte >> 4)])
-            text.append(Self.hexDigits[Int(byte & 0xf)])
-        }
-        text.append(UInt8(ascii: "'"))
-        output.append(String(decoding: text, as: UTF8.self))
+        output.append("h'" + Hex.encode(bytes) + "'")
     }
 
     private mutating func writeText(_ text: String) {
@@ -174,7 +167,7 @@ struct DiagnosticPrinter {
     private mutating func appendUnicodeEscape(_ unit: UInt16) {
         output.append("\\u")
         for shift in stride(from: 12, through: 0, by: -4) {
-            output.unicodeScalars.append(Unicode.Scalar(Self.hexDigits[Int((unit >> UInt16(shift)) & 0xf)]))
+            output.unicodeScalars.append(Unicode.Scalar(Hex.digit(UInt8((unit >> UInt16(shift)) & 0xf))))
         }
     }
 }

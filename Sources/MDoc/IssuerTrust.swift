@@ -2,6 +2,7 @@ import CertificatePath
 import COSE
 import Crypto
 import Foundation
+import Plumbing
 import SwiftASN1
 import X509
 
@@ -99,10 +100,8 @@ public struct IssuerTrust: Sendable {
 /// presentation, and parsing one costs about as much as a third of a signature check. Only the parse is kept —
 /// the chain, signature, validity and profile are checked on every call. At most `capacity` entries; when full,
 /// it starts again empty.
-final class ParsedCertificates: @unchecked Sendable {
-    // @unchecked: `entries` is only read and written under `lock`.
-    private let lock = NSLock()
-    private var entries: [[UInt8]: Certificate] = [:]
+final class ParsedCertificates: Sendable {
+    private let entries = Locked<[[UInt8]: Certificate]>([:])
     let capacity: Int
 
     init(capacity: Int) {
@@ -110,11 +109,11 @@ final class ParsedCertificates: @unchecked Sendable {
     }
 
     func certificate(_ der: [UInt8]) -> Certificate? {
-        lock.withLock { entries[der] }
+        entries.withLock { $0[der] }
     }
 
     func keep(_ certificate: Certificate, for der: [UInt8]) {
-        lock.withLock {
+        entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[der] = certificate
         }

@@ -23,9 +23,15 @@ public struct MobileSecurityObject: Sendable, Hashable {
     }
 
     /// The MSO `status` (ISO/IEC 18013-5 second edition §12.3.6.3; draft-ietf-oauth-status-list §6.3:
-    /// `status: {status_list: {idx, uri}}`).
-    public struct StatusReference: Sendable, Hashable {
+    /// `status: {status_list: {idx, uri}}`): where a credential's status is published. The one status reference
+    /// type: the issuer writes it, the SDK (`HoldfastSDK.StatusReference`) and the verifier read it.
+    ///
+    /// Its `Codable` form, `{"index": …, "uri": …}`, is how the SDK stores it: keep it, so that what is stored
+    /// still decodes.
+    public struct StatusReference: Sendable, Hashable, Codable {
+        /// The credential's index in the list (`idx`).
         public var index: UInt64
+        /// The status list token's URI (`uri`, also the token's `sub`).
         public var uri: String
 
         public init(index: UInt64, uri: String) {

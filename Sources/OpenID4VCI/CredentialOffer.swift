@@ -95,15 +95,9 @@ public struct CredentialOffer: Codable, Sendable, Hashable {
         try OpenID4VCIJSON.decode(CredentialOffer.self, from: data, what: "the credential offer")
     }
 
-    /// The offer's JSON, keys sorted and slashes unescaped.
+    /// The offer's JSON, keys sorted and slashes unescaped: by value, it is the `credential_offer` query value of
+    /// `CredentialOfferURI.prefix(.credentialOffer)` (§4.1.3), percent-encoded by the writer.
     public func encoded() throws -> Data { try OpenID4VCIJSON.encode(self) }
-
-    /// §4.1.3: `openid-credential-offer://?credential_offer=<the offer's JSON>`, every character but RFC 3986 §2.3's
-    /// unreserved ones percent-encoded.
-    public func uri() throws -> String {
-        let json = String(decoding: try encoded(), as: UTF8.self)
-        return CredentialOfferURI.prefix(.credentialOffer) + CredentialOfferURI.percentEncode(json)
-    }
 }
 
 /// OpenID4VCI 1.0 §4.1.3: how an offer reaches the wallet — by value (`credential_offer`, the offer's JSON) or by
@@ -118,7 +112,8 @@ public enum CredentialOfferURI: Sendable, Hashable {
         case credentialOfferURI = "credential_offer_uri"
     }
 
-    static func prefix(_ parameter: Parameter) -> String {
+    /// `openid-credential-offer://?<parameter>=`: what precedes the percent-encoded value (§4.1.3).
+    public static func prefix(_ parameter: Parameter) -> String {
         OpenID4VCIIdentifiers.credentialOfferScheme + "://?" + parameter.rawValue + "="
     }
 
@@ -136,11 +131,5 @@ public enum CredentialOfferURI: Sendable, Hashable {
         } else {
             throw OpenID4VCIError(.invalidURI, "the URI has neither credential_offer nor credential_offer_uri")
         }
-    }
-
-    /// RFC 3986 §2.3: everything but the unreserved characters is percent-encoded.
-    static func percentEncode(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }

@@ -1,8 +1,12 @@
 import Foundation
 
 /// OpenID4VCI 1.0 §6.1 — the token request of the pre-authorized code grant, an
-/// `application/x-www-form-urlencoded` body (RFC 6749 §4.1.3, Appendix B).
+/// `application/x-www-form-urlencoded` body (RFC 6749 §4.1.3, Appendix B). The parameters are encoded by the caller
+/// (`HoldfastProtocol`'s `PercentEncoding.formValue`, the project's one form encoder).
 public struct TokenRequest: Sendable, Hashable {
+    /// RFC 6749 §4.1.3: the media type of the body.
+    public static let mediaType = "application/x-www-form-urlencoded"
+
     /// `grant_type`: always the pre-authorized code grant here.
     public var grantType: String { OpenID4VCIIdentifiers.preAuthorizedCodeGrant }
     /// `pre-authorized_code`.
@@ -45,11 +49,11 @@ public struct TokenRequest: Sendable, Hashable {
         self.init(preAuthorizedCode: code, txCode: try single(.txCode))
     }
 
-    /// The form body (`OAuthForm`): `grant_type`, `pre-authorized_code`, then `tx_code` when there is one.
-    public var formEncoded: String {
+    /// The form parameters, in order: `grant_type`, `pre-authorized_code`, then `tx_code` when there is one.
+    public var formParameters: [(name: String, value: String)] {
         var parameters = [(name: Parameter.grantType.rawValue, value: grantType),
                           (name: Parameter.preAuthorizedCode.rawValue, value: preAuthorizedCode)]
         if let txCode { parameters.append((name: Parameter.txCode.rawValue, value: txCode)) }
-        return OAuthForm.body(parameters)
+        return parameters
     }
 }

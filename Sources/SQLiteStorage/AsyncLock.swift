@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Plumbing
 
 /// A mutual-exclusion lock whose waiters suspend instead of blocking their thread, granted in arrival order.
 ///
@@ -11,18 +11,18 @@ final class AsyncLock: Sendable {
         var head = 0
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
 
     /// Takes the lock, suspending until it is free. Uncontended, it does not suspend.
     func lock() async {
-        let acquired = state.withLockedValue { state in
+        let acquired = state.withLock { state in
             if state.locked { return false }
             state.locked = true
             return true
         }
         if acquired { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLockedValue { state in
+            let now = state.withLock { state in
                 if !state.locked {
                     state.locked = true
                     return true
@@ -36,7 +36,7 @@ final class AsyncLock: Sendable {
 
     /// Takes the lock if it is free; never waits.
     func tryLock() -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             if state.locked { return false }
             state.locked = true
             return true
@@ -44,11 +44,11 @@ final class AsyncLock: Sendable {
     }
 
     /// How many tasks are waiting (for tests).
-    var waiting: Int { state.withLockedValue { $0.waiters.count - $0.head } }
+    var waiting: Int { state.withLock { $0.waiters.count - $0.head } }
 
     /// Releases the lock, handing it to the longest waiter if there is one.
     func unlock() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             precondition(state.locked, "AsyncLock unlocked while not locked")
             guard state.head < state.waiters.count else {
                 state.locked = false

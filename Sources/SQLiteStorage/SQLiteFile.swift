@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
+import Plumbing
 
 /// An SQLite database file as the server uses it (DESIGN.md §4 "Storage"): a few reader connections and one
 /// writer connection, run on the calling thread.
@@ -16,12 +16,11 @@ import NIOConcurrencyHelpers
 ///   in-process nodes in tests) share its writer lock rather than meet in SQLite's busy handler. Other processes
 ///   (the CLI's admin commands) are waited for by the busy timeout.
 ///
-/// `@unchecked Sendable`: every connection is used under its own `NSLock`; the writer also only under `writerLock`.
-public final class SQLiteFile: @unchecked Sendable {
+/// Every connection is used under its own lock (`Locked`); the writer also only under `writerLock`.
+public final class SQLiteFile: Sendable {
     let path: String
-    private let readers: [(lock: NSLock, handle: SQLiteHandle)]
-    private let writerHandle: SQLiteHandle
-    private let writerHandleLock = NSLock()
+    private let readers: [Locked<SQLiteHandle>]
+    private let writerHandle: Locked<SQLiteHandle>
     let writerLock = AsyncLock()
     private let checkpointer: SQLiteCheckpointer
 
@@ -31,10 +30,10 @@ public final class SQLiteFile: @unchecked Sendable {
     private init(path: String) throws(SQLiteStatementError) {
         self.path = path
         // The writer first: it switches the file to WAL before the readers open it.
-        writerHandle = try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
-        var readers: [(NSLock, SQLiteHandle)] = []
+        writerHandle = Locked(try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds))
+        var readers: [Locked<SQLiteHandle>] = []
         for _ in 0..<Self.readerCount {
-            readers.append((NSLock(), try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)))
+            readers.append(Locked(try SQLiteHandle(path: path, busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)))
         }
         self.readers = readers
         checkpointer = try SQLiteCheckpointer(path: path)
@@ -42,12 +41,12 @@ public final class SQLiteFile: @unchecked Sendable {
 
     // MARK: Sharing by path
 
-    private static let open = NIOLockedValueBox<[String: (file: SQLiteFile, users: Int)]>([:])
+    private static let open = Locked<[String: (file: SQLiteFile, users: Int)]>([:])
 
     /// The process's `SQLiteFile` for `path`, opened (and the file created) on first use.
     public static func open(path: String) throws(SQLiteStatementError) -> SQLiteFile {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        let result: Result<SQLiteFile, SQLiteStatementError> = open.withLockedValue { files in
+        let result: Result<SQLiteFile, SQLiteStatementError> = open.withLock { files in
             if let entry = files[key] {
                 files[key] = (entry.file, entry.users + 1)
                 return .success(entry.file)
@@ -68,7 +67,7 @@ public final class SQLiteFile: @unchecked Sendable {
     /// Gives back one `open`; the connections close when the last user is gone.
     public func release() {
         let key = path
-        let closing = Self.open.withLockedValue { files -> Bool in
+        let closing = Self.open.withLock { files -> Bool in
             guard let entry = files[key], entry.file === self else { return false }
             if entry.users > 1 {
                 files[key] = (entry.file, entry.users - 1)
@@ -79,8 +78,8 @@ public final class SQLiteFile: @unchecked Sendable {
         }
         guard closing else { return }
         checkpointer.stop()
-        for reader in readers { reader.lock.withLock { reader.handle.close() } }
-        writerHandleLock.withLock { writerHandle.close() }
+        for reader in readers { reader.withLock { $0.close() } }
+        writerHandle.withLock { $0.close() }
     }
 
     // MARK: Running statements
@@ -123,22 +122,20 @@ public final class SQLiteFile: @unchecked Sendable {
 
     /// Runs one statement on the writer; the caller holds `writerLock`.
     func runOnWriter(_ sql: String, _ binds: [SQLiteValue], _ onRow: (SQLiteResultRow) throws -> Void) throws {
-        try writerHandleLock.withLock { try writerHandle.run(sql, binds: binds, onRow) }
+        try writerHandle.withLock { try $0.run(sql, binds: binds, onRow) }
     }
 
     /// Whether the writer is outside any transaction (`sqlite3_get_autocommit`); the caller holds `writerLock`.
     func writerIsInAutocommit() -> Bool {
-        writerHandleLock.withLock { writerHandle.isInAutocommit }
+        writerHandle.withLock { $0.isInAutocommit }
     }
 
-    private func withReader<T>(_ body: (SQLiteHandle) throws -> T) throws -> T {
-        for reader in readers where reader.lock.try() {
-            defer { reader.lock.unlock() }
-            return try body(reader.handle)
+    private func withReader<T: Sendable>(_ body: (SQLiteHandle) throws -> T) throws -> T {
+        for reader in readers {
+            if let result = try reader.withLockIfAvailable({ try body($0) }) { return result }
         }
         // All busy (more concurrent readers than connections): wait for the first, which is never held long.
-        let reader = readers[0]
-        return try reader.lock.withLock { try body(reader.handle) }
+        return try readers[0].withLock { try body($0) }
     }
 }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Plumbing
 import SQLKit
 
 /// sql-kit's `SQLDatabase` over an `SQLiteFile`: statements run on the calling thread, reads on a reader
@@ -17,9 +17,9 @@ public struct SQLiteFileDatabase: SQLDatabase {
 
     /// Whether a session is still open (its database must not be used after its closure returned).
     final class SessionState: Sendable {
-        private let open = NIOLockedValueBox(true)
-        var isOpen: Bool { open.withLockedValue { $0 } }
-        func close() { open.withLockedValue { $0 = false } }
+        private let open = Locked(true)
+        var isOpen: Bool { open.withLock { $0 } }
+        func close() { open.withLock { $0 = false } }
     }
 
     public init(file: SQLiteFile, logger: Logger, queryLogLevel: Logger.Level?) {

@@ -1,5 +1,6 @@
 @testable import Attestation
 import Foundation
+import Plumbing
 import TestSupport
 import Testing
 

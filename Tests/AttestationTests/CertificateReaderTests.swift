@@ -1,6 +1,7 @@
 @testable import Attestation
 import CBOR
 import Foundation
+import Plumbing
 import SwiftASN1
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@
 import COSE
 import Crypto
 import Foundation
+import Plumbing
 import TestSupport
 import Testing
 

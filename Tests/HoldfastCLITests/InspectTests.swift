@@ -119,7 +119,7 @@ import TestSupport
     }
 
     @Test func anUnreadableInputSaysHowItWasRead() {
-        #expect(throws: Inspector.Failure.self) { try Inspector.inspect("zzzz", pretty: false) }
+        #expect(throws: CommandFailure.self) { try Inspector.inspect("zzzz", pretty: false) }
         do {
             _ = try Inspector.inspect("zzzz", pretty: false)
         } catch {

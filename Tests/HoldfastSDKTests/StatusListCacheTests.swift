@@ -67,7 +67,7 @@ actor ScriptedStatusEndpoint: HTTPTransport {
     let endpoint = ScriptedStatusEndpoint()
     let storage = MemorySecureStorage()
     let issuer: TestStatusIssuer
-    let reference = StatusReference(uri: TestStatusIssuer.uri, index: 5)
+    let reference = StatusReference(index: 5, uri: TestStatusIssuer.uri)
 
     init() throws {
         issuer = try TestStatusIssuer(validFrom: clock.now())
@@ -191,8 +191,8 @@ actor ScriptedStatusEndpoint: HTTPTransport {
         let cache = cache()
         await endpoint.serve(try issuer.token([9: 1], issuedAt: clock.now()))
         #expect(await cache.status(of: reference, trust: issuer.trust, online: true) == .valid)
-        #expect(await cache.status(of: StatusReference(uri: TestStatusIssuer.uri, index: 9), trust: issuer.trust, online: true) == .revoked)
-        #expect(await cache.status(of: StatusReference(uri: TestStatusIssuer.uri, index: 64), trust: issuer.trust, online: true)
+        #expect(await cache.status(of: StatusReference(index: 9, uri: TestStatusIssuer.uri), trust: issuer.trust, online: true) == .revoked)
+        #expect(await cache.status(of: StatusReference(index: 64, uri: TestStatusIssuer.uri), trust: issuer.trust, online: true)
             == .unknown(.indexOutOfRange))
         #expect(await endpoint.count == 1)
     }
@@ -203,7 +203,7 @@ actor ScriptedStatusEndpoint: HTTPTransport {
         await endpoint.setDelay(.milliseconds(200))
         let statuses = await withTaskGroup(of: CredentialStatus.self) { group in
             for index in 0..<100 {
-                group.addTask { await cache.status(of: StatusReference(uri: TestStatusIssuer.uri, index: index % 8),
+                group.addTask { await cache.status(of: StatusReference(index: UInt64(index % 8), uri: TestStatusIssuer.uri),
                                                    trust: issuer.trust, online: true) }
             }
             var all: [CredentialStatus] = []

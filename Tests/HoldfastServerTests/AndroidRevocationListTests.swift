@@ -1,5 +1,6 @@
 import Attestation
 import Foundation
+import HoldfastProtocol
 @testable import HoldfastServer
 import Hummingbird
 import HummingbirdTesting
@@ -39,6 +40,19 @@ import Testing
         #expect(await !revocations.refresh())
         #expect(revocations.current.entries.keys.sorted() == ["abc1", "def2"], "a failed refresh keeps the last good list")
         #expect(revocations.status.lastFailure != nil)
+    }
+
+    /// `loadedAt` is the server clock's time of the load, not the system's.
+    @Test func theLoadTimeComesFromTheServerClock() async throws {
+        let path = try Self.temporaryFile(Self.statusJSON(["abc1"]))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let revocations = try await AndroidRevocations.start(source: .file(path: path), refreshInterval: .seconds(60),
+                                                             clock: clock, logger: StorageBackend.quietLogger)
+        #expect(revocations.status.loadedAt == Date(timeIntervalSince1970: 1_800_000_000))
+        clock.advance(by: 60)
+        #expect(await revocations.refresh())
+        #expect(revocations.status.loadedAt == Date(timeIntervalSince1970: 1_800_000_060))
     }
 
     /// The refresher service reads the source again on its interval, and ends when the server shuts down. No

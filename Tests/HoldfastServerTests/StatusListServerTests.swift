@@ -169,11 +169,11 @@ import Testing
             try await TestServices.with(configuration) { services in
                 let lists = Self.statusLists(services)
                 let now = services.clock.now()
-                let references = try await withThrowingTaskGroup(of: StatusReference.self) { group in
+                let references = try await withThrowingTaskGroup(of: StatusListPosition.self) { group in
                     for _ in 0..<1_000 {
                         group.addTask { try await services.database.transaction { db in try await lists.allocate(on: db, now: now) } }
                     }
-                    return try await group.reduce(into: [StatusReference]()) { $0.append($1) }
+                    return try await group.reduce(into: [StatusListPosition]()) { $0.append($1) }
                 }
                 #expect(references.count == 1_000)
                 #expect(Set(references).count == 1_000)

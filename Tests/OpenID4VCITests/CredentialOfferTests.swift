@@ -34,7 +34,9 @@ import Testing
     @Test func anOfferRoundTripsThroughItsJSONAndItsURI() throws {
         let offer = try CredentialOffer.decode(Data(Self.specExample.utf8))
         #expect(try CredentialOffer.decode(offer.encoded()) == offer)
-        let uri = try offer.uri()
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let json = String(decoding: try offer.encoded(), as: UTF8.self)
+        let uri = CredentialOfferURI.prefix(.credentialOffer) + json.addingPercentEncoding(withAllowedCharacters: unreserved)!
         #expect(uri.hasPrefix("openid-credential-offer://?credential_offer=%7B%22credential_configuration_ids%22"))
         #expect(try CredentialOfferURI(uri) == .value(offer))
     }

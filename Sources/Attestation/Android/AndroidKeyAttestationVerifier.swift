@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Plumbing
 
 /// Verifies an Android Key Attestation certificate chain (developer.android.com "Verify hardware-backed key pairs
 /// with key attestation"; KeyDescription schema from source.android.com "Key and ID attestation").

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 import SwiftASN1
 
 /// `ASN1ObjectIdentifier` values by their DER encoding (X.690 §8.19, identifier and length octets included).
@@ -10,16 +11,14 @@ import SwiftASN1
 /// emptied and fills again with what is in use; encodings longer than `maximumEncodedLength` are decoded but not kept.
 ///
 /// A lock rather than an actor: a lookup is one dictionary probe, made synchronously from a certificate parse.
-/// `@unchecked Sendable`: `identifiers` is only read and written under `lock`.
-final class ObjectIdentifierCache: @unchecked Sendable {
+final class ObjectIdentifierCache: Sendable {
     /// The process-wide cache `DERReader.Element.objectIdentifier` uses.
     static let shared = ObjectIdentifierCache()
 
     /// Longest encoding kept (every OID the certificates of the test vectors use encodes in at most 12 octets).
     static let maximumEncodedLength = Encoding.capacity
 
-    private let lock = NSLock()
-    private var identifiers: [Encoding: ASN1ObjectIdentifier] = [:]
+    private let identifiers = Locked<[Encoding: ASN1ObjectIdentifier]>([:])
     private let capacity: Int
 
     init(capacity: Int = 256) {
@@ -27,17 +26,17 @@ final class ObjectIdentifierCache: @unchecked Sendable {
     }
 
     /// Number of encodings currently remembered.
-    var count: Int { lock.withLock { identifiers.count } }
+    var count: Int { identifiers.withLock { $0.count } }
 
     /// The OID `encoded` (one whole TLV) encodes, or nil when swift-asn1 refuses it.
     func objectIdentifier(encoded: some Collection<UInt8>) -> ASN1ObjectIdentifier? {
         let key = Encoding(encoded)
-        if let key, let cached = lock.withLock({ identifiers[key] }) { return cached }
+        if let key, let cached = identifiers.withLock({ $0[key] }) { return cached }
         // A copy: the value keeps its contents as a slice of what it was decoded from, which must not be the caller's
         // (whole certificate) bytes.
         guard let decoded = try? ASN1ObjectIdentifier(derEncoded: Array(encoded)[...], withIdentifier: .objectIdentifier) else { return nil }
         guard let key else { return decoded }
-        lock.withLock {
+        identifiers.withLock { identifiers in
             if identifiers.count >= capacity { identifiers.removeAll(keepingCapacity: true) }
             identifiers[key] = decoded
         }

@@ -1,42 +1,44 @@
 import Foundation
+import Plumbing
 
 /// Parsed certificates by their exact DER bytes, for the certificates above the leaf: every device of a model (or
 /// every key of a remote-provisioning batch) sends the same intermediates, and parsing them costs more than the
 /// leaf's signature check. Parsing is a pure function of the bytes, so a hit is exactly what a parse would return.
 /// Bounded: when full it is emptied and fills again with what is in use.
-///
-/// `@unchecked Sendable`: the dictionary is read and written under `lock` only.
-public final class ParsedCertificateCache: @unchecked Sendable {
+public final class ParsedCertificateCache: Sendable {
     /// The process-wide cache `CertificateChainDecoder` uses unless given another.
     public static let shared = ParsedCertificateCache()
 
-    private let lock = NSLock()
-    private var certificates: [DERKey: AttestationCertificate] = [:]
+    private struct State {
+        var certificates: [DERKey: AttestationCertificate] = [:]
+        var hits = 0
+    }
+
+    private let state = Locked(State())
     private let capacity: Int
-    private var hitCount = 0
 
     public init(capacity: Int = 1024) {
         self.capacity = max(1, capacity)
     }
 
     /// How many parses were answered from the cache (for benchmarks and tests).
-    public var hits: Int { lock.withLock { hitCount } }
+    public var hits: Int { state.withLock { $0.hits } }
 
-    public var count: Int { lock.withLock { certificates.count } }
+    public var count: Int { state.withLock { $0.certificates.count } }
 
     /// The parsed certificate for `der`, parsed at most once while it stays in the cache.
     public func certificate(derEncoded der: [UInt8]) throws(AttestationError) -> AttestationCertificate {
-        if let cached = lock.withLock({ () -> AttestationCertificate? in
-            let found = certificates[DERKey(bytes: der)]
-            if found != nil { hitCount += 1 }
+        if let cached = state.withLock({ state -> AttestationCertificate? in
+            let found = state.certificates[DERKey(bytes: der)]
+            if found != nil { state.hits += 1 }
             return found
         }) {
             return cached
         }
         let parsed = try AttestationCertificate(derEncoded: der)
-        lock.withLock {
-            if certificates.count >= capacity { certificates.removeAll(keepingCapacity: true) }
-            certificates[DERKey(bytes: der)] = parsed
+        state.withLock { state in
+            if state.certificates.count >= capacity { state.certificates.removeAll(keepingCapacity: true) }
+            state.certificates[DERKey(bytes: der)] = parsed
         }
         return parsed
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Plumbing
 
 /// Remembers which (issuer, subject) certificate pairs already had their signature verified.
 ///
@@ -16,9 +17,8 @@ import Foundation
 /// practically never happens).
 ///
 /// A lock rather than an actor: a lookup is a set probe, cheaper than the hop to an actor and back that every
-/// verification would pay three or four times. `@unchecked Sendable`: `verified` and `hitCount` are only touched
-/// under `lock`; a signature is checked outside it.
-public final class VerifiedIssuerCache: @unchecked Sendable {
+/// verification would pay three or four times. A signature is checked outside the lock.
+public final class VerifiedIssuerCache: Sendable {
     /// The process-wide cache the verifiers use unless given another.
     public static let shared = VerifiedIssuerCache()
 
@@ -34,11 +34,23 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var verified: Set<Pair> = []
-    private var verifiedDigests: Set<[UInt8]> = []
-    private var keys: [ObjectIdentifier: (issuer: AttestationCertificate.Storage, key: CertificateSignature.Key)] = [:]
-    private var hitCount = 0
+    private struct State {
+        var verified: Set<Pair> = []
+        var verifiedDigests: Set<[UInt8]> = []
+        var keys: [ObjectIdentifier: (issuer: AttestationCertificate.Storage, key: CertificateSignature.Key)] = [:]
+        var hits = 0
+
+        mutating func remember(_ key: Pair, _ digest: [UInt8], capacity: Int) {
+            if verified.count >= capacity || verifiedDigests.count >= capacity {
+                verified.removeAll(keepingCapacity: true)
+                verifiedDigests.removeAll(keepingCapacity: true)
+            }
+            verified.insert(key)
+            verifiedDigests.insert(digest)
+        }
+    }
+
+    private let state = Locked(State())
     private let capacity: Int
 
     public init(capacity: Int = 4096) {
@@ -46,32 +58,32 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
     }
 
     /// How many lookups were answered from the cache (for benchmarks and tests).
-    public var hits: Int { lock.withLock { hitCount } }
+    public var hits: Int { state.withLock { $0.hits } }
 
     /// Number of pairs currently remembered.
-    public var count: Int { lock.withLock { verified.count } }
+    public var count: Int { state.withLock { $0.verified.count } }
 
     /// Whether `subject`'s signature by `issuer` verifies; computed once per distinct pair of parses (two threads
     /// asking at once for a new pair may both compute it).
     func isValid(_ subject: AttestationCertificate, issuedBy issuer: AttestationCertificate) -> Bool {
         let key = Pair(issuer: issuer.storage, subject: subject.storage)
-        if lock.withLock({ () -> Bool in
-            guard verified.contains(key) else { return false }
-            hitCount += 1
+        if state.withLock({ state -> Bool in
+            guard state.verified.contains(key) else { return false }
+            state.hits += 1
             return true
         }) {
             return true
         }
         let digest = Self.digest(subject: subject, issuer: issuer)
-        let known = lock.withLock { () -> Bool in
-            guard verifiedDigests.contains(digest) else { return false }
-            hitCount += 1
-            remember(key, digest)
+        let known = state.withLock { state -> Bool in
+            guard state.verifiedDigests.contains(digest) else { return false }
+            state.hits += 1
+            state.remember(key, digest, capacity: capacity)
             return true
         }
         if known { return true }
         guard CertificateSignature.isValid(subject, issuedBy: issuer) else { return false }
-        lock.withLock { remember(key, digest) }
+        state.withLock { $0.remember(key, digest, capacity: capacity) }
         return true
     }
 
@@ -86,24 +98,14 @@ public final class VerifiedIssuerCache: @unchecked Sendable {
     /// `CertificateSignature` can verify with).
     func key(of issuer: AttestationCertificate) -> CertificateSignature.Key? {
         let identity = ObjectIdentifier(issuer.storage)
-        if let known = lock.withLock({ keys[identity]?.key }) { return known }
+        if let known = state.withLock({ $0.keys[identity]?.key }) { return known }
         guard let key = CertificateSignature.Key(issuer) else { return nil }
-        lock.withLock {
-            if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
+        state.withLock { state in
+            if state.keys.count >= capacity { state.keys.removeAll(keepingCapacity: true) }
             // The entry holds the parse, so its identity cannot be reused while the entry exists.
-            keys[identity] = (issuer.storage, key)
+            state.keys[identity] = (issuer.storage, key)
         }
         return key
-    }
-
-    /// Call under `lock`.
-    private func remember(_ key: Pair, _ digest: [UInt8]) {
-        if verified.count >= capacity || verifiedDigests.count >= capacity {
-            verified.removeAll(keepingCapacity: true)
-            verifiedDigests.removeAll(keepingCapacity: true)
-        }
-        verified.insert(key)
-        verifiedDigests.insert(digest)
     }
 
     private static func digest(subject: AttestationCertificate, issuer: AttestationCertificate) -> [UInt8] {

@@ -73,27 +73,8 @@ public enum TetheringRoutes {
         public static let cursor = "cursor"
     }
 
-    /// `id` as one path segment: RFC 3986 §2.3 unreserved characters (ASCII letters, digits, `-._~`) kept, every
-    /// other UTF-8 byte percent-encoded in upper case (§2.1). Byte by byte: this runs for every instance call.
+    /// `id` as one path segment (`PercentEncoding.pathSegment`).
     public static func segment(_ id: String) -> String {
-        func isUnreserved(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-            default: false
-            }
-        }
-        guard !id.utf8.allSatisfy(isUnreserved) else { return id }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(id.utf8.count * 3)
-        for byte in id.utf8 {
-            if isUnreserved(byte) {
-                encoded.append(byte)
-            } else {
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
+        PercentEncoding.pathSegment(id)
     }
 }

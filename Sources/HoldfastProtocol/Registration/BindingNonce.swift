@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Plumbing
 
 /// Registration protocol step 3 (README "Registration wire format"): the value that binds a server challenge to the instance key.
 ///
@@ -35,6 +36,6 @@ public struct BindingNonce: Sendable, Hashable {
 
     /// Lowercase hex, for logs and tests.
     public var hex: String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        Hex.encode(bytes)
     }
 }

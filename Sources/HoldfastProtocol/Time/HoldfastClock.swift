@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 
 /// The seam to time of the SDK and the server alike (STYLE habit 10): tests move a `ManualClock` past a license
 /// expiry, a challenge's lifetime or a status list `ttl` instead of sleeping.
@@ -13,24 +14,22 @@ public struct SystemClock: HoldfastClock {
 }
 
 /// A clock that only moves when told to; for tests and simulations.
-public final class ManualClock: HoldfastClock, @unchecked Sendable {
-    // @unchecked: every access to `current` goes through `lock`.
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: HoldfastClock {
+    private let current: Locked<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        self.current = start
+        current = Locked(start)
     }
 
     public func now() -> Date {
-        lock.withLock { current }
+        current.withLock { $0 }
     }
 
     public func advance(by interval: TimeInterval) {
-        lock.withLock { current = current.addingTimeInterval(interval) }
+        current.withLock { $0 = $0.addingTimeInterval(interval) }
     }
 
     public func set(_ date: Date) {
-        lock.withLock { current = date }
+        current.withLock { $0 = date }
     }
 }

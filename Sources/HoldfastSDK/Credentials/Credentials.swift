@@ -289,8 +289,7 @@ public actor Credentials {
     private func checkStatus(_ entry: CachedCredential, skipStatusCheck: Bool) async -> (CredentialVerificationResult, CredentialStatus?) {
         guard let reference = entry.issuerSigned.mso.status else { return (.success, nil) }
         guard let trust = entry.statusTrust else { return (.failure(.statusUnknown), .unknown(.noToken)) }
-        let status = await statusLists.status(of: StatusReference(uri: reference.uri, index: Int(clamping: reference.index)),
-                                              trust: trust, online: !skipStatusCheck)
+        let status = await statusLists.status(of: reference, trust: trust, online: !skipStatusCheck)
         switch status {
         case .valid: return (.success, status)
         case .revoked: return (.failure(.statusRevoked), status)

@@ -21,11 +21,11 @@ struct OpenID4VCIClient: Sendable {
 
     func token(code: String, transactionCode: String?, attestation: String, pop: String) async throws(HoldfastError) -> Session {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
-        let form = TokenRequest(preAuthorizedCode: code, txCode: transactionCode).formEncoded
+        let form = PercentEncoding.formBody(TokenRequest(preAuthorizedCode: code, txCode: transactionCode).formParameters)
         let response = try await DPoPNonceRetry.send { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
             let proof = try dpop("POST", metadata.tokenEndpoint, key: dpopKey, accessToken: nil, nonce: nonce)
             return try await send(TransportRequest(method: "POST", url: metadata.tokenEndpoint, headers: [
-                "Content-Type": OAuthForm.mediaType, "Accept": "application/json",
+                "Content-Type": TokenRequest.mediaType, "Accept": "application/json",
                 HoldfastHeaders.oauthClientAttestation: attestation, HoldfastHeaders.oauthClientAttestationPoP: pop, HoldfastHeaders.dpop: proof,
             ], body: Data(form.utf8)))
         }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HoldfastProtocol
+import Plumbing
 import SwiftASN1
 import X509
 
@@ -87,7 +88,7 @@ struct TrustedCertificateStore: Sendable {
     }
 
     static func id(der: [UInt8]) -> String {
-        SHA256.hash(data: der).prefix(16).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: der).prefix(16))
     }
 
     static func entry(der: [UInt8]) throws(HoldfastError) -> TrustedCertificate {

@@ -5,7 +5,6 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 import MDoc
-import OpenID4VCI
 import X509
 
 /// The credentials that can answer one request.
@@ -172,7 +171,7 @@ public actor OnlinePresentationSession {
         } catch {
             throw HoldfastError(.requestUnsupported, "the response cannot be encrypted to the verifier's key: \(error)")
         }
-        let form = "response=" + OAuthForm.encode(jwe)
+        let form = "response=" + PercentEncoding.formValue(jwe)
         let response: TransportResponse
         do {
             response = try await presentations.seams.transport.send(TransportRequest(

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 
 /// A reader of `text/event-stream` (HTML Living Standard §9.2.6): events are blocks of `field: value` lines ended by
 /// a blank line; `data` lines are joined with newlines; lines starting with `:` are comments; a block without data
@@ -46,24 +47,22 @@ enum ServerSentEvents {
 }
 
 /// The `events` streams of a `WalletManager`: each consumer gets its own, each event goes to all.
-final class WalletEventHub: @unchecked Sendable {
-    // @unchecked: `continuations` is only read and written under `lock`.
-    private let lock = NSLock()
-    private var continuations: [UUID: AsyncStream<WalletEvent>.Continuation] = [:]
+final class WalletEventHub: Sendable {
+    private let continuations = Locked<[UUID: AsyncStream<WalletEvent>.Continuation]>([:])
 
     func stream() -> AsyncStream<WalletEvent> {
         AsyncStream { continuation in
             let id = UUID()
-            lock.withLock { continuations[id] = continuation }
+            continuations.withLock { $0[id] = continuation }
             continuation.onTermination = { [weak self] _ in
                 guard let self else { return }
-                self.lock.withLock { _ = self.continuations.removeValue(forKey: id) }
+                self.continuations.withLock { _ = $0.removeValue(forKey: id) }
             }
         }
     }
 
     func yield(_ event: WalletEvent) {
-        for continuation in lock.withLock({ Array(continuations.values) }) { continuation.yield(event) }
+        for continuation in continuations.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 }
 

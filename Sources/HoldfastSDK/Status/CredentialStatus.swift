@@ -1,19 +1,10 @@
 import Foundation
+import MDoc
 import StatusList
 
 /// Where a credential's status is published: the `status.status_list {idx, uri}` of its MSO (ISO/IEC 18013-5
-/// second edition §12.3.6.3; draft-ietf-oauth-status-list §6.3).
-public struct StatusReference: Sendable, Hashable, Codable {
-    /// The status list token's URI (also the token's `sub`).
-    public var uri: String
-    /// The credential's index in that list.
-    public var index: Int
-
-    public init(uri: String, index: Int) {
-        self.uri = uri
-        self.index = index
-    }
-}
+/// second edition §12.3.6.3; draft-ietf-oauth-status-list §6.3), read from the MSO as it is.
+public typealias StatusReference = MobileSecurityObject.StatusReference
 
 /// What the holder knows of a credential's status (README "Holder: status").
 ///

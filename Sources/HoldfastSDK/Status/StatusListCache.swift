@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HoldfastProtocol
+import Plumbing
 import StatusList
 import X509
 
@@ -75,7 +76,7 @@ public actor StatusListCache {
         }
         guard let entry else { return .unknown(.noToken) }
         if let expiresAt = entry.signed.token.expiresAt, clock.now() >= expiresAt { return .unknown(.tokenExpired) }
-        guard let value = try? entry.signed.token.list.status(at: reference.index) else { return .unknown(.indexOutOfRange) }
+        guard let value = try? entry.signed.token.list.status(at: Int(clamping: reference.index)) else { return .unknown(.indexOutOfRange) }
         return CredentialStatus(TokenStatus(rawValue: value))
     }
 
@@ -179,7 +180,7 @@ public actor StatusListCache {
     }
 
     static func storageKey(_ uri: String) -> String {
-        "holdfast.status-list.v1." + SHA256.hash(data: Array(uri.utf8)).map { String(format: "%02x", $0) }.joined()
+        "holdfast.status-list.v1." + Hex.encode(SHA256.hash(data: Array(uri.utf8)))
     }
 
     private func loadIfNeeded(_ uri: String) async {

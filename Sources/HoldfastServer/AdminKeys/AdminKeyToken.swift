@@ -1,6 +1,7 @@
 import Attestation
 import Crypto
 import Foundation
+import Plumbing
 
 /// The admin API key format: `hfk_<id>_<secret>`, `id` 12 random bytes and `secret` 32 random bytes
 /// (256 bits), both lower-case hex. The database keeps only SHA-256(secret); a presented key is looked up by
@@ -35,7 +36,7 @@ struct AdminKeyToken: Sendable, Equatable {
     var text: String { "\(Self.prefix)\(id)_\(secret)" }
 
     /// Hex SHA-256 of the secret's characters, as stored in `admin_api_keys.secret_hash`.
-    var secretHash: String { Self.hex(SHA256.hash(data: Data(secret.utf8))) }
+    var secretHash: String { Hex.encode(SHA256.hash(data: Data(secret.utf8))) }
 
     /// Constant-time comparison of two hashes of equal length (the length is not secret).
     static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
@@ -52,16 +53,6 @@ struct AdminKeyToken: Sendable, Equatable {
 
     private static func randomHex(_ count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
-
-    static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        return Hex.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

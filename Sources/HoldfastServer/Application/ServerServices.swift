@@ -2,6 +2,7 @@ import Ephemeral
 import Foundation
 import HoldfastProtocol
 import Logging
+import Plumbing
 
 /// What the controllers are built from (`HoldfastControllers.make`), made once at start-up: storage, the ephemeral
 /// store, the tenant keys, admin keys, the authenticators, metrics, the clock and the configuration.
@@ -20,6 +21,8 @@ public struct ServerServices: Sendable {
     public let adminKeys: AdminKeyService
     public let metrics: HTTPMetrics
     public let openAPIDocument: [UInt8]
+    /// The verifier page's files (`VerifierPage`), read once from the resources.
+    public let verifierPage: VerifierPage
     public let logger: Logger
     /// Google's attestation status list in force (bundled, or loaded from a file or URL and refreshed).
     public let androidRevocations: AndroidRevocations
@@ -34,6 +37,12 @@ public struct ServerServices: Sendable {
     let issuerCertificates: IssuerCertificateStore
     /// The verifier's CA and request-signing certificate (README "Verifier").
     let verifierCertificates: VerifierCertificates
+    /// The issuance capability's services (and the status lists), shared with `holdfast admin credentials`.
+    let issuance: IssuanceServices
+    /// The verifier capability's services, shared with `holdfast admin presentations`.
+    let presentations: PresentationServices
+    /// The SCA wallet capability's services, shared with `holdfast admin sca`.
+    let sca: SCAServices
 
     /// The tenant's external base URL (its issuer): `HOLDFAST_PUBLIC_URL`, or `http://host:port` with the
     /// port the server is bound to.
@@ -41,13 +50,10 @@ public struct ServerServices: Sendable {
 }
 
 /// The port the server listens on once it runs (port 0 asks the system for one).
-///
-/// `@unchecked Sendable`: the only state is `port`, read and written under `lock`.
-final class BoundPort: @unchecked Sendable {
-    private let lock = NSLock()
-    private var port: Int?
+final class BoundPort: Sendable {
+    private let port = Locked<Int?>(nil)
 
-    var value: Int? { lock.withLock { port } }
+    var value: Int? { port.withLock { $0 } }
 
-    func set(_ value: Int) { lock.withLock { port = value } }
+    func set(_ value: Int) { port.withLock { $0 = value } }
 }

@@ -1,6 +1,8 @@
 import Attestation
 import Foundation
+import HoldfastProtocol
 import Logging
+import Plumbing
 import ServiceLifecycle
 
 /// Where the server gets Google's attestation certificate status list (DESIGN.md §2: a snapshot is shipped, a newer list
@@ -83,9 +85,7 @@ public enum RevocationListLoader {
 
 /// The status list in force, shared by every Android verification of this node and replaced whole when a refresh
 /// succeeds. A failed refresh keeps the list that was there: a stale list still refuses what it knew to be revoked.
-///
-/// `@unchecked Sendable`: the mutable state is read and written under `lock` only.
-public final class AndroidRevocations: @unchecked Sendable {
+public final class AndroidRevocations: Sendable {
     public struct Status: Sendable {
         public let source: RevocationListSource
         public let entries: Int
@@ -100,32 +100,40 @@ public final class AndroidRevocations: @unchecked Sendable {
     /// Whether the list's URL may be on a private address (`HOLDFAST_OUTBOUND_ALLOW_PRIVATE`).
     let allowsPrivateAddresses: Bool
     private let logger: Logger
-    private let lock = NSLock()
-    private var list: AttestationRevocationList
-    private var loadedAt: Date?
-    private var lastFailure: String?
+    /// When a list was loaded (`Status.loadedAt`).
+    private let clock: any HoldfastClock
+
+    private struct State {
+        var list: AttestationRevocationList = .bundledSnapshot
+        var loadedAt: Date?
+        var lastFailure: String?
+    }
+
+    private let state = Locked(State())
 
     init(source: RevocationListSource, refreshInterval: Duration, outbound: OutboundConfiguration = OutboundConfiguration(),
-         logger: Logger) {
+         clock: any HoldfastClock = SystemClock(), logger: Logger) {
         self.source = source
         self.refreshInterval = refreshInterval
         self.allowsPrivateAddresses = outbound.allowsPrivateAddresses
+        self.clock = clock
         self.logger = logger
-        self.list = .bundledSnapshot
     }
 
     /// The list to verify against now.
-    public var current: AttestationRevocationList { lock.withLock { list } }
+    public var current: AttestationRevocationList { state.withLock { $0.list } }
 
     public var status: Status {
-        lock.withLock { Status(source: source, entries: list.entries.count, loadedAt: loadedAt, lastFailure: lastFailure) }
+        state.withLock { Status(source: source, entries: $0.list.entries.count, loadedAt: $0.loadedAt, lastFailure: $0.lastFailure) }
     }
 
     /// Start-up: a file must load (a wrong path is a configuration error the operator must see); a URL that cannot
     /// be reached leaves the bundled snapshot in force, logged, until a refresh succeeds.
     static func start(source: RevocationListSource, refreshInterval: Duration,
-                      outbound: OutboundConfiguration = OutboundConfiguration(), logger: Logger) async throws -> AndroidRevocations {
-        let revocations = AndroidRevocations(source: source, refreshInterval: refreshInterval, outbound: outbound, logger: logger)
+                      outbound: OutboundConfiguration = OutboundConfiguration(), clock: any HoldfastClock = SystemClock(),
+                      logger: Logger) async throws -> AndroidRevocations {
+        let revocations = AndroidRevocations(source: source, refreshInterval: refreshInterval, outbound: outbound, clock: clock,
+                                             logger: logger)
         switch source {
         case .bundled:
             break
@@ -149,7 +157,7 @@ public final class AndroidRevocations: @unchecked Sendable {
             install(try await RevocationListLoader.load(source, allowsPrivateAddresses: allowsPrivateAddresses))
             return true
         } catch {
-            lock.withLock { lastFailure = error.description }
+            state.withLock { $0.lastFailure = error.description }
             logger.warning("attestation.revocation_list_refresh_failed",
                            metadata: ["source": .string(source.description), "reason": .string(error.description)])
             return false
@@ -157,10 +165,11 @@ public final class AndroidRevocations: @unchecked Sendable {
     }
 
     private func install(_ newList: AttestationRevocationList) {
-        lock.withLock {
-            list = newList
-            loadedAt = Date()
-            lastFailure = nil
+        let now = clock.now()
+        state.withLock { state in
+            state.list = newList
+            state.loadedAt = now
+            state.lastFailure = nil
         }
         logger.info("attestation.revocation_list_loaded",
                     metadata: ["source": .string(source.description), "entries": .stringConvertible(newList.entries.count)])

@@ -1,6 +1,7 @@
 import Ephemeral
 import Foundation
 import Logging
+import Plumbing
 
 /// The ephemeral store divided by purpose (DESIGN.md §4 "Ephemeral state"): `challenges` holds spent registration
 /// challenges, which anyone with a challenge can cause to be written; `replay` holds the DPoP `jti` records of
@@ -14,13 +15,11 @@ public struct EphemeralStores: Sendable {
     private let parts: [Part]
 
     /// One part, with what it saw of a full store.
-    private final class Part: @unchecked Sendable {
-        // `@unchecked Sendable`: `lastFull` is read and written under `lock`; the rest is immutable.
+    private final class Part: Sendable {
         let name: String
         let store: any EphemeralStore
         let memory: InMemoryEphemeralStore?
-        private let lock = NSLock()
-        private var lastFull: ContinuousClock.Instant?
+        private let lastFull = Locked<ContinuousClock.Instant?>(nil)
 
         init(name: String, store: any EphemeralStore, memory: InMemoryEphemeralStore?) {
             self.name = name
@@ -28,12 +27,12 @@ public struct EphemeralStores: Sendable {
             self.memory = memory
         }
 
-        func sawFull() { lock.withLock { lastFull = .now } }
+        func sawFull() { lastFull.withLock { $0 = .now } }
 
         /// Full now (memory), or a write was refused as full within the last `recentFullness` (Redis).
         func isFull() async -> Bool {
             if let memory { return await memory.isFull() }
-            return lock.withLock { lastFull.map { ContinuousClock.now - $0 < EphemeralStores.recentFullness } ?? false }
+            return lastFull.withLock { $0.map { ContinuousClock.now - $0 < EphemeralStores.recentFullness } ?? false }
         }
     }
 

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import Plumbing
 
 /// Guards each connection (README "Configuration", `ConnectionConfiguration`), between the HTTP codec and
 /// Hummingbird's request handling:
@@ -328,10 +329,8 @@ struct RequestTimeoutError: ProblemConvertible {
 /// Open connections per source, shared by every connection of one server. A source is what the rate limiter counts
 /// (`SourceKey`): an IPv4 address, or an IPv6 /64 — an IPv6 client could otherwise open `maximum` connections from
 /// each of the 2^64 interface ids of its block.
-final class ConnectionCounter: @unchecked Sendable {
-    // `@unchecked Sendable`: `counts` is read and written under `lock` only.
-    private let lock = NSLock()
-    private var counts: [SourceKey: Int] = [:]
+final class ConnectionCounter: Sendable {
+    private let counts = Locked<[SourceKey: Int]>([:])
     let maximum: Int
     private let exempt: [IPNetwork]
 
@@ -345,7 +344,7 @@ final class ConnectionCounter: @unchecked Sendable {
     /// Counts one more connection of `address`'s source; false (and nothing counted) when it holds `maximum` already.
     func acquire(_ address: IPAddress) -> Bool {
         let key = SourceKey(address)
-        return lock.withLock {
+        return counts.withLock { counts in
             let count = counts[key, default: 0]
             guard count < maximum else { return false }
             counts[key] = count + 1
@@ -355,11 +354,11 @@ final class ConnectionCounter: @unchecked Sendable {
 
     func release(_ address: IPAddress) {
         let key = SourceKey(address)
-        lock.withLock {
+        counts.withLock { counts in
             let count = counts[key, default: 0]
             counts[key] = count > 1 ? count - 1 : nil
         }
     }
 
-    var sources: Int { lock.withLock { counts.count } }
+    var sources: Int { counts.withLock { $0.count } }
 }

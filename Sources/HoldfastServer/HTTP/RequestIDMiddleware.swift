@@ -3,6 +3,7 @@ import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
 import Logging
+import Plumbing
 
 /// The outermost middleware: gives the request its id (`X-Request-Id` from the caller if sane, else a new
 /// one), puts it in the logger metadata of every line of the request, applies the body limit, echoes the id
@@ -47,16 +48,7 @@ struct RequestIDMiddleware: RouterMiddleware {
 
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(32)
-        for _ in 0..<2 {
-            var word = generator.next() as UInt64
-            for _ in 0..<16 {
-                hex.append(digits[Int(word & 0x0F)])
-                word >>= 4
-            }
-        }
-        return String(decoding: hex, as: UTF8.self)
+        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        return words.withUnsafeBytes { Hex.encode($0) }
     }
 }

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Logging
+import Plumbing
 
 /// Renders a log line into one string without Foundation: a line is written for every request at the default
 /// level (`info`), so its cost is part of the server's throughput (README "Benchmarks"). JSON (RFC 8259) with
@@ -71,10 +72,7 @@ enum LogLineRenderer {
                 case 0x0D: line += "\\r"
                 case 0x09: line += "\\t"
                 default:
-                    let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
-                    line += "\\u00"
-                    line.append(hex[Int(byte >> 4)])
-                    line.append(hex[Int(byte & 0x0F)])
+                    line += "\\u00" + Hex.encode([byte])
                 }
                 plainStart = utf8.index(after: index)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 
 /// Token buckets per request source (README "Configuration", `HOLDFAST_RATE_LIMIT_PER_SEC` and
 /// `HOLDFAST_RATE_LIMIT_BURST`) for the routes anyone may call: each source holds up to `burst` tokens, refilled
@@ -8,9 +9,7 @@ import Foundation
 /// no bucket) are dropped, at most once a second; if it is still full, sources without a bucket share one
 /// (`SourceKey.overflow`) until room is made. Each node keeps its own table: with N nodes a source gets up to N
 /// times the rate, and nothing here depends on the ephemeral store being reachable.
-///
-/// `@unchecked Sendable`: the state is read and written only under `lock`.
-final class SourceRateLimiter: @unchecked Sendable {
+final class SourceRateLimiter: Sendable {
     enum Decision: Equatable, Sendable {
         case allowed
         /// Whole seconds until a token is available (RFC 9110 §10.2.3 `Retry-After`), at least 1.
@@ -22,12 +21,15 @@ final class SourceRateLimiter: @unchecked Sendable {
         var updated: ContinuousClock.Instant
     }
 
+    private struct State {
+        var buckets: [SourceKey: Bucket] = [:]
+        var lastSweep: ContinuousClock.Instant?
+    }
+
     let rate: Double
     let burst: Double
     let maximumSources: Int
-    private let lock = NSLock()
-    private var buckets: [SourceKey: Bucket] = [:]
-    private var lastSweep: ContinuousClock.Instant?
+    private let state = Locked(State())
 
     init(rate: Double, burst: Int, maximumSources: Int) {
         self.rate = rate
@@ -36,17 +38,17 @@ final class SourceRateLimiter: @unchecked Sendable {
     }
 
     /// Sources that hold a bucket now (for tests and metrics).
-    var trackedSources: Int { lock.withLock { buckets.count } }
+    var trackedSources: Int { state.withLock { $0.buckets.count } }
 
     func admit(_ source: SourceKey, at now: ContinuousClock.Instant) -> Decision {
-        lock.withLock {
+        state.withLock { state in
             var key = source
-            if buckets[key] == nil, buckets.count >= maximumSources {
-                sweep(now)
-                if buckets.count >= maximumSources { key = .overflow }
+            if state.buckets[key] == nil, state.buckets.count >= maximumSources {
+                sweep(&state, now)
+                if state.buckets.count >= maximumSources { key = .overflow }
             }
-            var bucket = buckets[key].map { refilled($0, now) } ?? Bucket(tokens: burst, updated: now)
-            defer { buckets[key] = bucket }
+            var bucket = state.buckets[key].map { refilled($0, now) } ?? Bucket(tokens: burst, updated: now)
+            defer { state.buckets[key] = bucket }
             if bucket.tokens >= 1 {
                 bucket.tokens -= 1
                 return .allowed
@@ -63,10 +65,10 @@ final class SourceRateLimiter: @unchecked Sendable {
         return Bucket(tokens: min(burst, bucket.tokens + seconds * rate), updated: now)
     }
 
-    /// Drops the buckets that are full again; called with `lock` held.
-    private func sweep(_ now: ContinuousClock.Instant) {
-        if let lastSweep, now - lastSweep < .seconds(1) { return }
-        lastSweep = now
-        buckets = buckets.filter { refilled($0.value, now).tokens < burst }
+    /// Drops the buckets that are full again; called inside `state.withLock`.
+    private func sweep(_ state: inout State, _ now: ContinuousClock.Instant) {
+        if let lastSweep = state.lastSweep, now - lastSweep < .seconds(1) { return }
+        state.lastSweep = now
+        state.buckets = state.buckets.filter { refilled($0.value, now).tokens < burst }
     }
 }

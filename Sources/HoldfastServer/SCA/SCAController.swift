@@ -36,6 +36,7 @@ struct SCAController: HoldfastController {
     static let pollInterval: Duration = .milliseconds(500)
 
     let wallets: SCAWalletService
+    let device: SCADeviceService
     let activation: SCAActivationService
     let policyService: SCAPolicyService
     let proofs: SCAProofService
@@ -111,11 +112,11 @@ struct SCAController: HoldfastController {
                 guard body.outcome.isKnown else {
                     throw ProblemError.invalidField("outcome", code: ProblemDetails.FieldError.invalidValue, detail: #""success" or "failure""#)
                 }
-                return try JSONResponse.make(try await wallets.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == .success,
+                return try JSONResponse.make(try await device.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == .success,
                                                                                 now: clock.now()), headers: JSONResponse.noStore)
             },
             .wallet(.get, Self.events) { request, context in
-                try Self.eventStream(request, walletId: context.wallet.walletId, wallets: wallets)
+                try Self.eventStream(request, walletId: context.wallet.walletId, device: device)
             },
             .sca(.post, Self.verify) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAProofVerifyRequest.self, from: request, context: context)
@@ -128,7 +129,7 @@ struct SCAController: HoldfastController {
     /// `?after=`), then new ones as they come, for `wait` seconds (default 20, 0 to 60); a comment line every few
     /// seconds keeps intermediaries from closing the stream. The device reconnects with the last `id` it saw, so
     /// nothing is lost while it was away.
-    static func eventStream(_ request: Request, walletId: String, wallets: SCAWalletService) throws -> Response {
+    static func eventStream(_ request: Request, walletId: String, device: SCADeviceService) throws -> Response {
         let parameters = request.uri.queryParameters
         let header = request.headers[HTTPField.Name(HoldfastHeaders.lastEventID)!]
         guard let after = Int64(header ?? parameters["after"].map(String.init) ?? "0"), after >= 0 else {
@@ -146,7 +147,7 @@ struct SCAController: HoldfastController {
             let deadline = ContinuousClock.now + .seconds(wait)
             var sinceWrite = ContinuousClock.now
             repeat {
-                let events = try await wallets.events(walletId: walletId, after: last)
+                let events = try await device.events(walletId: walletId, after: last)
                 if !events.isEmpty {
                     var text = ""
                     for event in events {

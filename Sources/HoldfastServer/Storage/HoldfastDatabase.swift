@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
+import Plumbing
 import PostgresKit
 import SQLiteStorage
 import Synchronization
@@ -163,7 +163,7 @@ public struct HoldfastDatabase: Sendable {
 /// build), so a path that forgets `close()` — an error between opening and handing the database to its owner —
 /// costs nothing.
 final class DatabaseLifetime: Sendable {
-    private let closed = NIOLockedValueBox(false)
+    private let closed = Locked(false)
     private let closeNow: @Sendable () async -> Void
     private let abandon: @Sendable () -> Void
 
@@ -181,7 +181,7 @@ final class DatabaseLifetime: Sendable {
     }
 
     private func markClosed() -> Bool {
-        closed.withLockedValue { closed in
+        closed.withLock { closed in
             defer { closed = true }
             return !closed
         }

@@ -1,3 +1,5 @@
+import Plumbing
+
 /// RFC 8259 text to `JSONValue` and back, without Foundation's `JSONDecoder` / `JSONEncoder`.
 ///
 /// Every JWS, JWT and DPoP proof the server checks goes through here twice (header and claims); the `Codable`
@@ -307,8 +309,6 @@ enum JSONValueWriter {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
@@ -322,7 +322,7 @@ enum JSONValueWriter {
             case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case ..<0x20:
                 out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+                                        Hex.digit(byte >> 4), Hex.digit(byte & 0x0F)])
             default: out.append(byte)
             }
         }

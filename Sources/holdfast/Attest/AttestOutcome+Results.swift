@@ -1,5 +1,6 @@
 import Attestation
 import Foundation
+import Plumbing
 
 /// The verified facts each subcommand prints. Keys are part of the command's output contract (see each command's
 /// discussion text); byte strings are hex, except keys that the other commands take back as base64 (key id, SPKI).
@@ -59,13 +60,6 @@ extension AttestOutcome {
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hex.encode(bytes)
     }
 }

@@ -145,10 +145,6 @@ struct AttestationBench: AsyncParsableCommand {
 
     static let warmUp = 200
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// One ECDSA verify of a valid signature over a precomputed SHA-256 digest, with a fresh key of `curve`.
     static func rawVerifyRate(_ curve: LeafCurve, seconds: Double) throws -> Rate {
         try measureRate(seconds: seconds, warmUp: warmUp, rawVerifier(curve))
@@ -162,13 +158,13 @@ struct AttestationBench: AsyncParsableCommand {
             let key = P256.Signing.PrivateKey()
             let signature = try key.signature(for: digest), publicKey = key.publicKey
             return {
-                guard publicKey.isValidSignature(signature, for: digest) else { throw Failure(description: "P-256 verify failed") }
+                guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-256 verify failed") }
             }
         case .p384:
             let key = P384.Signing.PrivateKey()
             let signature = try key.signature(for: digest), publicKey = key.publicKey
             return {
-                guard publicKey.isValidSignature(signature, for: digest) else { throw Failure(description: "P-384 verify failed") }
+                guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-384 verify failed") }
             }
         }
     }

@@ -50,7 +50,7 @@ final class BenchConnection: Sendable {
         let requestHead = head
         channel.eventLoop.execute { [channel, collector] in
             guard collector.begin(promise) else {
-                promise.fail(BenchFailure("a request is already in flight on this connection"))
+                promise.fail(CommandFailure(.failure, "a request is already in flight on this connection"))
                 return
             }
             channel.write(HTTPClientRequestPart.head(requestHead), promise: nil)
@@ -106,16 +106,7 @@ private final class ResponseCollector: ChannelInboundHandler, @unchecked Sendabl
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(BenchFailure("the server closed the connection"))
+        fail(CommandFailure(.failure, "the server closed the connection"))
         context.fireChannelInactive()
-    }
-}
-
-/// A benchmark run that cannot go on (the server refused a step, or answered what it should not).
-struct BenchFailure: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

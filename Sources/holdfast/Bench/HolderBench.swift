@@ -30,15 +30,15 @@ struct HolderBench: AsyncParsableCommand {
         configuration.logLevel = .critical
         let seconds = self.seconds
         try await HoldfastApplication.withRunningServer(configuration: configuration) { server in
-            guard let adminKey = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
+            guard let adminKey = server.startup.bootstrapAdminKey else { throw CommandFailure(.failure, "the new tenant printed no admin key") }
             let target = try BenchTarget(baseURL: server.baseURL, adminKey: adminKey)
             let admin = AdminClient(baseURL: server.baseURL, adminKey: adminKey)
             let applicationId = try await target.createApplication()
             let configured = try await admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(IssuanceWallet.configuration.utf8))
-            guard configured.status == 201 else { throw BenchFailure("configuration: HTTP \(configured.status)") }
+            guard configured.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(configured.status)") }
             let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await admin.send("GET", "/v1/credentials/mobile/iacas").body)
             let offered = try await admin.send("POST", "/v1/credentials/mobile/offers", body: Data(IssuanceWallet.offer))
-            guard offered.status == 201 else { throw BenchFailure("offer: HTTP \(offered.status)") }
+            guard offered.status == 201 else { throw CommandFailure(.failure, "offer: HTTP \(offered.status)") }
             let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: offered.body).offerUri
 
             let holder = MobileCredentialHolder(seams: .linux(stateDirectory: folder.appendingPathComponent("device")))
@@ -46,10 +46,10 @@ struct HolderBench: AsyncParsableCommand {
             _ = try await holder.registerDevice()
             _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))
             let claimed = try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: offerURI))
-            guard let id = claimed.first?.id else { throw BenchFailure("nothing was claimed") }
+            guard let id = claimed.first?.id else { throw CommandFailure(.failure, "nothing was claimed") }
             let first = try await holder.getCredential(credentialId: id)
             guard first.verificationResult.verified, first.status == .valid else {
-                throw BenchFailure("the claimed credential does not verify: \(first.verificationResult)")
+                throw CommandFailure(.failure, "the claimed credential does not verify: \(first.verificationResult)")
             }
             print("— a credential claimed from a tenant in this process at \(server.baseURL); its status list fetched once —")
 
@@ -61,14 +61,14 @@ struct HolderBench: AsyncParsableCommand {
             let credentials = holder.credentials
             let gets = try await measureAsyncRate(seconds: seconds, batch: 1_000) {
                 let credential = try await credentials.getCredential(credentialId: id)
-                guard credential.status == .valid else { throw BenchFailure("the status changed during the run") }
+                guard credential.status == .valid else { throw CommandFailure(.failure, "the status changed during the run") }
             }
             printComparison(name: "getCredential, warm cache (status checked, online allowed)", ours: gets,
                             baselineName: "dictionary lookup of the same credential", baseline: bare.perSecond)
             print("target: ≥ 50,000 getCredential/s")
 
             guard let reference = try IssuerSignedReader.statusReference(first.issuerSigned) else {
-                throw BenchFailure("the credential has no status reference")
+                throw CommandFailure(.failure, "the credential has no status reference")
             }
             let trust = StatusTrust(id: first.metadata.issuerInfo.trustedIssuerCertificateId ?? "",
                                     anchors: try iacas.data.map { try IssuerSignedReader.certificate(pem: $0.certificatePem) })
@@ -86,7 +86,7 @@ struct HolderBench: AsyncParsableCommand {
 /// What the bench reads from the claimed credential itself.
 enum IssuerSignedReader {
     static func statusReference(_ bytes: [UInt8]) throws -> HoldfastSDK.StatusReference? {
-        try IssuerSigned(decoding: bytes).mso.status.map { HoldfastSDK.StatusReference(uri: $0.uri, index: Int(clamping: $0.index)) }
+        try IssuerSigned(decoding: bytes).mso.status
     }
 
     static func certificate(pem: String) throws -> Certificate {

@@ -20,7 +20,7 @@ enum InProcessBenchTenant {
         let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: folder.appendingPathComponent("server.log").path))
         let logLevel = configuration.logLevel
         try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
-            guard let adminKey = server.startup.bootstrapAdminKey else { throw BenchFailure("the new tenant printed no admin key") }
+            guard let adminKey = server.startup.bootstrapAdminKey else { throw CommandFailure(.failure, "the new tenant printed no admin key") }
             print("— against a tenant in this process at \(server.baseURL) —")
             print("database \(server.startup.database), ephemeral store \(server.startup.ephemeralStore); "
                 + "log level \(logLevel) (access log on at info) to a file; per-source limit raised to 1000000/s")

@@ -30,7 +30,7 @@ struct IssuanceBench: AsyncParsableCommand {
         let key = P256.Signing.PrivateKey()
         let signature = try key.signature(for: digest), publicKey = key.publicKey
         let raw = try measureRate(seconds: seconds) {
-            guard publicKey.isValidSignature(signature, for: digest) else { throw BenchFailure("P-256 verify failed") }
+            guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-256 verify failed") }
         }
         print(String(format: "raw ECDSA P-256 verify (precomputed digest, one core): %.0f ops/s", raw.perSecond))
 
@@ -41,7 +41,7 @@ struct IssuanceBench: AsyncParsableCommand {
             let setup = try await BenchConnection.connect(host: target.host, port: target.port)
             let created = try await setup.send(.POST, "/v1/credentials/mobile/configurations",
                                                headers: IssuanceWallet.adminHeaders(adminKey), body: Array(IssuanceWallet.configuration.utf8))
-            guard created.status == 201 else { throw BenchFailure("configuration: HTTP \(created.status)") }
+            guard created.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(created.status)") }
             await setup.close()
 
             var wallets: [IssuanceWallet] = []
@@ -101,9 +101,9 @@ final class IssuanceWallet: @unchecked Sendable {
         let registered = try await connection.send(.POST, TetheringRoutes.instances(applicationId: applicationId),
                                                    headers: [(HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType)],
                                                    body: Array(try HoldfastJSON.encode(request)))
-        guard registered.status == 201 else { throw BenchFailure("registration: HTTP \(registered.status)") }
+        guard registered.status == 201 else { throw CommandFailure(.failure, "registration: HTTP \(registered.status)") }
         let instance = try HoldfastJSON.decode(InstanceRegistrationResponse.self, from: Data(registered.body))
-        guard let license = instance.licenseToken else { throw BenchFailure("registration gave no license") }
+        guard let license = instance.licenseToken else { throw CommandFailure(.failure, "registration gave no license") }
         let signing = JWSSigningKey(key)
         let path = "/v1/holder/instances/\(instance.instanceId)/wallet-attestations"
         let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: signing, issuedAt: Date(),
@@ -114,7 +114,7 @@ final class IssuanceWallet: @unchecked Sendable {
             (HoldfastHeaders.dpop, proof),
         ], body: Array("{}".utf8))
         guard attested.status == 200 || attested.status == 201 else {
-            throw BenchFailure("wallet attestation: HTTP \(attested.status) \(String(decoding: attested.body.prefix(200), as: UTF8.self))")
+            throw CommandFailure(.failure, "wallet attestation: HTTP \(attested.status) \(String(decoding: attested.body.prefix(200), as: UTF8.self))")
         }
         let attestation = try HoldfastJSON.decode(WalletAttestationResponse.self, from: Data(attested.body)).walletAttestation
         return IssuanceWallet(connection: connection, target: target, instanceKey: signing, attestation: attestation)
@@ -129,7 +129,7 @@ final class IssuanceWallet: @unchecked Sendable {
         guard offered.status == 201 else { throw Self.failure("offer", offered) }
         let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: Data(offered.body)).offerUri
         guard case .value(let offer) = try CredentialOfferURI(offerURI),
-              let code = offer.grants?.preAuthorizedCode?.preAuthorizedCode else { throw BenchFailure("offer: no pre-authorized code") }
+              let code = offer.grants?.preAuthorizedCode?.preAuthorizedCode else { throw CommandFailure(.failure, "offer: no pre-authorized code") }
 
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
         let now = Date()
@@ -138,7 +138,7 @@ final class IssuanceWallet: @unchecked Sendable {
         let tokenAnswer = try await connection.send(.POST, "/v1/oauth/token", headers: [
             (HoldfastHeaders.contentType, "application/x-www-form-urlencoded"),
             (HoldfastHeaders.oauthClientAttestation, attestation), (HoldfastHeaders.oauthClientAttestationPoP, pop), (HoldfastHeaders.dpop, tokenProof),
-        ], body: Array(TokenRequest(preAuthorizedCode: code).formEncoded.utf8))
+        ], body: Array(PercentEncoding.formBody(TokenRequest(preAuthorizedCode: code).formParameters).utf8))
         guard tokenAnswer.status == 200 else { throw Self.failure("token", tokenAnswer) }
         let accessToken = try TokenResponse.decode(Data(tokenAnswer.body)).accessToken
 
@@ -162,7 +162,7 @@ final class IssuanceWallet: @unchecked Sendable {
         }
     }
 
-    private static func failure(_ step: String, _ response: BenchResponse) -> BenchFailure {
-        BenchFailure("\(step): HTTP \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+    private static func failure(_ step: String, _ response: BenchResponse) -> CommandFailure {
+        CommandFailure(.failure, "\(step): HTTP \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))")
     }
 }

@@ -43,7 +43,7 @@ struct PresentationBench: AsyncParsableCommand {
             let plaintext = try JWE(compactSerialization: compact).decrypt(with: verifierKey)
             guard let object = try JSONValue(json: plaintext).objectValue,
                   let encoded = object["vp_token"]?.objectValue?["mdl"]?.arrayValue?.first?.stringValue,
-                  let bytes = Base64URL.decode(encoded) else { throw BenchFailure("the response has no vp_token") }
+                  let bytes = Base64URL.decode(encoded) else { throw CommandFailure(.failure, "the response has no vp_token") }
             for document in try DeviceResponse(decoding: bytes).documents {
                 _ = try await MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: now)
             }
@@ -66,7 +66,7 @@ struct PresentationBench: AsyncParsableCommand {
             let slice = options.seconds / Double(rounds)
             signs += try measureRate(seconds: slice / 3) { _ = try deviceKey.signature(for: message) }
             verifies += try measureRate(seconds: slice / 3) {
-                guard publicKey.isValidSignature(signature, for: message) else { throw BenchFailure("raw verify failed") }
+                guard publicKey.isValidSignature(signature, for: message) else { throw CommandFailure(.failure, "raw verify failed") }
             }
             agreements += try measureRate(seconds: slice / 3) { _ = try verifierKey.sharedSecretFromKeyAgreement(with: peer) }
             walletSide += try measureRate(seconds: slice, batch: 10, warmUp: 10) { _ = try wallet() }

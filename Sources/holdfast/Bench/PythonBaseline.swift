@@ -3,10 +3,6 @@ import Foundation
 /// Runs a Python baseline script of `Benchmarks/` in the same run as the Swift measurement, so that the ratio
 /// compares the two on the same machine under the same load.
 enum PythonBaseline {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// The interpreter: `--python`, else `HOLDFAST_PEERS_PYTHON`, else `.peers/venv/bin/python`, else `python3`.
     static func interpreter(_ explicit: String?) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
@@ -26,14 +22,14 @@ enum PythonBaseline {
         process.standardOutput = output
         process.standardError = errors
         do { try process.run() } catch {
-            throw Failure(description: "cannot start \(python): \(error)")
+            throw CommandFailure(.failure, "cannot start \(python): \(error)")
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Failure(description: "baseline \(script) failed (exit \(process.terminationStatus)): \(errorText)")
+            throw CommandFailure(.failure, "baseline \(script) failed (exit \(process.terminationStatus)): \(errorText)")
         }
         return object
     }

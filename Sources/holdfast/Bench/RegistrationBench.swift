@@ -47,7 +47,7 @@ struct RegistrationBench: AsyncParsableCommand {
         let key = P256.Signing.PrivateKey()
         let signature = try key.signature(for: digest), publicKey = key.publicKey
         let raw = try measureRate(seconds: seconds) {
-            guard publicKey.isValidSignature(signature, for: digest) else { throw BenchFailure("P-256 verify failed") }
+            guard publicKey.isValidSignature(signature, for: digest) else { throw CommandFailure(.failure, "P-256 verify failed") }
         }
         print(String(format: "raw ECDSA P-256 verify (precomputed digest, one core): %.0f ops/s", raw.perSecond))
 
@@ -163,11 +163,11 @@ struct BenchTarget: Sendable {
         let admin = AdminClient(baseURL: "http://\(host):\(port)", adminKey: adminKey)
         do {
             guard let id = try await admin.createApplication(application).id else {
-                throw BenchFailure("creating the application: no id in the answer")
+                throw CommandFailure(.failure, "creating the application: no id in the answer")
             }
             return id
         } catch let failure as AdminClient.Failure {
-            throw BenchFailure("creating the application: \(failure)")
+            throw CommandFailure(.failure, "creating the application: \(failure)")
         }
     }
 }
@@ -223,14 +223,14 @@ final class BenchClient: @unchecked Sendable {
         guard response.status == 201 else { throw Self.failure("registration", response) }
         let registered = try HoldfastJSON.decode(InstanceRegistrationResponse.self, from: Data(response.body))
         guard registered.status == .registered, let token = registered.licenseToken else {
-            throw BenchFailure("registration answered \(registered.status) without a license")
+            throw CommandFailure(.failure, "registration answered \(registered.status) without a license")
         }
         devices.append(Device(instanceId: registered.instanceId, key: JWSSigningKey(key), licenseToken: token))
     }
 
     /// Renews the license of the next of this client's devices, round robin.
     func renewNext() async throws {
-        guard !devices.isEmpty else { throw BenchFailure("no registered device to renew") }
+        guard !devices.isEmpty else { throw CommandFailure(.failure, "no registered device to renew") }
         let index = next % devices.count
         next += 1
         let device = devices[index]
@@ -243,12 +243,12 @@ final class BenchClient: @unchecked Sendable {
         ], body: Array("{}".utf8))
         guard response.status == 200 else { throw Self.failure("renewal", response) }
         let renewed = try HoldfastJSON.decode(LicenseRenewalResponse.self, from: Data(response.body))
-        guard renewed.instanceId == device.instanceId else { throw BenchFailure("renewal answered for another instance") }
+        guard renewed.instanceId == device.instanceId else { throw CommandFailure(.failure, "renewal answered for another instance") }
         devices[index].licenseToken = renewed.licenseToken
         renewals += 1
     }
 
-    private static func failure(_ step: String, _ response: BenchResponse) -> BenchFailure {
-        BenchFailure("\(step): HTTP \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+    private static func failure(_ step: String, _ response: BenchResponse) -> CommandFailure {
+        CommandFailure(.failure, "\(step): HTTP \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))")
     }
 }

@@ -46,11 +46,11 @@ struct SCABench: AsyncParsableCommand {
         let sample = try Self.proof(walletId: "00000000-0000-4000-8000-000000000000", key: JWSSigningKey(key), jti: "sample")
         let parts = sample.split(separator: ".")
         let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
-        guard let rawSignature = Base64URL.decode(String(parts[2])) else { throw BenchFailure("the sample proof has no signature") }
+        guard let rawSignature = Base64URL.decode(String(parts[2])) else { throw CommandFailure(.failure, "the sample proof has no signature") }
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: rawSignature)
         let publicKey = key.publicKey
         let raw = try measureRate(seconds: seconds) {
-            guard publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput)) else { throw BenchFailure("ES256 verify failed") }
+            guard publicKey.isValidSignature(signature, for: SHA256.hash(data: signingInput)) else { throw CommandFailure(.failure, "ES256 verify failed") }
         }
         print(String(format: "raw ES256 verify (SHA-256 of the proof's signing input + ECDSA P-256, one core): %.0f ops/s", raw.perSecond))
 
@@ -63,10 +63,10 @@ struct SCABench: AsyncParsableCommand {
         let admin = AdminClient(baseURL: target.baseURL, adminKey: target.adminKey)
         let applicationId = try await target.createApplication()
         guard try await admin.send("PUT", "/v1/sca/policies", body: Data(Self.policies.utf8)).status == 200 else {
-            throw BenchFailure("setting the signing policies failed")
+            throw CommandFailure(.failure, "setting the signing policies failed")
         }
         let keyAnswer = try await admin.send("POST", "/v1/admin/keys", body: Data(#"{"name":"bank back end (bench)","scope":"sca"}"#.utf8))
-        guard keyAnswer.status == 201 else { throw BenchFailure("creating the sca key: HTTP \(keyAnswer.status)") }
+        guard keyAnswer.status == 201 else { throw CommandFailure(.failure, "creating the sca key: HTTP \(keyAnswer.status)") }
         let scaKey = try HoldfastJSON.decode(CreatedAdminKey.self, from: keyAnswer.body).key
 
         print("concurrency: \(concurrency) clients (each its own wallet), \(seconds) s; key scope sca; \(proofsPerClient) proofs signed ahead per client")
@@ -101,7 +101,7 @@ struct SCABench: AsyncParsableCommand {
     private func activateWallet(admin: AdminClient, target: BenchTarget, applicationId: String,
                                 user: String) async throws -> (String, JWSSigningKey) {
         let created = try await admin.send("POST", "/v1/sca/wallets", body: Data(#"{"applicationId":"\#(applicationId)","userId":"\#(user)"}"#.utf8))
-        guard created.status == 201 else { throw BenchFailure("creating a wallet: HTTP \(created.status)") }
+        guard created.status == 201 else { throw CommandFailure(.failure, "creating a wallet: HTTP \(created.status)") }
         let wallet = try HoldfastJSON.decode(SCAWalletCreated.self, from: created.body)
         let challengeAnswer = try await admin.send("POST", TetheringRoutes.challenges(applicationId: applicationId), authenticated: false)
         let challenge = try HoldfastJSON.decode(ChallengeResponse.self, from: challengeAnswer.body).challenge
@@ -111,7 +111,7 @@ struct SCABench: AsyncParsableCommand {
         let request = SCAActivationRequest(activationCode: wallet.activationCode, challenge: challenge, publicKey: publicKey.encoded,
                                            assertion: assertion, device: .init(model: "bench", appVersion: "1.0.0"))
         let activated = try await admin.send("POST", "/v1/sca/activations", body: try HoldfastJSON.encode(request), authenticated: false)
-        guard activated.status == 201 else { throw BenchFailure("activating a wallet: HTTP \(activated.status)") }
+        guard activated.status == 201 else { throw CommandFailure(.failure, "activating a wallet: HTTP \(activated.status)") }
         return (wallet.walletId, JWSSigningKey(key))
     }
 
@@ -139,13 +139,13 @@ struct SCABench: AsyncParsableCommand {
         var hasMore: Bool { next < requests.count }
 
         func verifyNext() async throws {
-            guard hasMore else { throw BenchFailure("out of proofs") }
+            guard hasMore else { throw CommandFailure(.failure, "out of proofs") }
             let body = requests[next]
             next += 1
             let answer = try await connection.send(.POST, "/v1/sca/proofs/verify", headers: headers, body: body)
-            guard answer.status == 200 else { throw BenchFailure("verify: HTTP \(answer.status) \(String(decoding: answer.body.prefix(200), as: UTF8.self))") }
+            guard answer.status == 200 else { throw CommandFailure(.failure, "verify: HTTP \(answer.status) \(String(decoding: answer.body.prefix(200), as: UTF8.self))") }
             let verdict = try HoldfastJSON.decode(SCAProofVerification.self, from: Data(answer.body))
-            guard verdict.valid else { throw BenchFailure("a fresh proof was refused: \(verdict.code ?? "-") \(verdict.reason ?? "")") }
+            guard verdict.valid else { throw CommandFailure(.failure, "a fresh proof was refused: \(verdict.code ?? "-") \(verdict.reason ?? "")") }
         }
 
         func close() async { await connection.close() }

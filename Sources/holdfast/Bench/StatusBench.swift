@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import Plumbing
 import StatusList
 
 /// `holdfast bench status` (draft-ietf-oauth-status-list), on a 1,000,000-entry 2-bit list:
@@ -63,7 +64,7 @@ struct StatusBench: AsyncParsableCommand {
             sink &+= try SignedStatusListToken(cwt: cwt, maximumListBytes: entries).token.list.count
         }
         let hexFile = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString).hex")
-        try cwt.map { String(format: "%02x", $0) }.joined().write(to: hexFile, atomically: true, encoding: .utf8)
+        try Hex.encode(cwt).write(to: hexFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: hexFile) }
         let baseline = try PythonBaseline.run(python: PythonBaseline.interpreter(options.python), script: baselineScript,
                                               arguments: ["--hex-file", hexFile.path, "--seconds", String(options.seconds)])

@@ -1,23 +1,20 @@
 import Foundation
 import HoldfastProtocol
 import HoldfastSDK
+import Plumbing
 
 /// The demo device's clock: the system clock plus an offset the demo moves.
-final class OffsetClock: HoldfastClock, @unchecked Sendable {
-    // @unchecked: `offset` is only read and written under `lock`.
-    private let lock = NSLock()
-    private var offset: TimeInterval = 0
+final class OffsetClock: HoldfastClock {
+    private let offset = Locked<TimeInterval>(0)
 
-    func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
-    func set(offset value: TimeInterval) { lock.withLock { offset = value } }
+    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    func set(offset value: TimeInterval) { offset.withLock { $0 = value } }
 }
 
 /// The demo device's network, which the demo can switch off.
-final class SwitchableNetwork: HTTPTransport, @unchecked Sendable {
-    // @unchecked: `online` is only read and written under `lock`; `inner` is immutable.
+final class SwitchableNetwork: HTTPTransport {
     private let inner: any HTTPTransport
-    private let lock = NSLock()
-    private var online = true
+    private let online = Locked(true)
 
     struct Offline: Error, CustomStringConvertible {
         var description: String { "the demo device is offline" }
@@ -26,8 +23,8 @@ final class SwitchableNetwork: HTTPTransport, @unchecked Sendable {
     init(_ inner: any HTTPTransport) { self.inner = inner }
 
     var isOnline: Bool {
-        get { lock.withLock { online } }
-        set { lock.withLock { online = newValue } }
+        get { online.withLock { $0 } }
+        set { online.withLock { $0 = newValue } }
     }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {

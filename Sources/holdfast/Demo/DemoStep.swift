@@ -28,12 +28,3 @@ struct DemoStep: Sendable, Equatable {
         details.first { $0.name == name }?.value
     }
 }
-
-/// Why a demo step failed: what was expected and what happened.
-struct DemoStepFailure: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}

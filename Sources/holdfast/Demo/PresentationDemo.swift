@@ -11,14 +11,14 @@ enum PresentationDemo {
         try await recorder.step("verifier", "Trust the tenant's verifier",
                                                           "GET /v1/presentations/verifier-cas (admin): the CA of the verifier's request-signing certificate, which the wallet adds as a trusted verifier.") {
             let cas = try HoldfastJSON.decode(VerifierCAList.self, from: try await admin.send("GET", "/v1/presentations/verifier-cas").body)
-            guard let ca = cas.data.first else { throw DemoStepFailure("the tenant lists no verifier CA") }
+            guard let ca = cas.data.first else { throw CommandFailure(.failure, "the tenant lists no verifier CA") }
             _ = try await holder.addTrustedVerifierCertificates([ca.certificatePem])
             return [.init("verifierCA", ca.id)]
         }
         try await recorder.step("present", "Present it to a verifier",
                                 "POST /v2/presentations/sessions asks for family_name and birth_date (OpenID4VP 1.0, DCQL); the wallet fetches the signed request, sees it comes from a trusted verifier, and sends only those two elements, signed with the credential's key and encrypted to the verifier.") {
             let (status, detail) = try await Self.present(admin: admin, holder: holder, credentialId: credentialId)
-            guard status.status == .verified else { throw DemoStepFailure("the verifier says \(status.status): \(status.failures ?? [])") }
+            guard status.status == .verified else { throw CommandFailure(.failure, "the verifier says \(status.status): \(status.failures ?? [])") }
             return [.init("result", status.status.rawValue), .init("family_name", detail["family_name"] ?? "-"),
                     .init("birth_date", detail["birth_date"] ?? "-"), .init("given_name", detail["given_name"] ?? "not sent")]
         }
@@ -30,7 +30,7 @@ enum PresentationDemo {
                                 credentialId: String) async throws -> (PresentationResult, [String: String]) {
         let body = #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":false,"birth_date":false}}}}"#
         let answer = try await admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
-        guard answer.status == 201 else { throw DemoStepFailure("session: HTTP \(answer.status)") }
+        guard answer.status == 201 else { throw CommandFailure(.failure, "session: HTTP \(answer.status)") }
         let created = try HoldfastJSON.decode(PresentationSessionCreated.self, from: answer.body)
         let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: created.authorizationRequestUri,
                                                                        requireTrustedVerifier: true)

@@ -17,10 +17,10 @@ enum SCADemo {
         let created = try await recorder.stepProducing("sca-wallet", "The bank makes an SCA wallet for its customer",
                                                        "PUT /v1/sca/policies (what a proof of each operation signs), then POST /v1/sca/wallets: a wallet for the bank's user, protected by a PIN, with a one-time activation code for the device.") {
             let policies = try await admin.send("PUT", "/v1/sca/policies", body: Data(Self.policies.utf8))
-            guard policies.status == 200 else { throw DemoStepFailure("policies: HTTP \(policies.status)") }
+            guard policies.status == 200 else { throw CommandFailure(.failure, "policies: HTTP \(policies.status)") }
             let body = #"{"applicationId":"\#(applicationId)","userId":"customer-42","settings":{"accessProtection":"pin","maxPinAttempts":3}}"#
             let answer = try await admin.send("POST", "/v1/sca/wallets", body: Data(body.utf8))
-            guard answer.status == 201 else { throw DemoStepFailure("wallet: HTTP \(answer.status)") }
+            guard answer.status == 201 else { throw CommandFailure(.failure, "wallet: HTTP \(answer.status)") }
             let created = try HoldfastJSON.decode(SCAWalletCreated.self, from: answer.body)
             return (created, [.init("walletId", created.walletId), .init("activationCode", created.activationCode),
                               .init("activationExpiresAt", HoldfastJSON.formatDate(created.activationExpiresAt))])
@@ -29,11 +29,11 @@ enum SCADemo {
             platform: PlatformConfiguration(tenantHost: tenant, applicationId: applicationId), appVersion: "1.0.0"))
         let wallet = try await recorder.stepProducing("sca-provision", "Provision the wallet and set the PIN",
                                                       "The device checks its eligibility, makes the wallet key and registers it with the activation code (challenge, binding nonce, assertion); the first connect asks for new credentials, and the PIN seals the signing capability (scrypt, AES-GCM).") {
-            guard case .deviceEligible = await manager.provisioning.checkEligibility() else { throw DemoStepFailure("the device is not eligible") }
+            guard case .deviceEligible = await manager.provisioning.checkEligibility() else { throw CommandFailure(.failure, "the device is not eligible") }
             if case .provisioningError(let error) = await manager.provisioning.provision(activationCode: created.activationCode) { throw error }
-            guard case .credentialsRequired(.new) = await manager.connect() else { throw DemoStepFailure("expected credentialsRequired(.new)") }
+            guard case .credentialsRequired(.new) = await manager.connect() else { throw CommandFailure(.failure, "expected credentialsRequired(.new)") }
             guard case .connectionSuccess(let wallet) = await manager.connect(newCredentials: .pin(Self.pin)) else {
-                throw DemoStepFailure("the connection with the new PIN failed")
+                throw CommandFailure(.failure, "the connection with the new PIN failed")
             }
             return (wallet, [.init("walletId", wallet.id), .init("state", try await manager.state().rawValue), .init("firstConnect", "credentialsRequired(new)")])
         }
@@ -43,15 +43,15 @@ enum SCADemo {
             let payload = try await manager.payload(method: "POST", url: Self.beneficiaryURL, body: body)
             let signature = CustomerAuthenticatedSignature(patternName: .pin, message: "Add Alex Martin as a beneficiary",
                                                            signatureType: .localJws, payload: payload)
-            guard let jws = await wallet.sign(signature, credentials: .pin(Self.pin)).result() else { throw DemoStepFailure("signing failed") }
+            guard let jws = await wallet.sign(signature, credentials: .pin(Self.pin)).result() else { throw CommandFailure(.failure, "signing failed") }
             return (jws, [.init("proof", String(jws.prefix(48)) + "…"), .init("signedBody", String(decoding: try payload.body.jsonBytes(), as: UTF8.self))])
         }
         try await recorder.step("sca-verify", "The bank's back end verifies the proof",
                                 "POST /v1/sca/proofs/verify with the request the bank received: the wallet's key, its state, the policy's {url, body}, the pattern, freshness, and the jti once — a replay is refused.") {
             let first = try await verify(admin, proof: proof, body: body)
-            guard first.valid else { throw DemoStepFailure("refused: \(first.code ?? "-")") }
+            guard first.valid else { throw CommandFailure(.failure, "refused: \(first.code ?? "-")") }
             let replay = try await verify(admin, proof: proof, body: body)
-            guard replay.code == SCAProofFailureCode.replayed else { throw DemoStepFailure("the replay was \(replay.code ?? "accepted")") }
+            guard replay.code == SCAProofFailureCode.replayed else { throw CommandFailure(.failure, "the replay was \(replay.code ?? "accepted")") }
             return [.init("valid", "true"), .init("userId", first.userId ?? "-"), .init("pattern", first.pattern?.rawValue ?? "-"),
                     .init("replay", SCAProofFailureCode.replayed.rawValue)]
         }
@@ -63,23 +63,23 @@ enum SCADemo {
             for _ in 0..<3 {
                 if case .failure(let error) = await wallet.sign(signature, credentials: .pin("000000")) { codes.append(error.code.rawValue) }
             }
-            guard try await manager.state() == .locked else { throw DemoStepFailure("the wallet is not locked") }
+            guard try await manager.state() == .locked else { throw CommandFailure(.failure, "the wallet is not locked") }
             let tenantSide = try HoldfastJSON.decode(SCAWallet.self, from: try await admin.send("GET", "/v1/sca/wallets/\(wallet.id)").body)
-            guard tenantSide.state == .locked else { throw DemoStepFailure("the tenant has the wallet \(tenantSide.state)") }
+            guard tenantSide.state == .locked else { throw CommandFailure(.failure, "the tenant has the wallet \(tenantSide.state)") }
             return [.init("answers", codes.joined(separator: ", ")), .init("device", "locked"),
                     .init("tenant", "\(tenantSide.state) (\(tenantSide.lockReason ?? "-"))")]
         }
         try await recorder.step("sca-unlock", "The bank unlocks it",
                                 "PUT /v1/sca/wallets/{id}/unlock; the device reads walletUnlocked from its event feed (server-sent events, authenticated by the wallet key), connects again and signs.") {
             let answer = try await admin.send("PUT", "/v1/sca/wallets/\(wallet.id)/unlock")
-            guard answer.status == 200 else { throw DemoStepFailure("unlock: HTTP \(answer.status)") }
+            guard answer.status == 200 else { throw CommandFailure(.failure, "unlock: HTTP \(answer.status)") }
             let events = try await manager.synchronize()
-            guard events.contains(.walletUnlocked) else { throw DemoStepFailure("the device heard \(events.map(\.name))") }
-            guard case .connectionSuccess(let again) = await manager.connect() else { throw DemoStepFailure("no connection after the unlock") }
+            guard events.contains(.walletUnlocked) else { throw CommandFailure(.failure, "the device heard \(events.map(\.name))") }
+            guard case .connectionSuccess(let again) = await manager.connect() else { throw CommandFailure(.failure, "no connection after the unlock") }
             let signature = CustomerAuthenticatedSignature(patternName: .pin, message: "Add Alex Martin as a beneficiary",
                                                            payload: try await manager.payload(method: "POST", url: Self.beneficiaryURL, body: body))
             guard let jws = await again.sign(signature, credentials: .pin(Self.pin)).result(),
-                  try await verify(admin, proof: jws, body: body).valid else { throw DemoStepFailure("the new proof was refused") }
+                  try await verify(admin, proof: jws, body: body).valid else { throw CommandFailure(.failure, "the new proof was refused") }
             return [.init("events", events.map(\.name).joined(separator: ", ")), .init("state", try await manager.state().rawValue),
                     .init("pinAttemptsLeft", "\(try await manager.pinAttemptsLeft() ?? 0)")]
         }
@@ -88,7 +88,7 @@ enum SCADemo {
     private static func verify(_ admin: AdminClient, proof: String, body: JSONValue) async throws -> SCAProofVerification {
         let request = SCAProofVerifyRequest(proof: proof, method: "POST", url: beneficiaryURL, body: body)
         let answer = try await admin.send("POST", "/v1/sca/proofs/verify", body: try HoldfastJSON.encode(request))
-        guard answer.status == 200 else { throw DemoStepFailure("verify: HTTP \(answer.status)") }
+        guard answer.status == 200 else { throw CommandFailure(.failure, "verify: HTTP \(answer.status)") }
         return try HoldfastJSON.decode(SCAProofVerification.self, from: answer.body)
     }
 }

@@ -14,22 +14,22 @@ enum StatusDemo {
                                 "POST /v1/credentials/mobile/{id}/status {\"status\": \"revoked\"}: its bit in the status list becomes 1.") {
             let list = try await admin.send("GET", "/v1/credentials/mobile")
             guard let issuedId = (try JSONDecoder().decode(JSONValue.self, from: list.body)).objectValue?["data"]?.arrayValue?.first?
-                .objectValue?["id"]?.stringValue else { throw DemoStepFailure("the tenant lists no issued credential") }
+                .objectValue?["id"]?.stringValue else { throw CommandFailure(.failure, "the tenant lists no issued credential") }
             let answer = try await admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
-            guard (200..<300).contains(answer.status) else { throw DemoStepFailure("revocation: HTTP \(answer.status)") }
+            guard (200..<300).contains(answer.status) else { throw CommandFailure(.failure, "revocation: HTTP \(answer.status)") }
             return [.init("issuedCredential", issuedId), .init("status", "revoked")]
         }
         try await recorder.step("status-cached", "Within the ttl the wallet does not ask again",
                                 "The cached token is younger than its ttl (60 s), so getCredential answers from it: still valid, no request made.") {
             let credential = try await holder.getCredential(credentialId: credentialId)
-            guard credential.status == .valid else { throw DemoStepFailure("expected the cached valid, got \(String(describing: credential.status))") }
+            guard credential.status == .valid else { throw CommandFailure(.failure, "expected the cached valid, got \(String(describing: credential.status))") }
             return [.init("status", "valid"), .init("deviceClock", "+0 s")]
         }
         try await recorder.step("presentation-refused", "The verifier refuses the revoked credential",
                                 "The wallet, still within its cached token's ttl, presents it; the verifier reads the tenant's own status list and refuses it.") {
             let (status, _) = try await PresentationDemo.present(admin: admin, holder: holder, credentialId: credentialId)
             guard status.status == .failed, status.failures?.map(\.code) == [PresentationFailureCode.statusRevoked] else {
-                throw DemoStepFailure("expected STATUS_REVOKED, got \(status.status) \(status.failures ?? [])")
+                throw CommandFailure(.failure, "expected STATUS_REVOKED, got \(status.status) \(status.failures ?? [])")
             }
             return [.init("result", status.status.rawValue), .init("failure", PresentationFailureCode.statusRevoked.rawValue)]
         }
@@ -38,7 +38,7 @@ enum StatusDemo {
             clock.set(offset: 61)
             let credential = try await holder.getCredential(credentialId: credentialId)
             guard credential.verificationResult == .failure(.statusRevoked) else {
-                throw DemoStepFailure("expected statusRevoked, got \(credential.verificationResult)")
+                throw CommandFailure(.failure, "expected statusRevoked, got \(credential.verificationResult)")
             }
             return [.init("failureType", "statusRevoked"), .init("deviceClock", "+61 s")]
         }
@@ -52,7 +52,7 @@ enum StatusDemo {
             }
             let credential = try await holder.getCredential(credentialId: credentialId)
             guard credential.verificationResult == .failure(.statusUnknown) else {
-                throw DemoStepFailure("expected statusUnknown, got \(credential.verificationResult)")
+                throw CommandFailure(.failure, "expected statusUnknown, got \(credential.verificationResult)")
             }
             return [.init("failureType", "statusUnknown"), .init("deviceClock", "+362 s"), .init("network", "offline")]
         }

@@ -43,9 +43,9 @@ enum TetheringDemo {
                                                  "The SDK asks for a challenge, makes a P-256 key, signs SHA-256(challenge ‖ base64(publicKey)) with it (no platform attestation on Linux), and registers. A second call is answered from local state.") {
             try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: server.baseURL, applicationId: applicationId))
             let result = try await holder.registerDevice()
-            guard case .registered(let id) = result else { throw DemoStepFailure("expected registered, got \(result)") }
+            guard case .registered(let id) = result else { throw CommandFailure(.failure, "expected registered, got \(result)") }
             let again = try await holder.registerDevice()
-            guard again == .alreadyRegistered(instanceId: id) else { throw DemoStepFailure("second call: \(again)") }
+            guard again == .alreadyRegistered(instanceId: id) else { throw CommandFailure(.failure, "second call: \(again)") }
             let license = try await holder.license()
             return (id, [.init("instanceId", id), .init("licenseExpiresAt", HoldfastJSON.formatDate(license.expiresAt)),
                          .init("secondCall", "alreadyRegistered")])
@@ -55,7 +55,7 @@ enum TetheringDemo {
                                 "GET /v1/holder/applications/{id}/instances (admin): the new instance, registered with an assertion.") {
             let page = try await admin.instances(applicationId: applicationId)
             guard let item = page.data.first(where: { $0.id == instanceId }) else {
-                throw DemoStepFailure("instance \(instanceId) is not listed")
+                throw CommandFailure(.failure, "instance \(instanceId) is not listed")
             }
             return [.init("count", "\(page.data.count)"), .init("appAttestationType", item.appAttestationType.rawValue),
                     .init("device", "\(item.deviceDetails.deviceMake) \(item.deviceDetails.deviceModel)")]
@@ -67,8 +67,8 @@ enum TetheringDemo {
             // License expiries are whole seconds (JWT `exp`): wait for the next one, or both would show the same time.
             try await Task.sleep(for: .milliseconds(1_100))
             let renewed = try await holder.renewLicense()
-            guard renewed.token != before.token else { throw DemoStepFailure("the tenant returned the same token") }
-            guard renewed.expiresAt > before.expiresAt else { throw DemoStepFailure("the expiry did not move") }
+            guard renewed.token != before.token else { throw CommandFailure(.failure, "the tenant returned the same token") }
+            guard renewed.expiresAt > before.expiresAt else { throw CommandFailure(.failure, "the expiry did not move") }
             return [.init("previousExpiresAt", HoldfastJSON.formatDate(before.expiresAt)),
                     .init("licenseExpiresAt", HoldfastJSON.formatDate(renewed.expiresAt)),
                     .init("movedBy", "\(Int((renewed.expiresAt.timeIntervalSince(before.expiresAt)).rounded())) s")]
@@ -79,10 +79,10 @@ enum TetheringDemo {
             let before = try await Self.thumbprint(of: holder.license())
             try await holder.rotateKey()
             guard let state = try await holder.registrationState(), state.instanceId == instanceId else {
-                throw DemoStepFailure("the instance id changed")
+                throw CommandFailure(.failure, "the instance id changed")
             }
             let after = try await Self.thumbprint(of: holder.license())
-            guard after != before else { throw DemoStepFailure("the license is still bound to the old key") }
+            guard after != before else { throw CommandFailure(.failure, "the license is still bound to the old key") }
             return [.init("instanceId", state.instanceId), .init("oldKey", before), .init("newKey", after)]
         }
 
@@ -119,14 +119,14 @@ enum TetheringDemo {
                 return [.init("code", error.code.rawValue), .init("httpStatus", error.httpStatus.map(String.init) ?? "-"),
                         .init("localStateCleared", "\(forgotten)")]
             }
-            throw DemoStepFailure("the renewal of a deleted instance succeeded")
+            throw CommandFailure(.failure, "the renewal of a deleted instance succeeded")
         }
     }
 
     private static func thumbprint(of license: License) throws -> String {
         let jws = try JWS(compactSerialization: license.token)
         guard let claims = LicenseTokenClaims(claims: try JWTClaims(payload: jws.payload)) else {
-            throw DemoStepFailure("the license token has no cnf.jkt")
+            throw CommandFailure(.failure, "the license token has no cnf.jkt")
         }
         return claims.keyThumbprint
     }

@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import Plumbing
 
 /// An App Attest attestation object (Apple's "Validating Apps That Connect to Your Server": a CBOR map with `fmt`
 /// `apple-appattest`, `attStmt {x5c, receipt}` and `authData`) laid out for reading: the authenticator data's
@@ -69,6 +70,6 @@ struct AppAttestRendering {
     }
 
     static func hex(_ bytes: some Collection<UInt8>) -> String {
-        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        Hex.encode(bytes)
     }
 }

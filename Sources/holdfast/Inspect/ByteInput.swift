@@ -8,16 +8,12 @@ enum ByteInput {
         case hex, base64, base64url, binary
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// The text of an argument: the argument itself, or the contents of `@file`.
     static func text(_ argument: String) throws -> String {
         guard argument.hasPrefix("@") else { return argument }
         let data = try fileData(argument)
         guard let text = String(data: data, encoding: .utf8) else {
-            throw Failure(description: "\(argument.dropFirst()) is not text")
+            throw CommandFailure(.failure, "\(argument.dropFirst()) is not text")
         }
         return text
     }
@@ -25,7 +21,7 @@ enum ByteInput {
     static func fileData(_ argument: String) throws -> Data {
         let path = String(argument.dropFirst())
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "cannot read file \(path)")
+            throw CommandFailure(.failure, "cannot read file \(path)")
         }
         return data
     }
@@ -42,7 +38,7 @@ enum ByteInput {
         }
         let trimmed = argument.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let decoded = textForms(trimmed) else {
-            throw Failure(description: "input is neither hex, base64 nor base64url (use @file for binary)")
+            throw CommandFailure(.failure, "input is neither hex, base64 nor base64url (use @file for binary)")
         }
         return decoded
     }

@@ -1,6 +1,7 @@
 import CBOR
 import COSE
 import Foundation
+import Plumbing
 import X509
 
 /// A COSE_Sign1 (RFC 9052 §4.2) laid out for reading: headers in diagnostic notation, the payload decoded when it
@@ -13,12 +14,12 @@ struct COSESign1Rendering {
     /// element is a byte string and second a map.
     init(_ item: CBOR.Decoded) throws {
         if let (tag, _) = try? item.tag() {
-            guard tag == COSESign1.tag else { throw Inspector.Failure(description: "tag \(tag) is not COSE_Sign1") }
+            guard tag == COSESign1.tag else { throw CommandFailure(.failure, "tag \(tag) is not COSE_Sign1") }
             tagged = true
         } else {
             let elements = try item.array()
             guard elements.count == 4, elements[0].majorType == 2, elements[1].majorType == 5 else {
-                throw Inspector.Failure(description: "not shaped like a COSE_Sign1")
+                throw CommandFailure(.failure, "not shaped like a COSE_Sign1")
             }
             tagged = false
         }
@@ -79,7 +80,7 @@ extension COSESign1Rendering {
     /// Every byte of the serial as two hex digits (`02:dc:05`): swift-certificates' own description drops a byte's
     /// leading zero, which makes `02 dc 05` read as `2:dc:5`.
     static func serial(_ serial: Certificate.SerialNumber) -> String {
-        serial.bytes.map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }.joined(separator: ":")
+        serial.bytes.map { Hex.encode([$0]) }.joined(separator: ":")
     }
 }
 

@@ -7,10 +7,6 @@ import StatusList
 /// DeviceResponse or MSO, a JWS/JWT or JWE in compact form, a COSE_Sign1, or any other CBOR item — and renders it
 /// for reading. Nothing is verified here; inspection is for looking.
 enum Inspector {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// What the input was recognised as.
     enum Kind: String {
         case cbor = "CBOR"
@@ -43,7 +39,7 @@ enum Inspector {
             decoded = try CBOR.decode(bytes)
         } catch {
             // Say how the text was read: hex and base64 overlap, so a person can see when the guess was wrong.
-            throw Failure(description: "read as \(form.rawValue) (\(bytes.count) bytes), it is not a JWS, JWE, COSE_Sign1 "
+            throw CommandFailure(.failure, "read as \(form.rawValue) (\(bytes.count) bytes), it is not a JWS, JWE, COSE_Sign1 "
                 + "or CBOR item: \(error)")
         }
         if let report = credential(bytes, decoded) { return report }
