@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -89,7 +90,7 @@ import Testing
     @Test func unexpectedErrorIsInternalErrorWithoutInternals() async throws {
         try await StorageBackend.sqlite.withConfiguration { configuration in
             try await TestServices.with(configuration) { services in
-                let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, "/boom") { _, _ in throw Leaky() }]
+                let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, RouteTemplate("/boom")) { _, _ in throw Leaky() }]
                 let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(routes))
                 let application = Application(router: router, logger: StorageBackend.quietLogger)
                 try await application.test(.router) { client in

@@ -15,6 +15,7 @@ public enum HoldfastControllers {
         let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
         let newKeys = NewKeyVerification(challenges: challenges, evidence: evidence)
         let scaPolicies = SCAPolicyService(database: services.database)
+        let scaWallets = SCAWalletService(database: services.database, applications: applications, logger: services.logger)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
         let statusLists = StatusListService(database: services.database, certificates: services.issuerCertificates,
@@ -25,13 +26,18 @@ public enum HoldfastControllers {
         let walletProviders = WalletProviderService(database: services.database, publicURL: { services.publicURL })
         return [
             HealthController(services: services),
-            SCAController(
-                wallets: SCAWalletService(database: services.database, applications: applications, logger: services.logger),
+            SCAWalletController(wallets: scaWallets, clock: clock),
+            SCADeviceController(
+                wallets: scaWallets,
                 activation: SCAActivationService(database: services.database, applications: applications, keys: newKeys,
                                                  logger: services.logger),
+                clock: clock),
+            SCAPolicyController(
                 policyService: scaPolicies,
                 proofs: SCAProofService(database: services.database, policies: scaPolicies,
                                         replay: services.ephemeral.replay),
+                clock: clock),
+            SCAEligibilityController(
                 eligibilityService: SCAEligibilityService(database: services.database, applications: applications, logger: services.logger),
                 clock: clock),
             VerifierPageController(),

@@ -15,7 +15,6 @@ struct PresentationSessionService: Sendable {
     static let lifetimes = 30...3_600
     static let defaultLifetime = 300
     static let requestObjectLifetime: TimeInterval = 300
-    static let statusListPath = "/v2/credentials/mobile/status-lists/"
 
     /// What a session stores about itself (`presentation_sessions.request`).
     struct Settings: Codable {
@@ -38,9 +37,6 @@ struct PresentationSessionService: Sendable {
     let statusLists: StatusListService
     let foreignStatusLists: ForeignStatusLists
     let publicURL: @Sendable () -> String
-
-    static func requestPath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/request" }
-    static func responsePath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/response" }
 
     // MARK: creating
 
@@ -128,13 +124,13 @@ struct PresentationSessionService: Sendable {
                     SQLBind(adminKeyID), SQLBind(Timestamp.milliseconds(now)), SQLBind(expiresAt), SQLBind("pending"))
             .run()
         return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri(id: id, settings: settings),
-                                          requestUri: publicURL() + Self.requestPath(id), expiresAt: Timestamp.date(expiresAt))
+                                          requestUri: publicURL() + PresentationRoutes.request(sessionId: id), expiresAt: Timestamp.date(expiresAt))
     }
 
     /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024), or the session's
     /// `authorizationEndpoint` with those two parameters.
     private func authorizationRequestUri(id: String, settings: Settings) -> String {
-        let parameters = "client_id=\(Self.queryEncode(settings.clientId))&request_uri=\(Self.queryEncode(publicURL() + Self.requestPath(id)))"
+        let parameters = "client_id=\(Self.queryEncode(settings.clientId))&request_uri=\(Self.queryEncode(publicURL() + PresentationRoutes.request(sessionId: id)))"
         if let endpoint = settings.authorizationEndpoint {
             return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
         }
@@ -170,7 +166,7 @@ struct PresentationSessionService: Sendable {
         var payload: [String: JSONValue] = [
             "iss": .string(settings.clientId), "aud": .string("https://self-issued.me/v2"), "iat": .integer(issuedAt), "exp": .integer(expires),
             "client_id": .string(settings.clientId), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
-            "response_uri": .string(publicURL() + Self.responsePath(id)), "nonce": .string(session.nonce), "state": .string(session.state),
+            "response_uri": .string(publicURL() + PresentationRoutes.response(sessionId: id)), "nonce": .string(session.nonce), "state": .string(session.state),
         ]
         if isOpenID {
             payload["client_metadata"] = .object([
@@ -249,7 +245,7 @@ struct PresentationSessionService: Sendable {
         let isOpenID = settings.presentationProtocol == "openid4vp-1.0"
         var failures: [PresentationResult.Failure] = []
         let transcript: SessionTranscript
-        let responseUri = publicURL() + Self.responsePath(session.id)
+        let responseUri = publicURL() + PresentationRoutes.response(sessionId: session.id)
         if isOpenID {
             let thumbprint = (try? JWK(publicKey: session.key.publicKey).thumbprint()).flatMap { Base64URL.decode($0) }
             transcript = SessionTranscript.openID4VP(clientId: settings.clientId, nonce: session.nonce, jwkThumbprint: thumbprint,
@@ -289,7 +285,7 @@ struct PresentationSessionService: Sendable {
     private func statusFailure(_ reference: MobileSecurityObject.StatusReference?, issuer: Certificate,
                                now: Date) async throws -> PresentationResult.Failure? {
         guard let reference else { return nil }
-        let prefix = publicURL() + Self.statusListPath
+        let prefix = publicURL() + StatusListRoutes.Template.lists.template + "/"
         let value: UInt8
         if reference.uri.hasPrefix(prefix), reference.uri.hasSuffix("/token") {
             let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))

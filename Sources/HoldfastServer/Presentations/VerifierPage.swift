@@ -9,15 +9,11 @@ import Hummingbird
 /// by the server), `GET …/result` until the wallet has answered. A same-device wallet is sent back to
 /// `/verifier?response_code=…`, where the page reads the result with that code alone (OpenID4VP 1.0 §8.2).
 struct VerifierPageController: HoldfastController {
-    static let page: RouteTemplate = "/verifier"
-    static let script: RouteTemplate = "/verifier/verifier.js"
-    static let styles: RouteTemplate = "/verifier/verifier.css"
-
     var routes: [Route] {
         [
-            .public(.get, Self.page) { _, _ in Self.response(Self.html, type: "text/html; charset=utf-8") },
-            .public(.get, Self.script) { _, _ in Self.response(Self.javaScript, type: "text/javascript; charset=utf-8") },
-            .public(.get, Self.styles) { _, _ in Self.response(Self.css, type: "text/css; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierPage) { _, _ in Self.response(Self.html, type: "text/html; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierScript) { _, _ in Self.response(Self.javaScript, type: "text/javascript; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierStyles) { _, _ in Self.response(Self.css, type: "text/css; charset=utf-8") },
         ]
     }
 
@@ -55,8 +51,8 @@ struct VerifierPageController: HoldfastController {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Holdfast verifier</title>
-        <link rel="stylesheet" href="/verifier/verifier.css">
-        <script src="/verifier/verifier.js" defer></script>
+        <link rel="stylesheet" href="\(PresentationRoutes.Template.verifierStyles)">
+        <script src="\(PresentationRoutes.Template.verifierScript)" defer></script>
         </head>
         <body>
         <main>
@@ -176,7 +172,7 @@ struct VerifierPageController: HoldfastController {
       }
 
       async function poll(sessionId, key) {
-        const response = await api(`/v2/presentations/sessions/${encodeURIComponent(sessionId)}/result`,
+        const response = await api(`\(PresentationRoutes.Template.sessions)/${encodeURIComponent(sessionId)}/result`,
                                    { headers: { Authorization: `Bearer ${key}` } });
         if (!response.ok) { showError(await problem(response)); return; }
         const result = await response.json();
@@ -198,8 +194,8 @@ struct VerifierPageController: HoldfastController {
           protocol: $("protocol").value, mode,
           query: { docType: option.dataset.docType, nameSpaces: { [option.dataset.namespace]: elements } },
         };
-        if (mode === "same-device") body.redirectUri = new URL("/verifier", window.location.href).href;
-        const response = await api("/v2/presentations/sessions", {
+        if (mode === "same-device") body.redirectUri = new URL("\(PresentationRoutes.Template.verifierPage)", window.location.href).href;
+        const response = await api("\(PresentationRoutes.Template.sessions)", {
           method: "POST", body: JSON.stringify(body),
           headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
         });
@@ -209,7 +205,7 @@ struct VerifierPageController: HoldfastController {
         $("uri").textContent = created.authorizationRequestUri;
         $("link").href = created.authorizationRequestUri;
         $("link").dataset.sessionId = created.sessionId;
-        const qr = await api(`/v2/presentations/sessions/${encodeURIComponent(created.sessionId)}/qr`,
+        const qr = await api(`\(PresentationRoutes.Template.sessions)/${encodeURIComponent(created.sessionId)}/qr`,
                              { headers: { Authorization: `Bearer ${key}` } });
         if (qr.ok) $("qr").src = URL.createObjectURL(await qr.blob());
         $("request").hidden = false;
@@ -220,9 +216,9 @@ struct VerifierPageController: HoldfastController {
       // Back from a same-device wallet: the response_code reads the result once.
       async function returned(code) {
         const sessionId = window.localStorage.getItem("holdfast.verifier.session");
-        window.history.replaceState(null, "", "/verifier");
+        window.history.replaceState(null, "", "\(PresentationRoutes.Template.verifierPage)");
         if (!sessionId) { showError("no session of this browser to read"); return; }
-        const response = await api(`/v2/presentations/sessions/${encodeURIComponent(sessionId)}/result?response_code=${encodeURIComponent(code)}`);
+        const response = await api(`\(PresentationRoutes.Template.sessions)/${encodeURIComponent(sessionId)}/result?response_code=${encodeURIComponent(code)}`);
         if (!response.ok) { showError(await problem(response)); return; }
         render(await response.json());
       }
