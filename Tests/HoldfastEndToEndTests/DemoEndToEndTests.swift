@@ -4,7 +4,7 @@ import Testing
 /// `holdfast demo` (README "The `holdfast` command"): its core runs every step against its own in-process tenant.
 @Suite struct DemoEndToEndTests {
     @Test func demoRunsEveryStepToItsExpectedOutcome() async throws {
-        let steps = try await TetheringDemo(serverLogger: nil).run()
+        let steps = try await DemoRunner(serverLogger: nil).run()
         let failed = steps.filter { $0.outcome == .failed }
         #expect(failed.isEmpty, "failed: \(failed.map { "\($0.id): \($0.details)" })")
         #expect(steps.map(\.id) == ["tenant", "ios-application", "android-application", "register", "list", "renew",

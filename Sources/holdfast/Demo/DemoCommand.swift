@@ -20,7 +20,7 @@ struct DemoCommand: AsyncParsableCommand {
             logger = serverLogger
         }
         print("Holdfast demo: tethering and device registration\n")
-        let steps = try await TetheringDemo(serverLogger: logger).run { step in
+        let steps = try await DemoRunner(serverLogger: logger).run { step in
             print(Self.render(step))
         }
         let failed = steps.contains { $0.outcome == .failed }

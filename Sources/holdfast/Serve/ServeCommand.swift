@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import HoldfastServer
-import NIOCore
-import NIOPosix
 
 /// `holdfast serve` — runs the tenant server (DESIGN.md §5) until SIGTERM / SIGINT, then shuts down
 /// gracefully. Configuration from `HOLDFAST_*` variables, overridden by the flags.
@@ -50,57 +48,5 @@ struct ServeCommand: AsyncParsableCommand {
         let watchdog = ShutdownWatchdog(deadline: configuration.connections.shutdownDeadline + ShutdownWatchdog.grace)
         try await HoldfastApplication.serve(application, shutdownDeadline: configuration.connections.shutdownDeadline)
         watchdog.cancel()
-    }
-}
-
-/// Tries the listening address before anything is created, so that a taken port is reported before the database
-/// and the bootstrap admin key are made.
-enum ListenProbe {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static func check(host: String, port: Int) async throws {
-        guard port != 0 else { return }
-        let channel: any Channel
-        do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: host, port: port).get()
-        } catch {
-            throw Failure(description: "cannot listen on \(host):\(port): \(error). Is another server using it? "
-                + "Choose another with --port or HOLDFAST_PORT. Nothing was created.")
-        }
-        try? await channel.close()
-    }
-}
-
-/// The last resort of the shutdown deadline (README "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): the
-/// server closes its connections and cancels the handlers still running at the deadline, then returns; should a
-/// handler still hold the process `grace` later (waiting on a database that does not answer), it exits 0 anyway —
-/// the signal asked it to stop, and no transaction left open commits (the database rolls back what a closed
-/// connection left).
-final class ShutdownWatchdog {
-    static let grace = Duration.seconds(1)
-
-    private let sources: [any DispatchSourceSignal]
-
-    init(deadline: Duration) {
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) * 1e-18
-        sources = [SIGTERM, SIGINT].map { signalNumber in
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                    Console.line("shutdown did not finish \(Int(seconds)) s after the signal; exiting")
-                    exit(0)
-                }
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }

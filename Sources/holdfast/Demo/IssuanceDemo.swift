@@ -1,0 +1,51 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import HoldfastSDK
+import JOSE
+
+/// Issuance in `holdfast demo` (README "Holder: credentials"): an mDL configured, offered with a transaction code,
+/// claimed by the wallet and shown valid. Returns the wallet's credential id.
+enum IssuanceDemo {
+    static func steps(admin: AdminClient, holder: MobileCredentialHolder, recorder: DemoRecorder) async throws -> String {
+        let iacaPEM = try await recorder.stepProducing("credential-configuration", "Configure a credential",
+                                                       "POST /v1/credentials/mobile/configurations: an mDL with its display; PUT /v1/credentials/mobile/status-list-settings: status list tokens good for 60 s (ttl) and usable until 300 s (exp).") {
+            let configured = try await admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(Self.configuration.utf8))
+            guard configured.status == 201 else { throw DemoStepFailure("configuration: HTTP \(configured.status)") }
+            let settings = try await admin.send("PUT", "/v1/credentials/mobile/status-list-settings", body: Data(#"{"ttlSeconds":60,"expSeconds":300}"#.utf8))
+            guard settings.status == 200 else { throw DemoStepFailure("status list settings: HTTP \(settings.status)") }
+            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            guard let iaca = iacas.data.first(where: \.active) else { throw DemoStepFailure("the tenant has no IACA") }
+            return (iaca.certificatePem, [.init("configuration", "mdl (org.iso.18013.5.1.mDL)"), .init("iaca", iaca.id)])
+        }
+        let offer = try await recorder.stepProducing("offer", "Offer it to the holder",
+                                                     "POST /v1/credentials/mobile/offers with the claim values and a transaction code, which the issuer would send by SMS.") {
+            let answer = try await admin.send("POST", "/v1/credentials/mobile/offers", body: Data(Self.offer.utf8))
+            guard answer.status == 201 else { throw DemoStepFailure("offer: HTTP \(answer.status)") }
+            let created = try HoldfastJSON.decode(CredentialOfferCreated.self, from: answer.body)
+            return (created, [.init("offerUri", String(created.offerUri.prefix(60)) + "…"), .init("txCode", created.txCode ?? "-")])
+        }
+        let credentialId = try await recorder.stepProducing("claim", "Claim the credential",
+                                                            "The wallet trusts the tenant's IACA, reads the offer with the issuer's metadata, and claims: token (wallet attestation + PoP, DPoP), c_nonce, a new key for this credential, the proof, the mDoc — verified before it is stored.") {
+            _ = try await holder.addTrustedIssuerCertificates([iacaPEM])
+            let read = try await holder.retrieveCredentialOffer(uri: offer.offerUri)
+            let claimed = try await holder.claimCredentials(offer: read, transactionCode: offer.txCode)
+            guard let first = claimed.first else { throw DemoStepFailure("nothing was claimed") }
+            return (first.id, [.init("issuer", read.issuerName ?? read.issuerHost), .init("credentialId", first.id),
+                               .init("docType", first.docType), .init("validUntil", HoldfastJSON.formatDate(first.validityInfo.validUntil))])
+        }
+        try await recorder.step("credential-valid", "Show it: valid",
+                                "getCredential verifies the mDoc against the IACA and checks its status: the status list token is fetched, verified and cached.") {
+            let credential = try await holder.getCredential(credentialId: credentialId)
+            guard credential.verificationResult.verified, credential.status == .valid else {
+                throw DemoStepFailure("expected a valid credential, got \(credential.verificationResult)")
+            }
+            let family = credential.claims["org.iso.18013.5.1"]?["family_name"]?.stringValue ?? "-"
+            return [.init("verified", "true"), .init("status", "valid"), .init("family_name", family)]
+        }
+        return credentialId
+    }
+
+    static let configuration = #"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name","given_name","birth_date"]},"display":{"name":"Demo driving licence"}}"#
+    static let offer = #"{"configurationId":"mdl","claims":{"org.iso.18013.5.1":{"family_name":"Doe","given_name":"Jane","birth_date":{"$type":"full-date","value":"1990-02-28"}}},"txCode":{"length":6}}"#
+}

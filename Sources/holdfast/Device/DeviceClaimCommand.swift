@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import HoldfastProtocol
+import HoldfastSDK
+
+/// `holdfast device --state DIR --tenant URL --application ID claim <uri>` (README "The `holdfast` command"):
+/// claims the credentials of an offer with the registered instance and prints them.
+struct DeviceClaim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "claim",
+        abstract: "Claim the credentials of an offer with the registered instance (asks first unless --yes).",
+        discussion: "Needs --tenant and --application of a registered device; the issuer's IACA must be trusted (issuers add).")
+    @OptionGroup var options: DeviceOptions
+    @Argument(help: "The offer URI.") var uri: String
+    @Option(name: .customLong("tx-code"), help: "The transaction code the issuer sent by another channel.") var txCode: String?
+    @Flag(help: "Claim without asking.") var yes = false
+
+    func validate() throws { try options.requireTenant() }
+
+    func run() async throws {
+        try await DeviceCredentialOutput.run("claim") { () async throws(HoldfastError) in
+            let holder = try await DeviceCredentialOutput.holder(options, needsTethering: true)
+            let offer = try await holder.retrieveCredentialOffer(uri: uri)
+            if !yes {
+                let summary = offer.credentials.map { "\($0.branding?.name ?? $0.docType) (\($0.docType))" }.joined(separator: ", ")
+                FileHandle.standardError.write(Data("\(offer.issuerName ?? offer.issuerHost) offers: \(summary). Claim? [y/N] ".utf8))
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
+                    throw HoldfastError(.validationFailed, "not claimed: the offer was not accepted (answer y, or pass --yes)")
+                }
+            }
+            return DeviceCredentialOutput.json(try await holder.claimCredentials(offer: offer, transactionCode: txCode))
+        }
+    }
+
+    /// `claim --yes`.
+    static func output(_ options: DeviceOptions, uri: String, txCode: String?) async throws(HoldfastError) -> String {
+        let holder = try await DeviceCredentialOutput.holder(options, needsTethering: true)
+        let offer = try await holder.retrieveCredentialOffer(uri: uri)
+        return DeviceCredentialOutput.json(try await holder.claimCredentials(offer: offer, transactionCode: txCode))
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import HoldfastProtocol
+import HoldfastSDK
+
+/// `holdfast device --state DIR present <uri>` (README "The `holdfast` command"): fetches and verifies the verifier's
+/// request, shows who asks, how it was verified, what it asks and what matches, then (after `y`, or with `--yes`)
+/// sends the chosen credentials — by default the first match of each request. Prints one JSON object.
+struct DevicePresent: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "present", abstract: "Present stored credentials to a verifier (OpenID4VP 1.0 or ISO 18013-7:2024).")
+    @OptionGroup var options: DeviceOptions
+    @Argument(help: "The verifier's authorization request URI (openid4vp://…, mdoc-openid4vp://… or https://…).") var uri: String
+    @Flag(name: .customLong("require-trusted-verifier"), help: "Accept only a verifier whose certificate chains to a trusted one (verifiers add).")
+    var requireTrustedVerifier = false
+    @Option(name: .customLong("select"), parsing: .upToNextOption, help: "The credential ids to send (default: the first match of each request).")
+    var select: [String] = []
+    @Flag(help: "Send without asking.") var yes = false
+    @Flag(help: "Decline instead of sending.") var decline = false
+
+    struct Report: Encodable {
+        struct Verifier: Encodable {
+            var clientId: String
+            var name: String?
+            var verifiedBy: String
+            var protocolName: String
+        }
+        struct Asked: Encodable {
+            var id: String
+            var docType: String
+            var namespaces: [String: [String: Bool]]
+            var matches: [String]
+        }
+        var verifier: Verifier
+        var requests: [Asked]
+        var sent: [String]
+        var declined: Bool
+        var redirectUri: String?
+    }
+
+    func run() async throws {
+        try await DeviceCredentialOutput.run("present") { () async throws(HoldfastError) in
+            try await Self.output(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
+                                  confirm: yes ? { _ in true } : Self.ask)
+        }
+    }
+
+    /// Asks on the terminal: the summary on standard error, `y` on standard input.
+    static func ask(_ summary: String) -> Bool {
+        FileHandle.standardError.write(Data("\(summary)\nSend? [y/N] ".utf8))
+        return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
+    }
+
+    static func output(_ options: DeviceOptions, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
+                       confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> String {
+        var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
+        if let transport { seams.transport = transport }
+        let holder = MobileCredentialHolder(seams: seams)
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier)
+        let request = session.request
+        var report = Report(verifier: .init(clientId: request.clientId, name: request.verifierName, verifiedBy: request.verifiedBy.rawValue,
+                                            protocolName: request.presentationProtocol.rawValue),
+                            requests: session.matchedCredentials.map {
+                                Report.Asked(id: $0.request.id, docType: $0.request.docType, namespaces: $0.request.namespaces,
+                                             matches: $0.matchedMobileCredentials.map(\.id))
+                            }, sent: [], declined: false, redirectUri: nil)
+        if decline {
+            try await session.declineRequest()
+            report.declined = true
+            return DeviceCredentialOutput.json(report)
+        }
+        let chosen = select.isEmpty ? session.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
+        guard !chosen.isEmpty else {
+            throw HoldfastError(.credentialNotFound, "no stored credential matches what \(request.verifierName ?? request.clientId) asks")
+        }
+        let asked = session.matchedCredentials.map { match in
+            "\(match.request.docType): " + match.request.namespaces.flatMap { space, elements in elements.keys.sorted().map { "\(space)/\($0)" } }
+                .sorted().joined(separator: ", ")
+        }.joined(separator: "; ")
+        let summary = "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue)) asks for \(asked)"
+        guard confirm(summary) else {
+            throw HoldfastError(.validationFailed, "not sent: the request was not accepted (answer y, pass --yes, or --decline)")
+        }
+        report.redirectUri = try await session.sendResponse(credentialIds: chosen, autoRedirect: false)
+        report.sent = chosen
+        return DeviceCredentialOutput.json(report)
+    }
+}
