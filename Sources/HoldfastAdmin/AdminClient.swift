@@ -110,14 +110,6 @@ public struct AdminClient: Sendable {
                        authenticated: authenticated)
     }
 
-    /// Transitional: the command line's last literal paths, until it calls the typed methods.
-    @available(*, deprecated, message: "send a RouteTemplate of the contract, or call a typed method")
-    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil,
-                     authenticated: Bool = true) async throws -> Answer {
-        guard let url = URL(string: baseURL + path) else { throw Failure(status: 0, problem: nil) }
-        return try await send(method, url: url, headers: headers, body: body, authenticated: authenticated)
-    }
-
     /// Any request to `url` (one made by `url(_:_:query:)`, perhaps altered on purpose), answered as it is.
     public func send(_ method: String, url: URL, headers: [String: String] = [:], body: Data? = nil,
                      authenticated: Bool = true) async throws -> Answer {

@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastAdmin
 import Hummingbird
 import HummingbirdTesting
 @testable import HoldfastServer

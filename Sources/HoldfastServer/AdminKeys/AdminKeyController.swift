@@ -7,12 +7,6 @@ import Hummingbird
 /// A revoked key is not deleted: it stays in the list with its `revokedAt`, the audit trail of who had
 /// access. There is no `GET /v1/admin/keys/{id}`, so that a revoked resource is never served by id.
 struct AdminKeyController: HoldfastController {
-    struct CreateRequest: Decodable {
-        var name: String
-        /// `admin` when absent.
-        var scope: AdminKey.Scope?
-    }
-
     let adminKeys: AdminKeyService
 
     var routes: [Route] {
@@ -23,7 +17,7 @@ struct AdminKeyController: HoldfastController {
                 return try JSONResponse.make(try await adminKeys.list(limit: limit, after: cursor))
             },
             .admin(.post, AdminKeyRoutes.Template.keys) { request, context in
-                let body = try await JSONBodyDecoder.decode(CreateRequest.self, from: request, context: context)
+                let body = try await JSONBodyDecoder.decode(AdminKeyCreateRequest.self, from: request, context: context)
                 let created = try await adminKeys.create(name: body.name, scope: body.scope ?? .admin)
                 return try JSONResponse.make(created, status: .created, headers: JSONResponse.noStore)
             },

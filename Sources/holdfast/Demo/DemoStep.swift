@@ -1,3 +1,5 @@
+import HoldfastAdmin
+
 /// One step of `holdfast demo`: what it does, why, and what came out.
 struct DemoStep: Sendable, Equatable {
     enum Outcome: String, Sendable {
@@ -35,5 +37,14 @@ struct DemoStepFailure: Error, CustomStringConvertible {
 
     init(_ description: String) {
         self.description = description
+    }
+
+    /// A typed admin call whose refusal reads as the step's failure (`what: HTTP <status>`).
+    static func admin<T>(_ what: String, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let failure as AdminClient.Failure {
+            throw DemoStepFailure("\(what): HTTP \(failure.status)")
+        }
     }
 }
