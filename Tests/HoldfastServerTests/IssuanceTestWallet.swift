@@ -42,13 +42,13 @@ struct IssuanceTestWallet: Sendable {
     // MARK: admin
 
     func createConfiguration(_ json: String = IssuanceTestWallet.configuration) async throws {
-        let response = try await kit.admin("/v1/credentials/mobile/configurations", .post, json)
+        let response = try await kit.admin(CredentialAdminRoutes.Template.configurations, .post, json)
         try #require(response.status == .created, "configuration: \(response.status) \(response.text)")
     }
 
     func offer(configurationId: String = "mdl", claims: String = IssuanceTestWallet.claims, extra: String = "") async throws
         -> (created: CredentialOfferCreated, code: String) {
-        let response = try await kit.admin("/v1/credentials/mobile/offers", .post,
+        let response = try await kit.admin(CredentialAdminRoutes.Template.offers, .post,
                                            #"{"configurationId":"\#(configurationId)","claims":\#(claims)\#(extra)}"#)
         try #require(response.status == .created, "offer: \(response.status) \(response.text)")
         let created = try response.wire(CredentialOfferCreated.self)

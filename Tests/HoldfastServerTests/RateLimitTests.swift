@@ -160,7 +160,7 @@ import Testing
                 challenge: String(repeating: "A", count: 43), key: .init()))
             #expect(registration.status == .tooManyRequests)
             // Admin calls are authenticated and not counted.
-            #expect(try await kit.admin("/v1/holder/applications", .get).status == .ok)
+            #expect(try await kit.admin(TetheringRoutes.Template.applications, .get).status == .ok)
         }
     }
 

@@ -57,13 +57,19 @@ struct TetheringTestKit: Sendable {
         return #"{"type":"android","name":"\#(name)","clientId":"wallet-android","packageName":"com.example.wallet","packageSigningCertificateThumbprints":["\#(thumbprint)"],"keyAttestation":{"required":\#(required)}\#(extra)}"#
     }
 
-    func admin(_ uri: String, _ method: HTTPRequest.Method, _ body: String? = nil) async throws -> TestResponse {
-        try await client.execute(uri: uri, method: method, headers: body == nil ? .bearer(adminKey) : .json(bearer: adminKey),
-                                 body: body.map(jsonBody))
+    /// An admin call to a route of the contract (`template` filled in with `parameters`, `query` appended as written).
+    func admin(_ route: RouteTemplate, _ parameters: [String: String], query: String = "", _ method: HTTPRequest.Method,
+               _ body: String? = nil) async throws -> TestResponse {
+        try await client.execute(uri: route.path(parameters) + query, method: method,
+                                 headers: body == nil ? .bearer(adminKey) : .json(bearer: adminKey), body: body.map(jsonBody))
+    }
+
+    func admin(_ route: RouteTemplate, query: String = "", _ method: HTTPRequest.Method, _ body: String? = nil) async throws -> TestResponse {
+        try await admin(route, [:], query: query, method, body)
     }
 
     func createApplication(_ json: String) async throws -> HolderApplication {
-        let response = try await admin("/v1/holder/applications", .post, json)
+        let response = try await admin(TetheringRoutes.Template.applications, .post, json)
         try #require(response.status == .created, "create application: \(response.status) \(response.text)")
         return try HoldfastJSON.decode(HolderApplication.self, from: Data(response.body.readableBytesView))
     }
