@@ -112,7 +112,7 @@ import Testing
 
     @Test func applicationRoutesRequireTheAdminKey() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
-            let response = try await kit.client.execute(uri: "/v1/holder/applications", method: .get)
+            let response = try await kit.client.execute(uri: TetheringRoutes.Template.applications.template, method: .get)
             #expect(response.status == .unauthorized)
         }
     }

@@ -239,7 +239,7 @@ import Testing
             #expect(response.status == .ok)
             let attestation = try response.wire(WalletAttestationResponse.self)
             #expect(attestation.expiresAt.timeIntervalSinceNow <= 3600)
-            let jwks = try await kit.client.execute(uri: "/.well-known/jwks.json", method: .get)
+            let jwks = try await kit.client.execute(uri: OperationalRoutes.Template.jwks.template, method: .get)
             let keys = try JSONDecoder().decode(JWKSet.self, from: Data(jwks.body.readableBytesView))
             let pop = try await ClientAttestationPoP.create(audience: "https://issuer.test", signer: JWSSigningKey(device.key),
                                                             issuedAt: Date())

@@ -68,10 +68,10 @@ struct IssuanceTestWallet: Sendable {
     // MARK: metadata
 
     func endpoints() async throws -> (token: String, nonce: String, credential: String) {
-        let issuer = try await kit.client.execute(uri: "/.well-known/openid-credential-issuer", method: .get)
+        let issuer = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
         try #require(issuer.status == .ok)
         let metadata = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(issuer.body.readableBytesView)).objectValue)
-        let server = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
+        let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
         let authorization = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(server.body.readableBytesView)).objectValue)
         return (try #require(authorization["token_endpoint"]?.stringValue),
                 try #require(metadata["nonce_endpoint"]?.stringValue),

@@ -84,7 +84,7 @@ import X509
         try await TetheringTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
-            let response = try await kit.client.execute(uri: "/.well-known/openid-credential-issuer", method: .get)
+            let response = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
             let metadata = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView)).objectValue)
             #expect(metadata["credential_issuer"]?.stringValue == TetheringTestKit.publicURL)
             #expect(metadata["status_list_aggregation_endpoint"]?.stringValue
@@ -95,7 +95,7 @@ import X509
             #expect(mdl["cryptographic_binding_methods_supported"] == .array([.string("cose_key")]))
             #expect(mdl["proof_types_supported"]?.objectValue?["jwt"]?.objectValue?["proof_signing_alg_values_supported"]
                 == .array([.string("ES256")]))
-            let server = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
+            let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
             let authorization = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(server.body.readableBytesView)).objectValue)
             #expect(authorization["issuer"]?.stringValue == TetheringTestKit.publicURL)
             #expect(authorization["token_endpoint_auth_methods_supported"] == .array([.string("attest_jwt_client_auth")]))
@@ -487,8 +487,8 @@ struct IssuancePeerTests {
             let offerResult = try await Peer.run("peer_oid4vci.py", ["offer", "--offer", offer.offerUri])
             #expect(offerResult.accepted, "\(offerResult.stdout) \(offerResult.stderr)")
 
-            let issuer = try await kit.client.execute(uri: "/.well-known/openid-credential-issuer", method: .get)
-            let server = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
+            let issuer = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
+            let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
             let metadata = try await Peer.run("peer_oid4vci.py", ["metadata", "--issuer", issuer.text, "--auth-server", server.text])
             let object = try metadata.object()
             let authorization = try #require(object["authorization_server"] as? [String: Any])

@@ -17,7 +17,7 @@ import Testing
         try await TetheringTestKit.run(backend) { kit in
             let app = try await kit.createApplication(TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86400"#))
             let id = try #require(app.id)
-            let challengeResponse = try await kit.client.execute(uri: "/v1/holder/applications/\(id)/challenges", method: .post)
+            let challengeResponse = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": id]), method: .post)
             let challenge = try challengeResponse.wire(ChallengeResponse.self)
             #expect(Base64URL.decode(challenge.challenge)?.count == 32)
             #expect(challenge.expiresAt.timeIntervalSinceNow > 240 && challenge.expiresAt.timeIntervalSinceNow <= 300)
@@ -106,7 +106,7 @@ import Testing
 
     @Test func unknownApplicationIsApplicationNotFound() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
-            let response = try await kit.client.execute(uri: "/v1/holder/applications/\(UUID().uuidString.lowercased())/challenges",
+            let response = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": UUID().uuidString.lowercased()]),
                                                         method: .post)
             #expect(response.status == .notFound)
             #expect(response.problemCode == "APPLICATION_NOT_FOUND")

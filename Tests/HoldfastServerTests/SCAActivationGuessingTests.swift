@@ -21,7 +21,7 @@ import Testing
     static func activate(_ kit: TetheringTestKit, code: String, registration: InstanceRegistrationRequest) async throws -> TestResponse {
         let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
                                            assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
-        return try await kit.client.execute(uri: "/v1/sca/activations", method: .post, headers: .json(bearer: nil),
+        return try await kit.client.execute(uri: SCARoutes.Template.activations.template, method: .post, headers: .json(bearer: nil),
                                             body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
     }
 

@@ -37,7 +37,7 @@ import Testing
         let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: key)
         let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
                                            assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
-        return try await kit.client.execute(uri: "/v1/sca/activations", method: .post, headers: .json(bearer: nil),
+        return try await kit.client.execute(uri: SCARoutes.Template.activations.template, method: .post, headers: .json(bearer: nil),
                                             body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
     }
 
@@ -55,7 +55,7 @@ import Testing
     static func verify(_ kit: TetheringTestKit, proof: String, method: String, url: String, body: JSONValue?,
                        bearer: String? = nil) async throws -> SCAProofVerification {
         let request = SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body)
-        let answer = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: bearer ?? kit.adminKey),
+        let answer = try await kit.client.execute(uri: SCARoutes.Template.verifyProof.template, method: .post, headers: .json(bearer: bearer ?? kit.adminKey),
                                                   body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
         try #require(answer.status == .ok, "\(answer.status) \(answer.text)")
         return try HoldfastJSON.decode(SCAProofVerification.self, from: Data(answer.body.readableBytesView))
@@ -103,7 +103,7 @@ import Testing
         try await TetheringTestKit.run(backend) { kit in
             let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
             #expect(try await kit.admin(SCARoutes.Template.policies, .put, Self.policies).status == .ok)
-            let policies = try await kit.client.execute(uri: "/v1/sca/policies", method: .get)
+            let policies = try await kit.client.execute(uri: SCARoutes.Template.policies.template, method: .get)
             #expect(policies.status == .ok)
             let served = try JSONDecoder().decode([SCAPolicy].self, from: Data(policies.body.readableBytesView))
             #expect(served.count == 5)
@@ -173,9 +173,9 @@ import Testing
             let sca = try await kit.admin(AdminKeyRoutes.Template.keys, .post, #"{"name":"bank","scope":"sca"}"#).wire(CreatedAdminKey.self)
             #expect(try await code(good).map { _ in true } == true)
             #expect(try await Self.verify(kit, proof: good, method: "POST", url: url, body: beneficiary, bearer: sca.key).code != nil)
-            #expect(try await kit.client.execute(uri: "/v1/sca/wallets?userId=user-1", method: .get, headers: .bearer(sca.key)).status == .forbidden)
+            #expect(try await kit.client.execute(uri: SCARoutes.Template.wallets.template + "?userId=user-1", method: .get, headers: .bearer(sca.key)).status == .forbidden)
             let verifier = try await kit.admin(AdminKeyRoutes.Template.keys, .post, #"{"name":"web","scope":"verifier"}"#).wire(CreatedAdminKey.self)
-            let refused = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: verifier.key),
+            let refused = try await kit.client.execute(uri: SCARoutes.Template.verifyProof.template, method: .post, headers: .json(bearer: verifier.key),
                                                        body: jsonBody(#"{"proof":"x","method":"GET","url":"https://a.example/"}"#))
             #expect(refused.status == .forbidden)
         }
@@ -254,7 +254,7 @@ import Testing
             func check(model: String, version: String, compromised: Bool = false) async throws -> SCAEligibilityCheckResponse {
                 let request = SCAEligibilityCheckRequest(applicationId: applicationId, device: .init(model: model, appVersion: version),
                                                          integrity: .init(compromised: compromised, signals: compromised ? ["root"] : nil))
-                let answer = try await kit.client.execute(uri: "/v1/sca/eligibility/checks", method: .post, headers: .json(bearer: nil),
+                let answer = try await kit.client.execute(uri: SCARoutes.Template.eligibilityChecks.template, method: .post, headers: .json(bearer: nil),
                                                           body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
                 try #require(answer.status == .ok, "\(answer.text)")
                 return try HoldfastJSON.decode(SCAEligibilityCheckResponse.self, from: Data(answer.body.readableBytesView))

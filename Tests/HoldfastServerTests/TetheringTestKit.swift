@@ -77,7 +77,7 @@ struct TetheringTestKit: Sendable {
     // MARK: registration
 
     func challenge(_ applicationId: String) async throws -> String {
-        let response = try await client.execute(uri: "/v1/holder/applications/\(applicationId)/challenges", method: .post)
+        let response = try await client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]), method: .post)
         try #require(response.status == .created, "challenge: \(response.status) \(response.text)")
         return try HoldfastJSON.decode(ChallengeResponse.self, from: Data(response.body.readableBytesView)).challenge
     }
@@ -98,7 +98,7 @@ struct TetheringTestKit: Sendable {
         var headers = HTTPFields.json(bearer: nil)
         if devMode, let name = HTTPField.Name(HoldfastHeaders.devMode) { headers[name] = "true" }
         let body = String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)
-        return try await client.execute(uri: "/v1/holder/applications/\(applicationId)/instances", method: .post,
+        return try await client.execute(uri: TetheringRoutes.Template.instances.path(["applicationId": applicationId]), method: .post,
                                         headers: headers, body: jsonBody(body))
     }
 

@@ -33,7 +33,7 @@ import X509
             #expect(signer.issuer == ca.subject && ca.publicKey.isValidSignature(signer.signature, for: signer))
             #expect(try signer.extensions.subjectAlternativeNames?.contains(.dnsName("tenant.holdfast.test")) == true)
             #expect(try signer.extensions.keyUsage?.digitalSignature == true)
-            #expect(try await kit.client.execute(uri: "/v1/presentations/verifier-cas", method: .get).status == .unauthorized)
+            #expect(try await kit.client.execute(uri: PresentationAdminRoutes.Template.verifierCAs.template, method: .get).status == .unauthorized)
         }
     }
 
