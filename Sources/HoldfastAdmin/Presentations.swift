@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastProtocol
 import JOSE
 
 /// One item of `GET /v1/presentations/verifier-cas` (README "Verifier"): the CA of the tenant verifier's
@@ -61,10 +62,8 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
         }
     }
 
-    /// `openid4vp-1.0` or `18013-7-2024`.
-    public var `protocol`: String
-    /// `cross-device` or `same-device`.
-    public var mode: String
+    public var `protocol`: PresentationProtocol
+    public var mode: PresentationMode
     public var redirectUri: String?
     /// `x509_hash` (the default) or `x509_san_dns`.
     public var clientIdPrefix: String?
@@ -75,7 +74,7 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
     public var authorizationEndpoint: String?
     public var query: Query
 
-    public init(protocol: String, mode: String, redirectUri: String? = nil, clientIdPrefix: String? = nil,
+    public init(protocol: PresentationProtocol, mode: PresentationMode, redirectUri: String? = nil, clientIdPrefix: String? = nil,
                 expiresInSeconds: Int? = nil, authorizationEndpoint: String? = nil, query: Query) {
         self.protocol = `protocol`
         self.mode = mode
@@ -105,7 +104,7 @@ public struct PresentationSessionCreated: Codable, Sendable, Hashable {
 public struct PresentationResult: Codable, Sendable, Hashable {
     /// One reason the presentation failed (README "Verifier" lists the codes and when each is given).
     public struct Failure: Codable, Sendable, Hashable {
-        public var code: String
+        public var code: PresentationFailureCode
         public var reason: String
         /// The DCQL credential query the failure is about (OpenID4VP 1.0), when it is about one.
         public var credentialQueryId: String?
@@ -117,7 +116,7 @@ public struct PresentationResult: Codable, Sendable, Hashable {
         /// the error code a document's `errors` gave for a missing element.
         public var value: JSONValue?
 
-        public init(code: String, reason: String, credentialQueryId: String? = nil, inputDescriptorId: String? = nil,
+        public init(code: PresentationFailureCode, reason: String, credentialQueryId: String? = nil, inputDescriptorId: String? = nil,
                     path: [String]? = nil, value: JSONValue? = nil) {
             self.code = code
             self.reason = reason
@@ -128,58 +127,120 @@ public struct PresentationResult: Codable, Sendable, Hashable {
         }
     }
 
-    /// `pending`, `verified`, `failed`, `declined` or `expired`.
-    public var status: String
+    public var status: PresentationStatus
     /// docType → namespace → element → value (a full-date as `YYYY-MM-DD`, a tdate as RFC 3339 text, bytes as
     /// `{"$type": "bytes", "value": <base64>}`).
     public var claims: [String: [String: [String: JSONValue]]]?
     public var failures: [Failure]?
 
-    public init(status: String, claims: [String: [String: [String: JSONValue]]]? = nil, failures: [Failure]? = nil) {
+    public init(status: PresentationStatus, claims: [String: [String: [String: JSONValue]]]? = nil, failures: [Failure]? = nil) {
         self.status = status
         self.claims = claims
         self.failures = failures
     }
 }
 
-/// The `code` of a `PresentationResult.Failure` (README "Verifier").
-public enum PresentationFailureCode {
-    public static let issuerUntrusted = "ISSUER_UNTRUSTED"
-    public static let issuerSignatureInvalid = "ISSUER_SIGNATURE_INVALID"
-    public static let digestMismatch = "DIGEST_MISMATCH"
-    public static let deviceSignatureInvalid = "DEVICE_SIGNATURE_INVALID"
-    public static let elementNotRequested = "ELEMENT_NOT_REQUESTED"
-    public static let docTypeMismatch = "DOCTYPE_MISMATCH"
-    public static let expired = "EXPIRED"
-    public static let notYetValid = "NOT_YET_VALID"
-    public static let statusRevoked = "STATUS_REVOKED"
-    public static let statusSuspended = "STATUS_SUSPENDED"
-    public static let statusUnknown = "STATUS_UNKNOWN"
+/// How the wallet reaches a presentation session (README "Verifier"): `cross-device` (a QR code shown to another
+/// device) or `same-device` (a link, answered with a redirect to `redirectUri`). String-backed so that a value a newer
+/// client sends still decodes (the tenant refuses it with a field error).
+public struct PresentationMode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    public static let crossDevice: Self = "cross-device"
+    public static let sameDevice: Self = "same-device"
+
+    /// Every mode this version knows (openapi.json lists the same).
+    public static let all: [Self] = [.crossDevice, .sameDevice]
+
+    /// True for the modes this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
+}
+
+/// Where a presentation session stands (`PresentationResult.status`, README "Verifier"). String-backed so that a
+/// status a newer tenant writes still decodes.
+public struct PresentationStatus: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// No answer yet, and the session has not expired.
+    public static let pending: Self = "pending"
+    /// Every check passed: `claims` holds what was shown.
+    public static let verified: Self = "verified"
+    /// The answer was refused: `failures` says why.
+    public static let failed: Self = "failed"
+    /// The person declined (OpenID4VP 1.0 §8.5 `access_denied`).
+    public static let declined: Self = "declined"
+    /// No answer came before the session expired.
+    public static let expired: Self = "expired"
+
+    /// Every status this version writes (openapi.json lists the same).
+    public static let all: [Self] = [.pending, .verified, .failed, .declined, .expired]
+
+    /// True for the statuses this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
+}
+
+/// The `code` of a `PresentationResult.Failure` (README "Verifier"): a code namespace of its own, beside
+/// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes.
+public struct PresentationFailureCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    public static let issuerUntrusted: Self = "ISSUER_UNTRUSTED"
+    public static let issuerSignatureInvalid: Self = "ISSUER_SIGNATURE_INVALID"
+    public static let digestMismatch: Self = "DIGEST_MISMATCH"
+    public static let deviceSignatureInvalid: Self = "DEVICE_SIGNATURE_INVALID"
+    public static let elementNotRequested: Self = "ELEMENT_NOT_REQUESTED"
+    public static let docTypeMismatch: Self = "DOCTYPE_MISMATCH"
+    public static let expired: Self = "EXPIRED"
+    public static let notYetValid: Self = "NOT_YET_VALID"
+    public static let statusRevoked: Self = "STATUS_REVOKED"
+    public static let statusSuspended: Self = "STATUS_SUSPENDED"
+    public static let statusUnknown: Self = "STATUS_UNKNOWN"
     /// The 18013-7:2024 JWE's `apv` is not the session's nonce.
-    public static let nonceMismatch = "NONCE_MISMATCH"
+    public static let nonceMismatch: Self = "NONCE_MISMATCH"
     /// A vp_token entry that is not a DeviceResponse, or none at all.
-    public static let malformed = "MALFORMED"
+    public static let malformed: Self = "MALFORMED"
     /// A required credential query (or input descriptor, or every option of a required credential set) has no
     /// presentation (OpenID4VP 1.0 §6.4.2; 18013-7:2024 B.3.1).
-    public static let credentialMissing = "CREDENTIAL_MISSING"
+    public static let credentialMissing: Self = "CREDENTIAL_MISSING"
     /// A presented credential does not show a claim its query requires (OpenID4VP 1.0 §6.4.1; a field not
     /// `optional`).
-    public static let claimMissing = "CLAIM_MISSING"
+    public static let claimMissing: Self = "CLAIM_MISSING"
     /// A claim is shown with a value outside its claims query's `values` (OpenID4VP 1.0 §6.3).
-    public static let claimValueMismatch = "CLAIM_VALUE_MISMATCH"
+    public static let claimValueMismatch: Self = "CLAIM_VALUE_MISMATCH"
     /// More than one presentation for a credential query without `multiple: true` (OpenID4VP 1.0 §6.1, §8.1).
-    public static let tooManyPresentations = "TOO_MANY_PRESENTATIONS"
+    public static let tooManyPresentations: Self = "TOO_MANY_PRESENTATIONS"
     /// A vp_token key that is not a credential query id of the session's query (OpenID4VP 1.0 §8.1).
-    public static let credentialNotRequested = "CREDENTIAL_NOT_REQUESTED"
+    public static let credentialNotRequested: Self = "CREDENTIAL_NOT_REQUESTED"
     /// A DeviceResponse whose `status` is not 0 (ISO/IEC 18013-5 §8.3.2.1.2.3); the value given is in `value`.
-    public static let deviceResponseStatus = "DEVICE_RESPONSE_STATUS"
+    public static let deviceResponseStatus: Self = "DEVICE_RESPONSE_STATUS"
     /// A DeviceResponse with `documentErrors` (ISO/IEC 18013-5 §8.3.2.1.2.2); docType → error code in `value`.
-    public static let documentErrors = "DOCUMENT_ERRORS"
+    public static let documentErrors: Self = "DOCUMENT_ERRORS"
 
     /// Every code a failure can carry (the OpenAPI document lists the same set).
-    public static let all: [String] = [
+    public static let all: [Self] = [
         issuerUntrusted, issuerSignatureInvalid, digestMismatch, deviceSignatureInvalid, elementNotRequested, docTypeMismatch,
         expired, notYetValid, statusRevoked, statusSuspended, statusUnknown, nonceMismatch, malformed, credentialMissing,
         claimMissing, claimValueMismatch, tooManyPresentations, credentialNotRequested, deviceResponseStatus, documentErrors,
     ]
+
+    /// True for the codes this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
 }

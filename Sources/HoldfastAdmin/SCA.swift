@@ -7,10 +7,10 @@ import JOSE
 /// How a wallet is protected: `pin` (6 to 8 digits), `biometric`, or `none` (possession of the device alone);
 /// `maxPinAttempts` wrong PINs in a row lock it (default 3).
 public struct SCAWalletSettings: Codable, Sendable, Hashable {
-    public var accessProtection: String?
+    public var accessProtection: SCAAccessProtection?
     public var maxPinAttempts: Int?
 
-    public init(accessProtection: String? = nil, maxPinAttempts: Int? = nil) {
+    public init(accessProtection: SCAAccessProtection? = nil, maxPinAttempts: Int? = nil) {
         self.accessProtection = accessProtection
         self.maxPinAttempts = maxPinAttempts
     }
@@ -43,7 +43,7 @@ public struct SCAWalletCreated: Codable, Sendable, Hashable {
     }
 }
 
-/// A wallet as the admin API shows it. `state`: `pending` (not activated yet), `active`, `locked`, `deleted`.
+/// A wallet as the admin API shows it.
 public struct SCAWallet: Codable, Sendable, Hashable {
     public struct Device: Codable, Sendable, Hashable {
         public var model: String?
@@ -58,8 +58,8 @@ public struct SCAWallet: Codable, Sendable, Hashable {
     public var id: String
     public var applicationId: String
     public var userId: String
-    public var state: String
-    public var accessProtection: String
+    public var state: SCAWalletState
+    public var accessProtection: SCAAccessProtection
     public var maxPinAttempts: Int
     public var pinAttemptsLeft: Int
     public var publicKeyJwk: JSONValue?
@@ -68,7 +68,7 @@ public struct SCAWallet: Codable, Sendable, Hashable {
     public var activatedAt: Date?
     public var device: Device?
 
-    public init(id: String, applicationId: String, userId: String, state: String, accessProtection: String, maxPinAttempts: Int,
+    public init(id: String, applicationId: String, userId: String, state: SCAWalletState, accessProtection: SCAAccessProtection, maxPinAttempts: Int,
                 pinAttemptsLeft: Int, publicKeyJwk: JSONValue?, lockReason: String?, createdAt: Date, activatedAt: Date?,
                 device: Device?) {
         self.id = id
@@ -128,11 +128,11 @@ public struct SCAProofVerification: Codable, Sendable, Hashable {
     public var walletId: String?
     public var userId: String?
     public var pattern: SCAPattern?
-    public var code: String?
+    public var code: SCAProofFailureCode?
     public var reason: String?
 
     public init(valid: Bool, walletId: String? = nil, userId: String? = nil, pattern: SCAPattern? = nil,
-                code: String? = nil, reason: String? = nil) {
+                code: SCAProofFailureCode? = nil, reason: String? = nil) {
         self.valid = valid
         self.walletId = walletId
         self.userId = userId
@@ -142,32 +142,50 @@ public struct SCAProofVerification: Codable, Sendable, Hashable {
     }
 }
 
-/// Why a proof is not valid (`SCAProofVerification.code`).
-public enum SCAProofFailureCode {
+/// Why a proof is not valid (`SCAProofVerification.code`, README "SCA wallet"): a code namespace of its own, beside
+/// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes for an older bank client.
+public struct SCAProofFailureCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
     /// Not a compact JWS of `typ` `sca-proof+jwt`, ES256, with `kid` and exactly the documented payload members.
-    public static let malformed = "PROOF_MALFORMED"
-    public static let walletNotFound = "WALLET_NOT_FOUND"
+    public static let malformed: Self = "PROOF_MALFORMED"
+    public static let walletNotFound: Self = "WALLET_NOT_FOUND"
     /// The wallet was made but never activated.
-    public static let walletNotActive = "WALLET_NOT_ACTIVE"
-    public static let walletLocked = "WALLET_LOCKED"
-    public static let walletDeleted = "WALLET_DELETED"
+    public static let walletNotActive: Self = "WALLET_NOT_ACTIVE"
+    public static let walletLocked: Self = "WALLET_LOCKED"
+    public static let walletDeleted: Self = "WALLET_DELETED"
     /// The signature does not verify with the wallet's registered key.
-    public static let signatureInvalid = "SIGNATURE_INVALID"
+    public static let signatureInvalid: Self = "SIGNATURE_INVALID"
     /// No signing policy covers the request's method and path.
-    public static let policyNotFound = "POLICY_NOT_FOUND"
+    public static let policyNotFound: Self = "POLICY_NOT_FOUND"
     /// The signed `method` is not the request's (a proof for one method presented with a request of another).
-    public static let methodMismatch = "METHOD_MISMATCH"
+    public static let methodMismatch: Self = "METHOD_MISMATCH"
     /// The signed `{url, body}` is not the one the policy makes of the request.
-    public static let payloadMismatch = "PAYLOAD_MISMATCH"
+    public static let payloadMismatch: Self = "PAYLOAD_MISMATCH"
     /// The proof's pattern is not one the policy accepts.
-    public static let patternInsufficient = "PATTERN_INSUFFICIENT"
+    public static let patternInsufficient: Self = "PATTERN_INSUFFICIENT"
     /// `iat` is too old, or in the future.
-    public static let expired = "PROOF_EXPIRED"
+    public static let expired: Self = "PROOF_EXPIRED"
     /// This proof (`jti`) was accepted before.
-    public static let replayed = "PROOF_REPLAYED"
+    public static let replayed: Self = "PROOF_REPLAYED"
     /// The proof's `iat` precedes the tenant's ephemeral store epoch: the store lost its memory since (README
     /// "Redis"), so the proof may have been accepted and forgotten.
-    public static let issuedBeforeStoreReset = "ISSUED_BEFORE_STORE_RESET"
+    public static let issuedBeforeStoreReset: Self = "ISSUED_BEFORE_STORE_RESET"
+
+    /// Every code a verification can carry (openapi.json lists the same set).
+    public static let all: [Self] = [
+        .malformed, .walletNotFound, .walletNotActive, .walletLocked, .walletDeleted, .signatureInvalid, .policyNotFound,
+        .methodMismatch, .payloadMismatch, .patternInsufficient, .expired, .replayed, .issuedBeforeStoreReset,
+    ]
+
+    /// True for the codes this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
 }
 
 /// A device found not eligible for an SCA wallet, as recorded under the reference it was given
@@ -175,12 +193,12 @@ public enum SCAProofFailureCode {
 public struct SCAEligibilityDenial: Codable, Sendable, Hashable {
     public var reference: String
     public var applicationId: String
-    public var reason: String
+    public var reason: SCAIneligibilityReason
     public var device: SCAWallet.Device
     public var signals: [String]
     public var createdAt: Date
 
-    public init(reference: String, applicationId: String, reason: String, device: SCAWallet.Device, signals: [String], createdAt: Date) {
+    public init(reference: String, applicationId: String, reason: SCAIneligibilityReason, device: SCAWallet.Device, signals: [String], createdAt: Date) {
         self.reference = reference
         self.applicationId = applicationId
         self.reason = reason

@@ -68,9 +68,9 @@ import Testing
     }
 
     @Test func everySubcommandButStatusNeedsATenant() throws {
-        #expect(throws: (any Error).self) { try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "register", "--application", "a"]) }
-        #expect(throws: (any Error).self) { try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "renew", "--application", "a"]) }
-        let status = try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "status", "--application", "a"])
+        #expect(throws: (any Error).self) { try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "/tmp/x", "register", "--application", "a"])) }
+        #expect(throws: (any Error).self) { try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "/tmp/x", "renew", "--application", "a"])) }
+        let status = try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "/tmp/x", "status", "--application", "a"]))
         #expect(status is DeviceCommand.Status)
     }
 
@@ -82,8 +82,8 @@ import Testing
     }
 
     @Test func deviceCommandParsesSharedOptionsBeforeTheSubcommand() throws {
-        let command = try DeviceCommand.parseAsRoot(["--state", "/tmp/x", "register", "--tenant", "http://127.0.0.1:1",
-                                                     "--application", "app"])
+        let command = try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "/tmp/x", "register", "--tenant", "http://127.0.0.1:1",
+                                                                                 "--application", "app"]))
         let register = try #require(command as? DeviceCommand.Register)
         #expect(register.options.stateDirectory == "/tmp/x")
         #expect(register.options.applicationId == "app")

@@ -2,6 +2,7 @@ import CBOR
 import COSE
 import Crypto
 import Foundation
+import HoldfastProtocol
 @testable import HoldfastSDK
 import MDoc
 import Testing
@@ -37,7 +38,7 @@ struct PresentationPeerTests {
             switch presentationProtocol {
             case .openID4VP:
                 SessionTranscript.openID4VP(clientId: "x509_hash:abc", nonce: nonce, jwkThumbprint: [1, 2, 3], responseUri: "https://verifier.example/r")
-            case .iso18013_7:
+            default: // .iso18013_7, the other protocol these tests are run with
                 SessionTranscript.iso18013_7(clientId: "verifier.example", responseUri: "https://verifier.example/r", nonce: nonce,
                                              mdocGeneratedNonce: "mdoc-nonce")
             }

@@ -91,7 +91,7 @@ import Testing
         return try await PresentationEndToEndTests.result(tenant, created.sessionId)
     }
 
-    static func codes(_ result: PresentationResult) -> [String] { result.failures?.map(\.code) ?? [] }
+    static func codes(_ result: PresentationResult) -> [PresentationFailureCode] { result.failures?.map(\.code) ?? [] }
 
     /// `family_name` and `age_over_18` of an mDL, asked as docType + nameSpaces (the credential query / input
     /// descriptor is then `credential` / the docType).

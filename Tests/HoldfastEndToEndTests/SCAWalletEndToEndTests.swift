@@ -47,7 +47,7 @@ import Testing
         return Device(manager: manager, recorder: recorder, network: network, storage: storage, directory: directory, heard: heard)
     }
 
-    static func createWallet(_ tenant: EndToEndTenant, applicationId: String, protection: String = "pin") async throws -> SCAWalletCreated {
+    static func createWallet(_ tenant: EndToEndTenant, applicationId: String, protection: SCAAccessProtection = .pin) async throws -> SCAWalletCreated {
         try await tenant.admin.createSCAWallet(SCAWalletCreateRequest(applicationId: applicationId, userId: "customer-42",
                                                                       settings: SCAWalletSettings(accessProtection: protection)))
     }
@@ -371,7 +371,7 @@ import Testing
             try await Self.putPolicies(tenant)
             // No protection: never asks for credentials; possession alone signs.
             let plain = try await Self.device(tenant, applicationId: applicationId)
-            let created = try await Self.createWallet(tenant, applicationId: applicationId, protection: "none")
+            let created = try await Self.createWallet(tenant, applicationId: applicationId, protection: .none)
             _ = await plain.manager.provisioning.provision(activationCode: created.activationCode)
             guard case .connectionSuccess(let wallet) = await plain.manager.connect() else { throw Failure("connect") }
             let limits = "https://api.bank.example/v1/cards/123/limits"
@@ -385,7 +385,7 @@ import Testing
             // Biometry: the platform's prompt decides.
             let prompts = ScriptedUserVerification(answers: [.verified, .refused(.failed("not recognised"))])
             let face = try await Self.device(tenant, applicationId: applicationId, userVerification: prompts)
-            let biometric = try await Self.createWallet(tenant, applicationId: applicationId, protection: "biometric")
+            let biometric = try await Self.createWallet(tenant, applicationId: applicationId, protection: .biometric)
             _ = await face.manager.provisioning.provision(activationCode: biometric.activationCode)
             guard case .credentialsRequired(.new) = await face.manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
             guard case .connectionSuccess(let faceWallet) = await face.manager.connect(newCredentials: .biometry) else { throw Failure("connect") }

@@ -68,7 +68,7 @@ import X509
         /// The first failure's code, or nil when the token is verified.
         func code(_ token: JSONValue, at time: Date? = nil) async throws -> String? {
             let result = try await verifier.verify(vpToken: token, at: time ?? now) { _, _ in nil }
-            return result.status == "verified" ? nil : result.failures?.first?.code ?? "NO_CODE"
+            return result.status == .verified ? nil : result.failures?.first?.code.rawValue ?? "NO_CODE"
         }
     }
 
@@ -128,19 +128,19 @@ import X509
 
         // Each field removed, at every level a verifier reads.
         let removals: [(String, [Step], String)] = [
-            ("DeviceResponse.version", [.key("version")], PresentationFailureCode.malformed),
-            ("DeviceResponse.status", [.key("status")], PresentationFailureCode.malformed),
-            ("DeviceResponse.documents", [.key("documents")], PresentationFailureCode.credentialMissing),
-            ("Document", [.key("documents"), .index(0)], PresentationFailureCode.credentialMissing),
-            ("Document.docType", [.key("documents"), .index(0), .key("docType")], PresentationFailureCode.malformed),
-            ("Document.issuerSigned", [.key("documents"), .index(0), .key("issuerSigned")], PresentationFailureCode.malformed),
-            ("Document.deviceSigned", [.key("documents"), .index(0), .key("deviceSigned")], PresentationFailureCode.deviceSignatureInvalid),
-            ("IssuerSigned.nameSpaces", [.key("documents"), .index(0), .key("issuerSigned"), .key("nameSpaces")], PresentationFailureCode.claimMissing),
-            ("IssuerSigned.issuerAuth", Self.issuerAuthPath, PresentationFailureCode.malformed),
-            ("issuerAuth x5chain", Self.issuerAuthPath + [.index(1), .key("33")], PresentationFailureCode.malformed),
-            ("issuerAuth signature", Self.issuerAuthPath + [.index(3)], PresentationFailureCode.malformed),
-            ("DeviceSigned.nameSpaces", [.key("documents"), .index(0), .key("deviceSigned"), .key("nameSpaces")], PresentationFailureCode.malformed),
-            ("DeviceSigned.deviceAuth", [.key("documents"), .index(0), .key("deviceSigned"), .key("deviceAuth")], PresentationFailureCode.malformed),
+            ("DeviceResponse.version", [.key("version")], PresentationFailureCode.malformed.rawValue),
+            ("DeviceResponse.status", [.key("status")], PresentationFailureCode.malformed.rawValue),
+            ("DeviceResponse.documents", [.key("documents")], PresentationFailureCode.credentialMissing.rawValue),
+            ("Document", [.key("documents"), .index(0)], PresentationFailureCode.credentialMissing.rawValue),
+            ("Document.docType", [.key("documents"), .index(0), .key("docType")], PresentationFailureCode.malformed.rawValue),
+            ("Document.issuerSigned", [.key("documents"), .index(0), .key("issuerSigned")], PresentationFailureCode.malformed.rawValue),
+            ("Document.deviceSigned", [.key("documents"), .index(0), .key("deviceSigned")], PresentationFailureCode.deviceSignatureInvalid.rawValue),
+            ("IssuerSigned.nameSpaces", [.key("documents"), .index(0), .key("issuerSigned"), .key("nameSpaces")], PresentationFailureCode.claimMissing.rawValue),
+            ("IssuerSigned.issuerAuth", Self.issuerAuthPath, PresentationFailureCode.malformed.rawValue),
+            ("issuerAuth x5chain", Self.issuerAuthPath + [.index(1), .key("33")], PresentationFailureCode.malformed.rawValue),
+            ("issuerAuth signature", Self.issuerAuthPath + [.index(3)], PresentationFailureCode.malformed.rawValue),
+            ("DeviceSigned.nameSpaces", [.key("documents"), .index(0), .key("deviceSigned"), .key("nameSpaces")], PresentationFailureCode.malformed.rawValue),
+            ("DeviceSigned.deviceAuth", [.key("documents"), .index(0), .key("deviceSigned"), .key("deviceAuth")], PresentationFailureCode.malformed.rawValue),
         ]
         for (name, path, expected) in removals {
             var mutated = try Self.edit(tree, path) { _ in nil }
@@ -148,19 +148,19 @@ import X509
                 // The unprotected header's label 33 is an integer key: empty the header instead.
                 mutated = try Self.edit(tree, Self.issuerAuthPath + [.index(1)]) { _ in .map([]) }
             }
-            campaign.record("removed \(name)", expected: name == "issuerAuth x5chain" ? PresentationFailureCode.issuerUntrusted : expected,
+            campaign.record("removed \(name)", expected: name == "issuerAuth x5chain" ? PresentationFailureCode.issuerUntrusted.rawValue : expected,
                             got: try await fixture.code(fixture.token(bytes: mutated.encoded())))
         }
         // Each disclosed element removed (selective disclosure below what was asked).
         for element in ["family_name", "age_over_18"] {
             let fewer = issued.disclosing([Self.space: Set(["family_name", "age_over_18"]).subtracting([element])])
-            campaign.record("removed element \(element)", expected: PresentationFailureCode.claimMissing,
+            campaign.record("removed element \(element)", expected: PresentationFailureCode.claimMissing.rawValue,
                             got: try await fixture.code(fixture.token([try fixture.document(fewer)])))
         }
         // Each member of the MSO removed, the MSO signed again by the issuer.
         for member in ["version", "digestAlgorithm", "valueDigests", "deviceKeyInfo", "docType", "validityInfo"] {
             let bytes = try Self.resigned(fixture, tree) { mso in try? Self.edit(mso, [.key(member)]) { _ in nil } }
-            campaign.record("removed MSO.\(member)", oneOf: [PresentationFailureCode.malformed, PresentationFailureCode.digestMismatch],
+            campaign.record("removed MSO.\(member)", oneOf: [PresentationFailureCode.malformed.rawValue, PresentationFailureCode.digestMismatch.rawValue],
                             got: try await fixture.code(fixture.token(bytes: bytes)))
         }
         // A digest removed from the MSO: the element it covered no longer verifies.
@@ -170,7 +170,7 @@ import X509
                 return .map(Array(pairs.dropFirst()))
             }
         }
-        campaign.record("removed one MSO digest", expected: PresentationFailureCode.digestMismatch, got: try await fixture.code(fixture.token(bytes: digestless)))
+        campaign.record("removed one MSO digest", expected: PresentationFailureCode.digestMismatch.rawValue, got: try await fixture.code(fixture.token(bytes: digestless)))
 
         // Each signed byte flipped: the issuer's COSE_Sign1 (protected header, MSO, signature, and the certificate it
         // carries), every IssuerSignedItem, and the device's signed part.
@@ -206,24 +206,24 @@ import X509
             ("the other IACA as signer", [try MDocCertificates.der(otherIACA)], otherIACAKey),
         ]
         for (name, chain, key) in swaps {
-            campaign.record("swapped for \(name)", expected: PresentationFailureCode.issuerUntrusted,
+            campaign.record("swapped for \(name)", expected: PresentationFailureCode.issuerUntrusted.rawValue,
                             got: try await fixture.code(fixture.token([try fixture.document(try fixture.issued(chain: chain, signerKey: key))])))
         }
 
         // Each time moved past its window.
         let times: [(String, Date, Set<String>)] = [
-            ("before validFrom", fixture.validity.validFrom - 1, [PresentationFailureCode.notYetValid]),
-            ("after validUntil", fixture.validity.validUntil + 1, [PresentationFailureCode.expired]),
-            ("after the document signer's notAfter", fixture.signer.notValidAfter + 1, [PresentationFailureCode.issuerUntrusted]),
-            ("before the document signer's notBefore", fixture.signer.notValidBefore - 1, [PresentationFailureCode.issuerUntrusted]),
-            ("after the IACA's notAfter", fixture.iaca.notValidAfter + 1, [PresentationFailureCode.issuerUntrusted]),
+            ("before validFrom", fixture.validity.validFrom - 1, [PresentationFailureCode.notYetValid.rawValue]),
+            ("after validUntil", fixture.validity.validUntil + 1, [PresentationFailureCode.expired.rawValue]),
+            ("after the document signer's notAfter", fixture.signer.notValidAfter + 1, [PresentationFailureCode.issuerUntrusted.rawValue]),
+            ("before the document signer's notBefore", fixture.signer.notValidBefore - 1, [PresentationFailureCode.issuerUntrusted.rawValue]),
+            ("after the IACA's notAfter", fixture.iaca.notValidAfter + 1, [PresentationFailureCode.issuerUntrusted.rawValue]),
         ]
         for (name, time, expected) in times {
             campaign.record("verified \(name)", oneOf: expected, got: try await fixture.code(fixture.token(bytes: valid), at: time))
         }
         let signedEarly = try fixture.issued(validity: .init(signed: fixture.signer.notValidBefore - 1, validFrom: fixture.now - 60,
                                                              validUntil: fixture.now + Self.day))
-        campaign.record("MSO signed before the signer's notBefore", expected: PresentationFailureCode.issuerSignatureInvalid,
+        campaign.record("MSO signed before the signer's notBefore", expected: PresentationFailureCode.issuerSignatureInvalid.rawValue,
                         got: try await fixture.code(fixture.token([try fixture.document(signedEarly)])))
 
         // Each id swapped for another session's, or another credential's.
@@ -240,19 +240,19 @@ import X509
                                                              nonce: "session-nonce", mdocGeneratedNonce: "mdoc")),
         ]
         for (name, transcript) in others {
-            campaign.record("signed over another session's \(name)", expected: PresentationFailureCode.deviceSignatureInvalid,
+            campaign.record("signed over another session's \(name)", expected: PresentationFailureCode.deviceSignatureInvalid.rawValue,
                             got: try await fixture.code(fixture.token([try fixture.document(issued, transcript: transcript)])))
         }
-        campaign.record("another credential query id", expected: PresentationFailureCode.credentialNotRequested,
+        campaign.record("another credential query id", expected: PresentationFailureCode.credentialNotRequested.rawValue,
                         got: try await fixture.code(fixture.token([document], key: "other")))
-        campaign.record("another docType", expected: PresentationFailureCode.docTypeMismatch,
+        campaign.record("another docType", expected: PresentationFailureCode.docTypeMismatch.rawValue,
                         got: try await fixture.code(fixture.token([try fixture.document(issued, docType: "org.iso.23220.photoid.1")])))
         let otherDevice = try fixture.issued(deviceKey: P256.Signing.PrivateKey().publicKey)
-        campaign.record("another device key in the MSO", expected: PresentationFailureCode.deviceSignatureInvalid,
+        campaign.record("another device key in the MSO", expected: PresentationFailureCode.deviceSignatureInvalid.rawValue,
                         got: try await fixture.code(fixture.token([try fixture.document(otherDevice)])))
         let otherCredential = try fixture.issued()
         let spliced = try IssuerSigned(nameSpaces: otherCredential.nameSpaces, issuerAuth: issued.issuerAuth)
-        campaign.record("another credential's elements", expected: PresentationFailureCode.digestMismatch,
+        campaign.record("another credential's elements", expected: PresentationFailureCode.digestMismatch.rawValue,
                         got: try await fixture.code(fixture.token([try fixture.document(spliced)])))
 
         campaign.report()

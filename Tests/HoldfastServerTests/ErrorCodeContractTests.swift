@@ -1,10 +1,14 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import Testing
 
 /// One contract (DESIGN.md §3, `HoldfastProtocol`): every code the server writes is a `HoldfastErrorCode` of
 /// `serverCodes`, named by its constant; every constant of `serverCodes` is written somewhere; field codes come from
-/// `ProblemDetails.FieldError`. `ServerCodeMappingTests` (SDK) checks that the SDK maps each of them.
+/// `ProblemDetails.FieldError`. `ServerCodeMappingTests` (SDK) checks that the SDK maps each of them. The two result
+/// code namespaces beside it — a presentation's failures (`PresentationFailureCode`, README "Verifier") and a proof's
+/// verdict (`SCAProofFailureCode`) and a device's ineligibility (`SCAIneligibilityReason`, README "SCA wallet") — are
+/// held to the same contract.
 @Suite struct ErrorCodeContractTests {
     static let serverSources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -98,4 +102,95 @@ import Testing
         (.serviceUnavailable, "serviceUnavailable"), (.ephemeralStoreFull, "ephemeralStoreFull"),
         (.ephemeralStoreUnavailable, "ephemeralStoreUnavailable"), (.requestTimeout, "requestTimeout"), (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
     ]
+
+    // MARK: the result codes of presentations and SCA proofs
+
+    /// Each presentation failure code with the name of its constant.
+    static let presentationFailureConstants: [(PresentationFailureCode, String)] = [
+        (.issuerUntrusted, "issuerUntrusted"), (.issuerSignatureInvalid, "issuerSignatureInvalid"), (.digestMismatch, "digestMismatch"),
+        (.deviceSignatureInvalid, "deviceSignatureInvalid"), (.elementNotRequested, "elementNotRequested"),
+        (.docTypeMismatch, "docTypeMismatch"), (.expired, "expired"), (.notYetValid, "notYetValid"), (.statusRevoked, "statusRevoked"),
+        (.statusSuspended, "statusSuspended"), (.statusUnknown, "statusUnknown"), (.nonceMismatch, "nonceMismatch"),
+        (.malformed, "malformed"), (.credentialMissing, "credentialMissing"), (.claimMissing, "claimMissing"),
+        (.claimValueMismatch, "claimValueMismatch"), (.tooManyPresentations, "tooManyPresentations"),
+        (.credentialNotRequested, "credentialNotRequested"), (.deviceResponseStatus, "deviceResponseStatus"),
+        (.documentErrors, "documentErrors"),
+    ]
+
+    /// Each SCA proof failure code with the name of its constant.
+    static let scaProofFailureConstants: [(SCAProofFailureCode, String)] = [
+        (.malformed, "malformed"), (.walletNotFound, "walletNotFound"), (.walletNotActive, "walletNotActive"),
+        (.walletLocked, "walletLocked"), (.walletDeleted, "walletDeleted"), (.signatureInvalid, "signatureInvalid"),
+        (.policyNotFound, "policyNotFound"), (.methodMismatch, "methodMismatch"), (.payloadMismatch, "payloadMismatch"),
+        (.patternInsufficient, "patternInsufficient"), (.expired, "expired"), (.replayed, "replayed"),
+        (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
+    ]
+
+    /// Each SCA ineligibility reason with the name of its constant.
+    static let scaIneligibilityConstants: [(SCAIneligibilityReason, String)] = [
+        (.deviceIntegrity, "deviceIntegrity"), (.deviceModelBlocked, "deviceModelBlocked"), (.appVersionUnsupported, "appVersionUnsupported"),
+    ]
+
+    /// Every presentation failure code is in `PresentationFailureCode.all` and written by the server, named by its type
+    /// and constant (`PresentationFailureCode.statusRevoked`).
+    @Test func everyPresentationFailureCodeIsWrittenSomewhere() throws {
+        let text = try Self.sources().map(\.text).joined(separator: "\n")
+        for (code, constant) in Self.presentationFailureConstants {
+            #expect(PresentationFailureCode.all.contains(code), "\(code) is not in PresentationFailureCode.all")
+            #expect(text.contains("PresentationFailureCode.\(constant)"), "\(code) is in PresentationFailureCode.all but the server never writes it")
+        }
+        #expect(Set(Self.presentationFailureConstants.map(\.0)) == Set(PresentationFailureCode.all),
+                "PresentationFailureCode.all and this list differ: name every code here")
+    }
+
+    /// Every SCA proof failure code is in `SCAProofFailureCode.all` and written by the server (`SCAProofFailureCode.replayed`).
+    @Test func everySCAProofFailureCodeIsWrittenSomewhere() throws {
+        let text = try Self.sources().map(\.text).joined(separator: "\n")
+        for (code, constant) in Self.scaProofFailureConstants {
+            #expect(SCAProofFailureCode.all.contains(code), "\(code) is not in SCAProofFailureCode.all")
+            #expect(text.contains("SCAProofFailureCode.\(constant)"), "\(code) is in SCAProofFailureCode.all but the server never writes it")
+        }
+        #expect(Set(Self.scaProofFailureConstants.map(\.0)) == Set(SCAProofFailureCode.all),
+                "SCAProofFailureCode.all and this list differ: name every code here")
+    }
+
+    /// Every SCA ineligibility reason is in `SCAIneligibilityReason.all` and given by the server
+    /// (`SCAIneligibilityReason.deviceModelBlocked`).
+    @Test func everySCAIneligibilityReasonIsWrittenSomewhere() throws {
+        let text = try Self.sources().map(\.text).joined(separator: "\n")
+        for (reason, constant) in Self.scaIneligibilityConstants {
+            #expect(SCAIneligibilityReason.all.contains(reason), "\(reason) is not in SCAIneligibilityReason.all")
+            #expect(text.contains("SCAIneligibilityReason.\(constant)"), "\(reason) is in SCAIneligibilityReason.all but the server never gives it")
+        }
+        #expect(Set(Self.scaIneligibilityConstants.map(\.0)) == Set(SCAIneligibilityReason.all),
+                "SCAIneligibilityReason.all and this list differ: name every reason here")
+    }
+
+    /// Where a result code written by hand would stand: one made from a literal, a literal given where one is typed,
+    /// or a literal handed to the proof verifier's `invalid(code, reason)`. (A `code: "…"` argument is the
+    /// `handWrittenCode` pattern's.)
+    static let handWrittenResultCode = try! NSRegularExpression(
+        pattern: #"((PresentationFailureCode|SCAProofFailureCode|SCAIneligibilityReason)\(\s*(rawValue:\s*)?"|:\s*(PresentationFailureCode|SCAProofFailureCode|SCAIneligibilityReason)\??\s*=\s*"|\binvalid\(\s*")"#)
+
+    /// So the server writes only the codes of the two sets: every one is a constant the lists above name.
+    @Test func theServerWritesNoResultCodeByHand() throws {
+        for (name, text) in try Self.sources() {
+            for match in Self.handWrittenResultCode.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let found = Range(match.range, in: text).map { String(text[$0]) } ?? ""
+                Issue.record("\(name) writes a result code by hand (\(found)): use a PresentationFailureCode, SCAProofFailureCode or SCAIneligibilityReason constant")
+            }
+        }
+    }
+
+    /// The check above finds what it looks for.
+    @Test func theHandWrittenResultCodePatternMatches() {
+        for sample in [#"PresentationFailureCode("NEW")"#, #"SCAProofFailureCode(rawValue: "NEW")"#,
+                       #"let c: SCAProofFailureCode = "NEW""#, #"var c: PresentationFailureCode? = "NEW""#,
+                       #"SCAIneligibilityReason("NEW")"#, #"let reason: SCAIneligibilityReason = "NEW""#,
+                       #"return invalid("PROOF_NEW", "reason")"#] {
+            #expect(Self.handWrittenResultCode.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil, "\(sample)")
+        }
+        let allowed = #"return invalid(SCAProofFailureCode.replayed, "this proof was accepted before")"#
+        #expect(Self.handWrittenResultCode.firstMatch(in: allowed, range: NSRange(allowed.startIndex..., in: allowed)) == nil)
+    }
 }

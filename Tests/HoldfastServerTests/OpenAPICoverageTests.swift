@@ -164,7 +164,47 @@ import Testing
         let result = try #require(schemas["PresentationResult"] as? [String: Any])
         let failures = try #require((result["properties"] as? [String: Any])?["failures"] as? [String: Any])
         let code = try #require(((failures["items"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any])
-        #expect(Set(try #require(code["enum"] as? [String])) == Set(PresentationFailureCode.all))
+        #expect(Set(try #require(code["enum"] as? [String])) == Set(PresentationFailureCode.all.map(\.rawValue)))
         #expect(Set(PresentationFailureCode.all).count == PresentationFailureCode.all.count)
+    }
+
+    /// The value sets the admin and device APIs carry, each with the `enum` `openapi.json` gives the field: the
+    /// wire types' `all` (`null` aside, where the field may be null).
+    static let documentedValueSets: [(schema: String, path: [String], values: [String])] = [
+        ("PresentationSessionRequest", ["protocol"], PresentationProtocol.all.map(\.rawValue)),
+        ("PresentationSessionRequest", ["mode"], PresentationMode.all.map(\.rawValue)),
+        ("PresentationResult", ["status"], PresentationStatus.all.map(\.rawValue)),
+        ("PresentationResult", ["failures", "code"], PresentationFailureCode.all.map(\.rawValue)),
+        ("SCAWalletSettings", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
+        ("SCAWallet", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
+        ("SCAActivationResponse", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
+        ("SCAWallet", ["state"], SCAWalletState.all.map(\.rawValue)),
+        ("SCAPinAttemptReport", ["outcome"], SCAPinAttemptOutcome.all.map(\.rawValue)),
+        ("SCAProofVerification", ["code"], SCAProofFailureCode.all.map(\.rawValue)),
+        ("SCAEligibilityCheckResponse", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
+        ("SCAEligibilityDenial", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
+    ]
+
+    @Test func wireValueSetsAreDocumented() throws {
+        let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        for (schema, path, values) in Self.documentedValueSets {
+            var field = try #require(schemas[schema] as? [String: Any], "\(schema)")
+            for name in path {
+                if let items = field["items"] as? [String: Any] { field = items }
+                field = try #require((field["properties"] as? [String: Any])?[name] as? [String: Any], "\(schema).\(path)")
+            }
+            let documented = try #require(field["enum"] as? [Any], "\(schema).\(path) has no enum").compactMap { $0 as? String }
+            #expect(Set(documented) == Set(values), "\(schema).\(path.joined(separator: "."))")
+            #expect(Set(values).count == values.count, "\(schema).\(path.joined(separator: ".")) lists a value twice")
+        }
+    }
+
+    /// A PIN attempt's answer carries a wallet state: one of `SCAWalletState`'s, the ones a device still reports to.
+    @Test func pinAttemptStatesAreWalletStates() throws {
+        let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let result = try #require(schemas["SCAPinAttemptResult"] as? [String: Any])
+        let state = try #require((result["properties"] as? [String: Any])?["state"] as? [String: Any])
+        let documented = Set(try #require(state["enum"] as? [String]))
+        #expect(documented == [SCAWalletState.active.rawValue, SCAWalletState.locked.rawValue])
     }
 }

@@ -23,7 +23,7 @@ import TestSupport
             var campaign = MutationCampaign(verifier: "SCA proof")
             func code(_ proof: String, method: String = "POST", url: String = url, body: JSONValue? = body) async throws -> String? {
                 let verification = try await SCAWalletTests.verify(kit, proof: proof, method: method, url: url, body: body)
-                return verification.valid ? nil : verification.code ?? "NO_CODE"
+                return verification.valid ? nil : verification.code?.rawValue ?? "NO_CODE"
             }
             func honest(jti: String = UUID().uuidString, iat: Date = Date()) throws -> String {
                 try SCAWalletTests.proof(walletId: walletId, key: key, method: "POST", url: url, body: body, iat: iat, jti: jti)
@@ -38,63 +38,63 @@ import TestSupport
 
             // Each member removed, the proof signed again by the wallet key.
             for member in ["typ", "alg", "kid"] {
-                campaign.record("header without \(member)", oneOf: [SCAProofFailureCode.malformed, SCAProofFailureCode.walletNotFound],
+                campaign.record("header without \(member)", oneOf: [SCAProofFailureCode.malformed.rawValue, SCAProofFailureCode.walletNotFound.rawValue],
                                 got: try await code(try resigned { header, _ in header[member] = nil }))
             }
             for member in SCAProofClaims.memberNames.sorted() {
-                campaign.record("payload without \(member)", expected: SCAProofFailureCode.malformed,
+                campaign.record("payload without \(member)", expected: SCAProofFailureCode.malformed.rawValue,
                                 got: try await code(try resigned { _, payload in payload[member] = nil }))
             }
-            campaign.record("payload with a member more", expected: SCAProofFailureCode.malformed,
+            campaign.record("payload with a member more", expected: SCAProofFailureCode.malformed.rawValue,
                             got: try await code(try resigned { _, payload in payload["amount"] = 100 }))
 
             // Each signed byte flipped (one proof, never accepted, so its jti is never spent).
             for (name, mutated) in JWSMutations.byteFlips(try honest()) {
-                campaign.record(name, oneOf: [SCAProofFailureCode.malformed, SCAProofFailureCode.signatureInvalid, SCAProofFailureCode.walletNotFound],
+                campaign.record(name, oneOf: [SCAProofFailureCode.malformed.rawValue, SCAProofFailureCode.signatureInvalid.rawValue, SCAProofFailureCode.walletNotFound.rawValue],
                                 got: try await code(mutated))
             }
 
             // Its time moved past the window.
-            campaign.record("iat too old", expected: SCAProofFailureCode.expired, got: try await code(try honest(iat: Date().addingTimeInterval(-301))))
-            campaign.record("iat in the future", expected: SCAProofFailureCode.expired, got: try await code(try honest(iat: Date().addingTimeInterval(301))))
+            campaign.record("iat too old", expected: SCAProofFailureCode.expired.rawValue, got: try await code(try honest(iat: Date().addingTimeInterval(-301))))
+            campaign.record("iat in the future", expected: SCAProofFailureCode.expired.rawValue, got: try await code(try honest(iat: Date().addingTimeInterval(301))))
 
             // Each id swapped for another's.
-            campaign.record("signed by another wallet's key", expected: SCAProofFailureCode.signatureInvalid,
+            campaign.record("signed by another wallet's key", expected: SCAProofFailureCode.signatureInvalid.rawValue,
                             got: try await code(try resigned({ _, _ in }, key: otherKey)))
             // The header's kid must be the payload's walletId.
-            campaign.record("kid of another wallet", expected: SCAProofFailureCode.malformed,
+            campaign.record("kid of another wallet", expected: SCAProofFailureCode.malformed.rawValue,
                             got: try await code(try resigned { header, _ in header["kid"] = otherWalletId }))
-            campaign.record("walletId of another wallet", oneOf: [SCAProofFailureCode.malformed, SCAProofFailureCode.signatureInvalid],
+            campaign.record("walletId of another wallet", oneOf: [SCAProofFailureCode.malformed.rawValue, SCAProofFailureCode.signatureInvalid.rawValue],
                             got: try await code(try resigned { _, payload in payload["walletId"] = otherWalletId }))
-            campaign.record("a wallet that does not exist", expected: SCAProofFailureCode.walletNotFound,
+            campaign.record("a wallet that does not exist", expected: SCAProofFailureCode.walletNotFound.rawValue,
                             got: try await code(try resigned { header, payload in
                                 let id = UUID().uuidString.lowercased()
                                 header["kid"] = id
                                 payload["walletId"] = id
                             }))
-            campaign.record("presented for another method", expected: SCAProofFailureCode.methodMismatch,
+            campaign.record("presented for another method", expected: SCAProofFailureCode.methodMismatch.rawValue,
                             got: try await code(try SCAWalletTests.proof(walletId: walletId, key: key, method: "DELETE", url: "\(SCAWalletTests.base)/v1/cards/7", body: nil),
                                                 method: "PUT", url: "\(SCAWalletTests.base)/v1/cards/7", body: .object([:])))
             // A request with a body signs its endpoint without the query (README "SCA wallet (back end)"): another path.
-            campaign.record("presented for another endpoint", expected: SCAProofFailureCode.policyNotFound,
+            campaign.record("presented for another endpoint", expected: SCAProofFailureCode.policyNotFound.rawValue,
                             got: try await code(try honest(), url: "\(SCAWalletTests.base)/v1/beneficiaries/7"))
-            campaign.record("presented for another card", expected: SCAProofFailureCode.payloadMismatch,
+            campaign.record("presented for another card", expected: SCAProofFailureCode.payloadMismatch.rawValue,
                             got: try await code(try SCAWalletTests.proof(walletId: walletId, key: key, method: "DELETE", url: "\(SCAWalletTests.base)/v1/cards/7", body: nil),
                                                 method: "DELETE", url: "\(SCAWalletTests.base)/v1/cards/8", body: nil))
-            campaign.record("presented for another host", expected: SCAProofFailureCode.payloadMismatch,
+            campaign.record("presented for another host", expected: SCAProofFailureCode.payloadMismatch.rawValue,
                             got: try await code(try honest(), url: "https://api.other-bank.example/v1/beneficiaries"))
-            campaign.record("signed for another url", expected: SCAProofFailureCode.payloadMismatch,
+            campaign.record("signed for another url", expected: SCAProofFailureCode.payloadMismatch.rawValue,
                             got: try await code(try resigned { _, payload in payload["url"] = "https://evil.example/v1/beneficiaries" }))
-            campaign.record("presented with another body", expected: SCAProofFailureCode.payloadMismatch,
+            campaign.record("presented with another body", expected: SCAProofFailureCode.payloadMismatch.rawValue,
                             got: try await code(try honest(), body: .object(["name": .string("Eve"), "iban": .string("FR7630001007941234567890185")])))
-            campaign.record("a weaker pattern signed", expected: SCAProofFailureCode.patternInsufficient,
+            campaign.record("a weaker pattern signed", expected: SCAProofFailureCode.patternInsufficient.rawValue,
                             got: try await code(try resigned { _, payload in payload["pattern"] = "none" }))
             let spent = try honest()
             #expect(try await code(spent) == nil)
-            campaign.record("a spent proof replayed", expected: SCAProofFailureCode.replayed, got: try await code(spent))
+            campaign.record("a spent proof replayed", expected: SCAProofFailureCode.replayed.rawValue, got: try await code(spent))
             let jti = UUID().uuidString
             #expect(try await code(try honest(jti: jti)) == nil)
-            campaign.record("another proof with a spent jti", expected: SCAProofFailureCode.replayed, got: try await code(try honest(jti: jti)))
+            campaign.record("another proof with a spent jti", expected: SCAProofFailureCode.replayed.rawValue, got: try await code(try honest(jti: jti)))
 
             campaign.report()
             #expect(campaign.escapes.isEmpty, "\(campaign.escapes)")

@@ -115,7 +115,7 @@ import Testing
             let good = try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary)
             let accepted = try await Self.verify(kit, proof: good, method: "POST", url: url, body: beneficiary)
             #expect(accepted.valid && accepted.walletId == walletId && accepted.userId == "user-1" && accepted.pattern == .pin, "\(accepted)")
-            func code(_ proof: String, method: String = "POST", url: String = url, body: JSONValue? = beneficiary) async throws -> String? {
+            func code(_ proof: String, method: String = "POST", url: String = url, body: JSONValue? = beneficiary) async throws -> SCAProofFailureCode? {
                 try await Self.verify(kit, proof: proof, method: method, url: url, body: body).code
             }
             // Replayed.

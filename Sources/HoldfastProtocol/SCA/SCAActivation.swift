@@ -40,10 +40,10 @@ public struct SCAActivationRequest: Codable, Sendable, Hashable {
 public struct SCAActivationResponse: Codable, Sendable, Hashable {
     public var walletId: String
     public var userId: String
-    public var accessProtection: String
+    public var accessProtection: SCAAccessProtection
     public var maxPinAttempts: Int
 
-    public init(walletId: String, userId: String, accessProtection: String, maxPinAttempts: Int) {
+    public init(walletId: String, userId: String, accessProtection: SCAAccessProtection, maxPinAttempts: Int) {
         self.walletId = walletId
         self.userId = userId
         self.accessProtection = accessProtection
@@ -54,18 +54,17 @@ public struct SCAActivationResponse: Codable, Sendable, Hashable {
 /// `POST /v1/sca/wallets/{walletId}/pin-attempts` (README "SCA wallet"): a PIN the customer entered on the device,
 /// right or wrong; the PIN itself never leaves the device.
 public struct SCAPinAttemptReport: Codable, Sendable, Hashable {
-    /// `success` or `failure`.
-    public var outcome: String
+    public var outcome: SCAPinAttemptOutcome
 
-    public init(outcome: String) { self.outcome = outcome }
+    public init(outcome: SCAPinAttemptOutcome) { self.outcome = outcome }
 }
 
 public struct SCAPinAttemptResult: Codable, Sendable, Hashable {
     public var pinAttemptsLeft: Int
     /// `active`, or `locked` once no attempt is left.
-    public var state: String
+    public var state: SCAWalletState
 
-    public init(pinAttemptsLeft: Int, state: String) {
+    public init(pinAttemptsLeft: Int, state: SCAWalletState) {
         self.pinAttemptsLeft = pinAttemptsLeft
         self.state = state
     }

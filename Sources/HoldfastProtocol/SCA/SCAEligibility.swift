@@ -123,12 +123,12 @@ public struct SCAEligibilityCheckRequest: Codable, Sendable, Hashable {
 /// with the reason and the reference under which the denial is recorded.
 public struct SCAEligibilityCheckResponse: Codable, Sendable, Hashable {
     public var eligible: Bool
-    /// `DEVICE_INTEGRITY`, `DEVICE_MODEL_BLOCKED` or `APP_VERSION_UNSUPPORTED` when not eligible.
-    public var reason: String?
+    /// Why, when not eligible.
+    public var reason: SCAIneligibilityReason?
     public var denialReference: String?
     public var appSunset: SCAMinimumAppVersion?
 
-    public init(eligible: Bool, reason: String? = nil, denialReference: String? = nil, appSunset: SCAMinimumAppVersion? = nil) {
+    public init(eligible: Bool, reason: SCAIneligibilityReason? = nil, denialReference: String? = nil, appSunset: SCAMinimumAppVersion? = nil) {
         self.eligible = eligible
         self.reason = reason
         self.denialReference = denialReference
@@ -136,9 +136,27 @@ public struct SCAEligibilityCheckResponse: Codable, Sendable, Hashable {
     }
 }
 
-/// Why a device is not eligible (`SCAEligibilityCheckResponse.reason`).
-public enum SCAIneligibilityReason {
-    public static let deviceIntegrity = "DEVICE_INTEGRITY"
-    public static let deviceModelBlocked = "DEVICE_MODEL_BLOCKED"
-    public static let appVersionUnsupported = "APP_VERSION_UNSUPPORTED"
+/// Why a device is not eligible (`SCAEligibilityCheckResponse.reason`, the `deviceEligibilityLost` event's
+/// `reason`, README "SCA wallet"). String-backed so that a reason a newer tenant gives still decodes on an older device.
+public struct SCAIneligibilityReason: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// The device reports a compromised integrity (a rooted or jailbroken device …).
+    public static let deviceIntegrity: Self = "DEVICE_INTEGRITY"
+    /// The device model is on the tenant's block list.
+    public static let deviceModelBlocked: Self = "DEVICE_MODEL_BLOCKED"
+    /// The app version is below a minimum whose sunset has passed.
+    public static let appVersionUnsupported: Self = "APP_VERSION_UNSUPPORTED"
+
+    /// Every reason this version gives (openapi.json lists the same).
+    public static let all: [Self] = [.deviceIntegrity, .deviceModelBlocked, .appVersionUnsupported]
+
+    /// True for the reasons this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
 }

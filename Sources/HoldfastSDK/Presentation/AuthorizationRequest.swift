@@ -23,14 +23,6 @@ public enum VerifierTrust: String, Sendable, Hashable {
     case domain
 }
 
-/// The protocol a request belongs to.
-public enum PresentationProtocol: String, Sendable, Hashable {
-    /// OpenID4VP 1.0 with DCQL (HAIP 1.0): `client_id` with a prefix, `dcql_query`.
-    case openID4VP = "openid4vp-1.0"
-    /// ISO/IEC TS 18013-7:2024 Annex B: `client_id_scheme`, `presentation_definition`.
-    case iso18013_7 = "18013-7-2024"
-}
-
 /// A verified OpenID4VP request object (OpenID4VP 1.0 §5, JAR RFC 9101), everything a response needs.
 public struct AuthorizationRequest: Sendable, Hashable {
     public var presentationProtocol: PresentationProtocol

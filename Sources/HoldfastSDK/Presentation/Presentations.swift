@@ -119,7 +119,7 @@ public actor OnlinePresentationSession {
             let thumbprint = (try? request.encryptionKey.thumbprint()).flatMap { Base64URL.decode($0) }
             transcript = SessionTranscript.openID4VP(clientId: request.clientId, nonce: request.nonce, jwkThumbprint: thumbprint,
                                                      responseUri: request.responseUri.absoluteString)
-        case .iso18013_7:
+        default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
             transcript = SessionTranscript.iso18013_7(clientId: request.clientId, responseUri: request.responseUri.absoluteString,
                                                       nonce: request.nonce, mdocGeneratedNonce: mdocGeneratedNonce)
         }
@@ -137,7 +137,7 @@ public actor OnlinePresentationSession {
             payload["vp_token"] = .object(Dictionary(uniqueKeysWithValues: documents.map {
                 ($0.requestId, JSONValue.array([.string(Base64URL.encode(DeviceResponse(documents: [$0.document]).encoded()))]))
             }))
-        case .iso18013_7:
+        default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
             payload["vp_token"] = .string(Base64URL.encode(DeviceResponse(documents: documents.map(\.document)).encoded()))
             payload["presentation_submission"] = .object([
                 "id": .string(UUID().uuidString), "definition_id": .string(request.presentationDefinitionId ?? ""),
@@ -163,7 +163,7 @@ public actor OnlinePresentationSession {
             switch request.presentationProtocol {
             case .openID4VP:
                 jwe = try JWE.encrypt(plaintext: plaintext, to: request.encryptionKey, encryption: request.contentEncryption)
-            case .iso18013_7:
+            default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
                 // 18013-7:2024 B.4.3.3.2: apu = mdocGeneratedNonce, apv = nonce.
                 jwe = try JWE.encrypt(plaintext: plaintext, to: request.encryptionKey, encryption: request.contentEncryption,
                                       partyUInfo: Array(mdocGeneratedNonce.utf8), partyVInfo: Array(request.nonce.utf8))

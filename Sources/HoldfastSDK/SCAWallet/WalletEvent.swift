@@ -18,8 +18,7 @@ public struct WalletStatus: Sendable, Hashable, Codable {
     public var state: WalletState
     public var walletId: String?
     public var userId: String?
-    /// `pin`, `biometric` or `none`.
-    public var accessProtection: String?
+    public var accessProtection: SCAAccessProtection?
     /// Whether the customer's credentials are set (false right after provisioning and after a reset).
     public var credentialsSet: Bool?
     public var pinAttemptsLeft: Int?
@@ -30,7 +29,7 @@ public struct WalletStatus: Sendable, Hashable, Codable {
     /// The last event of the tenant's feed applied on the device.
     public var lastEventId: Int64?
 
-    public init(state: WalletState, walletId: String? = nil, userId: String? = nil, accessProtection: String? = nil,
+    public init(state: WalletState, walletId: String? = nil, userId: String? = nil, accessProtection: SCAAccessProtection? = nil,
                 credentialsSet: Bool? = nil, pinAttemptsLeft: Int? = nil, maxPinAttempts: Int? = nil, lockReason: String? = nil,
                 pendingPinReports: Int? = nil, lastEventId: Int64? = nil) {
         self.state = state

@@ -31,13 +31,13 @@ extension WalletManager {
         guard let wallet = try await load() else { throw Self.notProvisioned() }
         var vault: WalletPINVault?
         switch (wallet.accessProtection, credentials) {
-        case ("pin", .pin(let pin)):
+        case (.pin, .pin(let pin)):
             guard WalletPINVault.isWellFormed(pin) else {
                 throw HoldfastError(.validationFailed, "a PIN is \(WalletPINVault.pinLengths.lowerBound) to \(WalletPINVault.pinLengths.upperBound) digits")
             }
             let walletId = wallet.walletId
             vault = try await Self.offActor { () throws(HoldfastError) in try WalletPINVault.seal(pin: pin, walletId: walletId) }
-        case ("biometric", .biometry):
+        case (.biometric, .biometry):
             do { try await seams.userVerification.checkAvailability(of: .biometry) } catch {
                 throw HoldfastError(.userVerificationFailed, "biometry cannot be used: \(error.code)")
             }
@@ -59,7 +59,7 @@ extension WalletManager {
     func verify(_ credentials: WalletCredentials, reason: String) async throws(HoldfastError) {
         guard let wallet = try await load() else { throw Self.notProvisioned() }
         switch (wallet.accessProtection, credentials) {
-        case ("pin", .pin(let pin)):
+        case (.pin, .pin(let pin)):
             guard WalletPINVault.isWellFormed(pin) else {
                 throw HoldfastError(.validationFailed, "a PIN is \(WalletPINVault.pinLengths.lowerBound) to \(WalletPINVault.pinLengths.upperBound) digits")
             }
@@ -75,14 +75,14 @@ extension WalletManager {
             if try await Self.offActor({ () throws(HoldfastError) in try vault.opens(with: pin, walletId: walletId) }) {
                 try await update { wallet in
                     wallet.pinAttemptsLeft = wallet.maxPinAttempts
-                    if before < wallet.maxPinAttempts { wallet.pendingReports.append("success") }
+                    if before < wallet.maxPinAttempts { wallet.pendingReports.append(.success) }
                 }
                 await deliverReports()
                 return
             }
             var locks = false
             let after = try await update { wallet in
-                wallet.pendingReports.append("failure")
+                wallet.pendingReports.append(.failure)
                 if wallet.pinAttemptsLeft <= 0, wallet.state != .locked {
                     wallet.state = .locked
                     wallet.lockReason = "PIN_ATTEMPTS"
@@ -95,7 +95,7 @@ extension WalletManager {
             await deliverReports()
             if after.state == .locked { throw HoldfastError(.lockedWallet, "wrong PIN: the wallet is locked until the back end unlocks it") }
             throw HoldfastError(.wrongCredentials, "wrong PIN: \(after.pinAttemptsLeft) attempt(s) left")
-        case ("biometric", .biometry):
+        case (.biometric, .biometry):
             do { try await seams.userVerification.verify(.biometry, reason: reason) } catch {
                 throw HoldfastError(.userVerificationFailed, "the user was not verified: \(error.code)")
             }
@@ -120,7 +120,7 @@ extension WalletManager {
                 var locks = false
                 _ = try? await update { wallet in
                     if !wallet.pendingReports.isEmpty { wallet.pendingReports.removeFirst() }
-                    if result.state == "locked", wallet.state != .locked {
+                    if result.state == .locked, wallet.state != .locked {
                         wallet.state = .locked
                         wallet.lockReason = "PIN_ATTEMPTS"
                         locks = true
@@ -150,12 +150,12 @@ extension WalletManager {
         case .none:
             break
         case .pin:
-            guard wallet.accessProtection == "pin" else { throw HoldfastError(.patternUnavailable, "this wallet has no PIN") }
+            guard wallet.accessProtection == .pin else { throw HoldfastError(.patternUnavailable, "this wallet has no PIN") }
             guard !wallet.needsNewCredentials else { throw HoldfastError(.credentialsRequired, "no PIN is set") }
             guard case .pin = credentials, let credentials else { throw HoldfastError(.credentialsRequired, "the pin pattern needs the PIN") }
             try await verify(credentials, reason: signature.message)
         case .biometry:
-            guard wallet.accessProtection == "biometric" else { throw HoldfastError(.patternUnavailable, "this wallet is not protected by biometry") }
+            guard wallet.accessProtection == .biometric else { throw HoldfastError(.patternUnavailable, "this wallet is not protected by biometry") }
             try await verify(.biometry, reason: signature.message)
         }
         // The wallet may have been locked, reset or deleted while the customer was asked.

@@ -89,7 +89,7 @@ extension WalletManager {
             return (wallet, [.walletUnlocked])
         case .credentialsReset:
             wallet.vault = nil
-            wallet.credentialsSet = wallet.accessProtection == "none"
+            wallet.credentialsSet = wallet.accessProtection == .none
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             connection = 0
             return (wallet, [.customerCredentialsReset])
@@ -111,10 +111,10 @@ extension WalletManager {
             return (wallet, [.appSunsetScheduled(minimumVersion: version, sunsetAt: date)])
         case .settingsUpdated:
             // A new protection needs new credentials (asked at the next connect); fewer attempts cap those left.
-            if let protection = data["accessProtection"]?.stringValue, protection != wallet.accessProtection {
+            if let protection = data["accessProtection"]?.stringValue.map(SCAAccessProtection.init(rawValue:)), protection != wallet.accessProtection {
                 wallet.accessProtection = protection
                 wallet.vault = nil
-                wallet.credentialsSet = protection == "none"
+                wallet.credentialsSet = protection == .none
                 connection = 0
             }
             if case .integer(let maximum)? = data["maxPinAttempts"], maximum > 0 {

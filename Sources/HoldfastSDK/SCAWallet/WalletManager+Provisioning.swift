@@ -23,7 +23,7 @@ extension WalletManager {
                 }
                 result = .deviceEligible(features)
             } else {
-                result = .deviceNotEligible(reason: answer.reason ?? "", denialReference: answer.denialReference ?? "")
+                result = .deviceNotEligible(reason: answer.reason?.rawValue ?? "", denialReference: answer.denialReference ?? "")
             }
         } catch {
             result = .checkEligibilityError(error)
@@ -74,7 +74,7 @@ extension WalletManager {
                 walletId: activated.walletId, userId: activated.userId, applicationId: platform.applicationId,
                 accessProtection: activated.accessProtection, maxPinAttempts: activated.maxPinAttempts,
                 pinAttemptsLeft: activated.maxPinAttempts, keyAlias: alias, state: .ready, lockReason: nil, vault: nil,
-                credentialsSet: activated.accessProtection == "none", lastEventId: 0, pendingReports: [],
+                credentialsSet: activated.accessProtection == .none, lastEventId: 0, pendingReports: [],
                 clockOffsetMs: await client.clockOffsetMilliseconds)
             try await save(wallet)
             return activated.walletId

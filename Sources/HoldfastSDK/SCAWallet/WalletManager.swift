@@ -133,7 +133,7 @@ public actor WalletManager {
                 try await setCredentials(new)
                 try await update { if $0.state == .logout { $0.state = .ready } }
             } else if wallet.state == .logout {
-                if wallet.accessProtection != "none" {
+                if wallet.accessProtection != .none {
                     guard let current else { return .credentialsRequired(.current) }
                     try await verify(current, reason: "Log in to your wallet")
                 }

@@ -1,12 +1,12 @@
 import Foundation
+import HoldfastProtocol
 
 /// The wallet as this device keeps it, in `SecureStorage` (one item per holder application).
 struct StoredWallet: Codable, Sendable, Hashable {
     var walletId: String
     var userId: String
     var applicationId: String
-    /// `pin`, `biometric` or `none`.
-    var accessProtection: String
+    var accessProtection: SCAAccessProtection
     var maxPinAttempts: Int
     var pinAttemptsLeft: Int
     var keyAlias: String
@@ -18,11 +18,11 @@ struct StoredWallet: Codable, Sendable, Hashable {
     var credentialsSet: Bool
     /// The last event of the tenant's feed applied here.
     var lastEventId: Int64
-    /// PIN attempt outcomes (`success` / `failure`) not yet delivered to the tenant, oldest first.
-    var pendingReports: [String]
+    /// PIN attempt outcomes not yet delivered to the tenant, oldest first.
+    var pendingReports: [SCAPinAttemptOutcome]
     var clockOffsetMs: Int64
 
-    var needsNewCredentials: Bool { accessProtection != "none" && !credentialsSet }
+    var needsNewCredentials: Bool { accessProtection != .none && !credentialsSet }
 }
 
 struct WalletStore: Sendable {

@@ -116,11 +116,11 @@ struct PresentationResponseVerifier: Sendable {
         if failures.isEmpty, claims.isEmpty {
             failures.append(.init(code: PresentationFailureCode.malformed, reason: "vp_token holds no presentation"))
         }
-        return failures.isEmpty ? PresentationResult(status: "verified", claims: claims) : Self.failed(failures)
+        return failures.isEmpty ? PresentationResult(status: .verified, claims: claims) : Self.failed(failures)
     }
 
     /// The failure code of an mdoc reader's check (ISO/IEC 18013-5 §9.3.1) that refused a document.
-    static func code(_ error: MDocError) -> String {
+    static func code(_ error: MDocError) -> PresentationFailureCode {
         switch error {
         case .issuerCertificateMissing, .issuerCertificateMalformed, .issuerCertificateUntrusted, .issuerCertificateNotYetValid,
              .issuerCertificateExpired, .issuerCertificateProfile, .iacaNotYetValid, .iacaExpired, .iacaProfile,
@@ -136,7 +136,7 @@ struct PresentationResponseVerifier: Sendable {
     }
 
     private static func failed(_ failures: [PresentationResult.Failure]) -> PresentationResult {
-        PresentationResult(status: "failed", failures: failures)
+        PresentationResult(status: .failed, failures: failures)
     }
 
     /// A failure about one credential query (or input descriptor) names it.

@@ -19,8 +19,8 @@ struct PresentationSessionService: Sendable {
     /// What a session stores about itself (`presentation_sessions.request`).
     struct Settings: Codable {
         typealias Requested = RequestedCredential
-        var presentationProtocol: String
-        var mode: String
+        var presentationProtocol: PresentationProtocol
+        var mode: PresentationMode
         var redirectUri: String?
         var clientId: String
         var requests: [Requested]
@@ -42,14 +42,14 @@ struct PresentationSessionService: Sendable {
 
     func create(_ request: PresentationSessionRequest, adminKeyID: String, now: Date) async throws -> PresentationSessionCreated {
         var errors: [ProblemDetails.FieldError] = []
-        let isOpenID = request.protocol == "openid4vp-1.0"
-        if !isOpenID, request.protocol != "18013-7-2024" {
+        let isOpenID = request.protocol == .openID4VP
+        if !request.protocol.isKnown {
             errors.append(.init(field: "protocol", code: ProblemDetails.FieldError.invalidValue, detail: #""openid4vp-1.0" or "18013-7-2024""#))
         }
-        if request.mode != "cross-device", request.mode != "same-device" {
+        if !request.mode.isKnown {
             errors.append(.init(field: "mode", code: ProblemDetails.FieldError.invalidValue, detail: #""cross-device" or "same-device""#))
         }
-        if request.mode == "same-device" {
+        if request.mode == .sameDevice {
             if let redirect = request.redirectUri, let url = URL(string: redirect), ["https", "http"].contains(url.scheme?.lowercased() ?? ""),
                url.host != nil, redirect.utf8.count <= 2_048 {
             } else {
@@ -113,7 +113,7 @@ struct PresentationSessionService: Sendable {
         }
         let key = P256.KeyAgreement.PrivateKey()
         let settings = Settings(presentationProtocol: request.protocol, mode: request.mode,
-                                redirectUri: request.mode == "same-device" ? request.redirectUri : nil, clientId: clientId,
+                                redirectUri: request.mode == .sameDevice ? request.redirectUri : nil, clientId: clientId,
                                 requests: requests, dcql: request.query.dcql, kid: Self.random(12),
                                 authorizationEndpoint: request.authorizationEndpoint)
         let expiresAt = Timestamp.milliseconds(now) + Int64(lifetime) * 1_000
@@ -121,7 +121,7 @@ struct PresentationSessionService: Sendable {
             .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
             .values(SQLBind(id), SQLBind(String(decoding: try HoldfastJSON.encode(settings), as: UTF8.self)), SQLBind(Self.random(32)),
                     SQLBind(Self.random(32)), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),
-                    SQLBind(adminKeyID), SQLBind(Timestamp.milliseconds(now)), SQLBind(expiresAt), SQLBind("pending"))
+                    SQLBind(adminKeyID), SQLBind(Timestamp.milliseconds(now)), SQLBind(expiresAt), SQLBind(PresentationStatus.pending.rawValue))
             .run()
         return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri(id: id, settings: settings),
                                           requestUri: publicURL() + PresentationRoutes.request(sessionId: id), expiresAt: Timestamp.date(expiresAt))
@@ -134,7 +134,7 @@ struct PresentationSessionService: Sendable {
         if let endpoint = settings.authorizationEndpoint {
             return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
         }
-        return (settings.presentationProtocol == "openid4vp-1.0" ? "openid4vp://?" : "mdoc-openid4vp://?") + parameters
+        return (settings.presentationProtocol == .openID4VP ? "openid4vp://?" : "mdoc-openid4vp://?") + parameters
     }
 
     /// The authorisation request URI of a session `adminKeyID` made (for its QR code).
@@ -157,7 +157,7 @@ struct PresentationSessionService: Sendable {
             throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no open presentation session \(id.prefix(64))")
         }
         let settings = session.settings
-        let isOpenID = settings.presentationProtocol == "openid4vp-1.0"
+        let isOpenID = settings.presentationProtocol == .openID4VP
         let issuedAt = Int64(now.timeIntervalSince1970)
         let expires = min(issuedAt + Int64(Self.requestObjectLifetime), session.expiresAt / 1_000)
         var jwk = JWK(publicKey: session.key.publicKey, kid: settings.kid, use: "enc", alg: "ECDH-ES")
@@ -220,13 +220,13 @@ struct PresentationSessionService: Sendable {
         }
         let result: PresentationResult
         if payload["error"] != nil {
-            result = PresentationResult(status: "declined")
+            result = PresentationResult(status: .declined)
         } else {
             result = try await verify(payload, jwe: jwe, session: session, now: now)
         }
         let responseCode = session.settings.redirectUri == nil ? nil : Self.random(24)
         let updated = try await database.sql.raw("""
-            UPDATE presentation_sessions SET status = \(bind: result.status), result = \(bind: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self)), \
+            UPDATE presentation_sessions SET status = \(bind: result.status.rawValue), result = \(bind: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self)), \
             response_code = \(bind: responseCode), answered_at = \(bind: Timestamp.milliseconds(now)) \
             WHERE id = \(bind: id) AND answered_at IS NULL RETURNING id
             """).all()
@@ -242,7 +242,7 @@ struct PresentationSessionService: Sendable {
     /// session asked, the IACAs the tenant trusts and the status lists.
     private func verify(_ payload: [String: JSONValue], jwe: JWE, session: Session, now: Date) async throws -> PresentationResult {
         let settings = session.settings
-        let isOpenID = settings.presentationProtocol == "openid4vp-1.0"
+        let isOpenID = settings.presentationProtocol == .openID4VP
         var failures: [PresentationResult.Failure] = []
         let transcript: SessionTranscript
         let responseUri = publicURL() + PresentationRoutes.response(sessionId: session.id)
@@ -270,7 +270,7 @@ struct PresentationSessionService: Sendable {
     /// What a session asked, as the wallet saw it: the DCQL query given (or written from docType and nameSpaces)
     /// for OpenID4VP 1.0, the presentation definition written for 18013-7:2024.
     static func requirements(_ settings: Settings, sessionID: String) -> PresentationRequirements {
-        if settings.presentationProtocol != "openid4vp-1.0" {
+        if settings.presentationProtocol != .openID4VP {
             let definition = PresentationQuery.presentationDefinition(id: sessionID, settings.requests)
             if let requirements = try? PresentationRequirements(presentationDefinition: definition) { return requirements }
         } else if let dcql = settings.dcql, let requirements = try? PresentationRequirements(dcql: dcql) {
@@ -320,7 +320,7 @@ struct PresentationSessionService: Sendable {
         if let text = try row.decode(column: "result", as: String?.self) {
             return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
         }
-        return PresentationResult(status: try row.decode(column: "expires_at", as: Int64.self) <= Timestamp.milliseconds(now) ? "expired" : "pending")
+        return PresentationResult(status: try row.decode(column: "expires_at", as: Int64.self) <= Timestamp.milliseconds(now) ? .expired : .pending)
     }
 
     /// The outcome for the web page a same-device wallet was sent to (OpenID4VP 1.0 §8.2): the `response_code`

@@ -25,10 +25,10 @@ struct SCADeviceController: HoldfastController {
             },
             .wallet(.post, SCARoutes.Template.pinAttempts) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAPinAttemptReport.self, from: request, context: context)
-                guard body.outcome == "success" || body.outcome == "failure" else {
+                guard body.outcome.isKnown else {
                     throw ProblemError.invalidField("outcome", code: ProblemDetails.FieldError.invalidValue, detail: #""success" or "failure""#)
                 }
-                return try JSONResponse.make(try await wallets.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == "success",
+                return try JSONResponse.make(try await wallets.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == .success,
                                                                                 now: clock.now()), headers: JSONResponse.noStore)
             },
             .wallet(.get, SCARoutes.Template.events) { request, context in

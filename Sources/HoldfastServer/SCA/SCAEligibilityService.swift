@@ -84,7 +84,7 @@ struct SCAEligibilityService: Sendable {
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         _ = try await applications.get(id: request.applicationId)
         let rules = try await rules()
-        let reason: String?
+        let reason: SCAIneligibilityReason?
         if request.integrity.compromised {
             reason = SCAIneligibilityReason.deviceIntegrity
         } else if let model = request.device.model, rules.blockedDeviceModels.contains(model) {
@@ -107,15 +107,15 @@ struct SCAEligibilityService: Sendable {
             SELECT COUNT(*) AS recorded FROM sca_eligibility_denials WHERE created_at >= \(bind: stamp - 3_600_000)
             """).first()?.decode(column: "recorded", as: Int64.self) ?? 0
         guard lastHour < maximumDenialsPerHour else {
-            logger.warning("sca eligibility denial not recorded: hourly cap reached", metadata: ["reason": .string(reason)])
+            logger.warning("sca eligibility denial not recorded: hourly cap reached", metadata: ["reason": .string(reason.rawValue)])
             return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
         }
         try await database.sql.insert(into: "sca_eligibility_denials")
             .columns("reference", "application_id", "reason", "device_model", "app_version", "signals", "created_at")
-            .values(SQLBind(reference), SQLBind(request.applicationId), SQLBind(reason), SQLBind(request.device.model),
+            .values(SQLBind(reference), SQLBind(request.applicationId), SQLBind(reason.rawValue), SQLBind(request.device.model),
                     SQLBind(request.device.appVersion), SQLBind(String(decoding: try HoldfastJSON.encode(signals), as: UTF8.self)), SQLBind(stamp))
             .run()
-        logger.info("sca eligibility denied", metadata: ["reference": .string(reference), "reason": .string(reason)])
+        logger.info("sca eligibility denied", metadata: ["reference": .string(reference), "reason": .string(reason.rawValue)])
         return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
     }
 
@@ -126,7 +126,7 @@ struct SCAEligibilityService: Sendable {
         }
         return SCAEligibilityDenial(
             reference: reference, applicationId: try row.decode(column: "application_id", as: String.self),
-            reason: try row.decode(column: "reason", as: String.self),
+            reason: SCAIneligibilityReason(rawValue: try row.decode(column: "reason", as: String.self)),
             device: SCAWallet.Device(model: try row.decode(column: "device_model", as: String?.self),
                                      appVersion: try row.decode(column: "app_version", as: String?.self)),
             signals: try HoldfastJSON.decode([String].self, from: Data(try row.decode(column: "signals", as: String.self).utf8)),
@@ -151,7 +151,7 @@ struct SCAEligibilityService: Sendable {
                     let application = try row.decode(column: "application_id", as: String.self)
                     let model = try row.decode(column: "device_model", as: String?.self)
                     let version = try row.decode(column: "app_version", as: String?.self)
-                    func ineligibility(_ rules: SCAEligibilityRules) -> String? {
+                    func ineligibility(_ rules: SCAEligibilityRules) -> SCAIneligibilityReason? {
                         if let model, rules.blockedDeviceModels.contains(model) { return SCAIneligibilityReason.deviceModelBlocked }
                         if rules.unsupportedVersion(applicationId: application, appVersion: version, at: now) != nil {
                             return SCAIneligibilityReason.appVersionUnsupported
@@ -159,7 +159,7 @@ struct SCAEligibilityService: Sendable {
                         return nil
                     }
                     if let reason = ineligibility(current), ineligibility(previous) == nil {
-                        try await SCAWalletService.appendEvent(walletId: id, type: .deviceEligibilityLost, data: ["reason": .string(reason)],
+                        try await SCAWalletService.appendEvent(walletId: id, type: .deviceEligibilityLost, data: ["reason": .string(reason.rawValue)],
                                                                now: now, on: db)
                     }
                     let sunset = current.scheduledSunset(applicationId: application, appVersion: version, at: now)

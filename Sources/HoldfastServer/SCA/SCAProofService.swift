@@ -77,7 +77,7 @@ struct SCAProofService: Sendable {
     let replay: any EphemeralStore
 
     func verify(_ request: SCAProofVerifyRequest, now: Date) async throws -> SCAProofVerification {
-        func invalid(_ code: String, _ reason: String, wallet: String? = nil) -> SCAProofVerification {
+        func invalid(_ code: SCAProofFailureCode, _ reason: String, wallet: String? = nil) -> SCAProofVerification {
             SCAProofVerification(valid: false, walletId: wallet, code: code, reason: reason)
         }
         guard request.proof.utf8.count <= Self.maximumProofLength, let jws = try? JWS(compactSerialization: request.proof) else {
@@ -95,10 +95,10 @@ struct SCAProofService: Sendable {
                 .where("id", .equal, kid).first() else {
             return invalid(SCAProofFailureCode.walletNotFound, "no wallet \(kid.prefix(64))")
         }
-        switch try row.decode(column: "state", as: String.self) {
-        case "deleted": return invalid(SCAProofFailureCode.walletDeleted, "the wallet is deleted", wallet: kid)
-        case "locked": return invalid(SCAProofFailureCode.walletLocked, "the wallet is locked", wallet: kid)
-        case "pending": return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
+        switch SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)) {
+        case .deleted: return invalid(SCAProofFailureCode.walletDeleted, "the wallet is deleted", wallet: kid)
+        case .locked: return invalid(SCAProofFailureCode.walletLocked, "the wallet is locked", wallet: kid)
+        case .pending: return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
         default: break
         }
         guard let encoded = try row.decode(column: "public_key", as: String?.self), let key = try? InstancePublicKey(encoded: encoded),

@@ -13,7 +13,6 @@ import SQLKit
 /// binding nonce, one evidence verifier), then locked, unlocked, reset or deleted by the back end. Every change is
 /// an event for the wallet's device (`sca_events`).
 struct SCAWalletService: Sendable {
-    static let protections: Set<String> = ["pin", "biometric", "none"]
     static let defaultMaxPinAttempts = 3
     static let maxPinAttemptsRange = 1...10
     static let lockReasons: Set<String> = ["LOST_DEVICE", "STOLEN_DEVICE", "FRAUD_SUSPICION", "OTHER"]
@@ -36,8 +35,8 @@ struct SCAWalletService: Sendable {
             errors.append(.init(field: "userId", code: ProblemDetails.FieldError.invalidValue,
                                 detail: "1 to \(Self.maximumUserIdLength) characters, no control characters"))
         }
-        let protection = request.settings?.accessProtection ?? "pin"
-        if !Self.protections.contains(protection) {
+        let protection = request.settings?.accessProtection ?? .pin
+        if !protection.isKnown {
             errors.append(.init(field: "settings.accessProtection", code: ProblemDetails.FieldError.invalidValue,
                                 detail: #""pin", "biometric" or "none""#))
         }
@@ -54,7 +53,7 @@ struct SCAWalletService: Sendable {
         try await database.sql.insert(into: "sca_wallets")
             .columns("id", "application_id", "user_id", "state", "access_protection", "max_pin_attempts", "pin_attempts_left",
                      "activation_code_hash", "activation_selector", "activation_expires_at", "created_at")
-            .values(SQLBind(id), SQLBind(request.applicationId), SQLBind(request.userId), SQLBind("pending"), SQLBind(protection),
+            .values(SQLBind(id), SQLBind(request.applicationId), SQLBind(request.userId), SQLBind(SCAWalletState.pending.rawValue), SQLBind(protection.rawValue),
                     SQLBind(Int64(attempts)), SQLBind(Int64(attempts)), SQLBind(Self.hash(code)), SQLBind(Self.selector(of: code)),
                     SQLBind(expiresAt), SQLBind(Timestamp.milliseconds(now)))
             .run()
@@ -82,14 +81,14 @@ struct SCAWalletService: Sendable {
             throw ProblemError.invalidField("reason", code: ProblemDetails.FieldError.invalidValue,
                                             detail: Self.lockReasons.sorted().joined(separator: ", "))
         }
-        return try await change(id: id, from: ["active", "locked"], event: .locked, data: ["reason": .string(reason)], now: now) { db in
+        return try await change(id: id, from: [.active, .locked], event: .locked, data: ["reason": .string(reason)], now: now) { db in
             try await db.raw("UPDATE sca_wallets SET state = 'locked', lock_reason = \(bind: reason) WHERE id = \(bind: id)").run()
         }
     }
 
     /// Unlocks a wallet, its PIN attempts back to the maximum.
     func unlock(id: String, now: Date) async throws -> SCAWallet {
-        try await change(id: id, from: ["active", "locked"], event: .unlocked, data: [:], now: now) { db in
+        try await change(id: id, from: [.active, .locked], event: .unlocked, data: [:], now: now) { db in
             try await db.raw("""
                 UPDATE sca_wallets SET state = 'active', lock_reason = NULL, pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
                 """).run()
@@ -98,7 +97,7 @@ struct SCAWalletService: Sendable {
 
     /// The customer's credentials are to be set again: the device asks for new ones at its next connection.
     func resetCredentials(id: String, now: Date) async throws -> SCAWallet {
-        try await change(id: id, from: ["active", "locked"], event: .credentialsReset, data: [:], now: now) { db in
+        try await change(id: id, from: [.active, .locked], event: .credentialsReset, data: [:], now: now) { db in
             try await db.raw("UPDATE sca_wallets SET pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)").run()
         }
     }
@@ -108,7 +107,7 @@ struct SCAWalletService: Sendable {
     /// the attempts left with it.
     func updateSettings(id: String, _ settings: SCAWalletSettings, now: Date) async throws -> SCAWallet {
         var errors: [ProblemDetails.FieldError] = []
-        if let protection = settings.accessProtection, !Self.protections.contains(protection) {
+        if let protection = settings.accessProtection, !protection.isKnown {
             errors.append(.init(field: "accessProtection", code: ProblemDetails.FieldError.invalidValue, detail: #""pin", "biometric" or "none""#))
         }
         if let attempts = settings.maxPinAttempts, !Self.maxPinAttemptsRange.contains(attempts) {
@@ -120,11 +119,11 @@ struct SCAWalletService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         var data: [String: JSONValue] = [:]
-        if let protection = settings.accessProtection { data["accessProtection"] = .string(protection) }
+        if let protection = settings.accessProtection { data["accessProtection"] = .string(protection.rawValue) }
         if let attempts = settings.maxPinAttempts { data["maxPinAttempts"] = .integer(Int64(attempts)) }
-        return try await change(id: id, from: ["pending", "active", "locked"], event: .settingsUpdated, data: data, now: now) { db in
+        return try await change(id: id, from: [.pending, .active, .locked], event: .settingsUpdated, data: data, now: now) { db in
             if let protection = settings.accessProtection {
-                try await db.raw("UPDATE sca_wallets SET access_protection = \(bind: protection) WHERE id = \(bind: id)").run()
+                try await db.raw("UPDATE sca_wallets SET access_protection = \(bind: protection.rawValue) WHERE id = \(bind: id)").run()
             }
             if let attempts = settings.maxPinAttempts {
                 try await db.raw("""
@@ -145,12 +144,12 @@ struct SCAWalletService: Sendable {
         if let data, try data.jsonBytes().count > Self.maximumEventData {
             throw ProblemError.invalidField("data", code: ProblemDetails.FieldError.tooLong, detail: "at most \(Self.maximumEventData) bytes")
         }
-        return try await change(id: id, from: ["active", "locked"], event: .productsUpdated, data: data?.objectValue ?? [:], now: now) { _ in }
+        return try await change(id: id, from: [.active, .locked], event: .productsUpdated, data: data?.objectValue ?? [:], now: now) { _ in }
     }
 
     /// Deletes a wallet: kept as `deleted`, so that its proofs are refused as such and its device learns it.
     func delete(id: String, now: Date) async throws {
-        _ = try await change(id: id, from: ["pending", "active", "locked"], event: .deleted, data: [:], now: now) { db in
+        _ = try await change(id: id, from: [.pending, .active, .locked], event: .deleted, data: [:], now: now) { db in
             try await db.raw("""
                 UPDATE sca_wallets SET state = 'deleted', activation_code_hash = NULL, deleted_at = \(bind: Timestamp.milliseconds(now)) \
                 WHERE id = \(bind: id)
@@ -159,7 +158,7 @@ struct SCAWalletService: Sendable {
     }
 
     /// One state change and its event, in one transaction; a wallet in another state is `409 CONFLICT`.
-    private func change(id: String, from states: Set<String>, event: SCAEventType, data: [String: JSONValue], now: Date,
+    private func change(id: String, from states: Set<SCAWalletState>, event: SCAEventType, data: [String: JSONValue], now: Date,
                         _ update: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws -> SCAWallet {
         guard TetheringID.isValid(id) else { throw Self.notFound(id) }
         let lock = database.dialect == .postgresql ? " FOR UPDATE" : ""
@@ -167,7 +166,7 @@ struct SCAWalletService: Sendable {
             guard let row = try await db.raw("SELECT state FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)").first() else {
                 throw Self.notFound(id)
             }
-            let state = try row.decode(column: "state", as: String.self)
+            let state = SCAWalletState(rawValue: try row.decode(column: "state", as: String.self))
             guard states.contains(state) else {
                 throw ProblemError(status: .conflict, code: .conflict, title: "Wallet state", detail: "the wallet is \(state)")
             }
@@ -192,15 +191,15 @@ struct SCAWalletService: Sendable {
             guard let row = try await db.raw("""
                 SELECT state, pin_attempts_left, max_pin_attempts FROM sca_wallets WHERE id = \(bind: walletId)\(unsafeRaw: lock)
                 """).first() else { throw Self.notFound(walletId) }
-            let state = try row.decode(column: "state", as: String.self)
-            guard state == "active" else {
+            let state = SCAWalletState(rawValue: try row.decode(column: "state", as: String.self))
+            guard state == .active else {
                 throw ProblemError(status: .conflict, code: .conflict, title: "Wallet state", detail: "the wallet is \(state)")
             }
             let maximum = try row.decode(column: "max_pin_attempts", as: Int64.self)
             let left = success ? maximum : max(0, try row.decode(column: "pin_attempts_left", as: Int64.self) - 1)
             let locks = left == 0
             try await db.raw("""
-                UPDATE sca_wallets SET pin_attempts_left = \(bind: left), state = \(bind: locks ? "locked" : "active"), \
+                UPDATE sca_wallets SET pin_attempts_left = \(bind: left), state = \(bind: (locks ? SCAWalletState.locked : .active).rawValue), \
                 lock_reason = \(bind: locks ? "PIN_ATTEMPTS" : nil as String?) WHERE id = \(bind: walletId)
                 """).run()
             if !success {
@@ -209,7 +208,7 @@ struct SCAWalletService: Sendable {
             if locks {
                 try await Self.appendEvent(walletId: walletId, type: .locked, data: ["reason": .string("PIN_ATTEMPTS")], now: now, on: db)
             }
-            return SCAPinAttemptResult(pinAttemptsLeft: Int(left), state: locks ? "locked" : "active")
+            return SCAPinAttemptResult(pinAttemptsLeft: Int(left), state: locks ? .locked : .active)
         }
     }
 
@@ -283,8 +282,8 @@ struct SCAWalletService: Sendable {
             id: try row.decode(column: "id", as: String.self),
             applicationId: try row.decode(column: "application_id", as: String.self),
             userId: try row.decode(column: "user_id", as: String.self),
-            state: try row.decode(column: "state", as: String.self),
-            accessProtection: try row.decode(column: "access_protection", as: String.self),
+            state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
+            accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
             maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)),
             pinAttemptsLeft: Int(try row.decode(column: "pin_attempts_left", as: Int64.self)),
             publicKeyJwk: jwk, lockReason: try row.decode(column: "lock_reason", as: String?.self),
@@ -349,7 +348,7 @@ struct SCAActivationService: Sendable {
         guard activated else { throw SCAWalletService.invalidCode }
         logger.info("sca wallet activated", metadata: ["wallet_id": .string(walletId), "attestation": .string(verified.type.rawValue)])
         return SCAActivationResponse(walletId: walletId, userId: try row.decode(column: "user_id", as: String.self),
-                                     accessProtection: try row.decode(column: "access_protection", as: String.self),
+                                     accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
                                      maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)))
     }
 
@@ -384,7 +383,7 @@ struct SCAActivationService: Sendable {
             rows = try await database.sql.select().columns(columns).from("sca_wallets").where("activation_code_hash", .equal, codeHash).all()
         }
         var pending: [any SQLRow] = []
-        for row in rows where try row.decode(column: "state", as: String.self) == "pending" {
+        for row in rows where SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)) == .pending {
             guard try row.decode(column: "activation_failures", as: Int64.self) < Self.maximumFailuresPerActivation else {
                 throw SCAWalletService.activationLocked
             }

@@ -4,7 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin applications create --json … | list | get ID | delete ID` (README "API"), printing JSON. The same
+/// `holdfast admin applications create <JSON|@file.json|-> | list | get ID | delete ID` (README "API"), printing JSON. The same
 /// service and validation as `POST/GET/DELETE /v1/holder/applications`.
 struct ApplicationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,30 +17,11 @@ struct ApplicationsCommand: AsyncParsableCommand {
             abstract: "Create a holder application from its JSON (as POST \(TetheringRoutes.Template.applications) takes it).")
 
         @OptionGroup var storage: AdminStorageOptions
-        @Option(help: "The application as JSON text.")
-        var json: String?
-        @Option(help: "A file holding the application's JSON.")
-        var file: String?
+        @OptionGroup var document: JSONDocumentOptions
 
         func run() async throws {
-            let text: Data
-            switch (json, file) {
-            case (let json?, nil): text = Data(json.utf8)
-            case (nil, let file?):
-                do {
-                    text = try Data(contentsOf: URL(fileURLWithPath: file))
-                } catch {
-                    throw DataError("cannot read \(file): \((error as NSError).localizedDescription)")
-                }
-            default: throw ValidationError("give exactly one of --json and --file")
-            }
-            let request: HolderApplication
-            do {
-                request = try JSONFieldErrors.decode(HolderApplication.self, from: text)
-            } catch {
-                // Every invalid field with its JSON path, as the API answers (README "Holder applications").
-                throw DataError("not a valid holder application: " + DataError.describe(error))
-            }
+            // Every invalid field with its JSON path, as the API answers (README "Holder applications").
+            let request = try document.input.decode(HolderApplication.self, what: "holder application")
             let created = try await storage.withDatabase { database, logger in
                 try await HolderApplicationService(database: database, logger: logger).create(request)
             }

@@ -13,39 +13,14 @@ struct CredentialsCommand: AsyncParsableCommand {
         abstract: "The mDoc issuer: its certificates, credential configurations, offers and issued credentials.",
         subcommands: [IACAs.self, RotateCertificates.self, Configurations.self, Offer.self, List.self, Status.self])
 
-    /// Runs `body` with the credential admin of the configured database; a refused request is printed, not thrown.
+    /// Runs `body` with the credential admin of the configured database; failures go to `Holdfast.main`.
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
                                        _ body: @Sendable (CredentialAdmin) async throws -> T) async throws -> T {
         let dataDirectory = storage.dataDirectory
-        do {
-            return try await storage.withDatabase { database, logger in
-                let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-                return try await body(try await CredentialAdmin.open(configuration: configuration, database: database,
-                                                                     now: SystemClock().now(), logger: logger))
-            }
-        } catch let error as any ProblemConvertible {
-            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
-            throw ExitCode.failure
-        }
-    }
-
-    /// `@path` reads the file at `path`; anything else is the text itself.
-    static func argument(_ value: String) throws -> Data {
-        guard value.hasPrefix("@") else { return Data(value.utf8) }
-        let path = String(value.dropFirst())
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read \(path)")
-        }
-        return data
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ value: String, what: String) throws -> T {
-        do {
-            return try HoldfastJSON.decode(type, from: try argument(value))
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("\(what) is not valid JSON of the expected shape: \(error)")
+        return try await storage.withDatabase { database, logger in
+            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
+            return try await body(try await CredentialAdmin.open(configuration: configuration, database: database,
+                                                                 now: SystemClock().now(), logger: logger))
         }
     }
 
@@ -56,13 +31,12 @@ struct CredentialsCommand: AsyncParsableCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Create a configuration from JSON (README \"Credentials\"), given inline or as @file.json.")
+                abstract: "Create a configuration from JSON (README \"Credentials\"): {\"id\"?, \"docType\", \"nameSpaces\"?, \"display\": {\"name\", …}, \"validForDays\"?, \"revocable\"?}.")
             @OptionGroup var storage: AdminStorageOptions
-            @Argument(help: #"{"id"?, "docType", "nameSpaces"?, "display": {"name", …}, "validForDays"?, "revocable"?}, or @file.json"#)
-            var definition: String
+            @OptionGroup var document: JSONDocumentOptions
 
             func run() async throws {
-                let request = try CredentialsCommand.decode(CredentialConfiguration.self, definition, what: "the configuration")
+                let request = try document.input.decode(CredentialConfiguration.self, what: "credential configuration")
                 try Console.json(try await CredentialsCommand.withAdmin(storage) {
                     try await $0.createConfiguration(request, now: SystemClock().now())
                 })
@@ -109,8 +83,9 @@ struct CredentialsCommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("configuration"), help: "The configuration id.")
         var configurationId: String
-        @Option(help: #"Claim values {namespace: {element: value}}, inline or @file.json."#)
-        var claims: String
+        @Option(help: ArgumentHelp(#"Claim values {namespace: {element: value}}: the JSON, @file.json, or - for standard input."#,
+                                   valueName: "json|@file|-"))
+        var claims: JSONInput
         @Option(name: .customLong("tx-code-length"), help: "Require a transaction code of this many characters (4–12).")
         var txCodeLength: Int?
         @Option(name: .customLong("tx-code-input-mode"), help: "numeric (default) or text.")
@@ -123,7 +98,7 @@ struct CredentialsCommand: AsyncParsableCommand {
         func run() async throws {
             var request = CredentialOfferRequest(
                 configurationId: configurationId,
-                claims: try CredentialsCommand.decode([String: [String: JSONValue]].self, claims, what: "--claims"),
+                claims: try claims.decode([String: [String: JSONValue]].self, what: "--claims value"),
                 expiresInSeconds: expiresIn)
             if txCodeLength != nil || txCodeInputMode != nil {
                 request.txCode = .init(length: txCodeLength, inputMode: txCodeInputMode)

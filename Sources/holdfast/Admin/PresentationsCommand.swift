@@ -11,18 +11,14 @@ struct PresentationsCommand: AsyncParsableCommand {
         commandName: "presentations", abstract: "The verifier: presentation sessions and their results.",
         subcommands: [Create.self, Result.self])
 
+    /// Runs `body` with the presentation admin of the configured database; failures go to `Holdfast.main`.
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
                                        _ body: @Sendable (PresentationAdmin) async throws -> T) async throws -> T {
         let dataDirectory = storage.dataDirectory
-        do {
-            return try await storage.withDatabase { database, logger in
-                let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-                return try await body(try await PresentationAdmin.open(configuration: configuration, database: database,
-                                                                       now: SystemClock().now(), logger: logger))
-            }
-        } catch let error as any ProblemConvertible {
-            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
-            throw ExitCode.failure
+        return try await storage.withDatabase { database, logger in
+            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
+            return try await body(try await PresentationAdmin.open(configuration: configuration, database: database,
+                                                                   now: SystemClock().now(), logger: logger))
         }
     }
 
@@ -30,12 +26,12 @@ struct PresentationsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code.")
         @OptionGroup var storage: AdminStorageOptions
-        @Option(name: .customLong("protocol"), help: "openid4vp-1.0 (default) or 18013-7-2024.") var presentationProtocol = "openid4vp-1.0"
+        @Option(name: .customLong("protocol"), help: "The presentation protocol.") var presentationProtocol: PresentationProtocol = .openID4VP
         @Option(name: .customLong("doc-type"), help: "The docType asked for.") var docType: String
         @Option(name: .customLong("element"), parsing: .singleValue,
                 help: "namespace:element[,namespace:element…]; repeatable. A trailing ! asks to retain it (intent_to_retain).")
         var elements: [String]
-        @Option(help: "cross-device (default) or same-device.") var mode = "cross-device"
+        @Option(help: "How the wallet is reached.") var mode: PresentationMode = .crossDevice
         @Option(name: .customLong("redirect-uri"), help: "Where a same-device wallet returns to.") var redirectUri: String?
         @Option(name: .customLong("client-id-prefix"), help: "x509_hash (default) or x509_san_dns.") var clientIdPrefix: String?
         @Option(name: .customLong("expires-in"), help: "Seconds the session stays open (30–3600, default 300).") var expiresIn: Int?

@@ -4,30 +4,17 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin sca wallets …`, `holdfast admin sca policies set @file.json` and `holdfast admin sca eligibility
-/// get | set @file.json | denial REF` (README "SCA wallet"), directly on the configured database; each prints the
-/// API's JSON.
+/// `holdfast admin sca wallets …`, `holdfast admin sca policies set <JSON|@file.json|->` and `holdfast admin sca
+/// eligibility get | set <JSON|@file.json|-> | denial REF` (README "SCA wallet"), directly on the configured
+/// database; each prints the API's JSON.
 struct SCACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sca", abstract: "The SCA wallet's back end: wallets, operation signing policies, device eligibility.",
         subcommands: [Wallets.self, Policies.self, Eligibility.self])
 
-    /// The bytes of `@file.json`.
-    static func readFile(_ argument: String, what: String) throws -> Data {
-        guard argument.hasPrefix("@") else { throw ValidationError("give the \(what) as @file.json") }
-        let path = String(argument.dropFirst())
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-        }
-    }
-
+    /// Runs `body` with the SCA admin of the configured database; failures go to `Holdfast.main`.
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions, _ body: @Sendable (SCAAdmin) async throws -> T) async throws -> T {
-        do {
-            return try await storage.withDatabase { database, logger in try await body(SCAAdmin(database: database, logger: logger)) }
-        } catch let error as any ProblemConvertible {
-            FileHandle.standardError.write(Data(("error: " + CredentialAdmin.message(error) + "\n").utf8))
-            throw ExitCode.failure
-        }
+        try await storage.withDatabase { database, logger in try await body(SCAAdmin(database: database, logger: logger)) }
     }
 
     struct Wallets: AsyncParsableCommand {
@@ -42,7 +29,7 @@ struct SCACommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("application"), help: "The holder application id.") var applicationId: String
         @Option(name: .customLong("user"), help: "The bank's reference of its user.") var userId: String
-        @Option(help: "pin (default), biometric or none.") var protection: String?
+        @Option(help: "How the wallet is protected (default: pin).") var protection: SCAAccessProtection?
         @Option(name: .customLong("max-pin-attempts"), help: "Wrong PINs in a row that lock the wallet (1–10, default 3).")
         var maxPinAttempts: Int?
 
@@ -127,12 +114,12 @@ struct SCACommand: AsyncParsableCommand {
 
         struct Replace: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "set",
-                                                            abstract: "Replaces the policies with a JSON list read from @file.json.")
+                                                            abstract: "Replaces the policies with a JSON list: [{method, pathTemplate, signedFields, requiredPatterns}].")
             @OptionGroup var storage: AdminStorageOptions
-            @Argument(help: "@file.json: [{method, pathTemplate, signedFields, requiredPatterns}].") var file: String
+            @OptionGroup var input: JSONDocumentOptions
 
             func run() async throws {
-                let document = try SCACommand.readFile(file, what: "policies")
+                let document = try input.input.data()
                 try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replacePolicies(document, now: SystemClock().now()) })
             }
         }
@@ -154,12 +141,12 @@ struct SCACommand: AsyncParsableCommand {
 
         struct Replace: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "set",
-                                                            abstract: "Replaces the eligibility rules with a JSON object read from @file.json.")
+                                                            abstract: "Replaces the eligibility rules with a JSON object: {blockedDeviceModels: [..], minimumAppVersions: [{applicationId?, version, sunsetAt?}]}.")
             @OptionGroup var storage: AdminStorageOptions
-            @Argument(help: "@file.json: {blockedDeviceModels: [..], minimumAppVersions: [{applicationId?, version, sunsetAt?}]}.") var file: String
+            @OptionGroup var input: JSONDocumentOptions
 
             func run() async throws {
-                let document = try SCACommand.readFile(file, what: "rules")
+                let document = try input.input.data()
                 try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replaceEligibilityRules(document, now: SystemClock().now()) })
             }
         }

@@ -18,8 +18,8 @@ enum PresentationDemo {
         try await recorder.step("present", "Present it to a verifier",
                                 "POST \(PresentationRoutes.Template.sessions) asks for family_name and birth_date (OpenID4VP 1.0, DCQL); the wallet fetches the signed request, sees it comes from a trusted verifier, and sends only those two elements, signed with the credential's key and encrypted to the verifier.") {
             let (status, detail) = try await Self.present(admin: admin, holder: holder, credentialId: credentialId)
-            guard status.status == "verified" else { throw DemoStepFailure("the verifier says \(status.status): \(status.failures ?? [])") }
-            return [.init("result", status.status), .init("family_name", detail["family_name"] ?? "-"),
+            guard status.status == .verified else { throw DemoStepFailure("the verifier says \(status.status): \(status.failures ?? [])") }
+            return [.init("result", status.status.rawValue), .init("family_name", detail["family_name"] ?? "-"),
                     .init("birth_date", detail["birth_date"] ?? "-"), .init("given_name", detail["given_name"] ?? "not sent")]
         }
     }

@@ -52,7 +52,7 @@ enum SCADemo {
             let replay = try await verify(admin, proof: proof, body: body)
             guard replay.code == SCAProofFailureCode.replayed else { throw DemoStepFailure("the replay was \(replay.code ?? "accepted")") }
             return [.init("valid", "true"), .init("userId", first.userId ?? "-"), .init("pattern", first.pattern?.rawValue ?? "-"),
-                    .init("replay", SCAProofFailureCode.replayed)]
+                    .init("replay", SCAProofFailureCode.replayed.rawValue)]
         }
         try await recorder.step("sca-lockout", "Three wrong PINs lock the wallet",
                                 "Each wrong PIN is spent on the device before it is tried and reported to the tenant; the third locks the wallet on both sides, and the right PIN no longer helps.") {
@@ -64,7 +64,7 @@ enum SCADemo {
             }
             guard try await manager.state() == .locked else { throw DemoStepFailure("the wallet is not locked") }
             let tenantSide = try await admin.scaWallet(id: wallet.id)
-            guard tenantSide.state == "locked" else { throw DemoStepFailure("the tenant has the wallet \(tenantSide.state)") }
+            guard tenantSide.state == .locked else { throw DemoStepFailure("the tenant has the wallet \(tenantSide.state)") }
             return [.init("answers", codes.joined(separator: ", ")), .init("device", "locked"),
                     .init("tenant", "\(tenantSide.state) (\(tenantSide.lockReason ?? "-"))")]
         }

@@ -29,10 +29,10 @@ enum StatusDemo {
         try await recorder.step("presentation-refused", "The verifier refuses the revoked credential",
                                 "The wallet, still within its cached token's ttl, presents it; the verifier reads the tenant's own status list and refuses it.") {
             let (status, _) = try await PresentationDemo.present(admin: admin, holder: holder, credentialId: credentialId)
-            guard status.status == "failed", status.failures?.map(\.code) == [PresentationFailureCode.statusRevoked] else {
+            guard status.status == .failed, status.failures?.map(\.code) == [PresentationFailureCode.statusRevoked] else {
                 throw DemoStepFailure("expected STATUS_REVOKED, got \(status.status) \(status.failures ?? [])")
             }
-            return [.init("result", status.status), .init("failure", PresentationFailureCode.statusRevoked)]
+            return [.init("result", status.status.rawValue), .init("failure", PresentationFailureCode.statusRevoked.rawValue)]
         }
         try await recorder.step("status-revoked", "After the ttl the wallet sees the revocation",
                                 "The device's clock is moved 61 s on: the cached token is older than its ttl, a new one is fetched and says revoked.") {

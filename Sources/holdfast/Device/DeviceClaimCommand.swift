@@ -10,12 +10,10 @@ struct DeviceClaim: AsyncParsableCommand {
         commandName: "claim",
         abstract: "Claim the credentials of an offer with the registered instance (asks first unless --yes).",
         discussion: "Needs --tenant and --application of a registered device; the issuer's IACA must be trusted (issuers add).")
-    @OptionGroup var options: DeviceOptions
+    @OptionGroup var options: TetheredDeviceOptions
     @Argument(help: "The offer URI.") var uri: String
     @Option(name: .customLong("tx-code"), help: "The transaction code the issuer sent by another channel.") var txCode: String?
     @Flag(help: "Claim without asking.") var yes = false
-
-    func validate() throws { try options.requireTenant() }
 
     func run() async throws {
         try await DeviceCredentialOutput.run("claim") { () async throws(HoldfastError) in
@@ -33,7 +31,7 @@ struct DeviceClaim: AsyncParsableCommand {
     }
 
     /// `claim --yes`.
-    static func output(_ options: DeviceOptions, uri: String, txCode: String?) async throws(HoldfastError) -> String {
+    static func output(_ options: some DeviceSettings, uri: String, txCode: String?) async throws(HoldfastError) -> String {
         let holder = try await DeviceCredentialOutput.holder(options, needsTethering: true)
         let offer = try await holder.retrieveCredentialOffer(uri: uri)
         return DeviceCredentialOutput.json(try await holder.claimCredentials(offer: offer, transactionCode: txCode))

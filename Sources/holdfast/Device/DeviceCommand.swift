@@ -4,7 +4,8 @@ import HoldfastProtocol
 
 /// `holdfast device --state DIR register|status|renew|rotate|wallet-attestation [--tenant URL] --application ID` —
 /// a simulated device running the real SDK (README "The `holdfast` command"). Prints one JSON object per call; on failure
-/// the object carries the SDK's error code, a line goes to standard error, and the exit status is 1.
+/// the object carries the SDK's error code, its one line goes to standard error, and the exit status is the one of
+/// README "Exit codes".
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
@@ -18,65 +19,58 @@ struct DeviceCommand: AsyncParsableCommand {
                       DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self, DevicePresent.self,
                       DeviceVerifiers.self, DeviceSCA.self])
 
-    /// Declared here as well as in each subcommand so that the shared flags may come before the subcommand name
-    /// (`holdfast device --state DIR register …`) or after it: ArgumentParser decodes one parse for the whole
-    /// command stack, and each command reads the same values.
-    @OptionGroup var options: DeviceOptions
-
     #if DEBUG
     static let devModeNote = ", or allow the dev bypass (--dev-mode, debug builds only)"
     #else
     static let devModeNote = ""
     #endif
 
-    /// Runs one operation and prints its report; a failed operation exits with status 1.
-    static func execute(_ operation: DeviceSession.Operation, options: DeviceOptions, audience: String? = nil) async throws {
+    /// Runs one operation and prints its report; a failed operation is the command's one failure (`CommandFailure`).
+    static func execute(_ operation: DeviceSession.Operation, options: some DeviceSettings, audience: String? = nil) async throws {
         let report = await DeviceSession(options: options).perform(operation, audience: audience)
         print(report.json())
-        if let error = report.error {
-            FileHandle.standardError.write(Data((failureLine(operation, code: error.code, message: error.message) + "\n").utf8))
-            throw ExitCode.failure
-        }
+        if let error = report.error { throw failure(operation, error) }
     }
 
-    /// The line on standard error for a failed operation; what to do when the application needs attestation.
-    static func failureLine(_ operation: DeviceSession.Operation, code: String, message: String) -> String {
-        var line = "holdfast device \(operation.rawValue): \(code): \(message)"
-        if code == HoldfastErrorCode.attestationRequired.rawValue {
-            line += " — holdfast device registers with an assertion (Linux has no App Attest or Key Attestation): "
+    /// The failure of an operation, with what to do when the application needs attestation.
+    static func failure(_ operation: DeviceSession.Operation, _ error: DeviceReport.Failure) -> CommandFailure {
+        var error = error
+        if error.code == HoldfastErrorCode.attestationRequired.rawValue {
+            error.message += " — holdfast device registers with an assertion (Linux has no App Attest or Key Attestation): "
                 + "use an application with \"appAttest\": {\"required\": false} (iOS) or \"keyAttestation\": "
                 + "{\"required\": false} (Android)"
         }
-        return line
+        return error.commandFailure(operation.rawValue)
+    }
+
+    /// The line on standard error for a failed operation.
+    static func failureLine(_ operation: DeviceSession.Operation, code: String, message: String) -> String {
+        failure(operation, DeviceReport.Failure(code: code, message: message)).line
     }
 
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register the device (challenge, new key, assertion, registration); idempotent.")
-        @OptionGroup var options: DeviceOptions
-        func validate() throws { try options.requireTenant() }
+        @OptionGroup var options: TetheredDeviceOptions
         func run() async throws { try await DeviceCommand.execute(.register, options: options) }
     }
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the stored registration of --application (no network: --tenant is not needed).")
-        @OptionGroup var options: DeviceOptions
-        func validate() throws { try options.requireApplication() }
+        @OptionGroup var options: RegisteredDeviceOptions
         func run() async throws { try await DeviceCommand.execute(.status, options: options) }
     }
 
     struct Renew: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Renew the license now.")
-        @OptionGroup var options: DeviceOptions
-        func validate() throws { try options.requireTenant() }
+        @OptionGroup var options: TetheredDeviceOptions
         func run() async throws { try await DeviceCommand.execute(.renew, options: options) }
     }
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rotate the instance key (the instance id is kept).")
-        @OptionGroup var options: DeviceOptions
-        func validate() throws { try options.requireTenant() }
+        @OptionGroup var options: TetheredDeviceOptions
         func run() async throws { try await DeviceCommand.execute(.rotate, options: options) }
     }
 
@@ -84,10 +78,9 @@ struct DeviceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "wallet-attestation",
             abstract: "Get an OAuth client attestation JWT from the tenant (and its PoP for --audience).")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @Option(help: "The issuer the attestation is for; the PoP JWT addressed to it is printed too.")
         var audience: String?
-        func validate() throws { try options.requireTenant() }
         func run() async throws { try await DeviceCommand.execute(.walletAttestation, options: options, audience: audience) }
     }
 }

@@ -5,12 +5,13 @@ import HoldfastSDK
 
 /// What the holder's commands share (README "The `holdfast` command"): `offer`, `claim`, `credentials`, `issuers`,
 /// `present`, `verifiers` and `sca` each work on the device state of `--state`. Output is JSON on standard output; a
-/// failure prints `{"ok": false, "error": {code, message}}`, a line on standard error, and exits 1.
+/// failure prints `{"ok": false, "command", "error": {code, message, …}}`, its one line on standard error, and exits
+/// with its status (README "Exit codes").
 enum DeviceCredentialOutput {
-    static func holder(_ options: DeviceOptions, needsTethering: Bool) async throws(HoldfastError) -> MobileCredentialHolder {
+    static func holder(_ options: some DeviceSettings, needsTethering: Bool) async throws(HoldfastError) -> MobileCredentialHolder {
         let seams = PlatformSeams.linux(stateDirectory: options.stateURL)
         let holder = MobileCredentialHolder(seams: seams)
-        if needsTethering || (options.tenant != nil && options.applicationId != nil) {
+        if needsTethering || options.namesTenantAndApplication {
             try await holder.initialize(platformConfiguration: options.platformConfiguration)
         }
         return holder
@@ -23,24 +24,23 @@ enum DeviceCredentialOutput {
         return text
     }
 
-    /// Runs `body`; a `HoldfastError` becomes the failure object and exit status 1.
+    /// Runs `body`; a `HoldfastError` becomes the failure object on standard output and the command's one failure
+    /// (its line on standard error, its exit status: `CommandFailure`).
     static func run(_ command: String, _ body: () async throws(HoldfastError) -> String) async throws {
         do {
             print(try await body())
         } catch {
-            print(json(Failure(error: .init(code: error.code.rawValue, message: error.message, issuerError: error.issuerError))))
-            FileHandle.standardError.write(Data("holdfast device \(command): \(error.code): \(error.message)\n".utf8))
-            throw ExitCode.failure
+            let failure = DeviceReport.Failure(error)
+            print(json(Failure(command: command, error: failure)))
+            throw failure.commandFailure(command)
         }
     }
 
+    /// `{"ok": false, "command", "error": {code, message, httpStatus?, fieldErrors?, issuerError?}}`: the failure
+    /// object of every `holdfast device` command (the tethering ones add their `applicationId`, `DeviceReport`).
     struct Failure: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-            var issuerError: String?
-        }
         var ok = false
-        var error: Detail
+        var command: String
+        var error: DeviceReport.Failure
     }
 }

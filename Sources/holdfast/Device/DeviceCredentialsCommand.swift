@@ -9,7 +9,6 @@ import JOSE
 struct DeviceCredentials: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "credentials", abstract: "The stored credentials.", subcommands: [List.self, Get.self, Delete.self])
-    @OptionGroup var options: DeviceOptions
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the stored credentials (no claim values).")
@@ -22,7 +21,7 @@ struct DeviceCredentials: AsyncParsableCommand {
             }
         }
 
-        static func output(_ options: DeviceOptions, json: Bool) async throws(HoldfastError) -> String {
+        static func output(_ options: some DeviceSettings, json: Bool) async throws(HoldfastError) -> String {
             let credentials = try await DeviceCredentialOutput.holder(options, needsTethering: false).getCredentials()
             if json { return DeviceCredentialOutput.json(credentials) }
             if credentials.isEmpty { return "no credentials" }
@@ -45,7 +44,7 @@ struct DeviceCredentials: AsyncParsableCommand {
             }
         }
 
-        static func output(_ options: DeviceOptions, id: String, skipStatusCheck: Bool, json: Bool) async throws(HoldfastError) -> String {
+        static func output(_ options: some DeviceSettings, id: String, skipStatusCheck: Bool, json: Bool) async throws(HoldfastError) -> String {
             let credential = try await DeviceCredentialOutput.holder(options, needsTethering: false)
                 .getCredential(credentialId: id, skipStatusCheck: skipStatusCheck)
             return json ? DeviceCredentialOutput.json(DeviceCredentials.View(credential)) : DeviceCredentials.text(credential)

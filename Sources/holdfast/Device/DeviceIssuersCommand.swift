@@ -8,7 +8,6 @@ import JOSE
 struct DeviceIssuers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issuers", abstract: "The trusted issuer certificates (IACAs).", subcommands: [Add.self, List.self, Remove.self])
-    @OptionGroup var options: DeviceOptions
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Trust the certificates of a PEM file (@file) or PEM text.")
@@ -19,7 +18,7 @@ struct DeviceIssuers: AsyncParsableCommand {
             try await DeviceCredentialOutput.run("issuers add") { () async throws(HoldfastError) in try await Self.output(options, pem: pem) }
         }
 
-        static func output(_ options: DeviceOptions, pem: String) async throws(HoldfastError) -> String {
+        static func output(_ options: some DeviceSettings, pem: String) async throws(HoldfastError) -> String {
             DeviceCredentialOutput.json(try await DeviceCredentialOutput.holder(options, needsTethering: false)
                 .addTrustedIssuerCertificates([try pemText(pem)]))
         }

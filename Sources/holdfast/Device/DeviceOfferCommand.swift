@@ -15,7 +15,7 @@ struct DeviceOffer: AsyncParsableCommand {
         try await DeviceCredentialOutput.run("offer") { () async throws(HoldfastError) in try await Self.output(options, uri: uri) }
     }
 
-    static func output(_ options: DeviceOptions, uri: String) async throws(HoldfastError) -> String {
+    static func output(_ options: some DeviceSettings, uri: String) async throws(HoldfastError) -> String {
         let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
         return DeviceCredentialOutput.json(View(try await holder.retrieveCredentialOffer(uri: uri)))
     }

@@ -51,7 +51,7 @@ struct DevicePresent: AsyncParsableCommand {
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
     }
 
-    static func output(_ options: DeviceOptions, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
+    static func output(_ options: some DeviceSettings, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
                        confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> String {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
         if let transport { seams.transport = transport }

@@ -5,11 +5,14 @@ import HoldfastSDK
 /// The one JSON object `holdfast device` prints per call: what was done and what the device now holds, or the SDK's
 /// error (`ok: false`, with the stable code of `HoldfastErrorCode`). Absent members are omitted.
 struct DeviceReport: Encodable, Sendable, Equatable {
+    /// The `error` member of every `holdfast device` failure (README "The `holdfast` command").
     struct Failure: Encodable, Sendable, Equatable {
         var code: String
         var message: String
         var httpStatus: Int?
         var fieldErrors: [ProblemDetails.FieldError]?
+        /// The issuer's OAuth `error`, for `ISSUER_ERROR`.
+        var issuerError: String?
     }
 
     var command: String
@@ -56,8 +59,7 @@ struct DeviceReport: Encodable, Sendable, Equatable {
     static func failure(command: String, applicationId: String, _ error: HoldfastError) -> DeviceReport {
         var report = DeviceReport(command: command, applicationId: applicationId)
         report.ok = false
-        report.error = Failure(code: error.code.rawValue, message: error.message, httpStatus: error.httpStatus,
-                               fieldErrors: error.problem?.errors)
+        report.error = Failure(error)
         return report
     }
 
@@ -67,5 +69,17 @@ struct DeviceReport: Encodable, Sendable, Equatable {
             return #"{"ok":false,"error":{"code":"INTERNAL_ERROR","message":"the report could not be encoded"}}"#
         }
         return text
+    }
+}
+
+extension DeviceReport.Failure {
+    init(_ error: HoldfastError) {
+        self.init(code: error.code.rawValue, message: error.message, httpStatus: error.httpStatus,
+                  fieldErrors: error.problem?.errors, issuerError: error.issuerError)
+    }
+
+    /// The failure's line and exit status (`CommandFailure`), the command named first.
+    func commandFailure(_ command: String) -> CommandFailure {
+        CommandFailure(ExitStatus(code: code, httpStatus: httpStatus), "device \(command): \(message)", code: code)
     }
 }

@@ -6,8 +6,9 @@ import JOSE
 
 /// `holdfast device --state DIR --tenant URL --application ID sca provision|connect|sign|change-pin|logout|status|
 /// events|eligibility` — the SDK's SCA wallet on a simulated device (README "The `holdfast` command"). Each prints one
-/// JSON object (`sign`: the compact JWS alone); a failure prints `{"ok": false, "error": {code, message}}` (`sign`:
-/// nothing), a line on standard error, and exits 1. The PIN is given as an option and is never printed.
+/// JSON object (`sign`: the compact JWS alone); a failure prints `{"ok": false, "command", "error": {code, message, …}}`
+/// (`sign`: nothing), its one line on standard error, and exits with its status (README "Exit codes"). The PIN is
+/// given as an option and is never printed.
 struct DeviceSCA: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sca",
@@ -18,8 +19,6 @@ struct DeviceSCA: AsyncParsableCommand {
             protected by a PIN or by nothing work from the command line.
             """,
         subcommands: [Eligibility.self, Provision.self, Connect.self, Sign.self, ChangePin.self, Logout.self, Status.self, Events.self])
-
-    @OptionGroup var options: DeviceOptions
 
     /// The options of the SCA subcommands besides the device's own.
     struct SCAOptions: ParsableArguments {
@@ -33,7 +32,7 @@ struct DeviceSCA: AsyncParsableCommand {
         var integritySignals: [String] = []
     }
 
-    static func manager(_ options: DeviceOptions, _ sca: SCAOptions) throws(HoldfastError) -> WalletManager {
+    static func manager(_ options: some DeviceSettings, _ sca: SCAOptions) throws(HoldfastError) -> WalletManager {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
         if let model = sca.model { seams.deviceInfo.deviceModel = model }
         seams.deviceIntegrity = ScriptedDeviceIntegrity(signals: sca.integritySignals)
@@ -88,9 +87,8 @@ struct DeviceSCA: AsyncParsableCommand {
 
     struct Eligibility: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Ask the tenant whether this device may hold a wallet.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
-        func validate() throws { try options.requireTenant() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca eligibility") { () async throws(HoldfastError) in
                 switch await (try DeviceSCA.manager(options, sca)).provisioning.checkEligibility() {
@@ -108,13 +106,12 @@ struct DeviceSCA: AsyncParsableCommand {
     struct Provision: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Provision the wallet with its one-time activation code, then set the PIN (PIN wallets).")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
         @Option(name: .customLong("activation-code"), help: "The one-time code the bank's back end got from the tenant.")
         var activationCode: String
         @Option(help: "The PIN to set (6 to 8 digits), for a wallet protected by a PIN.")
         var pin: String?
-        func validate() throws { try options.requireTenant() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca provision") { () async throws(HoldfastError) in
                 let manager = try DeviceSCA.manager(options, sca)
@@ -133,11 +130,10 @@ struct DeviceSCA: AsyncParsableCommand {
     struct Connect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Connect: read the tenant's events, and give the PIN when the wallet asks for one.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
         @Option(help: "The PIN: the current one after a logout, a new one after provisioning or a reset.")
         var pin: String?
-        func validate() throws { try options.requireTenant() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca connect") { () async throws(HoldfastError) in
                 let manager = try DeviceSCA.manager(options, sca)
@@ -160,7 +156,7 @@ struct DeviceSCA: AsyncParsableCommand {
     struct Sign: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign an operation (the tenant's signing policy picks its fields); prints the compact JWS alone.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
         @Option(help: "The PIN (the proof's pattern is then pin; without it, none).")
         var pin: String?
@@ -168,24 +164,18 @@ struct DeviceSCA: AsyncParsableCommand {
         var method: String
         @Option(help: "The operation's URL (a GET's query parameters are its parameters).")
         var url: String
-        @Option(help: "The operation's JSON body.")
-        var body: String?
+        @Option(help: ArgumentHelp("The operation's JSON body: the JSON, @file.json, or - for standard input.", valueName: "json|@file|-"))
+        var body: JSONInput?
         @Option(help: "What the customer is shown and approves.")
         var message: String
-        @Option(name: .customLong("signature-input-data"), help: "JSON of the app's own bound into the proof.")
-        var signatureInputData: String?
-        func validate() throws { try options.requireTenant() }
+        @Option(name: .customLong("signature-input-data"),
+                help: ArgumentHelp("JSON of the app's own bound into the proof: the JSON, @file.json, or - for standard input.", valueName: "json|@file|-"))
+        var signatureInputData: JSONInput?
         func run() async throws {
             do {
                 let manager = try DeviceSCA.manager(options, sca)
-                let body = try self.body.map { text throws(HoldfastError) in
-                    do { return try JSONValue(json: Array(text.utf8)) } catch { throw HoldfastError(.validationFailed, "--body is not JSON") }
-                }
-                let inputData = try signatureInputData.map { text throws(HoldfastError) in
-                    do { return try JSONValue(json: Array(text.utf8)) } catch {
-                        throw HoldfastError(.validationFailed, "--signature-input-data is not JSON")
-                    }
-                } ?? .null
+                let body = try Self.json(self.body, option: "--body")
+                let inputData = try Self.json(signatureInputData, option: "--signature-input-data") ?? .null
                 let wallet = try await DeviceSCA.connected(manager, pin: pin)
                 let payload = try await manager.payload(method: method.uppercased(), url: url, body: body)
                 let signature = CustomerAuthenticatedSignature(patternName: pin == nil ? .none : .pin, message: message, signatureType: .localJws,
@@ -195,21 +185,28 @@ struct DeviceSCA: AsyncParsableCommand {
                 case .failure(let error): throw error
                 }
             } catch let error as HoldfastError {
-                FileHandle.standardError.write(Data("holdfast device sca sign: \(error.code): \(error.message)\n".utf8))
-                throw ExitCode.failure
+                // Nothing on standard output: it is the proof alone, or nothing.
+                throw DeviceReport.Failure(error).commandFailure("sca sign")
             }
+        }
+
+        /// The JSON of a `JSONInput` option; what cannot be read or is not JSON is refused as `VALIDATION_FAILED`.
+        static func json(_ input: JSONInput?, option: String) throws(HoldfastError) -> JSONValue? {
+            guard let input else { return nil }
+            let data: Data
+            do { data = try input.data() } catch { throw HoldfastError(.validationFailed, "\(option): \(error.message)") }
+            do { return try JSONValue(json: Array(data)) } catch { throw HoldfastError(.validationFailed, "\(option) is not JSON") }
         }
     }
 
     struct ChangePin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "change-pin", abstract: "Replace the PIN (the current one is checked and counted).")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
         @Option(help: "The current PIN.")
         var pin: String
         @Option(name: .customLong("new-pin"), help: "The new PIN (6 to 8 digits).")
         var newPin: String
-        func validate() throws { try options.requireTenant() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca change-pin") { () async throws(HoldfastError) in
                 let manager = try DeviceSCA.manager(options, sca)
@@ -222,9 +219,8 @@ struct DeviceSCA: AsyncParsableCommand {
 
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Log out: the next connect needs the current PIN (no network).")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: RegisteredDeviceOptions
         @OptionGroup var sca: SCAOptions
-        func validate() throws { try options.requireApplication() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca logout") { () async throws(HoldfastError) in
                 let manager = try DeviceSCA.manager(options, sca)
@@ -236,9 +232,8 @@ struct DeviceSCA: AsyncParsableCommand {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The wallet as the device knows it (no network).")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: RegisteredDeviceOptions
         @OptionGroup var sca: SCAOptions
-        func validate() throws { try options.requireApplication() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca status") { () async throws(HoldfastError) in
                 DeviceCredentialOutput.json(Report(wallet: try await DeviceSCA.manager(options, sca).status()))
@@ -249,9 +244,8 @@ struct DeviceSCA: AsyncParsableCommand {
     struct Events: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read the tenant's event feed from the last event the device applied, apply and print the new ones.")
-        @OptionGroup var options: DeviceOptions
+        @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
-        func validate() throws { try options.requireTenant() }
         func run() async throws {
             try await DeviceCredentialOutput.run("sca events") { () async throws(HoldfastError) in
                 let manager = try DeviceSCA.manager(options, sca)

@@ -22,7 +22,7 @@ struct DeviceSession: Sendable {
         self.seams = .linux(stateDirectory: stateDirectory)
     }
 
-    init(options: DeviceOptions) {
+    init(options: some DeviceSettings) {
         self.init(configuration: options.platformConfiguration, stateDirectory: options.stateURL)
     }
 

@@ -9,7 +9,6 @@ struct DeviceVerifiers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verifiers", abstract: "The trusted verifier certificates (the CAs of request-signing certificates).",
         subcommands: [Add.self, List.self, Remove.self])
-    @OptionGroup var options: DeviceOptions
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Trust the certificates of a PEM file (@file) or PEM text.")

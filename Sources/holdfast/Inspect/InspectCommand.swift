@@ -24,7 +24,7 @@ struct InspectCommand: ParsableCommand {
             let report = try Inspector.inspect(input, pretty: pretty)
             print(report.text)
         } catch {
-            throw DataError("\(error)")
+            throw CommandFailure(.dataError, "\(error)")
         }
     }
 }

@@ -1,0 +1,29 @@
+/// How an SCA wallet is protected (README "SCA wallet"): `pin` (6 to 8 digits), `biometric`, or `none` (possession of
+/// the device alone). The admin API sets it, the activation and the `settingsUpdated` event carry it to the device.
+/// String-backed rather than an enum, so that a value a newer tenant sends still decodes on an older device (and the
+/// tenant refuses an unknown one with a field error rather than a decoding error).
+///
+/// The wire spelling is `biometric` (README, openapi.json); `biometry` is the name of the *pattern* a proof was made
+/// with (`SCAPattern`), a different field.
+public struct SCAAccessProtection: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// A PIN of 6 to 8 digits; `maxPinAttempts` wrong ones in a row lock the wallet.
+    public static let pin: Self = "pin"
+    /// The platform's biometric check.
+    public static let biometric: Self = "biometric"
+    /// Possession of the device alone. Write `SCAAccessProtection.none` where the value is optional.
+    public static let none: Self = "none"
+
+    /// Every value this version writes and reads (openapi.json lists the same).
+    public static let all: [Self] = [.pin, .biometric, .none]
+
+    /// True for the values this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
+}

@@ -1,0 +1,23 @@
+/// The protocol of a presentation (README "Verifier"): the tenant verifier's session asks with it
+/// (`PresentationSessionRequest.protocol`) and the SDK says which one a request it received follows.
+/// String-backed so that a value a newer client sends still decodes (the tenant refuses it with a field error).
+public struct PresentationProtocol: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// OpenID4VP 1.0 with DCQL (HAIP 1.0): `client_id` with a prefix, `dcql_query`.
+    public static let openID4VP: Self = "openid4vp-1.0"
+    /// ISO/IEC TS 18013-7:2024 Annex B: `client_id_scheme`, `presentation_definition`.
+    public static let iso18013_7: Self = "18013-7-2024"
+
+    /// Every protocol this version speaks (openapi.json lists the same).
+    public static let all: [Self] = [.openID4VP, .iso18013_7]
+
+    /// True for the protocols this version knows.
+    public var isKnown: Bool { Self.all.contains(self) }
+}

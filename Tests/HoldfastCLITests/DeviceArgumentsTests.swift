@@ -1,0 +1,31 @@
+import ArgumentParser
+@testable import holdfast
+import Testing
+
+/// README "The `holdfast` command": the device flags may be written before the subcommand's name or after it, and the
+/// parser refuses a missing required one (exit 64, with the usage).
+@Suite struct DeviceArgumentsTests {
+    @Test func flagsBeforeTheSubcommandsNameAreMovedAfterIt() throws {
+        let written = ["--state", "S", "--tenant", "T", "--application", "A", "sca", "provision", "--activation-code", "C"]
+        #expect(DeviceArguments.normalized(written)
+                == ["sca", "provision", "--state", "S", "--tenant", "T", "--application", "A", "--activation-code", "C"])
+        let provision = try #require(try DeviceCommand.parseAsRoot(DeviceArguments.normalized(written)) as? DeviceSCA.Provision)
+        #expect(provision.options.stateDirectory == "S" && provision.options.tenant == "T" && provision.options.applicationId == "A")
+        #expect(DeviceArguments.normalized(["--state=S", "credentials", "list", "--json"]) == ["credentials", "list", "--state=S", "--json"])
+        #expect(DeviceArguments.normalized(["register", "--state", "S"]) == ["register", "--state", "S"])
+    }
+
+    @Test func aMissingRequiredFlagIsRefusedByTheParser() {
+        for arguments in [["--state", "S", "status"], ["--state", "S", "--application", "A", "renew"],
+                          ["--state", "S", "--tenant", "T", "sca", "events"], ["status", "--application", "A"]] {
+            do {
+                _ = try DeviceCommand.parseAsRoot(DeviceArguments.normalized(arguments))
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(DeviceCommand.exitCode(for: error) == .validationFailure, "\(arguments)")
+                #expect(DeviceCommand.fullMessage(for: error).contains("Missing expected argument"), "\(arguments)")
+            }
+        }
+        #expect(throws: Never.self) { try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "S", "offer", "uri"])) }
+    }
+}
