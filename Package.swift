@@ -128,7 +128,8 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOPosix", package: "swift-nio"),
-        ], resources: [.copy("openapi.json")]),
+        ], resources: [.copy("openapi.json"), .copy("Presentations/verifier.html"), .copy("Presentations/verifier.css"),
+                       .copy("Presentations/verifier.js")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "MDoc", "StatusList",
             "HoldfastAdmin", "ClientAttestation", "QR",

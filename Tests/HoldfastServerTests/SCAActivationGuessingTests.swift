@@ -83,22 +83,20 @@ import Testing
             let wallet = try await Self.createWallet(kit, applicationId: applicationId)
             try await TestServices.with(kit.configuration) { services in
                 let challenges = ChallengeStore(tokens: services.tokens, spent: services.ephemeral.challenges, lifetime: .seconds(60))
-                var service = SCAActivationService(
-                    database: services.database, applications: HolderApplicationService(database: services.database, logger: services.logger),
+                var service = SCAServices(database: services.database, logger: services.logger).activation(
                     keys: NewKeyVerification(challenges: challenges, evidence: KeyEvidenceVerifier(
-                        configuration: services.configuration.tethering, revocations: services.androidRevocations)),
-                    logger: services.logger)
+                        configuration: services.configuration.tethering, revocations: services.androidRevocations)))
                 service.maximumFailuresPerHour = 3
                 // Within the hour of the wallet's code (it lives 15 minutes).
                 let now = Date()
                 // Wrong codes from anywhere: none of them names an activation.
                 for guess in ["1234-5678-9012-3456", "0000-0000-0000-0000", "0000-0000-0000"] {
-                    await #expect(throws: ProblemError.self) { _ = try await service.matchingActivation(code: guess, now: now) }
+                    await #expect(throws: SCAError.invalidActivationCode) { _ = try await service.matchingActivation(code: guess, now: now) }
                 }
                 do {
                     _ = try await service.matchingActivation(code: wallet.activationCode, now: now)
                     Issue.record("a code was checked past the budget")
-                } catch let problem as ProblemError {
+                } catch let problem as SCAError {
                     #expect(problem.problemCode == .activationAttemptsExhausted && problem.problemStatus == .tooManyRequests)
                     let retryAfter = try #require(problem.problemHeaders[.retryAfter].flatMap(Int.init))
                     #expect((1...3_600).contains(retryAfter))
@@ -109,7 +107,7 @@ import Testing
                 do {
                     _ = try await service.matchingActivation(code: "1234-5678-9012-3456", now: nextHour)
                     Issue.record("a wrong code was taken")
-                } catch let problem as ProblemError {
+                } catch let problem as SCAError {
                     #expect(problem.problemCode == .invalidActivationCode)
                 }
             }

@@ -308,9 +308,7 @@ import Testing
         try await TetheringTestKit.run(.sqlite) { kit in
             let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
             try await TestServices.with(kit.configuration) { services in
-                var service = SCAEligibilityService(database: services.database,
-                                                    applications: HolderApplicationService(database: services.database, logger: services.logger),
-                                                    logger: services.logger)
+                var service = SCAServices(database: services.database, logger: services.logger).eligibility
                 service.maximumDenialsPerHour = 2
                 var references: [String] = []
                 for _ in 0..<3 {
@@ -320,7 +318,7 @@ import Testing
                     references.append(try #require(answer.denialReference))
                 }
                 #expect(try await service.denial(reference: references[1]).reason == SCAIneligibilityReason.deviceIntegrity)
-                await #expect(throws: ProblemError.self) { try await service.denial(reference: references[2]) }
+                await #expect(throws: SCAError.denialNotFound(reference: references[2])) { try await service.denial(reference: references[2]) }
             }
         }
     }

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import SwiftASN1
 
@@ -312,9 +313,12 @@ public struct AttestationCertificate: Sendable, Hashable {
         } else {
             parts = try swiftASN1Time(element, field())
         }
-        let days = daysFromCivil(year: parts.year, month: parts.month, day: parts.day)
-        let seconds = ((days * 24 + parts.hours) * 60 + parts.minutes) * 60 + parts.seconds
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        // The leap seconds swift-asn1 lets through (60, 61) are added to the minute rather than read as fields,
+        // which `CivilTime` keeps below 60.
+        guard let minute = CivilTime.secondsSince1970(CivilTime.Fields(
+            year: Int64(parts.year), month: parts.month, day: parts.day, hour: parts.hours, minute: parts.minutes, second: 0))
+        else { throw .invalidFormat("\(field()) is not a valid time") }
+        return Date(timeIntervalSince1970: TimeInterval(minute + Int64(parts.seconds)))
     }
 
     /// A time in a form `TimeParts` does not read, by swift-asn1 (X.690 §11.7 and §11.8).
@@ -335,16 +339,6 @@ public struct AttestationCertificate: Sendable, Hashable {
         } catch {
             throw .invalidFormat("\(field()) is not a valid time")
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's civil-from-days inverse).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 
@@ -384,7 +378,7 @@ private struct TimeParts {
         guard let month = Self.decimal(bytes, offset, 2), let day = Self.decimal(bytes, offset + 2, 2),
               let hours = Self.decimal(bytes, offset + 4, 2), let minutes = Self.decimal(bytes, offset + 6, 2),
               let seconds = Self.decimal(bytes, offset + 8, 2),
-              (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+              (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: Int64(year)),
               hours < 24, minutes < 60, seconds <= 61
         else { return nil }
         self.init(year: year, month: month, day: day, hours: hours, minutes: minutes, seconds: seconds)
@@ -401,13 +395,5 @@ private struct TimeParts {
             value = value * 10 + digit
         }
         return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }

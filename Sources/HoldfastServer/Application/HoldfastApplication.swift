@@ -94,6 +94,7 @@ public enum HoldfastApplication {
         let logger = options.logger ?? HoldfastLogging.logger(configuration)
         let masterKey = try MasterKey.load(configuration.masterKey)
         let openAPI = try OpenAPIDocument.load()
+        let verifierPage = try VerifierPage.load()
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
                                                  waitTimeout: configuration.connections.databaseWaitTimeout)
         let prepared: Prepared
@@ -120,16 +121,24 @@ public enum HoldfastApplication {
         let instanceAuthenticator = InstanceAuthenticator(
             keyring: prepared.keyring, instances: InstanceStore(database: database), replay: ephemeral.stores.replay,
             tokens: tokens, configuration: configuration.tethering, publicURL: publicURL)
+        let issuerCertificates = IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
+                                                        database: database, masterKey: masterKey, logger: logger)
+        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: issuerCertificates, publicURL: publicURL)
         let services = ServerServices(
             configuration: configuration, database: database, ephemeral: ephemeral.stores, tokens: tokens, masterKey: masterKey,
             publicRouteLimit: PublicRouteLimit(configuration.rateLimit), keyring: prepared.keyring,
             adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
-            openAPIDocument: openAPI, logger: logger, androidRevocations: revocations, clock: options.clock,
+            openAPIDocument: openAPI, verifierPage: verifierPage, logger: logger, androidRevocations: revocations, clock: options.clock,
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
             boundPort: boundPort,
-            issuerCertificates: IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
-                                                       database: database, masterKey: masterKey, logger: logger),
-            verifierCertificates: prepared.verifierCertificates)
+            issuerCertificates: issuerCertificates,
+            verifierCertificates: prepared.verifierCertificates,
+            issuance: issuance,
+            presentations: PresentationServices(
+                database: database, masterKey: masterKey, certificates: prepared.verifierCertificates,
+                issuerCertificates: issuerCertificates, statusLists: issuance.statusLists, outbound: configuration.outbound,
+                publicURL: publicURL, logger: logger),
+            sca: SCAServices(database: database, logger: logger))
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.stores.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
@@ -233,8 +242,7 @@ public enum HoldfastApplication {
             .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .sca]))
             .group(context: AdminRequestContext.self)
         let wallet = router.group()
-            .add(middleware: SCAWalletAuthenticator(database: services.database, proofs: services.instanceAuthenticator,
-                                                    clock: services.clock))
+            .add(middleware: services.sca.authenticator(proofs: services.instanceAuthenticator, clock: services.clock))
             .group(context: WalletRequestContext.self)
         let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .verifier])
         let verifier = router.group()

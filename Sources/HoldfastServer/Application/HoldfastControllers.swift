@@ -14,44 +14,21 @@ public enum HoldfastControllers {
                                         lifetime: configuration.challengeLifetime)
         let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
         let newKeys = NewKeyVerification(challenges: challenges, evidence: evidence)
-        let scaPolicies = SCAPolicyService(database: services.database)
-        let scaWallets = SCAWalletService(database: services.database, applications: applications, logger: services.logger)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)
-        let statusLists = StatusListService(database: services.database, certificates: services.issuerCertificates,
-                                            publicURL: { services.publicURL })
-        let credentialConfigurations = CredentialConfigurationService(database: services.database)
-        let offers = CredentialOfferService(database: services.database, masterKey: services.masterKey,
-                                            configurations: credentialConfigurations, publicURL: { services.publicURL })
-        let walletProviders = WalletProviderService(database: services.database, publicURL: { services.publicURL })
+        let issuance = services.issuance
+        let statusLists = issuance.statusLists
         return [
             HealthController(services: services),
-            SCAWalletController(wallets: scaWallets, clock: clock),
-            SCADeviceController(
-                wallets: scaWallets,
-                activation: SCAActivationService(database: services.database, applications: applications, keys: newKeys,
-                                                 logger: services.logger),
-                clock: clock),
-            SCAPolicyController(
-                policyService: scaPolicies,
-                proofs: SCAProofService(database: services.database, policies: scaPolicies,
-                                        replay: services.ephemeral.replay),
-                clock: clock),
-            SCAEligibilityController(
-                eligibilityService: SCAEligibilityService(database: services.database, applications: applications, logger: services.logger),
-                clock: clock),
-            VerifierPageController(),
-            PresentationAdminController(certificates: services.verifierCertificates,
-                                        trusted: PresentationTrustedIssuerService(database: services.database), clock: clock),
-            PresentationController(service: PresentationSessionService(
-                database: services.database, masterKey: services.masterKey, certificates: services.verifierCertificates,
-                issuerCertificates: services.issuerCertificates, trustedIssuers: PresentationTrustedIssuerService(database: services.database),
-                statusLists: statusLists,
-                foreignStatusLists: ForeignStatusLists(allowsHTTP: { services.publicURL.lowercased().hasPrefix("http:") },
-                                                       fetcher: OutboundFetcher(services.configuration.outbound),
-                                                       deadline: services.configuration.outbound.statusListDeadline,
-                                                       logger: services.logger),
-                publicURL: { services.publicURL }), clock: clock),
+            SCAWalletController(wallets: services.sca.wallets, clock: clock),
+            SCADeviceController(device: services.sca.device, activation: services.sca.activation(keys: newKeys), clock: clock),
+            SCAPolicyController(policyService: services.sca.policies, proofs: services.sca.proofs(replay: services.ephemeral.replay),
+                                clock: clock),
+            SCAEligibilityController(eligibilityService: services.sca.eligibility, clock: clock),
+            VerifierPageController(files: services.verifierPage),
+            PresentationAdminController(certificates: services.presentations.certificates,
+                                        trusted: services.presentations.trustedIssuers, clock: clock),
+            PresentationController(service: services.presentations.sessions, clock: clock),
             TenantKeyController(keyring: services.keyring),
             AdminKeyController(adminKeys: services.adminKeys),
             HolderApplicationController(applications: applications),
@@ -69,18 +46,17 @@ public enum HoldfastControllers {
                                                                logger: services.logger),
                                   clock: clock),
             WalletAttestationController(attestations: WalletAttestationService(issuer: issuer), clock: clock),
-            IssuanceController(certificates: services.issuerCertificates, configurationService: credentialConfigurations,
-                               offerService: offers,
-                               issued: IssuedCredentialService(database: services.database, statusLists: statusLists),
-                               walletProviders: walletProviders, clock: clock),
+            IssuanceController(certificates: services.issuerCertificates, configurationService: issuance.configurations,
+                               offerService: issuance.offers, issued: issuance.issued,
+                               walletProviders: issuance.walletProviders, clock: clock),
             OpenID4VCIController(
-                service: OpenID4VCIService(database: services.database, offers: offers, configurations: credentialConfigurations,
+                service: OpenID4VCIService(database: services.database, offers: issuance.offers, configurations: issuance.configurations,
                                            statusLists: statusLists, certificates: services.issuerCertificates,
                                            keyring: services.keyring, instances: instances, tokens: services.tokens,
-                                           walletProviders: walletProviders,
+                                           walletProviders: issuance.walletProviders,
                                            replay: services.ephemeral.replay, tethering: configuration,
                                            publicURL: { services.publicURL }),
-                configurations: credentialConfigurations, issuerName: services.configuration.issuance.issuerName,
+                configurations: issuance.configurations, issuerName: services.configuration.issuance.issuerName,
                 publicURL: { services.publicURL }, clock: clock),
             StatusListController(statusLists: statusLists, clock: clock),
         ]

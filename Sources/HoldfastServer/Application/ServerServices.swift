@@ -20,6 +20,8 @@ public struct ServerServices: Sendable {
     public let adminKeys: AdminKeyService
     public let metrics: HTTPMetrics
     public let openAPIDocument: [UInt8]
+    /// The verifier page's files (`VerifierPage`), read once from the resources.
+    public let verifierPage: VerifierPage
     public let logger: Logger
     /// Google's attestation status list in force (bundled, or loaded from a file or URL and refreshed).
     public let androidRevocations: AndroidRevocations
@@ -34,6 +36,12 @@ public struct ServerServices: Sendable {
     let issuerCertificates: IssuerCertificateStore
     /// The verifier's CA and request-signing certificate (README "Verifier").
     let verifierCertificates: VerifierCertificates
+    /// The issuance capability's services (and the status lists), shared with `holdfast admin credentials`.
+    let issuance: IssuanceServices
+    /// The verifier capability's services, shared with `holdfast admin presentations`.
+    let presentations: PresentationServices
+    /// The SCA wallet capability's services, shared with `holdfast admin sca`.
+    let sca: SCAServices
 
     /// The tenant's external base URL (its issuer): `HOLDFAST_PUBLIC_URL`, or `http://host:port` with the
     /// port the server is bound to.

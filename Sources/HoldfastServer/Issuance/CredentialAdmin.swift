@@ -18,16 +18,10 @@ public struct CredentialAdmin: Sendable {
         let certificates = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database,
                                                                          now: now, logger: logger)
         let publicURL = configuration.effectivePublicURL(boundPort: nil)
-        let configurations = CredentialConfigurationService(database: database)
         let store = IssuerCertificateStore(initial: certificates, loadedAt: now, database: database, masterKey: masterKey,
                                            logger: logger)
-        return CredentialAdmin(
-            configurations: configurations,
-            offers: CredentialOfferService(database: database, masterKey: masterKey, configurations: configurations,
-                                           publicURL: { publicURL }),
-            issued: IssuedCredentialService(database: database,
-                                            statusLists: StatusListService(database: database, certificates: store,
-                                                                           publicURL: { publicURL })))
+        let services = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
+        return CredentialAdmin(configurations: services.configurations, offers: services.offers, issued: services.issued)
     }
 
     public func createConfiguration(_ request: CredentialConfiguration, now: Date) async throws -> CredentialConfiguration {

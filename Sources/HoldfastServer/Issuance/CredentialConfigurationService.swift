@@ -12,10 +12,10 @@ public struct CredentialConfigurationService: Sendable {
     static let maximumIDLength = 64
     static let maximumTextLength = 256
 
-    let database: HoldfastDatabase
+    let store: IssuanceStore
 
     public init(database: HoldfastDatabase) {
-        self.database = database
+        self.store = IssuanceStore(database: database)
     }
 
     /// Validates and stores `request` with its defaults filled in; `CONFLICT` when its `id` is taken.
@@ -26,50 +26,40 @@ public struct CredentialConfigurationService: Sendable {
         configuration.createdAt = Timestamp.date(created)
         let id = configuration.id ?? ""
         let document = String(decoding: try HoldfastJSON.encode(configuration), as: UTF8.self)
-        let inserted = try await database.sql.insert(into: "credential_configurations")
-            .columns("id", "doc_type", "document", "created_at")
-            .values(SQLBind(id), SQLBind(configuration.docType), SQLBind(document), SQLBind(created))
-            .ignoringConflicts().returning("id").all()
-        guard !inserted.isEmpty else {
-            throw ProblemError(status: .conflict, code: .conflict, title: "Configuration exists",
-                               detail: "a credential configuration with id \(id) exists")
+        guard try await store.insertConfiguration(id: id, docType: configuration.docType, document: document, createdAt: created) else {
+            throw IssuanceError.configurationExists(id: id)
         }
         return configuration
     }
 
     /// Every configuration, oldest first.
     public func list() async throws -> CredentialConfigurationList {
-        let rows = try await database.sql.select().column("document").from("credential_configurations")
-            .orderBy("created_at").orderBy("id").all()
-        return CredentialConfigurationList(data: try rows.map(Self.configuration))
+        CredentialConfigurationList(data: try await store.configurationDocuments().map(Self.configuration))
     }
 
     /// One configuration, or `NOT_FOUND`.
     public func get(id: String) async throws -> CredentialConfiguration {
-        guard let found = try await find(id: id, on: database.sql) else { throw Self.notFound(id) }
+        guard let found = try await find(id: id) else { throw Self.notFound(id) }
         return found
     }
 
-    func find(id: String, on db: any SQLDatabase) async throws -> CredentialConfiguration? {
-        guard Self.isValidID(id), let row = try await db.select().column("document").from("credential_configurations")
-            .where("id", .equal, id).first() else { return nil }
-        return try Self.configuration(row)
+    /// The configuration, read on `db` (the caller's transaction) or the database; nil when there is none.
+    func find(id: String, on db: (any SQLDatabase)? = nil) async throws -> CredentialConfiguration? {
+        guard Self.isValidID(id), let document = try await store.configurationDocument(id: id, on: db) else { return nil }
+        return try Self.configuration(document)
     }
 
     /// Deletes a configuration: no offer of it can be redeemed afterwards; what was issued stays listed.
     public func delete(id: String) async throws {
-        guard Self.isValidID(id),
-              !(try await database.sql.delete(from: "credential_configurations").where("id", .equal, id)
-                .returning("id").all()).isEmpty else { throw Self.notFound(id) }
+        guard Self.isValidID(id), try await store.deleteConfiguration(id: id) else { throw Self.notFound(id) }
     }
 
-    static func notFound(_ id: String) -> ProblemError {
-        ProblemError(status: .notFound, code: .notFound, title: "Configuration not found",
-                     detail: "no credential configuration \(id.prefix(maximumIDLength))")
+    static func notFound(_ id: String) -> IssuanceError {
+        .configurationNotFound(id: id)
     }
 
-    static func configuration(_ row: any SQLRow) throws -> CredentialConfiguration {
-        try HoldfastJSON.decode(CredentialConfiguration.self, from: Data(try row.decode(column: "document", as: String.self).utf8))
+    static func configuration(_ document: String) throws -> CredentialConfiguration {
+        try HoldfastJSON.decode(CredentialConfiguration.self, from: Data(document.utf8))
     }
 
     /// Letters, digits, `.`, `_` and `-`, 1 to 64 of them: safe in a URL, a file name and a metadata key.

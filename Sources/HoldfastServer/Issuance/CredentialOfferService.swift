@@ -25,7 +25,7 @@ struct CredentialOfferService: Sendable {
     /// How long an access token is good for (`expires_in`).
     static let accessTokenLifetime = 300
 
-    let database: HoldfastDatabase
+    let store: CredentialOfferStore
     let masterKey: MasterKey
     let configurations: CredentialConfigurationService
     let publicURL: @Sendable () -> String
@@ -33,7 +33,7 @@ struct CredentialOfferService: Sendable {
     // MARK: making offers
 
     func create(_ request: CredentialOfferRequest, now: Date) async throws -> CredentialOfferCreated {
-        guard let configuration = try await configurations.find(id: request.configurationId, on: database.sql),
+        guard let configuration = try await configurations.find(id: request.configurationId),
               let configurationID = configuration.id else {
             throw CredentialConfigurationService.notFound(request.configurationId)
         }
@@ -71,13 +71,8 @@ struct CredentialOfferService: Sendable {
         let created = Timestamp.milliseconds(now)
         let expires = created + Int64(lifetime) * 1_000
         let claims = try masterKey.seal(Array(try HoldfastJSON.encode(request.claims)), context: Self.claimsContext(id))
-        try await database.sql.insert(into: "credential_offers")
-            .columns("id", "configuration_id", "claims", "code_hash", "tx_code_hash", "tx_attempts", "created_at",
-                     "expires_at")
-            .values(SQLBind(id), SQLBind(configurationID), SQLBind(Data(claims)), SQLBind(Self.hash(code)),
-                    txCode.map { SQLBind(Self.txCodeHash($0.code, offerID: id)) as any SQLExpression } ?? SQLLiteral.null,
-                    SQLBind(0), SQLBind(created), SQLBind(expires))
-            .run()
+        try await store.insert(id: id, configurationID: configurationID, sealedClaims: claims, codeHash: Self.hash(code),
+                               txCodeHash: txCode.map { Self.txCodeHash($0.code, offerID: id) }, createdAt: created, expiresAt: expires)
         let offer = Self.offerJSON(issuer: publicURL(), configurationID: configurationID, code: code,
                                    txCode: txCode.map { ($0.length, $0.inputMode, $0.description) })
         return CredentialOfferCreated(id: id, offerUri: "openid-credential-offer://?credential_offer=" + Self.percentEncode(offer),
@@ -164,19 +159,16 @@ struct CredentialOfferService: Sendable {
     /// A read of the code, before the token endpoint records anything: known, unspent, unexpired and not locked by
     /// wrong transaction codes, or the `invalid_grant` `redeem` would give. `redeem` checks it all again, atomically.
     func checkRedeemable(code: String, now: Date) async throws {
-        guard code.utf8.count <= 512, let row = try await database.sql.select()
-            .columns("tx_code_hash", "tx_attempts", "expires_at", "redeemed_at")
-            .from("credential_offers").where("code_hash", .equal, Self.hash(code)).first() else {
+        guard code.utf8.count <= 512, let offer = try await store.offer(codeHash: Self.hash(code)) else {
             throw OAuthError.invalidGrant("the pre-authorized code is not known")
         }
-        guard try row.decodeNil(column: "redeemed_at") else {
+        guard !offer.redeemed else {
             throw OAuthError.invalidGrant("the pre-authorized code was already used")
         }
-        guard try row.decode(column: "expires_at", as: Int64.self) > Timestamp.milliseconds(now) else {
+        guard offer.expiresAt > Timestamp.milliseconds(now) else {
             throw OAuthError.invalidGrant("the pre-authorized code has expired")
         }
-        if try row.decode(column: "tx_code_hash", as: String?.self) != nil,
-           try row.decode(column: "tx_attempts", as: Int.self) >= Self.maximumTxCodeAttempts {
+        if offer.txCodeHash != nil, offer.txAttempts >= Self.maximumTxCodeAttempts {
             throw OAuthError.invalidGrant("too many wrong transaction codes: the offer can no longer be used")
         }
     }
@@ -184,20 +176,18 @@ struct CredentialOfferService: Sendable {
     func redeem(code: String, txCode: String?, instanceID: String?, clientID: String, dpopThumbprint: String,
                 now: Date) async throws -> Redeemed {
         let nowMilliseconds = Timestamp.milliseconds(now)
-        guard code.utf8.count <= 512, let row = try await database.sql.select()
-            .columns("id", "configuration_id", "tx_code_hash", "tx_attempts", "expires_at", "redeemed_at")
-            .from("credential_offers").where("code_hash", .equal, Self.hash(code)).first() else {
+        guard code.utf8.count <= 512, let offer = try await store.offer(codeHash: Self.hash(code)) else {
             throw OAuthError.invalidGrant("the pre-authorized code is not known")
         }
-        let id = try row.decode(column: "id", as: String.self)
-        guard try row.decodeNil(column: "redeemed_at") else {
+        let id = offer.id
+        guard !offer.redeemed else {
             throw OAuthError.invalidGrant("the pre-authorized code was already used")
         }
-        guard try row.decode(column: "expires_at", as: Int64.self) > nowMilliseconds else {
+        guard offer.expiresAt > nowMilliseconds else {
             throw OAuthError.invalidGrant("the pre-authorized code has expired")
         }
-        if let expected = try row.decode(column: "tx_code_hash", as: String?.self) {
-            guard try row.decode(column: "tx_attempts", as: Int.self) < Self.maximumTxCodeAttempts else {
+        if let expected = offer.txCodeHash {
+            guard offer.txAttempts < Self.maximumTxCodeAttempts else {
                 throw OAuthError.invalidGrant("too many wrong transaction codes: the offer can no longer be used")
             }
             guard let txCode, !txCode.isEmpty else {
@@ -205,28 +195,18 @@ struct CredentialOfferService: Sendable {
             }
             guard txCode.utf8.count <= 64,
                   ConstantTime.equal(Array(Self.txCodeHash(txCode, offerID: id).utf8), Array(expected.utf8)) else {
-                try await database.sql.raw("""
-                    UPDATE credential_offers SET tx_attempts = tx_attempts + 1 \
-                    WHERE id = \(bind: id) AND tx_attempts < \(bind: Self.maximumTxCodeAttempts)
-                    """).run()
+                try await store.countWrongTxCode(offerID: id, maximum: Self.maximumTxCodeAttempts)
                 throw OAuthError.invalidGrant("the transaction code is wrong")
             }
         }
-        guard try await configurations.find(id: try row.decode(column: "configuration_id", as: String.self),
-                                            on: database.sql) != nil else {
+        guard try await configurations.find(id: offer.configurationID) != nil else {
             throw OAuthError.invalidGrant("the offered credential configuration no longer exists")
         }
         let token = Self.randomToken()
-        let updated = try await database.sql.raw("""
-            UPDATE credential_offers SET redeemed_at = \(bind: nowMilliseconds), \
-            instance_id = \(instanceID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null), \
-            access_token_hash = \(bind: Self.hash(token)), access_jkt = \(bind: dpopThumbprint), \
-            access_expires_at = \(bind: nowMilliseconds + Int64(Self.accessTokenLifetime) * 1_000), \
-            client_id = \(bind: clientID) \
-            WHERE id = \(bind: id) AND redeemed_at IS NULL AND expires_at > \(bind: nowMilliseconds) \
-            AND tx_attempts < \(bind: Self.maximumTxCodeAttempts) RETURNING id
-            """).all()
-        guard !updated.isEmpty else { throw OAuthError.invalidGrant("the pre-authorized code was already used") }
+        guard try await store.redeem(offerID: id, now: nowMilliseconds, instanceID: instanceID, accessTokenHash: Self.hash(token),
+                                     dpopThumbprint: dpopThumbprint,
+                                     accessExpiresAt: nowMilliseconds + Int64(Self.accessTokenLifetime) * 1_000,
+                                     clientID: clientID, maximumTxAttempts: Self.maximumTxCodeAttempts) else { throw OAuthError.invalidGrant("the pre-authorized code was already used") }
         return Redeemed(accessToken: token, expiresIn: Self.accessTokenLifetime)
     }
 
@@ -240,38 +220,28 @@ struct CredentialOfferService: Sendable {
     }
 
     func authorize(accessToken: String, now: Date) async throws -> Authorized {
-        guard accessToken.utf8.count <= 512, let row = try await database.sql.select()
-            .columns("id", "configuration_id", "instance_id", "client_id", "access_jkt", "access_expires_at", "issued_at")
-            .from("credential_offers").where("access_token_hash", .equal, Self.hash(accessToken)).first() else {
+        guard accessToken.utf8.count <= 512, let grant = try await store.grant(accessTokenHash: Self.hash(accessToken)) else {
             throw OAuthError.invalidToken("the access token is not known")
         }
-        guard try row.decode(column: "access_expires_at", as: Int64?.self) ?? 0 > Timestamp.milliseconds(now) else {
+        guard grant.accessExpiresAt ?? 0 > Timestamp.milliseconds(now) else {
             throw OAuthError.invalidToken("the access token has expired")
         }
-        guard try row.decodeNil(column: "issued_at") else {
+        guard !grant.issued else {
             throw OAuthError.invalidToken("the access token was already used for its credential")
         }
-        return Authorized(offerID: try row.decode(column: "id", as: String.self),
-                          configurationID: try row.decode(column: "configuration_id", as: String.self),
-                          instanceID: try row.decode(column: "instance_id", as: String?.self),
-                          clientID: try row.decode(column: "client_id", as: String?.self),
-                          dpopThumbprint: try row.decode(column: "access_jkt", as: String?.self) ?? "")
+        return Authorized(offerID: grant.offerID, configurationID: grant.configurationID, instanceID: grant.instanceID,
+                          clientID: grant.clientID, dpopThumbprint: grant.dpopThumbprint ?? "")
     }
 
     /// Marks the offer issued and hands back its claim values, in the caller's transaction: nil when another
     /// request issued it first.
     func takeClaims(offerID: String, on db: any SQLDatabase, now: Date) async throws -> [String: [String: JSONValue]]? {
-        guard let row = try await db.select().column("claims").from("credential_offers")
-            .where("id", .equal, offerID).where("issued_at", .is, SQLLiteral.null).first() else { return nil }
+        guard let stored = try await store.unissuedClaims(offerID: offerID, on: db) else { return nil }
         // Purged (``purgeExpired(on:now:)``) only after the access token expired, on the clock of some node.
-        guard let sealed = try row.decode(column: "claims", as: Data?.self) else {
+        guard let sealed = stored else {
             throw OAuthError.invalidToken("the access token has expired")
         }
-        let updated = try await db.raw("""
-            UPDATE credential_offers SET issued_at = \(bind: Timestamp.milliseconds(now)), claims = NULL \
-            WHERE id = \(bind: offerID) AND issued_at IS NULL RETURNING id
-            """).all()
-        guard !updated.isEmpty else { return nil }
+        guard try await store.markIssued(offerID: offerID, at: Timestamp.milliseconds(now), on: db) else { return nil }
         let plain = try masterKey.open(Array(sealed), context: Self.claimsContext(offerID))
         return try HoldfastJSON.decode([String: [String: JSONValue]].self, from: Data(plain))
     }
@@ -292,17 +262,7 @@ struct CredentialOfferService: Sendable {
     @discardableResult
     static func purgeExpired(on database: HoldfastDatabase, now: Date) async throws -> (cleared: Int, deleted: Int) {
         let now = Timestamp.milliseconds(now) - purgeMargin
-        let cleared = try await database.sql.raw("""
-            UPDATE credential_offers SET claims = NULL \
-            WHERE claims IS NOT NULL AND issued_at IS NULL \
-            AND ((redeemed_at IS NULL AND expires_at <= \(bind: now)) OR access_expires_at <= \(bind: now)) \
-            RETURNING id
-            """).all().count
-        let deleted = try await database.sql.raw("""
-            DELETE FROM credential_offers \
-            WHERE redeemed_at IS NULL AND expires_at <= \(bind: now - expiredOfferRetention) RETURNING id
-            """).all().count
-        return (cleared, deleted)
+        return try await CredentialOfferStore(database: database).purge(cutoff: now, deleteBefore: now - expiredOfferRetention)
     }
 
     // MARK: secrets

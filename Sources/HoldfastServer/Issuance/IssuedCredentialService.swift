@@ -1,7 +1,6 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import SQLKit
 import StatusList
 
 /// Issued credentials (README "Credentials"): the admin list, and status changes, which set the credential's entry
@@ -21,21 +20,26 @@ struct IssuedCredentialService: Sendable {
         }
     }
 
+    let store: IssuanceStore
     let database: HoldfastDatabase
     let statusLists: StatusListService
+
+    init(database: HoldfastDatabase, statusLists: StatusListService) {
+        self.store = IssuanceStore(database: database)
+        self.database = database
+        self.statusLists = statusLists
+    }
 
     func list(limit: Int?, cursor: String?) async throws -> IssuedCredentialPage {
         let limit = try PageLimit.parse(limit)
         let after = try cursor.map { try KeysetCursor(parameter: $0) }
-        let (rows, next) = try await KeysetCursor.page(database.sql.select().column("*").from("issued_credentials"),
-                                                       timeColumn: "issued_at", after: after, limit: limit)
-        return IssuedCredentialPage(data: try rows.map(credential), nextCursor: next)
+        let (rows, next) = try await store.issuedPage(after: after, limit: limit)
+        return IssuedCredentialPage(data: rows.map(credential), nextCursor: next)
     }
 
     func get(id: String) async throws -> IssuedCredential {
-        guard Self.isID(id), let row = try await database.sql.select().column("*").from("issued_credentials")
-            .where("id", .equal, id).first() else { throw Self.notFound(id) }
-        return try credential(row)
+        guard Self.isID(id), let row = try await store.issued(id: id) else { throw Self.notFound(id) }
+        return credential(row)
     }
 
     /// Sets the status; `CONFLICT` once the credential is revoked, or when it has no status list (not revocable).
@@ -45,20 +49,15 @@ struct IssuedCredentialService: Sendable {
                                             detail: #"one of "valid", "suspended", "revoked""#)
         }
         guard Self.isID(id) else { throw Self.notFound(id) }
+        let store = store
         try await database.transaction { db in
-            guard let row = try await db.select().columns("status", "status_list_id", "status_idx")
-                .from("issued_credentials").where("id", .equal, id).first() else { throw Self.notFound(id) }
-            guard let listID = try row.decode(column: "status_list_id", as: String?.self),
-                  let index = try row.decode(column: "status_idx", as: Int?.self) else {
-                throw ProblemError(status: .conflict, code: .conflict, title: "Not revocable",
-                                   detail: "the credential was issued without a status list entry")
+            guard let row = try await store.issuedStatus(id: id, on: db) else { throw Self.notFound(id) }
+            guard let listID = row.listID, let index = row.index else {
+                throw IssuanceError.credentialNotRevocable
             }
             // Conditional on not being revoked, so that a revocation racing a change always stays final.
-            let changed = try await db.update("issued_credentials").set("status", to: status.rawValue)
-                .where("id", .equal, id).where("status", .notEqual, Status.revoked.rawValue).returning("id").all()
-            guard !changed.isEmpty else {
-                throw ProblemError(status: .conflict, code: .conflict, title: "Revoked",
-                                   detail: "the credential is revoked; revocation is final")
+            guard try await store.setIssuedStatus(id: id, to: status.rawValue, unless: Status.revoked.rawValue, on: db) else {
+                throw IssuanceError.credentialRevoked
             }
             try await statusLists.setStatus(status.tokenStatus, at: StatusReference(listID: listID, index: index), on: db)
         }
@@ -67,23 +66,17 @@ struct IssuedCredentialService: Sendable {
 
     static func isID(_ id: String) -> Bool { UUID(uuidString: id) != nil && id == id.lowercased() }
 
-    static func notFound(_ id: String) -> ProblemError {
-        ProblemError(status: .notFound, code: .notFound, title: "Credential not found",
-                     detail: "no issued credential \(id.prefix(64))")
+    static func notFound(_ id: String) -> IssuanceError {
+        .issuedCredentialNotFound(id: id)
     }
 
-    private func credential(_ row: any SQLRow) throws -> IssuedCredential {
-        let listID = try row.decode(column: "status_list_id", as: String?.self)
-        let index = try row.decode(column: "status_idx", as: Int?.self)
+    private func credential(_ row: IssuanceStore.IssuedRow) -> IssuedCredential {
         var reference: CredentialStatusListReference?
-        if let listID, let index { reference = CredentialStatusListReference(uri: statusLists.uri(of: listID), idx: index) }
-        return IssuedCredential(
-            id: try row.decode(column: "id", as: String.self),
-            configurationId: try row.decode(column: "configuration_id", as: String.self),
-            docType: try row.decode(column: "doc_type", as: String.self),
-            instanceId: try row.decode(column: "instance_id", as: String?.self),
-            status: try row.decode(column: "status", as: String.self), statusList: reference,
-            issuedAt: Timestamp.date(try row.decode(column: "issued_at", as: Int64.self)),
-            validUntil: Timestamp.date(try row.decode(column: "valid_until", as: Int64.self)))
+        if let listID = row.statusListID, let index = row.statusIndex {
+            reference = CredentialStatusListReference(uri: statusLists.uri(of: listID), idx: index)
+        }
+        return IssuedCredential(id: row.id, configurationId: row.configurationId, docType: row.docType, instanceId: row.instanceId,
+                                status: row.status, statusList: reference, issuedAt: Timestamp.date(row.issuedAt),
+                                validUntil: Timestamp.date(row.validUntil))
     }
 }

@@ -40,4 +40,33 @@ final class IssuerCertificateStore: @unchecked Sendable {
             return certificates
         }
     }
+
+    // MARK: SQL of `issuer_certificates`
+
+    /// Stores one certificate, active, with its private key sealed by the master key.
+    static func insert(id: String, kind: IssuerCertificate.Kind, der: [UInt8], sealedKey: [UInt8], issuerID: String?,
+                       notBefore: Int64, notAfter: Int64, createdAt: Int64, on db: any SQLDatabase) async throws {
+        try await db.insert(into: "issuer_certificates")
+            .columns("id", "kind", "status", "certificate_der", "encrypted_private_key", "issuer_id",
+                     "not_before", "not_after", "created_at")
+            .values(SQLBind(id), SQLBind(kind.rawValue), SQLBind(IssuerCertificate.Status.active.rawValue),
+                    SQLBind(Data(der)), SQLBind(Data(sealedKey)),
+                    issuerID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
+                    SQLBind(notBefore), SQLBind(notAfter), SQLBind(createdAt))
+            .run()
+    }
+
+    /// The active and published certificates' rows, oldest first.
+    static func rows(on db: any SQLDatabase) async throws -> [any SQLRow] {
+        try await db.select().column("*").from("issuer_certificates")
+            .where("status", .in, [IssuerCertificate.Status.active.rawValue, IssuerCertificate.Status.published.rawValue])
+            .orderBy("created_at").orderBy("id").all()
+    }
+
+    /// The active certificates of `kinds` become `published` (still verifying what they signed).
+    static func publish(activeOf kinds: [IssuerCertificate.Kind], on db: any SQLDatabase) async throws {
+        try await db.update("issuer_certificates").set("status", to: IssuerCertificate.Status.published.rawValue)
+            .where("status", .equal, IssuerCertificate.Status.active.rawValue)
+            .where("kind", .in, kinds.map(\.rawValue)).run()
+    }
 }

@@ -112,9 +112,7 @@ public struct IssuerCertificates: Sendable {
             let set = try makeSet(configuration: configuration, now: now, reusing: newIACA ? nil : current.iaca)
             var replaced: [IssuerCertificate.Kind] = [.documentSigner, .statusListSigner]
             if newIACA { replaced.append(.iaca) }
-            try await db.update("issuer_certificates").set("status", to: IssuerCertificate.Status.published.rawValue)
-                .where("status", .equal, IssuerCertificate.Status.active.rawValue)
-                .where("kind", .in, replaced.map(\.rawValue)).run()
+            try await IssuerCertificateStore.publish(activeOf: replaced, on: db)
             try await insert(set, on: db, masterKey: masterKey)
             return try await load(db, masterKey: masterKey)
         }
@@ -166,22 +164,15 @@ public struct IssuerCertificates: Sendable {
             let der = try MDocCertificates.der(item.certificate)
             let id = IssuerCertificate.id(of: der)
             let sealed = try masterKey.seal(Array(item.key.rawRepresentation), context: associatedData(id))
-            try await db.insert(into: "issuer_certificates")
-                .columns("id", "kind", "status", "certificate_der", "encrypted_private_key", "issuer_id",
-                         "not_before", "not_after", "created_at")
-                .values(SQLBind(id), SQLBind(item.kind.rawValue), SQLBind(IssuerCertificate.Status.active.rawValue),
-                        SQLBind(Data(der)), SQLBind(Data(sealed)),
-                        item.issuerID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
-                        SQLBind(Timestamp.milliseconds(item.certificate.notValidBefore)),
-                        SQLBind(Timestamp.milliseconds(item.certificate.notValidAfter)), SQLBind(Timestamp.now()))
-                .run()
+            try await IssuerCertificateStore.insert(id: id, kind: item.kind, der: der, sealedKey: sealed, issuerID: item.issuerID,
+                                                    notBefore: Timestamp.milliseconds(item.certificate.notValidBefore),
+                                                    notAfter: Timestamp.milliseconds(item.certificate.notValidAfter),
+                                                    createdAt: Timestamp.now(), on: db)
         }
     }
 
     private static func select(_ db: any SQLDatabase) async throws -> [any SQLRow] {
-        try await db.select().column("*").from("issuer_certificates")
-            .where("status", .in, [IssuerCertificate.Status.active.rawValue, IssuerCertificate.Status.published.rawValue])
-            .orderBy("created_at").orderBy("id").all()
+        try await IssuerCertificateStore.rows(on: db)
     }
 
     private static func decrypt(_ row: any SQLRow, masterKey: MasterKey) throws -> IssuerCertificate {

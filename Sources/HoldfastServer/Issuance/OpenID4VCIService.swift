@@ -246,16 +246,11 @@ struct OpenID4VCIService: Sendable {
             validity: .init(signed: signed, validFrom: signed, validUntil: validUntil),
             status: reference.map { .init(index: UInt64($0.index), uri: statusLists.uri(of: $0.listID)) })
         let id = UUID().uuidString.lowercased()
-        try await db.insert(into: "issued_credentials")
-            .columns("id", "configuration_id", "doc_type", "instance_id", "offer_id", "status", "status_list_id",
-                     "status_idx", "issued_at", "valid_until")
-            .values(SQLBind(id), SQLBind(configuration.id ?? ""), SQLBind(configuration.docType),
-                    authorized.instanceID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
-                    SQLBind(authorized.offerID), SQLBind(IssuedCredentialService.Status.valid.rawValue),
-                    reference.map { SQLBind($0.listID) as any SQLExpression } ?? SQLLiteral.null,
-                    reference.map { SQLBind($0.index) as any SQLExpression } ?? SQLLiteral.null,
-                    SQLBind(Timestamp.milliseconds(signed)), SQLBind(Timestamp.milliseconds(validUntil)))
-            .run()
+        try await IssuanceStore(database: database).insertIssued(IssuanceStore.IssuedRow(
+            id: id, configurationId: configuration.id ?? "", docType: configuration.docType, instanceId: authorized.instanceID,
+            offerId: authorized.offerID, status: IssuedCredentialService.Status.valid.rawValue, statusListID: reference?.listID,
+            statusIndex: reference?.index, issuedAt: Timestamp.milliseconds(signed), validUntil: Timestamp.milliseconds(validUntil)),
+            on: db)
         return mdoc.encoded()
     }
 

@@ -2,14 +2,13 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
-import SQLKit
 
 /// Wallet providers besides this tenant whose client attestations the token endpoint accepts (README
 /// "Credentials"): an admin adds each with the `iss` its attestations carry and the public keys that sign them.
 struct WalletProviderService: Sendable {
     static let maximumKeys = 20
 
-    let database: HoldfastDatabase
+    let store: IssuanceStore
     let publicURL: @Sendable () -> String
 
     func create(_ request: TrustedWalletProvider, now: Date) async throws -> TrustedWalletProvider {
@@ -18,41 +17,31 @@ struct WalletProviderService: Sendable {
         let created = Timestamp.milliseconds(now)
         provider.createdAt = Timestamp.date(created)
         let document = String(decoding: try HoldfastJSON.encode(provider), as: UTF8.self)
-        let inserted = try await database.sql.insert(into: "trusted_wallet_providers")
-            .columns("id", "issuer", "document", "created_at")
-            .values(SQLBind(provider.id ?? ""), SQLBind(provider.issuer), SQLBind(document), SQLBind(created))
-            .ignoringConflicts().returning("id").all()
-        guard !inserted.isEmpty else {
-            throw ProblemError(status: .conflict, code: .conflict, title: "Wallet provider exists",
-                               detail: "a wallet provider with issuer \(provider.issuer.prefix(200)) exists")
+        guard try await store.insertWalletProvider(id: provider.id ?? "", issuer: provider.issuer, document: document,
+                                                   createdAt: created) else {
+            throw IssuanceError.walletProviderExists(issuer: provider.issuer)
         }
         return provider
     }
 
     func list() async throws -> TrustedWalletProviderList {
-        let rows = try await database.sql.select().column("document").from("trusted_wallet_providers")
-            .orderBy("created_at").orderBy("id").all()
-        return TrustedWalletProviderList(data: try rows.map(Self.provider))
+        TrustedWalletProviderList(data: try await store.walletProviderDocuments().map(Self.provider))
     }
 
     func delete(id: String) async throws {
-        guard UUID(uuidString: id) != nil,
-              !(try await database.sql.delete(from: "trusted_wallet_providers").where("id", .equal, id)
-                .returning("id").all()).isEmpty else {
-            throw ProblemError(status: .notFound, code: .notFound, title: "Wallet provider not found",
-                               detail: "no wallet provider \(id.prefix(64))")
+        guard UUID(uuidString: id) != nil, try await store.deleteWalletProvider(id: id) else {
+            throw IssuanceError.walletProviderNotFound(id: id)
         }
     }
 
     /// The provider whose attestations carry `iss`, if an admin trusts one.
     func provider(issuer: String) async throws -> TrustedWalletProvider? {
         guard issuer.utf8.count <= 2_048 else { return nil }
-        return try await database.sql.select().column("document").from("trusted_wallet_providers")
-            .where("issuer", .equal, issuer).first().map(Self.provider)
+        return try await store.walletProviderDocument(issuer: issuer).map(Self.provider)
     }
 
-    static func provider(_ row: any SQLRow) throws -> TrustedWalletProvider {
-        try HoldfastJSON.decode(TrustedWalletProvider.self, from: Data(try row.decode(column: "document", as: String.self).utf8))
+    static func provider(_ document: String) throws -> TrustedWalletProvider {
+        try HoldfastJSON.decode(TrustedWalletProvider.self, from: Data(document.utf8))
     }
 
     private func validated(_ request: TrustedWalletProvider) throws -> TrustedWalletProvider {

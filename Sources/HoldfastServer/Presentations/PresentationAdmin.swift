@@ -19,14 +19,11 @@ public struct PresentationAdmin: Sendable {
                                                         now: now, logger: logger)
         }
         let store = IssuerCertificateStore(initial: issuer, loadedAt: now, database: database, masterKey: masterKey, logger: logger)
-        return PresentationAdmin(service: PresentationSessionService(
-            database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
-            trustedIssuers: PresentationTrustedIssuerService(database: database),
-            statusLists: StatusListService(database: database, certificates: store, publicURL: { publicURL }),
-            foreignStatusLists: ForeignStatusLists(allowsHTTP: { publicURL.lowercased().hasPrefix("http:") },
-                                                   fetcher: OutboundFetcher(configuration.outbound),
-                                                   deadline: configuration.outbound.statusListDeadline, logger: logger),
-            publicURL: { publicURL }))
+        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
+        let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
+                                            statusLists: issuance.statusLists, outbound: configuration.outbound,
+                                            publicURL: { publicURL }, logger: logger)
+        return PresentationAdmin(service: services.sessions)
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {

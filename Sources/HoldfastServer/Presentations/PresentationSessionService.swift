@@ -5,16 +5,15 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 import MDoc
-import SQLKit
 import X509
 
 /// Presentation sessions of the tenant's verifier (README "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
-/// 18013-7:2024 Annex B): a session asks for credentials with a signed request object, takes one encrypted
-/// response (`direct_post.jwt`), verifies it as an mdoc reader must and keeps the outcome for the key that made it.
+/// 18013-7:2024 Annex B): a session asks for credentials with a signed request object (`PresentationRequestSigner`),
+/// takes one encrypted response (`direct_post.jwt`), verifies it as an mdoc reader must (`PresentationResponseVerifier`)
+/// and keeps the outcome for the key that made it (`PresentationSessionStore`).
 struct PresentationSessionService: Sendable {
     static let lifetimes = 30...3_600
     static let defaultLifetime = 300
-    static let requestObjectLifetime: TimeInterval = 300
 
     /// What a session stores about itself (`presentation_sessions.request`).
     struct Settings: Codable {
@@ -29,8 +28,8 @@ struct PresentationSessionService: Sendable {
         var authorizationEndpoint: String?
     }
 
-    let database: HoldfastDatabase
-    let masterKey: MasterKey
+    let store: PresentationSessionStore
+    let signer: PresentationRequestSigner
     let certificates: VerifierCertificates
     let issuerCertificates: IssuerCertificateStore
     let trustedIssuers: PresentationTrustedIssuerService
@@ -117,12 +116,8 @@ struct PresentationSessionService: Sendable {
                                 requests: requests, dcql: request.query.dcql, kid: Self.random(12),
                                 authorizationEndpoint: request.authorizationEndpoint)
         let expiresAt = Timestamp.milliseconds(now) + Int64(lifetime) * 1_000
-        try await database.sql.insert(into: "presentation_sessions")
-            .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
-            .values(SQLBind(id), SQLBind(String(decoding: try HoldfastJSON.encode(settings), as: UTF8.self)), SQLBind(Self.random(32)),
-                    SQLBind(Self.random(32)), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),
-                    SQLBind(adminKeyID), SQLBind(Timestamp.milliseconds(now)), SQLBind(expiresAt), SQLBind(PresentationStatus.pending.rawValue))
-            .run()
+        try await store.insert(id: id, settings: settings, nonce: Self.random(32), state: Self.random(32), key: key,
+                               createdBy: adminKeyID, createdAt: Timestamp.milliseconds(now), expiresAt: expiresAt)
         return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri(id: id, settings: settings),
                                           requestUri: publicURL() + PresentationRoutes.request(sessionId: id), expiresAt: Timestamp.date(expiresAt))
     }
@@ -139,13 +134,7 @@ struct PresentationSessionService: Sendable {
 
     /// The authorisation request URI of a session `adminKeyID` made (for its QR code).
     func authorizationRequestUri(id: String, adminKeyID: String) async throws -> String {
-        guard UUID(uuidString: id) != nil,
-              let row = try await database.sql.select().columns("created_by", "request").from("presentation_sessions")
-                .where("id", .equal, id).first(),
-              try row.decode(column: "created_by", as: String.self) == adminKeyID else {
-            throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no presentation session \(id.prefix(64))")
-        }
-        let settings = try HoldfastJSON.decode(Settings.self, from: Data(try row.decode(column: "request", as: String.self).utf8))
+        guard let settings = try await store.settings(id: id, createdBy: adminKeyID) else { throw PresentationError.sessionNotFound(id: id) }
         return authorizationRequestUri(id: id, settings: settings)
     }
 
@@ -153,42 +142,10 @@ struct PresentationSessionService: Sendable {
 
     /// The signed request object (OpenID4VP 1.0 §5; 18013-7:2024 B.3.2), while the session is unanswered and alive.
     func requestObject(id: String, now: Date) async throws -> String {
-        guard let session = try await load(id), session.answeredAt == nil, session.expiresAt > Timestamp.milliseconds(now) else {
-            throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no open presentation session \(id.prefix(64))")
+        guard let session = try await store.session(id: id), session.answeredAt == nil, session.expiresAt > Timestamp.milliseconds(now) else {
+            throw PresentationError.openSessionNotFound(id: id)
         }
-        let settings = session.settings
-        let isOpenID = settings.presentationProtocol == .openID4VP
-        let issuedAt = Int64(now.timeIntervalSince1970)
-        let expires = min(issuedAt + Int64(Self.requestObjectLifetime), session.expiresAt / 1_000)
-        var jwk = JWK(publicKey: session.key.publicKey, kid: settings.kid, use: "enc", alg: "ECDH-ES")
-        jwk.kid = settings.kid
-        let jwks = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(JWKSet(keys: [jwk])))
-        var payload: [String: JSONValue] = [
-            "iss": .string(settings.clientId), "aud": .string("https://self-issued.me/v2"), "iat": .integer(issuedAt), "exp": .integer(expires),
-            "client_id": .string(settings.clientId), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
-            "response_uri": .string(publicURL() + PresentationRoutes.response(sessionId: id)), "nonce": .string(session.nonce), "state": .string(session.state),
-        ]
-        if isOpenID {
-            payload["client_metadata"] = .object([
-                "jwks": jwks, "encrypted_response_enc_values_supported": .array([.string("A128GCM"), .string("A256GCM")]),
-                "vp_formats_supported": .object(["mso_mdoc": .object(["issuerauth_alg_values": .array([.integer(-7)]),
-                                                                      "deviceauth_alg_values": .array([.integer(-7)])])]),
-            ])
-            payload["dcql_query"] = settings.dcql ?? PresentationQuery.dcql(settings.requests)
-        } else {
-            payload["client_id_scheme"] = .string("x509_san_dns")
-            payload["client_metadata"] = .object([
-                "jwks": jwks, "authorization_encrypted_response_alg": .string("ECDH-ES"),
-                "authorization_encrypted_response_enc": .string("A256GCM"),
-                "vp_formats": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
-            ])
-            payload["presentation_definition"] = PresentationQuery.presentationDefinition(id: id, settings.requests)
-        }
-        var header = JOSEHeader()
-        header.typ = "oauth-authz-req+jwt"
-        header.setX5C([certificates.requestSigner.der, certificates.ca.der])
-        return try JWS.sign(payload: try JSONEncoder().encode(JSONValue.object(payload)), header: header,
-                            key: JWSSigningKey(certificates.requestSigner.privateKey)).compactSerialization
+        return try signer.requestObject(session, now: now)
     }
 
     // MARK: the response
@@ -198,7 +155,7 @@ struct PresentationSessionService: Sendable {
     /// and leaves the session as it was.
     func respond(id: String, form: [String: [String]], now: Date) async throws -> JSONValue {
         guard let compact = form["response"], compact.count == 1 else { throw OAuthError.invalidRequest("one response parameter is required") }
-        guard let session = try await load(id) else { throw OAuthError.invalidRequest("unknown session") }
+        guard let session = try await store.session(id: id) else { throw OAuthError.invalidRequest("unknown session") }
         guard session.answeredAt == nil else { throw OAuthError.invalidRequest("the session was answered already") }
         guard session.expiresAt > Timestamp.milliseconds(now) else { throw OAuthError.invalidRequest("the session has expired") }
         let jwe: JWE
@@ -225,12 +182,8 @@ struct PresentationSessionService: Sendable {
             result = try await verify(payload, jwe: jwe, session: session, now: now)
         }
         let responseCode = session.settings.redirectUri == nil ? nil : Self.random(24)
-        let updated = try await database.sql.raw("""
-            UPDATE presentation_sessions SET status = \(bind: result.status.rawValue), result = \(bind: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self)), \
-            response_code = \(bind: responseCode), answered_at = \(bind: Timestamp.milliseconds(now)) \
-            WHERE id = \(bind: id) AND answered_at IS NULL RETURNING id
-            """).all()
-        guard !updated.isEmpty else { throw OAuthError.invalidRequest("the session was answered already") }
+        guard try await store.answer(id: id, status: result.status, result: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self),
+                                     responseCode: responseCode, answeredAt: Timestamp.milliseconds(now)) else { throw OAuthError.invalidRequest("the session was answered already") }
         if let redirect = session.settings.redirectUri, let responseCode {
             let separator = redirect.contains("?") ? "&" : "?"
             return .object(["redirect_uri": .string(redirect + separator + "response_code=" + responseCode)])
@@ -240,7 +193,7 @@ struct PresentationSessionService: Sendable {
 
     /// The response's checks (`PresentationResponseVerifier`) over the protocol's SessionTranscript, with what this
     /// session asked, the IACAs the tenant trusts and the status lists.
-    private func verify(_ payload: [String: JSONValue], jwe: JWE, session: Session, now: Date) async throws -> PresentationResult {
+    private func verify(_ payload: [String: JSONValue], jwe: JWE, session: PresentationSessionStore.Session, now: Date) async throws -> PresentationResult {
         let settings = session.settings
         let isOpenID = settings.presentationProtocol == .openID4VP
         var failures: [PresentationResult.Failure] = []
@@ -312,15 +265,13 @@ struct PresentationSessionService: Sendable {
 
     /// The outcome, for `adminKeyID` when it made the session (nil: the command line, which reads any).
     func result(id: String, adminKeyID: String?, now: Date) async throws -> PresentationResult {
-        guard let row = try await database.sql.select().columns("created_by", "status", "result", "expires_at", "answered_at")
-            .from("presentation_sessions").where("id", .equal, id).first(),
-              try adminKeyID.map({ try row.decode(column: "created_by", as: String.self) == $0 }) ?? true else {
-            throw ProblemError(status: .notFound, code: .notFound, title: "Session not found", detail: "no presentation session \(id.prefix(64))")
+        guard let outcome = try await store.outcome(id: id), adminKeyID.map({ outcome.createdBy == $0 }) ?? true else {
+            throw PresentationError.sessionNotFound(id: id)
         }
-        if let text = try row.decode(column: "result", as: String?.self) {
+        if let text = outcome.result {
             return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
         }
-        return PresentationResult(status: try row.decode(column: "expires_at", as: Int64.self) <= Timestamp.milliseconds(now) ? .expired : .pending)
+        return PresentationResult(status: outcome.expiresAt <= Timestamp.milliseconds(now) ? .expired : .pending)
     }
 
     /// The outcome for the web page a same-device wallet was sent to (OpenID4VP 1.0 §8.2): the `response_code`
@@ -328,44 +279,17 @@ struct PresentationSessionService: Sendable {
     /// browser history or a referrer reads nothing. A wrong, used or absent code is the same `404` as an unknown
     /// session.
     func result(id: String, responseCode: String, now: Date) async throws -> PresentationResult {
-        let notFound = ProblemError(status: .notFound, code: .notFound, title: "Session not found",
-                                    detail: "no presentation session \(id.prefix(64)) for this response_code")
+        let notFound = PresentationError.responseCodeNotFound(id: id)
         guard UUID(uuidString: id) != nil, responseCode.utf8.count <= 128,
-              let row = try await database.sql.select().columns("response_code", "result").from("presentation_sessions")
-                .where("id", .equal, id).first(),
-              let stored = try row.decode(column: "response_code", as: String?.self),
+              let row = try await store.responseCode(id: id), let stored = row.code,
               ConstantTime.equal(stored.utf8, responseCode.utf8),
-              let text = try row.decode(column: "result", as: String?.self) else { throw notFound }
+              let text = row.result else { throw notFound }
         // Spent atomically: of two requests with the same code, one reads the result.
-        let spent = try await database.sql.raw("""
-            UPDATE presentation_sessions SET response_code = NULL WHERE id = \(bind: id) AND response_code = \(bind: stored) RETURNING id
-            """).all()
-        guard !spent.isEmpty else { throw notFound }
+        guard try await store.spendResponseCode(id: id, code: stored) else { throw notFound }
         return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
     }
 
-    // MARK: storage and helpers
-
-    struct Session {
-        let id: String
-        let settings: Settings
-        let nonce: String
-        let state: String
-        let key: P256.KeyAgreement.PrivateKey
-        let expiresAt: Int64
-        let answeredAt: Int64?
-    }
-
-    private func load(_ id: String) async throws -> Session? {
-        guard UUID(uuidString: id) != nil,
-              let row = try await database.sql.select().column("*").from("presentation_sessions").where("id", .equal, id).first() else { return nil }
-        let sealed = Array(try row.decode(column: "encryption_key", as: Data.self))
-        let key = try P256.KeyAgreement.PrivateKey(rawRepresentation: try masterKey.open(sealed, context: Self.context(id)))
-        return Session(id: id, settings: try HoldfastJSON.decode(Settings.self, from: Data(try row.decode(column: "request", as: String.self).utf8)),
-                       nonce: try row.decode(column: "nonce", as: String.self), state: try row.decode(column: "state", as: String.self),
-                       key: key, expiresAt: try row.decode(column: "expires_at", as: Int64.self),
-                       answeredAt: try row.decode(column: "answered_at", as: Int64?.self))
-    }
+    // MARK: helpers
 
     static func random(_ bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
@@ -375,6 +299,4 @@ struct PresentationSessionService: Sendable {
     static func queryEncode(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
     }
-
-    private static func context(_ id: String) -> String { "holdfast presentation_sessions \(id)" }
 }

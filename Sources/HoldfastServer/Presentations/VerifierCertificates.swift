@@ -65,8 +65,7 @@ public struct VerifierCertificates: Sendable {
                     SubjectAlternativeNames([name])
                     AuthorityKeyIdentifier(keyIdentifier: try ca.entry.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
                 }, issuerPrivateKey: .init(ca.entry.privateKey))
-            try await db.update("verifier_certificates").set("status", to: "retired")
-                .where("kind", .equal, "request-signer").where("status", .equal, "active").run()
+            try await VerifierCertificateStore.retire(kind: "request-signer", on: db)
             try await insert(kind: "request-signer", certificate: certificate, key: key, host: host, on: db, masterKey: masterKey, now: now)
             logger.info("verifier request-signing certificate created", metadata: ["host": .string(host)])
             signer = try await active("request-signer", db, masterKey: masterKey)
@@ -77,30 +76,26 @@ public struct VerifierCertificates: Sendable {
 
     private static func active(_ kind: String, _ db: any SQLDatabase,
                                masterKey: MasterKey) async throws -> (entry: Entry, host: String?)? {
-        guard let row = try await db.select().column("*").from("verifier_certificates").where("kind", .equal, kind)
-            .where("status", .equal, "active").first() else { return nil }
-        let id = try row.decode(column: "id", as: String.self)
-        let der = Array(try row.decode(column: "certificate_der", as: Data.self))
-        let sealed = Array(try row.decode(column: "encrypted_private_key", as: Data.self))
+        guard let row = try await VerifierCertificateStore.active(kind: kind, on: db) else { return nil }
+        let id = row.id
+        let der = row.der
+        let sealed = row.sealedKey
         guard let plain = try? masterKey.open(sealed, context: context(id)),
               let key = try? P256.Signing.PrivateKey(rawRepresentation: plain), let certificate = try? Certificate(derEncoded: der),
               Certificate.PublicKey(key.publicKey) == certificate.publicKey else {
             throw KeyError(code: KeyError.Code.masterKeyMismatch,
                            message: "the verifier certificate \(id) cannot be opened with this master key (\(masterKey.origin))")
         }
-        return (Entry(id: id, certificate: certificate, der: der, privateKey: key), try row.decode(column: "host", as: String?.self))
+        return (Entry(id: id, certificate: certificate, der: der, privateKey: key), row.host)
     }
 
     private static func insert(kind: String, certificate: Certificate, key: P256.Signing.PrivateKey, host: String?,
                                on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
         let der = try MDocCertificates.der(certificate)
         let id = IssuerCertificate.id(of: der)
-        try await db.insert(into: "verifier_certificates")
-            .columns("id", "kind", "status", "host", "certificate_der", "encrypted_private_key", "created_at")
-            .values(SQLBind(id), SQLBind(kind), SQLBind("active"), host.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
-                    SQLBind(Data(der)), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: context(id)))),
-                    SQLBind(Timestamp.milliseconds(now)))
-            .run()
+        let sealed = try masterKey.seal(Array(key.rawRepresentation), context: context(id))
+        try await VerifierCertificateStore.insert(VerifierCertificateStore.Row(id: id, der: der, sealedKey: sealed, host: host), kind: kind,
+                                                  createdAt: Timestamp.milliseconds(now), on: db)
     }
 
     private static func context(_ id: String) -> String { "holdfast verifier_certificates \(id)" }

@@ -10,11 +10,15 @@ public struct SCAAdmin: Sendable {
     let policies: SCAPolicyService
     let eligibility: SCAEligibilityService
 
+    /// The capability's services as the server builds them (`SCAServices`), on `database`.
     public init(database: HoldfastDatabase, logger: Logger) {
-        let applications = HolderApplicationService(database: database, logger: logger)
-        wallets = SCAWalletService(database: database, applications: applications, logger: logger)
-        policies = SCAPolicyService(database: database)
-        eligibility = SCAEligibilityService(database: database, applications: applications, logger: logger)
+        self.init(services: SCAServices(database: database, logger: logger))
+    }
+
+    public init(services: SCAServices) {
+        wallets = services.wallets
+        policies = services.policies
+        eligibility = services.eligibility
     }
 
     public func eligibilityRules() async throws -> SCAEligibilityRules { try await eligibility.rules() }

@@ -13,7 +13,7 @@ struct SCADeviceController: HoldfastController {
     static let defaultWait = 20
     static let pollInterval: Duration = .milliseconds(500)
 
-    let wallets: SCAWalletService
+    let device: SCADeviceService
     let activation: SCAActivationService
     let clock: any HoldfastClock
 
@@ -28,11 +28,11 @@ struct SCADeviceController: HoldfastController {
                 guard body.outcome.isKnown else {
                     throw ProblemError.invalidField("outcome", code: ProblemDetails.FieldError.invalidValue, detail: #""success" or "failure""#)
                 }
-                return try JSONResponse.make(try await wallets.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == .success,
+                return try JSONResponse.make(try await device.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == .success,
                                                                                 now: clock.now()), headers: JSONResponse.noStore)
             },
             .wallet(.get, SCARoutes.Template.events) { request, context in
-                try Self.eventStream(request, walletId: context.wallet.walletId, wallets: wallets)
+                try Self.eventStream(request, walletId: context.wallet.walletId, device: device)
             },
         ]
     }
@@ -41,7 +41,7 @@ struct SCADeviceController: HoldfastController {
     /// `?after=`), then new ones as they come, for `wait` seconds (default 20, 0 to 60); a comment line every few
     /// seconds keeps intermediaries from closing the stream. The device reconnects with the last `id` it saw, so
     /// nothing is lost while it was away.
-    static func eventStream(_ request: Request, walletId: String, wallets: SCAWalletService) throws -> Response {
+    static func eventStream(_ request: Request, walletId: String, device: SCADeviceService) throws -> Response {
         let parameters = request.uri.queryParameters
         let header = request.headers[HTTPField.Name(HoldfastHeaders.lastEventID)!]
         guard let after = Int64(header ?? parameters[Substring(SCARoutes.Query.after)].map(String.init) ?? "0"), after >= 0 else {
@@ -59,7 +59,7 @@ struct SCADeviceController: HoldfastController {
             let deadline = ContinuousClock.now + .seconds(wait)
             var sinceWrite = ContinuousClock.now
             repeat {
-                let events = try await wallets.events(walletId: walletId, after: last)
+                let events = try await device.events(walletId: walletId, after: last)
                 if !events.isEmpty {
                     var text = ""
                     for event in events {

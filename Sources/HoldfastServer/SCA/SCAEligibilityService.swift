@@ -1,8 +1,8 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
+import JOSE
 import Logging
-import SQLKit
 
 /// Device eligibility for SCA wallets (README "SCA wallet"): the tenant's rules (blocked device models, minimum app
 /// versions with their sunset dates), the check a device makes before it is provisioned — a denial recorded under
@@ -19,17 +19,16 @@ struct SCAEligibilityService: Sendable {
     /// The rules are read on every check (another node may have replaced them) and decoded once per document.
     private static let documents = DecodedJSONCache<SCAEligibilityRules>(capacity: 4)
 
-    let database: HoldfastDatabase
+    let rulesStore: SCARulesStore
+    let wallets: SCAWalletStore
     let applications: HolderApplicationService
     let logger: Logger
     /// Denials recorded per hour at most, over all sources.
     var maximumDenialsPerHour: Int64 = 10_000
 
     func rules() async throws -> SCAEligibilityRules {
-        guard let row = try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first() else {
-            return SCAEligibilityRules()
-        }
-        return try Self.documents.decode(try row.decode(column: "document", as: String.self))
+        guard let document = try await rulesStore.eligibilityDocument() else { return SCAEligibilityRules() }
+        return try Self.documents.decode(document)
     }
 
     /// Replaces the rules, then tells each activated wallet what changed for it (events appended in pages of wallets,
@@ -57,10 +56,7 @@ struct SCAEligibilityService: Sendable {
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         let previous = try await self.rules()
         let document = String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)
-        try await database.transaction { db in
-            try await db.raw("DELETE FROM sca_eligibility WHERE id = 1").run()
-            try await db.raw("INSERT INTO sca_eligibility (id, document, updated_at) VALUES (1, \(bind: document), \(bind: Timestamp.milliseconds(now)))").run()
-        }
+        try await rulesStore.replaceEligibility(document: document, at: Timestamp.milliseconds(now))
         try await announce(previous: previous, current: rules, now: now)
         logger.info("sca eligibility rules replaced", metadata: ["blocked_models": .stringConvertible(rules.blockedDeviceModels.count),
                                                                  "version_rules": .stringConvertible(rules.minimumAppVersions.count)])
@@ -100,37 +96,25 @@ struct SCAEligibilityService: Sendable {
         }
         let reference = "DEN-" + TetheringID.generate()
         let stamp = Timestamp.milliseconds(now)
-        try await database.sql.raw("DELETE FROM sca_eligibility_denials WHERE created_at < \(bind: stamp - Int64(Self.denialRetention * 1000))").run()
+        try await rulesStore.deleteDenials(before: stamp - Int64(Self.denialRetention * 1000))
         // The route is public: past the hourly cap a denial is answered but not stored, so that no flood of checks
         // can fill the database (the per-source limit bounds each source; this bounds them all).
-        let lastHour = try await database.sql.raw("""
-            SELECT COUNT(*) AS recorded FROM sca_eligibility_denials WHERE created_at >= \(bind: stamp - 3_600_000)
-            """).first()?.decode(column: "recorded", as: Int64.self) ?? 0
+        let lastHour = try await rulesStore.denialCount(since: stamp - 3_600_000)
         guard lastHour < maximumDenialsPerHour else {
             logger.warning("sca eligibility denial not recorded: hourly cap reached", metadata: ["reason": .string(reason.rawValue)])
             return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
         }
-        try await database.sql.insert(into: "sca_eligibility_denials")
-            .columns("reference", "application_id", "reason", "device_model", "app_version", "signals", "created_at")
-            .values(SQLBind(reference), SQLBind(request.applicationId), SQLBind(reason.rawValue), SQLBind(request.device.model),
-                    SQLBind(request.device.appVersion), SQLBind(String(decoding: try HoldfastJSON.encode(signals), as: UTF8.self)), SQLBind(stamp))
-            .run()
+        try await rulesStore.insertDenial(SCAEligibilityDenial(
+            reference: reference, applicationId: request.applicationId, reason: reason,
+            device: SCAWallet.Device(model: request.device.model, appVersion: request.device.appVersion), signals: signals,
+            createdAt: Timestamp.date(stamp)), at: stamp)
         logger.info("sca eligibility denied", metadata: ["reference": .string(reference), "reason": .string(reason.rawValue)])
         return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
     }
 
     func denial(reference: String) async throws -> SCAEligibilityDenial {
-        guard reference.utf8.count <= 64,
-              let row = try await database.sql.select().column("*").from("sca_eligibility_denials").where("reference", .equal, reference).first() else {
-            throw ProblemError(status: .notFound, code: .notFound, title: "Denial not found", detail: "no eligibility denial \(reference.prefix(64))")
-        }
-        return SCAEligibilityDenial(
-            reference: reference, applicationId: try row.decode(column: "application_id", as: String.self),
-            reason: SCAIneligibilityReason(rawValue: try row.decode(column: "reason", as: String.self)),
-            device: SCAWallet.Device(model: try row.decode(column: "device_model", as: String?.self),
-                                     appVersion: try row.decode(column: "app_version", as: String?.self)),
-            signals: try HoldfastJSON.decode([String].self, from: Data(try row.decode(column: "signals", as: String.self).utf8)),
-            createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)))
+        guard let denial = try await rulesStore.denial(reference: reference) else { throw SCAError.denialNotFound(reference: reference) }
+        return denial
     }
 
     /// The events the new rules make for activated wallets: `deviceEligibilityLost` when a wallet that was eligible
@@ -139,18 +123,15 @@ struct SCAEligibilityService: Sendable {
     private func announce(previous: SCAEligibilityRules, current: SCAEligibilityRules, now: Date) async throws {
         var after = ""
         while true {
-            let rows = try await database.sql.raw("""
-                SELECT id, application_id, device_model, app_version FROM sca_wallets \
-                WHERE state IN ('active', 'locked') AND id > \(bind: after) ORDER BY id LIMIT \(bind: Self.walletPage)
-                """).all()
-            guard let last = rows.last else { return }
-            after = try last.decode(column: "id", as: String.self)
-            try await database.transaction { db in
-                for row in rows {
-                    let id = try row.decode(column: "id", as: String.self)
-                    let application = try row.decode(column: "application_id", as: String.self)
-                    let model = try row.decode(column: "device_model", as: String?.self)
-                    let version = try row.decode(column: "app_version", as: String?.self)
+            let devices = try await wallets.activatedDevices(after: after, limit: Self.walletPage)
+            guard let last = devices.last else { return }
+            after = last.walletId
+            try await wallets.transaction { transaction in
+                for device in devices {
+                    let id = device.walletId
+                    let application = device.applicationId
+                    let model = device.model
+                    let version = device.appVersion
                     func ineligibility(_ rules: SCAEligibilityRules) -> SCAIneligibilityReason? {
                         if let model, rules.blockedDeviceModels.contains(model) { return SCAIneligibilityReason.deviceModelBlocked }
                         if rules.unsupportedVersion(applicationId: application, appVersion: version, at: now) != nil {
@@ -159,15 +140,15 @@ struct SCAEligibilityService: Sendable {
                         return nil
                     }
                     if let reason = ineligibility(current), ineligibility(previous) == nil {
-                        try await SCAWalletService.appendEvent(walletId: id, type: .deviceEligibilityLost, data: ["reason": .string(reason.rawValue)],
-                                                               now: now, on: db)
+                        try await transaction.appendEvent(walletId: id, type: .deviceEligibilityLost, data: ["reason": .string(reason.rawValue)],
+                                                          now: now)
                     }
                     let sunset = current.scheduledSunset(applicationId: application, appVersion: version, at: now)
                     if let sunset, let date = sunset.sunsetAt,
                        previous.scheduledSunset(applicationId: application, appVersion: version, at: now)?.sunsetAt != date {
-                        try await SCAWalletService.appendEvent(
+                        try await transaction.appendEvent(
                             walletId: id, type: .appSunsetScheduled,
-                            data: ["minimumVersion": .string(sunset.version), "sunsetAt": .string(HoldfastJSON.formatDate(date))], now: now, on: db)
+                            data: ["minimumVersion": .string(sunset.version), "sunsetAt": .string(HoldfastJSON.formatDate(date))], now: now)
                     }
                 }
             }

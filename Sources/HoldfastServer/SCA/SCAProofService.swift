@@ -4,7 +4,6 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
-import SQLKit
 
 /// The operation signing policies (README "SCA wallet"): one list, replaced whole by the back end, read by the
 /// devices to know what to sign and by `SCAProofService` to check what was signed.
@@ -12,19 +11,17 @@ struct SCAPolicyService: Sendable {
     static let maximumPolicies = 500
     static let maximumFields = 100
 
-    let database: HoldfastDatabase
+    let store: SCARulesStore
     /// Every proof verification reads the row (another node may have replaced it) but decodes a document only once.
     private static let documents = DecodedJSONCache<[SCAPolicy]>(capacity: 4)
 
-    init(database: HoldfastDatabase) {
-        self.database = database
+    init(store: SCARulesStore) {
+        self.store = store
     }
 
     func policies() async throws -> [SCAPolicy] {
-        guard let row = try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first() else {
-            return []
-        }
-        return try Self.documents.decode(try row.decode(column: "document", as: String.self))
+        guard let document = try await store.policiesDocument() else { return [] }
+        return try Self.documents.decode(document)
     }
 
     func replace(_ policies: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {
@@ -52,10 +49,7 @@ struct SCAPolicyService: Sendable {
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         let document = String(decoding: try HoldfastJSON.encode(policies), as: UTF8.self)
         let stamp = Timestamp.milliseconds(now)
-        try await database.transaction { db in
-            try await db.raw("DELETE FROM sca_policies WHERE id = 1").run()
-            try await db.raw("INSERT INTO sca_policies (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
-        }
+        try await store.replacePolicies(document: document, at: stamp)
         return policies
     }
 }
@@ -72,7 +66,7 @@ struct SCAProofService: Sendable {
     static let skew: TimeInterval = 60
     static let maximumProofLength = 64 * 1024
 
-    let database: HoldfastDatabase
+    let wallets: SCAWalletStore
     let policies: SCAPolicyService
     let replay: any EphemeralStore
 
@@ -90,18 +84,16 @@ struct SCAProofService: Sendable {
               claims.walletId == kid else {
             return invalid(SCAProofFailureCode.malformed, "the payload is not exactly {method, url, body, message, pattern, signatureInputData, walletId, iat, jti} of wallet \(kid.prefix(64))")
         }
-        guard TetheringID.isValid(kid),
-              let row = try await database.sql.select().columns("user_id", "state", "public_key").from("sca_wallets")
-                .where("id", .equal, kid).first() else {
+        guard let wallet = try await wallets.credential(walletId: kid) else {
             return invalid(SCAProofFailureCode.walletNotFound, "no wallet \(kid.prefix(64))")
         }
-        switch SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)) {
+        switch wallet.state {
         case .deleted: return invalid(SCAProofFailureCode.walletDeleted, "the wallet is deleted", wallet: kid)
         case .locked: return invalid(SCAProofFailureCode.walletLocked, "the wallet is locked", wallet: kid)
         case .pending: return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
         default: break
         }
-        guard let encoded = try row.decode(column: "public_key", as: String?.self), let key = try? InstancePublicKey(encoded: encoded),
+        guard let encoded = wallet.publicKey, let key = try? InstancePublicKey(encoded: encoded),
               (try? jws.verify(with: .p256(key.key), allowedAlgorithms: [.es256])) != nil else {
             return invalid(SCAProofFailureCode.signatureInvalid, "the signature does not verify with the wallet's key", wallet: kid)
         }
@@ -142,7 +134,7 @@ struct SCAProofService: Sendable {
             return invalid(SCAProofFailureCode.issuedBeforeStoreReset,
                            "the tenant's ephemeral store lost its memory after this proof was made; sign again", wallet: kid)
         }
-        return SCAProofVerification(valid: true, walletId: kid, userId: try row.decode(column: "user_id", as: String.self),
+        return SCAProofVerification(valid: true, walletId: kid, userId: wallet.userId,
                                     pattern: claims.pattern)
     }
 }

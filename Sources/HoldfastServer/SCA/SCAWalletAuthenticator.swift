@@ -2,12 +2,11 @@ import Foundation
 import HoldfastProtocol
 import Hummingbird
 import HummingbirdAuth
-import SQLKit
 
 /// The wallet a device call authenticated as (README "SCA wallet").
 public struct AuthenticatedWallet: Sendable {
     public let walletId: String
-    public let state: String
+    public let state: SCAWalletState
 }
 
 /// Authenticates `.wallet` routes (README "SCA wallet"; RFC 9449): a `DPoP` proof made with the key of the SCA wallet
@@ -22,7 +21,7 @@ struct SCAWalletAuthenticator: AuthenticatorMiddleware {
     typealias Context = HoldfastRequestContext
     typealias Identity = HoldfastIdentity
 
-    let database: HoldfastDatabase
+    let wallets: SCAWalletStore
     /// The proof checks of instance calls, shared: the proof itself, the server nonce when required, the `jti` spent.
     let proofs: InstanceAuthenticator
     let clock: any HoldfastClock
@@ -30,13 +29,11 @@ struct SCAWalletAuthenticator: AuthenticatorMiddleware {
     func authenticate(request: Request, context: Context) async throws -> HoldfastIdentity? {
         let walletId = try context.parameters.require("walletId")
         let proof = try proofs.verifyProof(request, accessToken: nil, expectedThumbprint: nil, now: clock.now())
-        guard TetheringID.isValid(walletId),
-              let row = try await database.sql.select().columns("state", "public_key").from("sca_wallets").where("id", .equal, walletId).first(),
-              let encoded = try row.decode(column: "public_key", as: String?.self),
+        guard let wallet = try await wallets.credential(walletId: walletId), let encoded = wallet.publicKey,
               let key = try? InstancePublicKey(encoded: encoded), (try? key.thumbprint()) == proof.thumbprint else {
             throw TetheringError.unauthenticated(.invalidToken, "the proof is not made with this wallet's key")
         }
-        let state = try row.decode(column: "state", as: String.self)
+        let state = wallet.state
         try await proofs.spend(proof, now: clock.now())
         return .wallet(AuthenticatedWallet(walletId: walletId, state: state))
     }

@@ -26,7 +26,7 @@ struct StatusListController: HoldfastController {
                 let format = Self.format(accepting: request.headers[.accept])
                 let now = clock.now()
                 guard Self.isListID(id), let served = try await statusLists.token(listID: id, format: format, now: now) else {
-                    throw ProblemError(status: .notFound, code: .notFound, detail: "no status list \(id.prefix(64))")
+                    throw StatusListError.listNotFound(id: id)
                 }
                 return try await Self.response(served, request: request, settings: statusLists.settings(), now: now)
             },

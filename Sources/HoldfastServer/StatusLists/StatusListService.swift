@@ -44,10 +44,16 @@ public struct StatusListService: Sendable {
 
     public static let defaultSettings = StatusListSettings(ttlSeconds: 86_400, expSeconds: 604_800)
 
-    let database: HoldfastDatabase
+    let store: StatusListStore
     let certificates: IssuerCertificateStore
     /// The tenant's public URL, to build each list's URI.
     let publicURL: @Sendable () -> String
+
+    init(database: HoldfastDatabase, certificates: IssuerCertificateStore, publicURL: @escaping @Sendable () -> String) {
+        self.store = StatusListStore(database: database)
+        self.certificates = certificates
+        self.publicURL = publicURL
+    }
 
     /// The URI a referenced token carries and the token's `sub` (draft §6.2, §5.1).
     public func uri(of listID: String) -> String {
@@ -65,21 +71,17 @@ public struct StatusListService: Sendable {
             var misses = 0
             for _ in 0..<Self.maximumDraws {
                 let index = Int.random(in: 0..<Self.listSize, using: &generator)
-                let inserted = try await db.insert(into: "status_list_entries")
-                    .columns("list_id", "idx", "status")
-                    .values(SQLBind(listID), SQLBind(index), SQLBind(0))
-                    .ignoringConflicts()
-                    .returning("idx").all()
-                if !inserted.isEmpty { return StatusReference(listID: listID, index: index) }
+                if try await store.insertEntry(listID: listID, index: index, on: db) {
+                    return StatusReference(listID: listID, index: index)
+                }
                 // No shared counter is written per allocation (one row every issuance updates would serialise them
                 // all): a run of taken draws, likely only once the list fills, has the list counted instead.
                 misses += 1
                 if misses.isMultiple(of: Self.missesBeforeCount), try await isFull(listID, on: db) { break }
             }
-            try await db.update("status_lists").set("open", to: 0).where("id", .equal, listID).run()
+            try await store.close(listID: listID, on: db)
         }
-        throw ProblemError(status: .serviceUnavailable, code: .serviceUnavailable,
-                           detail: "no free status list index could be drawn; try again")
+        throw StatusListError.noFreeIndex
     }
 
     /// Taken draws in a row after which a list is counted: at the fill limit a run this long happens on about a
@@ -87,8 +89,7 @@ public struct StatusListService: Sendable {
     static let missesBeforeCount = 4
 
     private func isFull(_ listID: String, on db: any SQLDatabase) async throws -> Bool {
-        let taken = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .from("status_list_entries").where("list_id", .equal, listID).first()?.decode(column: "n", as: Int64.self) ?? 0
+        let taken = try await store.entryCount(listID: listID, on: db)
         return Double(taken) >= Double(Self.listSize) * Self.fillLimit
     }
 
@@ -96,33 +97,21 @@ public struct StatusListService: Sendable {
     static let openListLockKey: Int64 = 0x4846_5354_4C49_5354
 
     private func openList(on db: any SQLDatabase, now: Date) async throws -> String {
-        if let id = try await oldestOpenList(on: db) { return id }
+        if let id = try await store.oldestOpenList(on: db) { return id }
         // Concurrent first issuances must not each open a list of their own (each list is 2^17 entries of
         // herd cover). SQLite's `BEGIN IMMEDIATE` already serialises writers; on PostgreSQL the lock is held
         // until the caller's transaction ends, so the next one sees the list this one opens.
-        if database.dialect == .postgresql {
-            try await db.raw("SELECT pg_advisory_xact_lock(\(bind: Self.openListLockKey))").run()
-            if let id = try await oldestOpenList(on: db) { return id }
+        if try await store.lockForOpening(key: Self.openListLockKey, on: db), let id = try await store.oldestOpenList(on: db) {
+            return id
         }
         let id = UUID().uuidString.lowercased()
-        try await db.insert(into: "status_lists")
-            .columns("id", "bits", "size", "open", "version", "created_at")
-            .values(SQLBind(id), SQLBind(Self.bits), SQLBind(Self.listSize), SQLBind(1), SQLBind(Int64(0)),
-                    SQLBind(Timestamp.milliseconds(now)))
-            .run()
+        try await store.insertList(id: id, bits: Self.bits, size: Self.listSize, createdAt: Timestamp.milliseconds(now), on: db)
         return id
-    }
-
-    private func oldestOpenList(on db: any SQLDatabase) async throws -> String? {
-        try await db.select().column("id").from("status_lists").where("open", .equal, 1)
-            .orderBy("created_at").orderBy("id").limit(1).first()?.decode(column: "id", as: String.self)
     }
 
     /// Sets the status at `reference` and bumps its list's version, in the caller's transaction `db`.
     func setStatus(_ value: TokenStatus, at reference: StatusReference, on db: any SQLDatabase) async throws {
-        try await db.update("status_list_entries").set("status", to: Int(value.rawValue))
-            .where("list_id", .equal, reference.listID).where("idx", .equal, reference.index).run()
-        try await db.raw("UPDATE status_lists SET version = version + 1 WHERE id = \(bind: reference.listID)").run()
+        try await store.setStatus(value.rawValue, listID: reference.listID, index: reference.index, on: db)
     }
 
     /// Every list's id, oldest first.
@@ -130,27 +119,17 @@ public struct StatusListService: Sendable {
     /// carries); nil for an index that was never handed out.
     func status(listID: String, index: Int) async throws -> UInt8? {
         guard listID.utf8.count <= 64 else { return nil }
-        return try await database.sql.select().column("status").from("status_list_entries")
-            .where("list_id", .equal, listID).where("idx", .equal, index).first()
-            .map { UInt8(clamping: try $0.decode(column: "status", as: Int.self)) }
+        return try await store.status(listID: listID, index: index)
     }
 
     public func listIDs() async throws -> [String] {
-        try await database.sql.select().column("id").from("status_lists").orderBy("created_at").orderBy("id").all()
-            .map { try $0.decode(column: "id", as: String.self) }
+        try await store.listIDs()
     }
 
     // MARK: settings
 
     public func settings() async throws -> StatusListSettings {
-        try await Self.settings(on: database.sql)
-    }
-
-    private static func settings(on db: any SQLDatabase) async throws -> StatusListSettings {
-        guard let row = try await db.select().columns("ttl_seconds", "exp_seconds").from("status_list_settings")
-            .where("id", .equal, 1).first() else { return defaultSettings }
-        return StatusListSettings(ttlSeconds: try row.decode(column: "ttl_seconds", as: Int64.self),
-                                  expSeconds: try row.decode(column: "exp_seconds", as: Int64.self))
+        try await store.settings() ?? Self.defaultSettings
     }
 
     /// Stores new settings and drops every cached token, so that the next request is signed with them.
@@ -164,13 +143,7 @@ public struct StatusListService: Sendable {
                                 detail: "must be greater than ttlSeconds and at most 31536000 (a year)"))
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
-        try await database.transaction { db in
-            try await db.insert(into: "status_list_settings").columns("id", "ttl_seconds", "exp_seconds")
-                .values(SQLBind(1), SQLBind(settings.ttlSeconds), SQLBind(settings.expSeconds))
-                .onConflict(with: ["id"]) { $0.set(excludedValueOf: "ttl_seconds").set(excludedValueOf: "exp_seconds") }
-                .run()
-            try await db.delete(from: "status_list_tokens").run()
-        }
+        try await store.replaceSettings(settings)
         return settings
     }
 
@@ -179,28 +152,21 @@ public struct StatusListService: Sendable {
     /// The list's token in `format` as of `now`: the cached one while its list has not changed and it is younger
     /// than `ttl / 2`, otherwise one signed now. nil for an unknown list.
     public func token(listID: String, format: StatusListToken.Format, now: Date) async throws -> ServedStatusListToken? {
-        let db = database.sql
         // The version is read before the entries: a change committed in between makes the stored version stale,
         // never the token.
-        guard let list = try await db.select().columns("bits", "size", "version").from("status_lists")
-            .where("id", .equal, listID).first() else { return nil }
-        let version = try list.decode(column: "version", as: Int64.self)
-        let settings = try await Self.settings(on: db)
-        if let cached = try await db.select().columns("version", "signed_at", "token").from("status_list_tokens")
-            .where("list_id", .equal, listID).where("format", .equal, format.rawValue).first() {
-            let signedAt = Timestamp.date(try cached.decode(column: "signed_at", as: Int64.self))
+        guard let list = try await store.list(id: listID) else { return nil }
+        let version = list.version
+        let settings = try await settings()
+        if let cached = try await store.token(listID: listID, format: format) {
+            let signedAt = Timestamp.date(cached.signedAt)
             let age = now.timeIntervalSince(signedAt)
-            if try cached.decode(column: "version", as: Int64.self) == version, age >= 0, age < Double(settings.ttlSeconds) / 2 {
-                return ServedStatusListToken(format: format, bytes: Array(try cached.decode(column: "token", as: Data.self)),
-                                             signedAt: signedAt, version: version)
+            if cached.version == version, age >= 0, age < Double(settings.ttlSeconds) / 2 {
+                return ServedStatusListToken(format: format, bytes: cached.bytes, signedAt: signedAt, version: version)
             }
         }
-        var statusList = try StatusList(bits: try list.decode(column: "bits", as: Int.self),
-                                        count: try list.decode(column: "size", as: Int.self))
-        for row in try await db.select().columns("idx", "status").from("status_list_entries")
-            .where("list_id", .equal, listID).where("status", .notEqual, 0).all() {
-            try statusList.setStatus(UInt8(try row.decode(column: "status", as: Int.self)),
-                                     at: try row.decode(column: "idx", as: Int.self))
+        var statusList = try StatusList(bits: list.bits, count: list.size)
+        for entry in try await store.changedEntries(listID: listID) {
+            try statusList.setStatus(entry.status, at: entry.index)
         }
         // Whole seconds: `iat` is a NumericDate, and Last-Modified has no fractions either.
         let signedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
@@ -212,14 +178,8 @@ public struct StatusListService: Sendable {
         case .cwt: try token.cwt(signer: COSESigningKey.p256(signer.privateKey), certificateChain: [signer.der])
         case .jwt: Array(try token.jwt(key: JWSSigningKey(signer.privateKey), certificateChain: [signer.der]).utf8)
         }
-        try await db.insert(into: "status_list_tokens")
-            .columns("list_id", "format", "version", "signed_at", "token")
-            .values(SQLBind(listID), SQLBind(format.rawValue), SQLBind(version), SQLBind(Timestamp.milliseconds(signedAt)),
-                    SQLBind(Data(bytes)))
-            .onConflict(with: ["list_id", "format"]) {
-                $0.set(excludedValueOf: "version").set(excludedValueOf: "signed_at").set(excludedValueOf: "token")
-            }
-            .run()
+        try await store.saveToken(StatusListStore.StoredToken(version: version, signedAt: Timestamp.milliseconds(signedAt), bytes: bytes),
+                                  listID: listID, format: format)
         return ServedStatusListToken(format: format, bytes: bytes, signedAt: signedAt, version: version)
     }
 }

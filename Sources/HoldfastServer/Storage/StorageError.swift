@@ -14,6 +14,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let corruptRow = "CORRUPT_ROW"
         /// `openapi.json` is missing from the server's resources (a broken build).
         public static let openAPIDocumentMissing = "OPENAPI_DOCUMENT_MISSING"
+        /// `verifier.html`, `.css` or `.js` is missing from the server's resources (a broken build).
+        public static let verifierPageMissing = "VERIFIER_PAGE_MISSING"
         /// An in-process server stopped before it listened.
         public static let serverNotStarted = "SERVER_NOT_STARTED"
     }

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The issuance capability's services (README "Credentials"), built once: the server's controllers
+/// (`HoldfastControllers.make`, through `ServerServices.issuance`) and `holdfast admin credentials` (`CredentialAdmin`)
+/// use the same ones. The OpenID4VCI endpoints' service needs what only a running server has (the tenant keys, the
+/// instances, the ephemeral store) and is built with the controllers from these.
+public struct IssuanceServices: Sendable {
+    /// The tenant's token status lists, which issuance hands indices out of and the verifier reads.
+    let statusLists: StatusListService
+    let configurations: CredentialConfigurationService
+    let offers: CredentialOfferService
+    let issued: IssuedCredentialService
+    let walletProviders: WalletProviderService
+
+    /// `publicURL` is the tenant's issuer (offers and status list URIs name it).
+    init(database: HoldfastDatabase, masterKey: MasterKey, certificates: IssuerCertificateStore,
+         publicURL: @escaping @Sendable () -> String) {
+        statusLists = StatusListService(database: database, certificates: certificates, publicURL: publicURL)
+        configurations = CredentialConfigurationService(database: database)
+        offers = CredentialOfferService(store: CredentialOfferStore(database: database), masterKey: masterKey, configurations: configurations,
+                                        publicURL: publicURL)
+        issued = IssuedCredentialService(database: database, statusLists: statusLists)
+        walletProviders = WalletProviderService(store: IssuanceStore(database: database), publicURL: publicURL)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Logging
+
+/// The verifier capability's services (README "Verifier"), built once: the server's controllers
+/// (`HoldfastControllers.make`, through `ServerServices.presentations`) and `holdfast admin presentations`
+/// (`PresentationAdmin`) use the same ones.
+public struct PresentationServices: Sendable {
+    /// The verifier's CA and request-signing certificate.
+    let certificates: VerifierCertificates
+    let trustedIssuers: PresentationTrustedIssuerService
+    let sessions: PresentationSessionService
+
+    /// `statusLists` are the tenant's own (a credential it issued is checked there); `publicURL` is the verifier's
+    /// origin (response URIs name it; a plain-http tenant may read plain-http foreign lists).
+    init(database: HoldfastDatabase, masterKey: MasterKey, certificates: VerifierCertificates, issuerCertificates: IssuerCertificateStore,
+         statusLists: StatusListService, outbound: OutboundConfiguration, publicURL: @escaping @Sendable () -> String,
+         logger: Logger) {
+        self.certificates = certificates
+        trustedIssuers = PresentationTrustedIssuerService(store: PresentationTrustedIssuerStore(database: database))
+        sessions = PresentationSessionService(
+            store: PresentationSessionStore(database: database, masterKey: masterKey),
+            signer: PresentationRequestSigner(certificates: certificates, publicURL: publicURL),
+            certificates: certificates, issuerCertificates: issuerCertificates, trustedIssuers: trustedIssuers,
+            statusLists: statusLists,
+            foreignStatusLists: ForeignStatusLists(allowsHTTP: { publicURL().lowercased().hasPrefix("http:") },
+                                                   fetcher: OutboundFetcher(outbound), deadline: outbound.statusListDeadline,
+                                                   logger: logger),
+            publicURL: publicURL)
+    }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import SQLKit
+
+/// SQL for `presentation_sessions` (README "Verifier"): each session's settings, nonce, state and encryption key
+/// (sealed with the master key, bound to the session's id), who made it, and once answered its result and the
+/// same-device `response_code`. An answer and a code's use are conditional updates, so that of two racing, one wins.
+struct PresentationSessionStore: Sendable {
+    let database: HoldfastDatabase
+    /// Seals the sessions' encryption keys at rest.
+    let masterKey: MasterKey
+
+    /// A session as its request object is signed and its response checked.
+    struct Session {
+        let id: String
+        let settings: PresentationSessionService.Settings
+        let nonce: String
+        let state: String
+        let key: P256.KeyAgreement.PrivateKey
+        let expiresAt: Int64
+        let answeredAt: Int64?
+    }
+
+    /// What the result routes read of a session.
+    struct Outcome: Sendable {
+        let createdBy: String
+        let result: String?
+        let expiresAt: Int64
+    }
+
+    func insert(id: String, settings: PresentationSessionService.Settings, nonce: String, state: String,
+                key: P256.KeyAgreement.PrivateKey, createdBy: String, createdAt: Int64, expiresAt: Int64) async throws {
+        try await database.sql.insert(into: "presentation_sessions")
+            .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
+            .values(SQLBind(id), SQLBind(String(decoding: try HoldfastJSON.encode(settings), as: UTF8.self)), SQLBind(nonce),
+                    SQLBind(state), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),
+                    SQLBind(createdBy), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(PresentationStatus.pending.rawValue))
+            .run()
+    }
+
+    /// The session's settings when `createdBy` made it; nil otherwise.
+    func settings(id: String, createdBy: String) async throws -> PresentationSessionService.Settings? {
+        guard UUID(uuidString: id) != nil,
+              let row = try await database.sql.select().columns("created_by", "request").from("presentation_sessions")
+                .where("id", .equal, id).first(),
+              try row.decode(column: "created_by", as: String.self) == createdBy else { return nil }
+        return try HoldfastJSON.decode(PresentationSessionService.Settings.self, from: Data(try row.decode(column: "request", as: String.self).utf8))
+    }
+
+    /// The session with its encryption key opened, or nil.
+    func session(id: String) async throws -> Session? {
+        guard UUID(uuidString: id) != nil,
+              let row = try await database.sql.select().column("*").from("presentation_sessions").where("id", .equal, id).first() else { return nil }
+        let sealed = Array(try row.decode(column: "encryption_key", as: Data.self))
+        let key = try P256.KeyAgreement.PrivateKey(rawRepresentation: try masterKey.open(sealed, context: Self.context(id)))
+        return Session(id: id,
+                       settings: try HoldfastJSON.decode(PresentationSessionService.Settings.self,
+                                                         from: Data(try row.decode(column: "request", as: String.self).utf8)),
+                       nonce: try row.decode(column: "nonce", as: String.self), state: try row.decode(column: "state", as: String.self),
+                       key: key, expiresAt: try row.decode(column: "expires_at", as: Int64.self),
+                       answeredAt: try row.decode(column: "answered_at", as: Int64?.self))
+    }
+
+    /// Stores the session's answer, on condition that it has none yet; false when another answer came first.
+    func answer(id: String, status: PresentationStatus, result: String, responseCode: String?, answeredAt: Int64) async throws -> Bool {
+        !(try await database.sql.raw("""
+            UPDATE presentation_sessions SET status = \(bind: status.rawValue), result = \(bind: result), \
+            response_code = \(bind: responseCode), answered_at = \(bind: answeredAt) \
+            WHERE id = \(bind: id) AND answered_at IS NULL RETURNING id
+            """).all()).isEmpty
+    }
+
+    /// Who made the session, its result (JSON, once answered) and when it expires; nil for an unknown session.
+    func outcome(id: String) async throws -> Outcome? {
+        guard let row = try await database.sql.select().columns("created_by", "status", "result", "expires_at", "answered_at")
+            .from("presentation_sessions").where("id", .equal, id).first() else { return nil }
+        return Outcome(createdBy: try row.decode(column: "created_by", as: String.self),
+                       result: try row.decode(column: "result", as: String?.self),
+                       expiresAt: try row.decode(column: "expires_at", as: Int64.self))
+    }
+
+    /// The session's unspent `response_code` and its result (JSON), or nil.
+    func responseCode(id: String) async throws -> (code: String?, result: String?)? {
+        guard let row = try await database.sql.select().columns("response_code", "result").from("presentation_sessions")
+            .where("id", .equal, id).first() else { return nil }
+        return (try row.decode(column: "response_code", as: String?.self), try row.decode(column: "result", as: String?.self))
+    }
+
+    /// Spends the code, on condition that it is still `code`; false when another request spent it first.
+    func spendResponseCode(id: String, code: String) async throws -> Bool {
+        !(try await database.sql.raw("""
+            UPDATE presentation_sessions SET response_code = NULL WHERE id = \(bind: id) AND response_code = \(bind: code) RETURNING id
+            """).all()).isEmpty
+    }
+
+    private static func context(_ id: String) -> String { "holdfast presentation_sessions \(id)" }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import SQLKit
+
+/// SQL for what the bank's back end sets for all its wallets (README "SCA wallet"): the operation signing policies
+/// (`sca_policies`) and the device eligibility rules (`sca_eligibility`), each one JSON document in row 1 replaced
+/// whole, and the eligibility denials recorded under their references (`sca_eligibility_denials`).
+struct SCARulesStore: Sendable {
+    let database: HoldfastDatabase
+
+    /// The signing policies' document, or nil before any was stored.
+    func policiesDocument() async throws -> String? {
+        try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first()?
+            .decode(column: "document", as: String.self)
+    }
+
+    func replacePolicies(document: String, at stamp: Int64) async throws {
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM sca_policies WHERE id = 1").run()
+            try await db.raw("INSERT INTO sca_policies (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
+        }
+    }
+
+    /// The eligibility rules' document, or nil before any was stored.
+    func eligibilityDocument() async throws -> String? {
+        try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first()?
+            .decode(column: "document", as: String.self)
+    }
+
+    func replaceEligibility(document: String, at stamp: Int64) async throws {
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM sca_eligibility WHERE id = 1").run()
+            try await db.raw("INSERT INTO sca_eligibility (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
+        }
+    }
+
+    /// Drops the denials recorded before `stamp`.
+    func deleteDenials(before stamp: Int64) async throws {
+        try await database.sql.raw("DELETE FROM sca_eligibility_denials WHERE created_at < \(bind: stamp)").run()
+    }
+
+    /// How many denials were recorded since `stamp`.
+    func denialCount(since stamp: Int64) async throws -> Int64 {
+        try await database.sql.raw("""
+            SELECT COUNT(*) AS recorded FROM sca_eligibility_denials WHERE created_at >= \(bind: stamp)
+            """).first()?.decode(column: "recorded", as: Int64.self) ?? 0
+    }
+
+    /// Records `denial` as made at `stamp` (its `createdAt` is not read: a stamp is exact, a `Date` rounds).
+    func insertDenial(_ denial: SCAEligibilityDenial, at stamp: Int64) async throws {
+        try await database.sql.insert(into: "sca_eligibility_denials")
+            .columns("reference", "application_id", "reason", "device_model", "app_version", "signals", "created_at")
+            .values(SQLBind(denial.reference), SQLBind(denial.applicationId), SQLBind(denial.reason.rawValue), SQLBind(denial.device.model),
+                    SQLBind(denial.device.appVersion), SQLBind(String(decoding: try HoldfastJSON.encode(denial.signals), as: UTF8.self)),
+                    SQLBind(stamp))
+            .run()
+    }
+
+    /// The denial recorded under `reference`, or nil.
+    func denial(reference: String) async throws -> SCAEligibilityDenial? {
+        guard reference.utf8.count <= 64,
+              let row = try await database.sql.select().column("*").from("sca_eligibility_denials")
+                .where("reference", .equal, reference).first() else { return nil }
+        return SCAEligibilityDenial(
+            reference: reference, applicationId: try row.decode(column: "application_id", as: String.self),
+            reason: SCAIneligibilityReason(rawValue: try row.decode(column: "reason", as: String.self)),
+            device: SCAWallet.Device(model: try row.decode(column: "device_model", as: String?.self),
+                                     appVersion: try row.decode(column: "app_version", as: String?.self)),
+            signals: try HoldfastJSON.decode([String].self, from: Data(try row.decode(column: "signals", as: String.self).utf8)),
+            createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)))
+    }
+}

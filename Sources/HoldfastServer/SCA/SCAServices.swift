@@ -1,0 +1,47 @@
+import Ephemeral
+import HoldfastProtocol
+import Logging
+
+/// The SCA wallet capability's services (README "SCA wallet"), built once from the database: the server's
+/// controllers (`HoldfastControllers.make`, through `ServerServices.sca`) and `holdfast admin sca` (`SCAAdmin`) use
+/// the same ones. The two a device reaches with evidence or a proof need what only a running server has: the
+/// registration core (`activation(keys:)`) and the ephemeral store's replay part (`proofs(replay:)`).
+public struct SCAServices: Sendable {
+    let walletStore: SCAWalletStore
+    let applications: HolderApplicationService
+    let logger: Logger
+    /// The back end's operations on wallets.
+    let wallets: SCAWalletService
+    /// The device's calls with its wallet key: PIN attempts and the event feed.
+    let device: SCADeviceService
+    let policies: SCAPolicyService
+    let eligibility: SCAEligibilityService
+
+    public init(database: HoldfastDatabase, logger: Logger) {
+        let walletStore = SCAWalletStore(database: database)
+        let rules = SCARulesStore(database: database)
+        let applications = HolderApplicationService(database: database, logger: logger)
+        self.walletStore = walletStore
+        self.applications = applications
+        self.logger = logger
+        wallets = SCAWalletService(store: walletStore, applications: applications, logger: logger)
+        device = SCADeviceService(store: walletStore)
+        policies = SCAPolicyService(store: rules)
+        eligibility = SCAEligibilityService(rulesStore: rules, wallets: walletStore, applications: applications, logger: logger)
+    }
+
+    /// The activation of wallets with their one-time codes, verifying keys as instance registration does.
+    func activation(keys: NewKeyVerification) -> SCAActivationService {
+        SCAActivationService(store: walletStore, applications: applications, keys: keys, logger: logger)
+    }
+
+    /// The verification of the proofs the bank's back end receives, each accepted once on every node.
+    func proofs(replay: any EphemeralStore) -> SCAProofService {
+        SCAProofService(wallets: walletStore, policies: policies, replay: replay)
+    }
+
+    /// The `.wallet` routes' authentication.
+    func authenticator(proofs: InstanceAuthenticator, clock: any HoldfastClock) -> SCAWalletAuthenticator {
+        SCAWalletAuthenticator(wallets: walletStore, proofs: proofs, clock: clock)
+    }
+}

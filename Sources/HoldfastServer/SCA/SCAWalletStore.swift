@@ -1,0 +1,273 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import JOSE
+import SQLKit
+
+/// SQL for SCA wallets (README "SCA wallet"): `sca_wallets`, their events (`sca_events`) and the wrong activation
+/// codes per hour (`sca_activation_failures`). A change that must go with its events is made in one
+/// `transaction`, whose `Transaction` reads the wallet's row for update first (PostgreSQL `FOR UPDATE`; SQLite's
+/// `BEGIN IMMEDIATE` already serialises writers), so that two changes racing never count as one.
+struct SCAWalletStore: Sendable {
+    let database: HoldfastDatabase
+
+    /// A wallet as a new one is stored: pending, with the hash and selector of its one-time code.
+    struct NewWallet: Sendable {
+        let id: String
+        let applicationId: String
+        let userId: String
+        let accessProtection: SCAAccessProtection
+        let maxPinAttempts: Int
+        let activationCodeHash: String
+        let activationSelector: String?
+        let activationExpiresAt: Int64
+        let createdAt: Int64
+    }
+
+    /// The columns of a pending activation that its code is checked against.
+    struct PendingActivation: Sendable {
+        let walletId: String
+        let applicationId: String
+        let userId: String
+        let accessProtection: SCAAccessProtection
+        let maxPinAttempts: Int
+        let state: SCAWalletState
+        let activationCodeHash: String?
+        let activationExpiresAt: Int64
+        let activationFailures: Int64
+    }
+
+    /// An activated wallet's device, as the eligibility rules judge it.
+    struct ActivatedDevice: Sendable {
+        let walletId: String
+        let applicationId: String
+        let model: String?
+        let appVersion: String?
+    }
+
+    // MARK: wallets
+
+    func insert(_ wallet: NewWallet) async throws {
+        try await database.sql.insert(into: "sca_wallets")
+            .columns("id", "application_id", "user_id", "state", "access_protection", "max_pin_attempts", "pin_attempts_left",
+                     "activation_code_hash", "activation_selector", "activation_expires_at", "created_at")
+            .values(SQLBind(wallet.id), SQLBind(wallet.applicationId), SQLBind(wallet.userId), SQLBind(SCAWalletState.pending.rawValue),
+                    SQLBind(wallet.accessProtection.rawValue), SQLBind(Int64(wallet.maxPinAttempts)), SQLBind(Int64(wallet.maxPinAttempts)),
+                    SQLBind(wallet.activationCodeHash), SQLBind(wallet.activationSelector), SQLBind(wallet.activationExpiresAt),
+                    SQLBind(wallet.createdAt))
+            .run()
+    }
+
+    /// The wallet with this id, or nil.
+    func wallet(id: String) async throws -> SCAWallet? {
+        guard TetheringID.isValid(id) else { return nil }
+        return try await database.sql.select().column("*").from("sca_wallets").where("id", .equal, id).first().map(Self.wallet)
+    }
+
+    /// A user's wallets, by id, at most `limit`.
+    func wallets(userId: String, limit: Int) async throws -> [SCAWallet] {
+        try await database.sql.select().column("*").from("sca_wallets").where("user_id", .equal, userId)
+            .orderBy("id").limit(limit).all().map(Self.wallet)
+    }
+
+    /// A wallet's state and key, as a device call or a proof is checked against them; nil for an unknown wallet.
+    func credential(walletId: String) async throws -> (userId: String, state: SCAWalletState, publicKey: String?)? {
+        guard TetheringID.isValid(walletId),
+              let row = try await database.sql.select().columns("user_id", "state", "public_key").from("sca_wallets")
+                .where("id", .equal, walletId).first() else { return nil }
+        return (try row.decode(column: "user_id", as: String.self), SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
+                try row.decode(column: "public_key", as: String?.self))
+    }
+
+    /// A page of the activated (active or locked) wallets' devices, by id after `after`.
+    func activatedDevices(after: String, limit: Int) async throws -> [ActivatedDevice] {
+        try await database.sql.raw("""
+            SELECT id, application_id, device_model, app_version FROM sca_wallets \
+            WHERE state IN ('active', 'locked') AND id > \(bind: after) ORDER BY id LIMIT \(bind: limit)
+            """).all().map { row in
+            ActivatedDevice(walletId: try row.decode(column: "id", as: String.self),
+                            applicationId: try row.decode(column: "application_id", as: String.self),
+                            model: try row.decode(column: "device_model", as: String?.self),
+                            appVersion: try row.decode(column: "app_version", as: String?.self))
+        }
+    }
+
+    // MARK: events
+
+    /// The wallet's events after `after` (a sequence number), oldest first.
+    func events(walletId: String, after: Int64, limit: Int) async throws -> [SCAEvent] {
+        try await database.sql.raw("""
+            SELECT sequence, type, data, created_at FROM sca_events WHERE wallet_id = \(bind: walletId) AND sequence > \(bind: after) \
+            ORDER BY sequence LIMIT \(bind: limit)
+            """).all().map { row in
+            SCAEvent(id: try row.decode(column: "sequence", as: Int64.self), type: SCAEventType(rawValue: try row.decode(column: "type", as: String.self)),
+                     data: try JSONValue(json: Array(try row.decode(column: "data", as: String.self).utf8)),
+                     createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)))
+        }
+    }
+
+    // MARK: activation
+
+    /// Wrong activation codes given in `hour` (hours since 1970) over all sources.
+    func activationFailures(hour: Int64) async throws -> Int64 {
+        try await database.sql.raw("SELECT failures FROM sca_activation_failures WHERE hour = \(bind: hour)").first()?
+            .decode(column: "failures", as: Int64.self) ?? 0
+    }
+
+    /// The activations a code may be for: those of its selector, or, for a code without one (made before selectors),
+    /// those of its hash.
+    func activations(selector: String?, codeHash: String) async throws -> [PendingActivation] {
+        let query = database.sql.select()
+            .columns("id", "application_id", "user_id", "access_protection", "max_pin_attempts", "activation_expires_at", "state",
+                     "activation_code_hash", "activation_failures")
+            .from("sca_wallets")
+        let rows = if let selector {
+            try await query.where("activation_selector", .equal, selector).all()
+        } else {
+            try await query.where("activation_code_hash", .equal, codeHash).all()
+        }
+        return try rows.map { row in
+            PendingActivation(
+                walletId: try row.decode(column: "id", as: String.self),
+                applicationId: try row.decode(column: "application_id", as: String.self),
+                userId: try row.decode(column: "user_id", as: String.self),
+                accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
+                maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)),
+                state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
+                activationCodeHash: try row.decode(column: "activation_code_hash", as: String?.self),
+                activationExpiresAt: try row.decode(column: "activation_expires_at", as: Int64.self),
+                activationFailures: try row.decode(column: "activation_failures", as: Int64.self))
+        }
+    }
+
+    /// One wrong code: in `hour`'s count (hours older than a day are dropped) and, with `selector`, against its
+    /// pending activations.
+    func recordActivationFailure(hour: Int64, selector: String?) async throws {
+        try await database.sql.raw("""
+            INSERT INTO sca_activation_failures (hour, failures) VALUES (\(bind: hour), 1) \
+            ON CONFLICT (hour) DO UPDATE SET failures = sca_activation_failures.failures + 1
+            """).run()
+        try await database.sql.raw("DELETE FROM sca_activation_failures WHERE hour < \(bind: hour - 24)").run()
+        if let selector {
+            try await database.sql.raw("""
+                UPDATE sca_wallets SET activation_failures = activation_failures + 1 \
+                WHERE activation_selector = \(bind: selector) AND state = 'pending'
+                """).run()
+        }
+    }
+
+    // MARK: transactions
+
+    /// Runs `body` in one transaction.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
+        let dialect = database.dialect
+        return try await database.transaction { db in try await body(Transaction(db: db, dialect: dialect)) }
+    }
+
+    /// The statements a wallet change is made of, on one transaction's connection.
+    struct Transaction: Sendable {
+        let db: any SQLDatabase
+        let dialect: HoldfastDatabase.Dialect
+
+        /// The wallet's state and PIN attempts, its row held until the transaction ends; nil for an unknown wallet.
+        func walletForUpdate(id: String) async throws -> (state: SCAWalletState, pinAttemptsLeft: Int64, maxPinAttempts: Int64)? {
+            let lock = dialect == .postgresql ? " FOR UPDATE" : ""
+            guard let row = try await db.raw("""
+                SELECT state, pin_attempts_left, max_pin_attempts FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)
+                """).first() else { return nil }
+            return (SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)), try row.decode(column: "pin_attempts_left", as: Int64.self),
+                    try row.decode(column: "max_pin_attempts", as: Int64.self))
+        }
+
+        func wallet(id: String) async throws -> SCAWallet? {
+            try await db.select().column("*").from("sca_wallets").where("id", .equal, id).first().map(SCAWalletStore.wallet)
+        }
+
+        func lock(id: String, reason: String) async throws {
+            try await db.raw("UPDATE sca_wallets SET state = 'locked', lock_reason = \(bind: reason) WHERE id = \(bind: id)").run()
+        }
+
+        /// Active again, its PIN attempts back to the maximum.
+        func unlock(id: String) async throws {
+            try await db.raw("""
+                UPDATE sca_wallets SET state = 'active', lock_reason = NULL, pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
+                """).run()
+        }
+
+        func restorePinAttempts(id: String) async throws {
+            try await db.raw("UPDATE sca_wallets SET pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)").run()
+        }
+
+        func setAccessProtection(id: String, _ protection: SCAAccessProtection) async throws {
+            try await db.raw("UPDATE sca_wallets SET access_protection = \(bind: protection.rawValue) WHERE id = \(bind: id)").run()
+        }
+
+        /// A new maximum; the attempts left are lowered to it when above.
+        func setMaxPinAttempts(id: String, _ attempts: Int) async throws {
+            try await db.raw("""
+                UPDATE sca_wallets SET max_pin_attempts = \(bind: Int64(attempts)), \
+                pin_attempts_left = CASE WHEN pin_attempts_left > \(bind: Int64(attempts)) THEN \(bind: Int64(attempts)) ELSE pin_attempts_left END \
+                WHERE id = \(bind: id)
+                """).run()
+        }
+
+        /// Kept as `deleted`, its activation code forgotten.
+        func markDeleted(id: String, at stamp: Int64) async throws {
+            try await db.raw("""
+                UPDATE sca_wallets SET state = 'deleted', activation_code_hash = NULL, deleted_at = \(bind: stamp) \
+                WHERE id = \(bind: id)
+                """).run()
+        }
+
+        /// The attempts left and, with `lockReason`, the wallet locked for it (otherwise active).
+        func setPinAttemptsLeft(id: String, _ left: Int64, lockReason: String?) async throws {
+            try await db.raw("""
+                UPDATE sca_wallets SET pin_attempts_left = \(bind: left), state = \(bind: (lockReason == nil ? SCAWalletState.active : .locked).rawValue), \
+                lock_reason = \(bind: lockReason) WHERE id = \(bind: id)
+                """).run()
+        }
+
+        /// Spends the code and stores the wallet's key, on condition that the code is still this wallet's, the wallet
+        /// pending and its activation not locked; false when it was not (another activation won, or it was locked).
+        func activate(walletId: String, codeHash: String, publicKey: String, attestationType: String, deviceModel: String?, appVersion: String?,
+                      at stamp: Int64, maximumFailures: Int64) async throws -> Bool {
+            !(try await db.raw("""
+                UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, activation_selector = NULL, \
+                public_key = \(bind: publicKey), \
+                attestation_type = \(bind: attestationType), device_model = \(bind: deviceModel), \
+                app_version = \(bind: appVersion), activated_at = \(bind: stamp) \
+                WHERE id = \(bind: walletId) AND activation_code_hash = \(bind: codeHash) AND state = 'pending' \
+                AND activation_failures < \(bind: maximumFailures) RETURNING id
+                """).all()).isEmpty
+        }
+
+        /// An event for the wallet's device.
+        func appendEvent(walletId: String, type: SCAEventType, data: [String: JSONValue], now: Date) async throws {
+            try await db.insert(into: "sca_events").columns("wallet_id", "type", "data", "created_at")
+                .values(SQLBind(walletId), SQLBind(type), SQLBind(String(decoding: try JSONValue.object(data).jsonBytes(), as: UTF8.self)),
+                        SQLBind(Timestamp.milliseconds(now)))
+                .run()
+        }
+    }
+
+    static func wallet(_ row: any SQLRow) throws -> SCAWallet {
+        let key = try row.decode(column: "public_key", as: String?.self)
+        let jwk = try key.flatMap { try? InstancePublicKey(encoded: $0) }.map { publicKey in
+            try JSONValue(json: Array(JSONEncoder().encode(publicKey.jwk)))
+        }
+        let model = try row.decode(column: "device_model", as: String?.self)
+        let version = try row.decode(column: "app_version", as: String?.self)
+        return SCAWallet(
+            id: try row.decode(column: "id", as: String.self),
+            applicationId: try row.decode(column: "application_id", as: String.self),
+            userId: try row.decode(column: "user_id", as: String.self),
+            state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
+            accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
+            maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)),
+            pinAttemptsLeft: Int(try row.decode(column: "pin_attempts_left", as: Int64.self)),
+            publicKeyJwk: jwk, lockReason: try row.decode(column: "lock_reason", as: String?.self),
+            createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)),
+            activatedAt: try row.decode(column: "activated_at", as: Int64?.self).map(Timestamp.date),
+            device: model == nil && version == nil ? nil : SCAWallet.Device(model: model, appVersion: version))
+    }
+}

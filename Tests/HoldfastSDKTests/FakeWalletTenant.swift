@@ -1,0 +1,155 @@
+import Crypto
+import Foundation
+import HoldfastProtocol
+import HoldfastSDK
+import JOSE
+
+/// A scripted, in-memory tenant answering the SCA wallet's device routes of the README's "SCA wallet" as an
+/// `HTTPTransport`: the eligibility check, the holder application's challenges, the activation (single-use code and
+/// challenge, the key's assertion checked over its binding nonce), the policies, and — with a DPoP proof made by the
+/// activated wallet key (RFC 9449, `jti` single use) — the event feed (`Last-Event-ID`) and the PIN attempt reports.
+actor FakeWalletTenant: HTTPTransport {
+    enum Fault: Sendable { case network, problem(Int, HoldfastErrorCode) }
+    struct NetworkDown: Error {}
+
+    let applicationId = "app-1"
+    let walletId = "6f1c2a8e-3b4d-4c5e-9f60-718293a4b5c6"
+    let userId = "user-1"
+    var activationCode = "1234-5678-9012-3456"
+    var accessProtection: SCAAccessProtection = .pin
+    var maxPinAttempts = 3
+    var eligibility = SCAEligibilityCheckResponse(eligible: true)
+    var policies: [SCAPolicy] = []
+    private let clock: ManualClock
+    private var challenges: Set<String> = []
+    private var usedJTIs: Set<String> = []
+    private var faults: [String: [Fault]] = [:]
+    /// The feed: (id, type, data as JSON text).
+    private var events: [(id: Int64, type: String, data: String)] = []
+    private(set) var walletKey: InstancePublicKey?
+    private(set) var requests: [(route: String, request: TransportRequest)] = []
+    /// The outcomes the device reported, in order.
+    private(set) var pinReports: [SCAPinAttemptOutcome] = []
+    private(set) var activations: [SCAActivationRequest] = []
+
+    init(clock: ManualClock) { self.clock = clock }
+
+    var now: Date { clock.now() }
+
+    func setActivationCode(_ code: String) { activationCode = code }
+    func setAccessProtection(_ value: SCAAccessProtection) { accessProtection = value }
+    func setEligibility(_ answer: SCAEligibilityCheckResponse) { eligibility = answer }
+    func setPolicies(_ value: [SCAPolicy]) { policies = value }
+    func inject(_ fault: Fault, on route: String, times: Int = 1) { faults[route, default: []] += Array(repeating: fault, count: times) }
+    func count(_ route: String) -> Int { requests.filter { $0.route == route }.count }
+    func lastRequest(_ route: String) -> TransportRequest? { requests.last { $0.route == route }?.request }
+
+    /// Appends an event to the wallet's feed; `data` is a JSON object's text.
+    func append(_ type: String, _ data: String = "{}") {
+        events.append(((events.last?.id ?? 0) + 1, type, data))
+    }
+
+    // MARK: HTTPTransport
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let path = request.url.path
+        let route: String
+        switch (request.method, path) {
+        case ("POST", "/v1/sca/eligibility/checks"): route = "eligibility"
+        case ("POST", TetheringRoutes.challenges(applicationId: applicationId)): route = "challenges"
+        case ("POST", "/v1/sca/activations"): route = "activations"
+        case ("GET", "/v1/sca/policies"): route = "policies"
+        case ("GET", "/v1/sca/wallets/\(walletId)/events"): route = "events"
+        case ("POST", "/v1/sca/wallets/\(walletId)/pin-attempts"): route = "pin-attempts"
+        default: route = "unknown"
+        }
+        requests.append((route, request))
+        if var queue = faults[route], !queue.isEmpty {
+            let fault = queue.removeFirst()
+            faults[route] = queue
+            switch fault {
+            case .network: throw NetworkDown()
+            case .problem(let status, let code): return problem(status, code, "scripted")
+            }
+        }
+        switch route {
+        case "eligibility":
+            guard let body = request.body, (try? HoldfastJSON.decode(SCAEligibilityCheckRequest.self, from: body)) != nil else {
+                return problem(400, .validationFailed, "body")
+            }
+            return json(200, eligibility)
+        case "challenges":
+            let challenge = Base64URL.encode((0 ..< 32).map { _ in UInt8.random(in: 0 ... 255) })
+            challenges.insert(challenge)
+            return json(201, ChallengeResponse(challenge: challenge, expiresAt: now.addingTimeInterval(300)))
+        case "activations": return activate(request)
+        case "policies": return json(200, policies)
+        case "events":
+            if let refused = walletProof(request) { return refused }
+            let after = Int64(request.header(HoldfastHeaders.lastEventID) ?? "0") ?? 0
+            var text = ": keep-alive\r\n\r\n"
+            for event in events where event.id > after {
+                text += "id: \(event.id)\nevent: \(event.type)\ndata: \(event.data)\n\n"
+            }
+            return TransportResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Date": HTTPDate.format(now)],
+                                     body: Data(text.utf8))
+        case "pin-attempts":
+            if let refused = walletProof(request) { return refused }
+            guard let body = request.body, let report = try? HoldfastJSON.decode(SCAPinAttemptReport.self, from: body) else {
+                return problem(400, .validationFailed, "body")
+            }
+            pinReports.append(report.outcome)
+            let failures = pinReports.reversed().prefix { $0 == .failure }.count
+            let left = max(0, maxPinAttempts - failures)
+            return json(200, SCAPinAttemptResult(pinAttemptsLeft: left, state: left == 0 ? .locked : .active))
+        default:
+            return problem(404, .notFound, "no route")
+        }
+    }
+
+    /// A one-time code and a challenge of this application, with the new key's assertion over its binding nonce.
+    private func activate(_ request: TransportRequest) -> TransportResponse {
+        guard let body = request.body, let activation = try? HoldfastJSON.decode(SCAActivationRequest.self, from: body) else {
+            return problem(400, .validationFailed, "body")
+        }
+        activations.append(activation)
+        guard activation.activationCode == activationCode, walletKey == nil else {
+            return problem(400, .invalidActivationCode, "the activation code is unknown, used already or expired")
+        }
+        guard challenges.remove(activation.challenge) != nil else { return problem(400, .invalidChallenge, "unknown or used challenge") }
+        guard let key = try? InstancePublicKey(encoded: activation.publicKey), let assertion = activation.assertion,
+              (try? InstanceAssertion.verify(assertion, nonce: BindingNonce(challenge: activation.challenge, publicKey: key),
+                                             publicKey: key.key)) != nil else {
+            return problem(400, .invalidAttestation, "the assertion does not verify")
+        }
+        walletKey = key
+        append("loaded")
+        return json(201, SCAActivationResponse(walletId: walletId, userId: userId, accessProtection: accessProtection,
+                                               maxPinAttempts: maxPinAttempts))
+    }
+
+    /// nil when the request carries a fresh DPoP proof of the activated wallet key, the refusal otherwise.
+    private func walletProof(_ request: TransportRequest) -> TransportResponse? {
+        guard let key = walletKey, let thumbprint = try? key.thumbprint() else { return problem(401, .invalidToken, "no wallet") }
+        guard let proof = request.header(HoldfastHeaders.dpop) else { return problem(401, .invalidDPoPProof, "no proof") }
+        do {
+            let verified = try DPoPVerifier().verify(proof, for: DPoPRequest(method: request.method, uri: request.url.absoluteString,
+                                                                             expectedThumbprint: thumbprint), at: now)
+            guard usedJTIs.insert(verified.jti).inserted else { return problem(401, .invalidDPoPProof, "jti replay") }
+            return nil
+        } catch {
+            return problem(401, .invalidDPoPProof, "\(error)")
+        }
+    }
+
+    private func json(_ status: Int, _ value: some Encodable) -> TransportResponse {
+        TransportResponse(status: status, headers: ["Content-Type": "application/json", "Date": HTTPDate.format(now)],
+                          body: (try? HoldfastJSON.encode(value)) ?? Data())
+    }
+
+    private func problem(_ status: Int, _ code: HoldfastErrorCode, _ detail: String) -> TransportResponse {
+        let body = ProblemDetails(status: status, code: code, title: code.rawValue, detail: detail, requestId: "req")
+        return TransportResponse(status: status, headers: ["Content-Type": ProblemDetails.mediaType, "Date": HTTPDate.format(now)],
+                                 body: (try? HoldfastJSON.encode(body)) ?? Data())
+    }
+}

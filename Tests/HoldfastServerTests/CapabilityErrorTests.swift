@@ -1,0 +1,97 @@
+import HoldfastProtocol
+@testable import HoldfastServer
+import HTTPTypes
+import Testing
+
+/// The capabilities' typed errors (STYLE habit 5) show clients what the ready-made problems they replace showed:
+/// the same status, code, title and detail, so that no response changed.
+@Suite struct CapabilityErrorTests {
+    struct Shown: Equatable, CustomStringConvertible {
+        let status: Int
+        let code: HoldfastErrorCode
+        let title: String
+        let detail: String?
+
+        init(_ problem: any ProblemConvertible) {
+            status = problem.problemStatus.code
+            code = problem.problemCode
+            title = problem.problemTitle
+            detail = problem.problemDetail
+        }
+
+        init(_ status: Int, _ code: HoldfastErrorCode, _ title: String, _ detail: String) {
+            (self.status, self.code, self.title, self.detail) = (status, code, title, detail)
+        }
+
+        var description: String { "\(status) \(code.rawValue) \(title): \(detail ?? "")" }
+    }
+
+    static let walletID = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+    @Test func scaErrors() {
+        #expect(Shown(SCAError.walletNotFound(id: Self.walletID))
+                == Shown(404, .notFound, "Wallet not found", "no SCA wallet \(Self.walletID)"))
+        #expect(Shown(SCAError.walletState("deleted")) == Shown(409, .conflict, "Wallet state", "the wallet is deleted"))
+        #expect(Shown(SCAError.invalidActivationCode)
+                == Shown(400, .invalidActivationCode, "Invalid activation code", "the activation code is unknown, used already or expired"))
+        #expect(Shown(SCAError.activationLocked) == Shown(
+            400, .activationLocked, "Activation locked",
+            "too many wrong codes were given for this activation: the wallet must be made again (a new code)"))
+        #expect(Shown(SCAError.activationAttemptsExhausted(retryAfter: 42)) == Shown(
+            429, .activationAttemptsExhausted, "Activation attempts exhausted", "too many wrong activation codes this hour; try again later"))
+        #expect(SCAError.activationAttemptsExhausted(retryAfter: 42).problemHeaders[.retryAfter] == "42")
+        #expect(SCAError.invalidActivationCode.problemHeaders[.retryAfter] == nil)
+        #expect(Shown(SCAError.denialNotFound(reference: "DEN-x")) == Shown(404, .notFound, "Denial not found", "no eligibility denial DEN-x"))
+        // Identifiers from the request are cut in what is shown.
+        #expect(SCAError.walletNotFound(id: String(repeating: "a", count: 500)).problemDetail == "no SCA wallet " + String(repeating: "a", count: 64))
+    }
+
+    @Test func statusListErrors() {
+        #expect(Shown(StatusListError.listNotFound(id: "x")) == Shown(404, .notFound, "Not Found", "no status list x"))
+        #expect(Shown(StatusListError.noFreeIndex)
+                == Shown(503, .serviceUnavailable, "Service Unavailable", "no free status list index could be drawn; try again"))
+    }
+
+    @Test func issuanceErrors() {
+        #expect(Shown(IssuanceError.configurationExists(id: "mdl"))
+                == Shown(409, .conflict, "Configuration exists", "a credential configuration with id mdl exists"))
+        #expect(Shown(IssuanceError.configurationNotFound(id: "mdl"))
+                == Shown(404, .notFound, "Configuration not found", "no credential configuration mdl"))
+        #expect(Shown(IssuanceError.walletProviderExists(issuer: "https://w.example"))
+                == Shown(409, .conflict, "Wallet provider exists", "a wallet provider with issuer https://w.example exists"))
+        #expect(Shown(IssuanceError.walletProviderNotFound(id: "p")) == Shown(404, .notFound, "Wallet provider not found", "no wallet provider p"))
+        #expect(Shown(IssuanceError.issuedCredentialNotFound(id: "c")) == Shown(404, .notFound, "Credential not found", "no issued credential c"))
+        #expect(Shown(IssuanceError.credentialNotRevocable)
+                == Shown(409, .conflict, "Not revocable", "the credential was issued without a status list entry"))
+        #expect(Shown(IssuanceError.credentialRevoked) == Shown(409, .conflict, "Revoked", "the credential is revoked; revocation is final"))
+    }
+
+    @Test func presentationErrors() {
+        #expect(Shown(PresentationError.sessionNotFound(id: "s")) == Shown(404, .notFound, "Session not found", "no presentation session s"))
+        #expect(Shown(PresentationError.openSessionNotFound(id: "s"))
+                == Shown(404, .notFound, "Session not found", "no open presentation session s"))
+        #expect(Shown(PresentationError.responseCodeNotFound(id: "s"))
+                == Shown(404, .notFound, "Session not found", "no presentation session s for this response_code"))
+        #expect(Shown(PresentationError.issuerTrustedAlready(id: "abc"))
+                == Shown(409, .conflict, "Issuer trusted already", "certificate abc is trusted already"))
+        #expect(Shown(PresentationError.trustedIssuerNotFound(id: "abc")) == Shown(404, .notFound, "Trusted issuer not found", "no trusted issuer abc"))
+    }
+
+    /// Every code these errors write is one the server declares it sends.
+    @Test func theirCodesAreServerCodes() {
+        let errors: [any ProblemConvertible] = [
+            SCAError.walletNotFound(id: ""), SCAError.walletState(""), SCAError.invalidActivationCode, SCAError.activationLocked,
+            SCAError.activationAttemptsExhausted(retryAfter: 1), SCAError.denialNotFound(reference: ""),
+            StatusListError.listNotFound(id: ""), StatusListError.noFreeIndex,
+            IssuanceError.configurationExists(id: ""), IssuanceError.configurationNotFound(id: ""),
+            IssuanceError.walletProviderExists(issuer: ""), IssuanceError.walletProviderNotFound(id: ""),
+            IssuanceError.issuedCredentialNotFound(id: ""), IssuanceError.credentialNotRevocable, IssuanceError.credentialRevoked,
+            PresentationError.sessionNotFound(id: ""), PresentationError.openSessionNotFound(id: ""),
+            PresentationError.responseCodeNotFound(id: ""), PresentationError.issuerTrustedAlready(id: ""),
+            PresentationError.trustedIssuerNotFound(id: ""),
+        ]
+        for error in errors {
+            #expect(HoldfastErrorCode.serverCodes.contains(error.problemCode), "\(error.problemCode.rawValue)")
+        }
+    }
+}
