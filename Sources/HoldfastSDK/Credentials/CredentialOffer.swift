@@ -124,7 +124,7 @@ struct OfferReader: Sendable {
     /// authorization server's RFC 8414 metadata (the first of `authorization_servers`, else the issuer itself).
     func metadata(issuer: String) async throws(HoldfastError) -> IssuerMetadata {
         guard let issuerURL = URL(string: issuer) else { throw HoldfastError(.credentialOfferInvalid, "bad issuer URL") }
-        let object = try await document(Self.wellKnown(issuerURL, "openid-credential-issuer"), code: .issuerMetadataInvalid)
+        let object = try await document(Self.wellKnown(issuerURL, IssuanceRoutes.Template.issuerMetadata), code: .issuerMetadataInvalid)
         guard let root = object.objectValue, root["credential_issuer"]?.stringValue == issuer else {
             throw HoldfastError(.issuerMetadataInvalid, "the metadata's credential_issuer is not the offer's issuer")
         }
@@ -141,7 +141,7 @@ struct OfferReader: Sendable {
             }
             authorizationServer = url
         }
-        let asMetadata = try await document(Self.wellKnown(authorizationServer, "oauth-authorization-server"), code: .issuerMetadataInvalid)
+        let asMetadata = try await document(Self.wellKnown(authorizationServer, IssuanceRoutes.Template.authorizationServerMetadata), code: .issuerMetadataInvalid)
         guard let asRoot = asMetadata.objectValue, asRoot["issuer"]?.stringValue == authorizationServer.absoluteString,
               let tokenEndpoint = Self.url(asRoot["token_endpoint"]) else {
             throw HoldfastError(.issuerMetadataInvalid, "the authorization server's metadata has no token_endpoint for its issuer")
@@ -171,10 +171,11 @@ struct OfferReader: Sendable {
         return value
     }
 
-    static func wellKnown(_ base: URL, _ name: String) -> URL {
+    /// `document` (a `/.well-known/…` template) inserted between the host and `base`'s path (RFC 8615, RFC 8414 §3.1).
+    static func wellKnown(_ base: URL, _ document: RouteTemplate) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
         let path = components.path == "/" ? "" : components.path
-        components.path = "/.well-known/\(name)" + path
+        components.path = document.template + path
         components.query = nil
         components.fragment = nil
         return components.url ?? base

@@ -10,12 +10,6 @@ import JOSE
 ///   `GET /.well-known/oauth-authorization-server` (RFC 8414), the only way the endpoints are found;
 /// - `POST /v1/oauth/token`, `POST /v1/openid4vci/nonce`, `POST /v1/openid4vci/credential`.
 struct OpenID4VCIController: HoldfastController {
-    static let issuerMetadata: RouteTemplate = "/.well-known/openid-credential-issuer"
-    static let authorizationServerMetadata: RouteTemplate = "/.well-known/oauth-authorization-server"
-    static let token = RouteTemplate(OpenID4VCIService.tokenPath)
-    static let nonce = RouteTemplate(OpenID4VCIService.noncePath)
-    static let credential = RouteTemplate(OpenID4VCIService.credentialPath)
-
     static let attestationHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestation)!
     static let popHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestationPoP)!
     static let dpopHeader = HTTPField.Name(HoldfastHeaders.dpop)!
@@ -28,13 +22,13 @@ struct OpenID4VCIController: HoldfastController {
 
     var routes: [Route] {
         [
-            .public(.get, Self.issuerMetadata) { _, _ in
+            .public(.get, IssuanceRoutes.Template.issuerMetadata) { _, _ in
                 try Self.json(try await issuerMetadataDocument(), cache: "public, max-age=60")
             },
-            .public(.get, Self.authorizationServerMetadata) { _, _ in
+            .public(.get, IssuanceRoutes.Template.authorizationServerMetadata) { _, _ in
                 try Self.json(authorizationServerMetadataDocument(), cache: "public, max-age=60")
             },
-            .public(.post, Self.token) { request, context in
+            .public(.post, IssuanceRoutes.Template.token) { request, context in
                 try await OAuthError.answering {
                     let form = try await Self.form(request, context: context)
                     let response = try await service.token(
@@ -44,10 +38,10 @@ struct OpenID4VCIController: HoldfastController {
                     return try JSONResponse.make(response, headers: JSONResponse.noStore)
                 }
             },
-            .public(.post, Self.nonce) { _, _ in
+            .public(.post, IssuanceRoutes.Template.nonce) { _, _ in
                 try JSONResponse.make(["c_nonce": service.nonce(now: clock.now())], headers: JSONResponse.noStore)
             },
-            .public(.post, Self.credential) { request, context in
+            .public(.post, IssuanceRoutes.Template.credential) { request, context in
                 try await OAuthError.answering {
                     var request = request
                     let body = try await request.collectBody(upTo: context.maxUploadSize)
@@ -96,9 +90,9 @@ struct OpenID4VCIController: HoldfastController {
         }
         return .object([
             "credential_issuer": .string(base),
-            "credential_endpoint": .string(base + OpenID4VCIService.credentialPath),
-            "nonce_endpoint": .string(base + OpenID4VCIService.noncePath),
-            "status_list_aggregation_endpoint": .string(base + StatusListController.lists.template),
+            "credential_endpoint": .string(base + IssuanceRoutes.Template.credential.template),
+            "nonce_endpoint": .string(base + IssuanceRoutes.Template.nonce.template),
+            "status_list_aggregation_endpoint": .string(base + StatusListRoutes.Template.lists.template),
             "display": .array([.object(["name": .string(issuerName)])]),
             "credential_configurations_supported": .object(supported),
         ])
@@ -110,7 +104,7 @@ struct OpenID4VCIController: HoldfastController {
         let base = publicURL()
         return .object([
             "issuer": .string(base),
-            "token_endpoint": .string(base + OpenID4VCIService.tokenPath),
+            "token_endpoint": .string(base + IssuanceRoutes.Template.token.template),
             "grant_types_supported": .array([.string(CredentialOfferService.preAuthorizedGrant)]),
             "pre-authorized_grant_anonymous_access_supported": .bool(false),
             "token_endpoint_auth_methods_supported": .array([.string("attest_jwt_client_auth")]),

@@ -38,7 +38,7 @@ struct IssuanceBench: AsyncParsableCommand {
             let adminKey = target.adminKey
             let applicationId = try await target.createApplication()
             let setup = try await BenchConnection.connect(host: target.host, port: target.port)
-            let created = try await setup.send(.POST, "/v1/credentials/mobile/configurations",
+            let created = try await setup.send(.POST, CredentialAdminRoutes.Template.configurations.template,
                                                headers: IssuanceWallet.adminHeaders(adminKey), body: Array(IssuanceWallet.configuration.utf8))
             guard created.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(created.status)") }
             await setup.close()
@@ -105,7 +105,7 @@ final class IssuanceWallet: @unchecked Sendable {
         let instance = try HoldfastJSON.decode(InstanceRegistrationResponse.self, from: Data(registered.body))
         guard let license = instance.licenseToken else { throw CommandFailure(.failure, "registration gave no license") }
         let signing = JWSSigningKey(key)
-        let path = "/v1/holder/instances/\(instance.instanceId)/wallet-attestations"
+        let path = TetheringRoutes.walletAttestations(instanceId: instance.instanceId)
         let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: signing, issuedAt: Date(),
                                          accessToken: license)
         let attested = try await connection.send(.POST, path, headers: [
@@ -124,7 +124,7 @@ final class IssuanceWallet: @unchecked Sendable {
 
     /// One credential: the admin's offer, then the wallet's token, nonce and credential requests.
     func claim() async throws {
-        let offered = try await connection.send(.POST, "/v1/credentials/mobile/offers", headers: Self.adminHeaders(target.adminKey),
+        let offered = try await connection.send(.POST, CredentialAdminRoutes.Template.offers.template, headers: Self.adminHeaders(target.adminKey),
                                                 body: Self.offer)
         guard offered.status == 201 else { throw Self.failure("offer", offered) }
         let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: Data(offered.body)).offerUri
@@ -136,8 +136,8 @@ final class IssuanceWallet: @unchecked Sendable {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
         let now = Date()
         let pop = try await ClientAttestationPoP.create(audience: target.baseURL, signer: instanceKey, issuedAt: now)
-        let tokenProof = try DPoPProof.create(method: "POST", uri: target.baseURL + "/v1/oauth/token", key: dpopKey, issuedAt: now)
-        let tokenAnswer = try await connection.send(.POST, "/v1/oauth/token", headers: [
+        let tokenProof = try DPoPProof.create(method: "POST", uri: target.baseURL + IssuanceRoutes.Template.token.template, key: dpopKey, issuedAt: now)
+        let tokenAnswer = try await connection.send(.POST, IssuanceRoutes.Template.token.template, headers: [
             (HoldfastHeaders.contentType, "application/x-www-form-urlencoded"),
             (HoldfastHeaders.oauthClientAttestation, attestation), (HoldfastHeaders.oauthClientAttestationPoP, pop), (HoldfastHeaders.dpop, tokenProof),
         ], body: Array("grant_type=\(Self.grant)&pre-authorized_code=\(code)".utf8))
@@ -145,7 +145,7 @@ final class IssuanceWallet: @unchecked Sendable {
               let accessToken = try JSONDecoder().decode(JSONValue.self, from: Data(tokenAnswer.body)).objectValue?["access_token"]?
                   .stringValue else { throw Self.failure("token", tokenAnswer) }
 
-        let nonceAnswer = try await connection.send(.POST, "/v1/openid4vci/nonce")
+        let nonceAnswer = try await connection.send(.POST, IssuanceRoutes.Template.nonce.template)
         guard nonceAnswer.status == 200,
               let nonce = try JSONDecoder().decode(JSONValue.self, from: Data(nonceAnswer.body)).objectValue?["c_nonce"]?.stringValue
         else { throw Self.failure("nonce", nonceAnswer) }
@@ -157,10 +157,10 @@ final class IssuanceWallet: @unchecked Sendable {
         let keyProof = try JWT.sign(claims: JWTClaims(aud: [target.baseURL], iat: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
                                                       additionalClaims: ["nonce": .string(nonce)]),
                                     header: header, key: JWSSigningKey(credentialKey))
-        let credentialProof = try DPoPProof.create(method: "POST", uri: target.baseURL + "/v1/openid4vci/credential", key: dpopKey,
+        let credentialProof = try DPoPProof.create(method: "POST", uri: target.baseURL + IssuanceRoutes.Template.credential.template, key: dpopKey,
                                                    issuedAt: now, accessToken: accessToken)
         let body = #"{"credential_configuration_id":"bench-mdl","proofs":{"jwt":["\#(keyProof)"]}}"#
-        let credential = try await connection.send(.POST, "/v1/openid4vci/credential", headers: [
+        let credential = try await connection.send(.POST, IssuanceRoutes.Template.credential.template, headers: [
             (HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType), (HoldfastHeaders.authorization, "DPoP \(accessToken)"),
             (HoldfastHeaders.dpop, credentialProof),
         ], body: Array(body.utf8))
