@@ -6,8 +6,9 @@ import HoldfastProtocol
 import JOSE
 
 /// The tenant's admin API over HTTP, authenticated with an admin API key (README "API"): what an operator's script,
-/// `holdfast demo`, the registration benchmark and the end-to-end tests use, so that the admin contract is called
-/// one way.
+/// `holdfast demo`, the benchmarks and the end-to-end tests use, so that the admin contract is called one way: a typed
+/// method per admin route (tethering here; credentials, presentations, SCA and admin keys in this type's extensions),
+/// and `send` for what a typed call would never send.
 public struct AdminClient: Sendable {
     /// An answer as it came: status, headers (names lower-cased), body.
     public struct Answer: Sendable {
@@ -56,22 +57,20 @@ public struct AdminClient: Sendable {
         self.sender = send
     }
 
+    // MARK: tethering (README "API")
+
     public func createApplication(_ application: HolderApplication) async throws -> HolderApplication {
-        try await call("POST", TetheringRoutes.applications, body: application, expecting: 201)
+        try await call("POST", TetheringRoutes.Template.applications, body: application, expecting: 201)
     }
 
     public func application(id: String) async throws -> HolderApplication {
-        try await call("GET", TetheringRoutes.application(id), expecting: 200)
+        try await call("GET", TetheringRoutes.Template.application, ["applicationId": id], expecting: 200)
     }
 
     /// One page of an application's instances.
     public func instances(applicationId: String, limit: Int? = nil, cursor: String? = nil) async throws -> InstancePage {
-        var path = TetheringRoutes.instances(applicationId: applicationId)
-        var query: [String] = []
-        if let limit { query.append("\(TetheringRoutes.Query.limit)=\(limit)") }
-        if let cursor { query.append("\(TetheringRoutes.Query.cursor)=\(TetheringRoutes.segment(cursor))") }
-        if !query.isEmpty { path += "?" + query.joined(separator: "&") }
-        return try await call("GET", path, expecting: 200)
+        try await call("GET", TetheringRoutes.Template.instances, ["applicationId": applicationId],
+                       query: Self.page(limit: limit, cursor: cursor), expecting: 200)
     }
 
     /// Every instance of the application, following `nextCursor` (at most `maximumPages` pages).
@@ -89,21 +88,32 @@ public struct AdminClient: Sendable {
 
     /// Revokes an instance (`204`).
     public func deleteInstance(applicationId: String, instanceId: String) async throws {
-        let answer = try await send("DELETE", TetheringRoutes.instance(applicationId: applicationId, instanceId: instanceId))
-        guard answer.status == 204 else { throw Self.failure(answer) }
+        try await expectNoContent("DELETE", TetheringRoutes.Template.instance, ["applicationId": applicationId, "instanceId": instanceId])
     }
 
     /// `GET /.well-known/jwks.json` (public: sent without the admin key).
     public func jwks() async throws -> JWKSet {
-        let answer = try await send("GET", "/.well-known/jwks.json", authenticated: false)
+        let answer = try await send("GET", OperationalRoutes.Template.jwks, authenticated: false)
         guard answer.status == 200 else { throw Self.failure(answer) }
         return try JSONDecoder().decode(JWKSet.self, from: answer.body)
     }
 
-    /// Any request, answered as it is (for checks a typed call would never make).
-    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil,
+    // MARK: any route
+
+    /// Any request to a route of the API (`template` filled in with `parameters`, each one percent-encoded path
+    /// segment, and `query` appended), answered as it is: for checks a typed call would never make. A route is a
+    /// template of the contract (`TetheringRoutes`, `SCAAdminRoutes`, …), never a path typed by hand.
+    public func send(_ method: String, _ template: RouteTemplate, _ parameters: [String: String] = [:],
+                     query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: Data? = nil,
                      authenticated: Bool = true) async throws -> Answer {
-        var request = URLRequest(url: try url(path))
+        try await send(method, url: try url(template, parameters, query: query), headers: headers, body: body,
+                       authenticated: authenticated)
+    }
+
+    /// Any request to `url` (one made by `url(_:_:query:)`, perhaps altered on purpose), answered as it is.
+    public func send(_ method: String, url: URL, headers: [String: String] = [:], body: Data? = nil,
+                     authenticated: Bool = true) async throws -> Answer {
+        var request = URLRequest(url: url)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if authenticated { request.setValue("Bearer \(adminKey)", forHTTPHeaderField: "Authorization") }
@@ -116,9 +126,10 @@ public struct AdminClient: Sendable {
         return try await sender(request)
     }
 
-    /// `baseURL + path` as a URL.
-    public func url(_ path: String) throws -> URL {
-        guard let url = URL(string: baseURL + path) else { throw Failure(status: 0, problem: nil) }
+    /// `baseURL` + the route's concrete path (`RouteTemplate.path`) as a URL.
+    public func url(_ template: RouteTemplate, _ parameters: [String: String] = [:],
+                    query: [(name: String, value: String)] = []) throws -> URL {
+        guard let url = URL(string: baseURL + template.path(parameters, query: query)) else { throw Failure(status: 0, problem: nil) }
         return url
     }
 
@@ -126,12 +137,30 @@ public struct AdminClient: Sendable {
         Failure(status: answer.status, problem: answer.problem)
     }
 
-    private func call<Response: Decodable>(_ method: String, _ path: String, body: (any Encodable)? = nil,
-                                           expecting status: Int) async throws -> Response {
+    /// A JSON call expecting `status`, its answer decoded as `Response`.
+    func call<Response: Decodable>(_ method: String, _ template: RouteTemplate, _ parameters: [String: String] = [:],
+                                   query: [(name: String, value: String)] = [], body: (any Encodable)? = nil,
+                                   expecting status: Int) async throws -> Response {
         let data = try body.map { try HoldfastJSON.encode($0) }
-        let answer = try await send(method, path, body: data)
+        let answer = try await send(method, template, parameters, query: query, body: data)
         guard answer.status == status else { throw Self.failure(answer) }
         return try HoldfastJSON.decode(Response.self, from: answer.body)
+    }
+
+    /// A call answered `204 No Content`.
+    func expectNoContent(_ method: String, _ template: RouteTemplate, _ parameters: [String: String] = [:],
+                         body: (any Encodable)? = nil) async throws {
+        let data = try body.map { try HoldfastJSON.encode($0) }
+        let answer = try await send(method, template, parameters, body: data)
+        guard answer.status == 204 else { throw Self.failure(answer) }
+    }
+
+    /// `limit` and `cursor` of a paginated list.
+    static func page(limit: Int?, cursor: String?) -> [(name: String, value: String)] {
+        var query: [(name: String, value: String)] = []
+        if let limit { query.append((TetheringRoutes.Query.limit, String(limit))) }
+        if let cursor { query.append((TetheringRoutes.Query.cursor, cursor)) }
+        return query
     }
 
     /// `URLSession.shared`, without caching or cookies.

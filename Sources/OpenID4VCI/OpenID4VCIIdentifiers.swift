@@ -13,8 +13,4 @@ public enum OpenID4VCIIdentifiers {
     public static let msoMdocFormat = "mso_mdoc"
     /// OpenID4VCI 1.0 §4.1.3: the URI scheme of a Credential Offer a wallet is invoked with.
     public static let credentialOfferScheme = "openid-credential-offer"
-    /// OpenID4VCI 1.0 §12.2.2: the well-known suffix of the Credential Issuer Metadata.
-    public static let issuerMetadataWellKnown = "openid-credential-issuer"
-    /// RFC 8414 §3: the well-known suffix of the Authorization Server Metadata.
-    public static let authorizationServerMetadataWellKnown = "oauth-authorization-server"
 }

@@ -15,18 +15,24 @@ import Testing
 
     static func offer(_ tenant: EndToEndTenant, txCode: Bool) async throws -> CredentialOfferCreated {
         let body = #"{"configurationId":"mdl","claims":\#(claims)\#(txCode ? #","txCode":{"length":6}"# : "")}"#
-        let answer = try await tenant.admin.send("POST", "/v1/credentials/mobile/offers", body: Data(body.utf8))
-        try #require(answer.status == 201, "offer: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
-        return try HoldfastJSON.decode(CredentialOfferCreated.self, from: answer.body)
+        return try await tenant.admin.createCredentialOffer(try HoldfastJSON.decode(CredentialOfferRequest.self, from: Data(body.utf8)))
+    }
+
+    /// `configuration`, created on the tenant.
+    static func configure(_ tenant: EndToEndTenant) async throws {
+        _ = try await tenant.admin.createCredentialConfiguration(try HoldfastJSON.decode(CredentialConfiguration.self,
+                                                                                         from: Data(configuration.utf8)))
+    }
+
+    /// The id of the first credential the tenant issued.
+    static func firstIssuedId(_ tenant: EndToEndTenant) async throws -> String {
+        try #require(try await tenant.admin.issuedCredentials().data.first?.id)
     }
 
     static func setUp(_ tenant: EndToEndTenant) async throws -> (SimulatedDevice, iacaPem: String) {
-        let configured = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(configuration.utf8))
-        try #require(configured.status == 201)
-        let settings = try await tenant.admin.send("PUT", "/v1/credentials/mobile/status-list-settings",
-                                                   body: Data(#"{"ttlSeconds":1,"expSeconds":600}"#.utf8))
-        try #require(settings.status == 200, "\(String(decoding: settings.body, as: UTF8.self))")
-        let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+        try await configure(tenant)
+        _ = try await tenant.admin.updateStatusListSettings(StatusListSettings(ttlSeconds: 1, expSeconds: 600))
+        let iacas = try await tenant.admin.iacas()
         let application = try await tenant.createIOSApplication()
         let device = try await SimulatedDevice.make(tenant: tenant, applicationId: try #require(application.id))
         _ = try await device.holder.registerDevice()
@@ -77,11 +83,8 @@ import Testing
             #expect(claims["birth_date"] == .string("1990-02-28"))
 
             // The issuer revokes it; once the cached token is older than its ttl (1 s), the wallet sees it.
-            let list = try await tenant.admin.send("GET", "/v1/credentials/mobile")
-            let issued = try #require((try JSONDecoder().decode(JSONValue.self, from: list.body)).objectValue?["data"]?.arrayValue?.first?.objectValue)
-            let issuedId = try #require(issued["id"]?.stringValue)
-            let revoked = try await tenant.admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
-            #expect(revoked.status == 200 || revoked.status == 204, "\(String(decoding: revoked.body, as: UTF8.self))")
+            let issuedId = try await Self.firstIssuedId(tenant)
+            _ = try await tenant.admin.setCredentialStatus(id: issuedId, CredentialStatusChange(status: "revoked"))
             // Offline, the cached token (not expired) still answers valid.
             device.network.isOnline = false
             #expect(try await holder.getCredential(credentialId: metadata.id, skipStatusCheck: true).status == .valid)
@@ -137,10 +140,8 @@ import Testing
     @Test(arguments: EndToEndBackend.available)
     func theDeviceCommandClaimsListsShowsAndDeletes(_ backend: EndToEndBackend) async throws {
         try await backend.withTenant { tenant in
-            let configured = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations",
-                                                         body: Data(CredentialsEndToEndTests.configuration.utf8))
-            try #require(configured.status == 201)
-            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            try await CredentialsEndToEndTests.configure(tenant)
+            let iacas = try await tenant.admin.iacas()
             let pemFile = tenant.scratch.appendingPathComponent("iaca.pem")
             try FileManager.default.createDirectory(at: tenant.scratch, withIntermediateDirectories: true)
             try try #require(iacas.data.first).certificatePem.write(to: pemFile, atomically: true, encoding: .utf8)
@@ -171,10 +172,8 @@ import Testing
             #expect(shown["validityInfo"]?.objectValue?["validUntil"]?.stringValue != nil)
 
             // Revoked: still printed, exit status 0, the failure named.
-            let list = try await tenant.admin.send("GET", "/v1/credentials/mobile")
-            let issuedId = try #require(try JSONDecoder().decode(JSONValue.self, from: list.body).objectValue?["data"]?.arrayValue?.first?
-                .objectValue?["id"]?.stringValue)
-            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"suspended"}"#.utf8))
+            let issuedId = try await CredentialsEndToEndTests.firstIssuedId(tenant)
+            _ = try await tenant.admin.setCredentialStatus(id: issuedId, CredentialStatusChange(status: "suspended"))
             let text = try await DeviceCredentials.Get.output(local, id: id, skipStatusCheck: true, json: false)
             #expect(text.contains("verified: yes") && text.contains("family_name: \"Doe\""))
 

@@ -13,7 +13,7 @@ import Testing
             let applicationId = try #require(try await tenant.createIOSApplication(
                 channel: .production, developmentIntegrityAllowed: true).id)
             // Raw: a well-formed registration with the header.
-            let challengeResponse = try await tenant.admin.send("POST", TetheringRoutes.challenges(applicationId: applicationId),
+            let challengeResponse = try await tenant.admin.send("POST", TetheringRoutes.Template.challenges, ["applicationId": applicationId],
                                                                 authenticated: false)
             let challenge = try HoldfastJSON.decode(ChallengeResponse.self, from: challengeResponse.body)
             let key = P256.Signing.PrivateKey()
@@ -24,7 +24,7 @@ import Testing
                 assertion: try InstanceAssertion.sign(nonce, with: key),
                 deviceDetails: DeviceDetails(deviceModel: "m", deviceMake: "x", osVersion: "1"), sdkDetails: SDKDetails(sdkVersion: "raw"))
             let refused = try await tenant.admin.send(
-                "POST", TetheringRoutes.instances(applicationId: applicationId),
+                "POST", TetheringRoutes.Template.instances, ["applicationId": applicationId],
                 headers: [HoldfastHeaders.devMode: HoldfastHeaders.devModeEnabled], body: try HoldfastJSON.encode(body),
                 authenticated: false)
             #expect(refused.status == 403)

@@ -90,8 +90,8 @@ actor MiniVerifier: HTTPTransport {
 @Suite struct DevicePresentEndToEndTests {
     @Test func theDeviceCommandPresentsAClaimedCredential() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
-            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            try await CredentialsEndToEndTests.configure(tenant)
+            let iacas = try await tenant.admin.iacas()
             let iacaPEM = try #require(iacas.data.first).certificatePem
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             let state = tenant.scratch.appendingPathComponent("cli-present").path

@@ -90,9 +90,7 @@ import X509
                 configuration.outbound.statusListDeadline = .seconds(120)
             }) { tenant in
                 let pem = try issuer.iaca.serializeAsPEM().pemString
-                let added = try await tenant.admin.send("POST", "/v1/presentations/trusted-issuers",
-                                                        body: try JSONEncoder().encode(["certificatePem": pem]))
-                try #require(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+                _ = try await tenant.admin.addTrustedIssuer(PresentationTrustedIssuer(certificatePem: pem))
 
                 func present(index: UInt64, uri: String) async throws -> PresentationResult {
                     let deviceKey = P256.Signing.PrivateKey()
@@ -132,9 +130,7 @@ import X509
         try await statusServer.test(.live) { client in
             let listURI = "http://localhost:\(try #require(client.port))/status/1"
             try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
-                let added = try await tenant.admin.send("POST", "/v1/presentations/trusted-issuers",
-                                                        body: try JSONEncoder().encode(["certificatePem": try issuer.iaca.serializeAsPEM().pemString]))
-                try #require(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+                _ = try await tenant.admin.addTrustedIssuer(PresentationTrustedIssuer(certificatePem: try issuer.iaca.serializeAsPEM().pemString))
                 let deviceKey = P256.Signing.PrivateKey()
                 let issued = try issuer.mdl(deviceKey: deviceKey.publicKey, status: .init(index: 0, uri: listURI))
                 let result = try await PresentationAttackEndToEndTests.answer(tenant) { transcript in

@@ -55,14 +55,13 @@ import Testing
             // The new key works …
             _ = try await device.holder.renewLicense()
             // … the old key with its own (still unexpired) token is refused at once …
-            let path = TetheringRoutes.license(instanceId: instanceId)
             let stale = try await tenant.transport.send(
-                RawInstanceCall.request(tenant: tenant, path: path, licenseToken: oldToken, key: oldKey))
+                RawInstanceCall.request(tenant: tenant, route: TetheringRoutes.Template.license, ["instanceId": instanceId], licenseToken: oldToken, key: oldKey))
             #expect(stale.status == 401)
             #expect(RawInstanceCall.code(of: stale) == .invalidToken)
             // … and so is the old key with the new token (cnf.jkt names the new key).
             let mixed = try await tenant.transport.send(
-                RawInstanceCall.request(tenant: tenant, path: path, licenseToken: newToken, key: oldKey))
+                RawInstanceCall.request(tenant: tenant, route: TetheringRoutes.Template.license, ["instanceId": instanceId], licenseToken: newToken, key: oldKey))
             #expect(mixed.status == 401)
             #expect(RawInstanceCall.code(of: mixed) == .invalidDPoPProof)
             #expect(try await tenant.admin.allInstances(applicationId: applicationId).map(\.id) == [instanceId])
@@ -75,7 +74,7 @@ import Testing
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId)
             let instanceId = try await device.holder.registerDevice().instanceId
-            let url = try tenant.admin.url(TetheringRoutes.walletAttestations(instanceId: instanceId))
+            let url = try tenant.admin.url(TetheringRoutes.Template.walletAttestations, ["instanceId": instanceId])
             let request = TransportRequest(method: "POST", url: url, headers: [HoldfastHeaders.contentType: HoldfastHeaders.jsonMediaType],
                                            body: Data("{}".utf8))
 

@@ -25,8 +25,8 @@ actor PeerIssuer {
 
     func handle(_ request: TransportRequest) async throws -> TransportResponse {
         switch (request.method, request.url.path) {
-        case ("GET", "/.well-known/openid-credential-issuer"): return Self.json(Self.metadata)
-        case ("GET", "/.well-known/oauth-authorization-server"): return Self.json(Self.authorizationServer)
+        case ("GET", IssuanceRoutes.Template.issuerMetadata.template): return Self.json(Self.metadata)
+        case ("GET", IssuanceRoutes.Template.authorizationServerMetadata.template): return Self.json(Self.authorizationServer)
         case ("POST", "/token"):
             let form = String(decoding: request.body ?? Data(), as: UTF8.self)
             checks["token request"] = try await Peer.run("peer_oid4vci.py", ["token-request", "--form", form]).accepted

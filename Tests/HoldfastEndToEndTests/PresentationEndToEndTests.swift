@@ -61,20 +61,18 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     static func session(_ tenant: EndToEndTenant, _ body: String) async throws -> PresentationSessionCreated {
-        let answer = try await tenant.admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
-        try #require(answer.status == 201, "session: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
-        return try HoldfastJSON.decode(PresentationSessionCreated.self, from: answer.body)
+        try await tenant.admin.createPresentationSession(try HoldfastJSON.decode(PresentationSessionRequest.self, from: Data(body.utf8)))
     }
 
     static func result(_ tenant: EndToEndTenant, _ id: String) async throws -> PresentationResult {
-        try HoldfastJSON.decode(PresentationResult.self, from: try await tenant.admin.send("GET", "/v2/presentations/sessions/\(id)/result").body)
+        try await tenant.admin.presentationResult(sessionId: id)
     }
 
     /// A registered wallet that trusts the tenant's IACA and verifier CA and holds one claimed mDL.
     static func wallet(_ tenant: EndToEndTenant) async throws -> (holder: MobileCredentialHolder, network: RecordingTransport, credentialId: String) {
-        _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
-        let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
-        let verifierCAs = try HoldfastJSON.decode(VerifierCAList.self, from: try await tenant.admin.send("GET", "/v1/presentations/verifier-cas").body)
+        try await CredentialsEndToEndTests.configure(tenant)
+        let iacas = try await tenant.admin.iacas()
+        let verifierCAs = try await tenant.admin.verifierCAs()
         let application = try await tenant.createIOSApplication()
         let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("wallet"), applicationId: "holdfast-sdk")
         let network = RecordingTransport(URLSessionTransport(timeout: 15))
@@ -155,10 +153,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
             #expect(try await Self.result(tenant, declinedSession.sessionId).status == "declined")
 
             // Revoked at the issuer: the wallet's cached status still says valid, the verifier reads its own list.
-            let list = try await tenant.admin.send("GET", "/v1/credentials/mobile")
-            let issuedId = try #require(try JSONDecoder().decode(JSONValue.self, from: list.body).objectValue?["data"]?.arrayValue?.first?
-                .objectValue?["id"]?.stringValue)
-            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
+            let issuedId = try await CredentialsEndToEndTests.firstIssuedId(tenant)
+            _ = try await tenant.admin.setCredentialStatus(id: issuedId, CredentialStatusChange(status: "revoked"))
             let revokedSession = try await Self.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Self.query)}"#)
             try await holder.createOnlinePresentationSession(authorisationRequestUri: revokedSession.authorizationRequestUri)
                 .sendResponse(credentialIds: [credentialId], autoRedirect: false)
@@ -194,12 +190,12 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                          #"{"protocol":"18013-7-2024","mode":"cross-device","query":\#(Self.query)}"#,  // an IP host: no x509_san_dns
                          #"{"protocol":"openid4vp-1.0","mode":"cross-device","expiresInSeconds":5,"query":\#(Self.query)}"#,
                          #"{"protocol":"openid4vp-1.0","mode":"cross-device","authorizationEndpoint":"http://wallet.example/open","query":\#(Self.query)}"#] {
-                let answer = try await tenant.admin.send("POST", "/v2/presentations/sessions", body: Data(body.utf8))
+                let answer = try await tenant.admin.send("POST", PresentationRoutes.Template.sessions, body: Data(body.utf8))
                 #expect(answer.status == 400, "\(body): \(answer.status)")
             }
-            let unknown = try await tenant.admin.send("GET", "/v2/presentations/sessions/\(UUID().uuidString.lowercased())/result")
+            let unknown = try await tenant.admin.send("GET", PresentationRoutes.Template.result, ["sessionId": UUID().uuidString.lowercased()])
             #expect(unknown.status == 404)
-            let garbage = try await tenant.admin.send("POST", "/v2/presentations/sessions/\(UUID().uuidString.lowercased())/response",
+            let garbage = try await tenant.admin.send("POST", PresentationRoutes.Template.response, ["sessionId": UUID().uuidString.lowercased()],
                                                       headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("response=abc".utf8),
                                                       authenticated: false)
             #expect(garbage.status == 400)
@@ -232,8 +228,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 
     @Test func forgedResponsesFailWithTheirCodes() async throws {
         try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
-            _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
-            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+            try await CredentialsEndToEndTests.configure(tenant)
+            let iacas = try await tenant.admin.iacas()
             let application = try await tenant.createIOSApplication()
             let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("attacker"), applicationId: "holdfast-sdk")
             let secureArea = SoftwareSecureArea(storage: storage)

@@ -43,8 +43,8 @@ import Testing
     }
 
     static func wallet(_ tenant: EndToEndTenant) async throws -> Wallet {
-        _ = try await tenant.admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(CredentialsEndToEndTests.configuration.utf8))
-        let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await tenant.admin.send("GET", "/v1/credentials/mobile/iacas").body)
+        try await CredentialsEndToEndTests.configure(tenant)
+        let iacas = try await tenant.admin.iacas()
         let application = try await tenant.createIOSApplication()
         let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("requirements-wallet"), applicationId: "holdfast-sdk")
         let secureArea = SoftwareSecureArea(storage: storage)
@@ -238,7 +238,7 @@ import Testing
                 #"{"credentials":[{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"x"},"claims":[{"path":["n","e"],"values":[{"a":1}]}]}]}"#,
                 #"{"credentials":[{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"x"},"claims":[{"path":["n","e"]},{"id":"b","path":["n","f"]}],"claim_sets":[["b"]]}]}"#,
             ] {
-                let answer = try await tenant.admin.send("POST", "/v2/presentations/sessions",
+                let answer = try await tenant.admin.send("POST", PresentationRoutes.Template.sessions,
                                                          body: Data(#"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{"dcql":\#(dcql)}}"#.utf8))
                 #expect(answer.status == 400 && String(decoding: answer.body, as: UTF8.self).contains("query.dcql"), "\(dcql): \(answer.status)")
             }

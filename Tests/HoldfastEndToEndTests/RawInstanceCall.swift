@@ -8,9 +8,9 @@ import JOSE
 /// An instance call made by hand (RFC 9449: `Authorization: DPoP <token>` and a `DPoP` proof), for the checks the
 /// SDK would never make itself: a retired key, a replayed proof.
 enum RawInstanceCall {
-    static func request(tenant: EndToEndTenant, method: String = "POST", path: String, licenseToken: String,
-                        key: P256.Signing.PrivateKey, body: Data? = Data("{}".utf8)) throws -> TransportRequest {
-        let url = try tenant.admin.url(path)
+    static func request(tenant: EndToEndTenant, method: String = "POST", route: RouteTemplate, _ parameters: [String: String],
+                        licenseToken: String, key: P256.Signing.PrivateKey, body: Data? = Data("{}".utf8)) throws -> TransportRequest {
+        let url = try tenant.admin.url(route, parameters)
         let proof = try DPoPProof.create(method: method, uri: url.absoluteString, key: JWSSigningKey(key),
                                          issuedAt: Date(), accessToken: licenseToken)
         var headers = [HoldfastHeaders.dpop: proof,

@@ -12,7 +12,7 @@ import Testing
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId)
             let instanceId = try await device.holder.registerDevice().instanceId
-            let url = try tenant.admin.url(TetheringRoutes.walletAttestations(instanceId: instanceId))
+            let url = try tenant.admin.url(TetheringRoutes.Template.walletAttestations, ["instanceId": instanceId])
             let presigned = try await device.holder.signRequest(
                 TransportRequest(method: "POST", url: url, headers: [HoldfastHeaders.contentType: HoldfastHeaders.jsonMediaType],
                                  body: Data("{}".utf8)))

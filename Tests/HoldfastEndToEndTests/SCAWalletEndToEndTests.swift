@@ -47,28 +47,30 @@ import Testing
         return Device(manager: manager, recorder: recorder, network: network, storage: storage, directory: directory, heard: heard)
     }
 
-    static func createWallet(_ tenant: EndToEndTenant, applicationId: String, protection: String = "pin") async throws -> SCAWalletCreated {
-        let body = #"{"applicationId":"\#(applicationId)","userId":"customer-42","settings":{"accessProtection":"\#(protection)"}}"#
-        let answer = try await tenant.admin.send("POST", "/v1/sca/wallets", body: Data(body.utf8))
-        try #require(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
-        return try HoldfastJSON.decode(SCAWalletCreated.self, from: answer.body)
+    static func createWallet(_ tenant: EndToEndTenant, applicationId: String, protection: SCAAccessProtection = .pin) async throws -> SCAWalletCreated {
+        try await tenant.admin.createSCAWallet(SCAWalletCreateRequest(applicationId: applicationId, userId: "customer-42",
+                                                                      settings: SCAWalletSettings(accessProtection: protection)))
     }
 
-    static func admin(_ tenant: EndToEndTenant, _ method: String, _ path: String, _ body: String? = nil) async throws -> AdminClient.Answer {
-        try await tenant.admin.send(method, path, body: body.map { Data($0.utf8) })
+    /// A raw admin call, for the answers a typed call would never provoke (a refused body).
+    static func admin(_ tenant: EndToEndTenant, _ method: String, _ route: RouteTemplate, _ parameters: [String: String] = [:],
+                      _ body: String? = nil) async throws -> AdminClient.Answer {
+        try await tenant.admin.send(method, route, parameters, body: body.map { Data($0.utf8) })
+    }
+
+    /// `policies`, as the tenant's signing policies.
+    static func putPolicies(_ tenant: EndToEndTenant) async throws {
+        _ = try await tenant.admin.replaceSCAPolicies(try HoldfastJSON.decode([SCAPolicy].self, from: Data(policies.utf8)))
     }
 
     static func verify(_ tenant: EndToEndTenant, proof: String, method: String = "POST", url: String = beneficiaryURL,
                        body: JSONValue? = beneficiary) async throws -> SCAProofVerification {
-        let request = SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body)
-        let answer = try await tenant.admin.send("POST", "/v1/sca/proofs/verify", body: try HoldfastJSON.encode(request))
-        try #require(answer.status == 200)
-        return try HoldfastJSON.decode(SCAProofVerification.self, from: answer.body)
+        try await tenant.admin.verifySCAProof(SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body))
     }
 
     /// A provisioned wallet with its PIN set, connected.
     static func connectedWallet(_ tenant: EndToEndTenant, _ device: Device, applicationId: String) async throws -> Wallet {
-        try #require(try await admin(tenant, "PUT", "/v1/sca/policies", policies).status == 200)
+        try await putPolicies(tenant)
         let created = try await createWallet(tenant, applicationId: applicationId)
         guard case .provisioningSuccess = await device.manager.provisioning.provision(activationCode: created.activationCode) else {
             throw Failure("provisioning failed")
@@ -92,7 +94,7 @@ import Testing
     func provisionSetThePinSignAndTheBankVerifies(_ backend: EndToEndBackend) async throws {
         try await backend.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/policies", Self.policies).status == 200)
+            try await Self.putPolicies(tenant)
             let device = try await Self.device(tenant, applicationId: applicationId)
             let manager = device.manager
             #expect(try await manager.state() == .notProvisioned)
@@ -171,15 +173,14 @@ import Testing
             guard case .connectionError(let locked) = reconnect else { throw Failure("\(reconnect)") }
             #expect(locked.code == .lockedWallet)
             try await device.manager.synchronize()
-            let record = try await Self.admin(tenant, "GET", "/v1/sca/wallets/\(wallet.id)")
-            let server = try HoldfastJSON.decode(SCAWallet.self, from: record.body)
+            let server = try await tenant.admin.scaWallet(id: wallet.id)
             #expect(server.state == "locked" && server.lockReason == "PIN_ATTEMPTS" && server.pinAttemptsLeft == 0)
             #expect(await device.heard.waitFor { $0.contains(.countersUpdated(pinAttemptsLeft: 0)) })
             let heard = await device.heard.events
             #expect(heard.filter { $0 == .walletLocked(reason: "PIN_ATTEMPTS") }.count == 1, "\(heard)")
             #expect(heard.contains(.countersUpdated(pinAttemptsLeft: 0)))
 
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/unlock").status == 200)
+            _ = try await tenant.admin.unlockSCAWallet(id: wallet.id)
             let events = try await device.manager.synchronize()
             #expect(events == [.walletUnlocked])
             #expect(try await device.manager.state() == .ready)
@@ -208,7 +209,7 @@ import Testing
             #expect(codes == ["WALLET_LOCKED", "WALLET_LOCKED", "WRONG_CREDENTIALS", "WRONG_CREDENTIALS"], "\(codes)")
             #expect(try await device.manager.status().pinAttemptsLeft == 0)
             try await device.manager.synchronize()
-            let server = try HoldfastJSON.decode(SCAWallet.self, from: try await Self.admin(tenant, "GET", "/v1/sca/wallets/\(wallet.id)").body)
+            let server = try await tenant.admin.scaWallet(id: wallet.id)
             #expect(server.state == "locked" && server.pinAttemptsLeft == 0)
             #expect(await device.heard.waitFor { $0.contains(.walletLocked(reason: "PIN_ATTEMPTS")) })
             #expect(await device.heard.events.filter { $0 == .walletLocked(reason: "PIN_ATTEMPTS") }.count == 1)
@@ -255,7 +256,7 @@ import Testing
             // Back online, both failures reach the tenant, in order.
             restarted.network.isOnline = true
             try await restarted.manager.synchronize()
-            let server = try HoldfastJSON.decode(SCAWallet.self, from: try await Self.admin(tenant, "GET", "/v1/sca/wallets/\(wallet.id)").body)
+            let server = try await tenant.admin.scaWallet(id: wallet.id)
             #expect(server.pinAttemptsLeft == 1 && server.state == "active")
             #expect(try await restarted.manager.pinAttemptsLeft() == 1)
         }
@@ -283,7 +284,7 @@ import Testing
 
             // Reset by the back end: the connection ends, the next connect asks for new credentials.
             guard case .connectionSuccess(let connected) = await manager.connect() else { throw Failure("connect") }
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/credentials/reset").status == 200)
+            _ = try await tenant.admin.resetSCAWalletCredentials(id: wallet.id)
             #expect(try await manager.synchronize() == [.customerCredentialsReset])
             #expect(await connected.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.otherPin)).failureCode
                     == .walletDisconnected)
@@ -300,15 +301,15 @@ import Testing
             let device = try await Self.device(tenant, applicationId: applicationId)
             let manager = device.manager
             let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/lock", #"{"reason":"STOLEN_DEVICE"}"#).status == 200)
+            _ = try await tenant.admin.lockSCAWallet(id: wallet.id, reason: "STOLEN_DEVICE")
             #expect(try await manager.synchronize() == [.walletLocked(reason: "STOLEN_DEVICE")])
             #expect(try await manager.state() == .locked)
             #expect(await wallet.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/unlock").status == 200)
+            _ = try await tenant.admin.unlockSCAWallet(id: wallet.id)
             guard case .connectionSuccess(let connected) = await manager.connect() else { throw Failure("connect after unlock") }
             #expect(await device.heard.waitFor { $0.contains(.walletUnlocked) })
 
-            #expect(try await Self.admin(tenant, "DELETE", "/v1/sca/wallets/\(wallet.id)").status == 204)
+            try await tenant.admin.deleteSCAWallet(id: wallet.id)
             #expect(try await manager.synchronize() == [.walletDeleted])
             #expect(try await manager.state() == .notProvisioned)
             #expect(await connected.sign(try await Self.beneficiarySignature(manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
@@ -322,21 +323,21 @@ import Testing
             let device = try await Self.device(tenant, applicationId: applicationId)
             let manager = device.manager
             let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", #"{"maxPinAttempts":5}"#).status == 200)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", "{}").status == 400)
-            #expect(try await Self.admin(tenant, "POST", "/v1/sca/wallets/\(wallet.id)/products-updated", #"{"data":{"cards":["c-1"]}}"#).status == 200)
-            #expect(try await Self.admin(tenant, "POST", "/v1/sca/wallets/\(wallet.id)/products-updated", #"{"data":[1]}"#).status == 400)
+            _ = try await tenant.admin.updateSCAWalletSettings(id: wallet.id, SCAWalletSettings(maxPinAttempts: 5))
+            #expect(try await Self.admin(tenant, "PUT", SCAAdminRoutes.Template.settings, ["walletId": wallet.id], "{}").status == 400)
+            _ = try await tenant.admin.scaProductsUpdated(walletId: wallet.id, SCAProductsUpdated(data: .object(["cards": .array([.string("c-1")])])))
+            #expect(try await Self.admin(tenant, "POST", SCAAdminRoutes.Template.productsUpdated, ["walletId": wallet.id], #"{"data":[1]}"#).status == 400)
             #expect(try await manager.synchronize() == [.settingsUpdated, .productsUpdated])
             #expect(try await manager.status().maxPinAttempts == 5)
             // A wallet that no longer needs a PIN: the next connect asks for nothing, possession alone signs.
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", #"{"accessProtection":"none"}"#).status == 200)
+            _ = try await tenant.admin.updateSCAWalletSettings(id: wallet.id, SCAWalletSettings(accessProtection: "none"))
             #expect(try await manager.synchronize() == [.settingsUpdated])
             #expect(await wallet.sign(try await Self.beneficiarySignature(manager, pattern: .none)).failureCode == .walletDisconnected)
             guard case .connectionSuccess(let again) = await manager.connect() else { throw Failure("connect") }
             #expect(await again.sign(try await Self.beneficiarySignature(manager, pattern: .pin), credentials: .pin(Self.pin)).failureCode
                     == .patternUnavailable)
             // Back to a PIN: new credentials first.
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/settings", #"{"accessProtection":"pin"}"#).status == 200)
+            _ = try await tenant.admin.updateSCAWalletSettings(id: wallet.id, SCAWalletSettings(accessProtection: "pin"))
             guard case .credentialsRequired(.new) = await manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
         }
     }
@@ -349,7 +350,7 @@ import Testing
             let device = try await Self.device(tenant, applicationId: applicationId)
             let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
             await device.manager.startEventFeed(every: 1)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/lock", #"{"reason":"LOST_DEVICE"}"#).status == 200)
+            _ = try await tenant.admin.lockSCAWallet(id: wallet.id, reason: "LOST_DEVICE")
             var heard = false
             for _ in 0..<50 where !heard {
                 try await Task.sleep(for: .milliseconds(100))
@@ -358,7 +359,7 @@ import Testing
             #expect(heard)
             #expect(try await device.manager.state() == .locked)
             await device.manager.stopEventFeed()
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/wallets/\(wallet.id)/unlock").status == 200)
+            _ = try await tenant.admin.unlockSCAWallet(id: wallet.id)
             try await Task.sleep(for: .milliseconds(1_500))
             #expect(!(await device.heard.events.contains(.walletUnlocked)))
         }
@@ -367,10 +368,10 @@ import Testing
     @Test func walletsWithoutProtectionOrWithBiometry() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/policies", Self.policies).status == 200)
+            try await Self.putPolicies(tenant)
             // No protection: never asks for credentials; possession alone signs.
             let plain = try await Self.device(tenant, applicationId: applicationId)
-            let created = try await Self.createWallet(tenant, applicationId: applicationId, protection: "none")
+            let created = try await Self.createWallet(tenant, applicationId: applicationId, protection: .none)
             _ = await plain.manager.provisioning.provision(activationCode: created.activationCode)
             guard case .connectionSuccess(let wallet) = await plain.manager.connect() else { throw Failure("connect") }
             let limits = "https://api.bank.example/v1/cards/123/limits"
@@ -384,7 +385,7 @@ import Testing
             // Biometry: the platform's prompt decides.
             let prompts = ScriptedUserVerification(answers: [.verified, .refused(.failed("not recognised"))])
             let face = try await Self.device(tenant, applicationId: applicationId, userVerification: prompts)
-            let biometric = try await Self.createWallet(tenant, applicationId: applicationId, protection: "biometric")
+            let biometric = try await Self.createWallet(tenant, applicationId: applicationId, protection: .biometric)
             _ = await face.manager.provisioning.provision(activationCode: biometric.activationCode)
             guard case .credentialsRequired(.new) = await face.manager.connect() else { throw Failure("expected credentialsRequired(.new)") }
             guard case .connectionSuccess(let faceWallet) = await face.manager.connect(newCredentials: .biometry) else { throw Failure("connect") }
@@ -404,8 +405,7 @@ import Testing
                 throw Failure("a rooted device was eligible")
             }
             #expect(reason == "DEVICE_INTEGRITY")
-            let denial = try HoldfastJSON.decode(SCAEligibilityDenial.self,
-                                                 from: try await Self.admin(tenant, "GET", "/v1/sca/eligibility/denials/\(reference)").body)
+            let denial = try await tenant.admin.scaEligibilityDenial(reference: reference)
             #expect(denial.signals == ["root"] && denial.device.model == "iPhone16,1" && denial.device.appVersion == "2.4.0")
 
             let device = try await Self.device(tenant, applicationId: applicationId)
@@ -413,7 +413,7 @@ import Testing
             let sunset = Date().addingTimeInterval(60 * 86_400)
             let rules = SCAEligibilityRules(blockedDeviceModels: ["iPhone9,3"],
                                             minimumAppVersions: [SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: sunset)])
-            #expect(try await Self.admin(tenant, "PUT", "/v1/sca/eligibility", String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)).status == 200)
+            _ = try await tenant.admin.replaceSCAEligibilityRules(rules)
             let events = try await device.manager.synchronize()
             guard case .appSunsetScheduled(let version, let date)? = events.first, events.count == 1 else { throw Failure("\(events)") }
             #expect(version == "2.5" && abs(date.timeIntervalSince(sunset)) < 1)
@@ -426,7 +426,7 @@ import Testing
 
             var blocking = rules
             blocking.blockedDeviceModels.append("iPhone16,1")
-            _ = try await Self.admin(tenant, "PUT", "/v1/sca/eligibility", String(decoding: try HoldfastJSON.encode(blocking), as: UTF8.self))
+            _ = try await tenant.admin.replaceSCAEligibilityRules(blocking)
             #expect(try await device.manager.synchronize() == [.deviceEligibilityLost(reason: "DEVICE_MODEL_BLOCKED")])
             _ = wallet
         }
@@ -534,7 +534,7 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
         var printed = ""
         do {
             let applicationId = try #require(try await tenant.createIOSApplication().id)
-            #expect(try await SCAWalletEndToEndTests.admin(tenant, "PUT", "/v1/sca/policies", SCAWalletEndToEndTests.policies).status == 200)
+            try await SCAWalletEndToEndTests.putPolicies(tenant)
             let state = tenant.scratch.appendingPathComponent("sca-cli")
             let device = ["device", "--state", state.path, "--tenant", tenant.baseURL, "--application", applicationId, "sca"]
             func sca(_ arguments: [String]) async throws -> (status: Int32, report: Report?, output: String, error: String) {
@@ -572,7 +572,7 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             let refused = try await sca(["change-pin", "--pin", "246810", "--new-pin", "99887766"])
             #expect(refused.status == 1 && refused.report?.error?.code == "WRONG_CREDENTIALS")
 
-            #expect(try await SCAWalletEndToEndTests.admin(tenant, "PUT", "/v1/sca/wallets/\(created.walletId)/lock", #"{"reason":"FRAUD_SUSPICION"}"#).status == 200)
+            _ = try await tenant.admin.lockSCAWallet(id: created.walletId, reason: "FRAUD_SUSPICION")
             let events = try await sca(["events"])
             #expect(events.report?.events?.map(\.type) == ["walletLocked"] && events.report?.events?.first?.reason == "FRAUD_SUSPICION",
                     "\(events.output)")
@@ -581,7 +581,7 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             #expect(lockedConnect.status == 1 && lockedConnect.report?.error?.code == "WALLET_LOCKED")
         }
         // The server's debug log saw every call (the access log names the SCA routes) and no PIN.
-        #expect(server.output.contains("/v1/sca/activations") && server.output.contains("/pin-attempts"))
+        #expect(server.output.contains(SCARoutes.Template.activations.template) && server.output.contains("/pin-attempts"))
         for pin in ["246810", "135790", "11223344", "99887766"] {
             #expect(!server.output.contains(pin), "the server logged \(pin)")
             #expect(!printed.contains(pin), "a command printed \(pin)")

@@ -1,4 +1,6 @@
 import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
 import Hummingbird
 import HummingbirdTesting
 @testable import HoldfastServer
@@ -11,7 +13,7 @@ import Testing
     func createListAndRevoke(_ backend: StorageBackend) async throws {
         try await withTestApp(backend) { client, startup in
             let bootstrap = try #require(startup.bootstrapAdminKey)
-            let created = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+            let created = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: .json(bearer: bootstrap),
                                                    body: jsonBody(#"{"name":"ci"}"#))
             #expect(created.status == .created)
             let key = try created.decode(CreatedAdminKey.self)
@@ -19,18 +21,18 @@ import Testing
             #expect(key.key.hasPrefix("hfk_\(key.adminKey.id)_"))
             #expect(created.headers[.cacheControl] == "no-store")
 
-            let list = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(key.key))
+            let list = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(key.key))
             #expect(list.status == .ok)
             let page = try list.decode(AdminKeyPage.self)
             #expect(Set(page.keys.map(\.name)) == ["bootstrap", "ci"])
             #expect(!list.text.contains(key.key))
             #expect(!list.text.contains("secret"))
 
-            let revoked = try await client.execute(uri: "/v1/admin/keys/\(key.adminKey.id)", method: .delete,
+            let revoked = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": key.adminKey.id]), method: .delete,
                                                    headers: .bearer(bootstrap))
             #expect(revoked.status == .ok)
             #expect(try revoked.decode(AdminKey.self).revokedAt != nil)
-            let after = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(bootstrap))
+            let after = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(bootstrap))
                 .decode(AdminKeyPage.self)
             #expect(after.keys.first { $0.id == key.adminKey.id }?.revokedAt != nil)
         }
@@ -42,12 +44,12 @@ import Testing
     func aVerifierKeyMakesSessionsAndNothingElse(_ backend: StorageBackend) async throws {
         try await withTestApp(backend, configure: { $0.publicURL = "https://verifier.example" }) { client, startup in
             let bootstrap = try #require(startup.bootstrapAdminKey)
-            let created = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+            let created = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: .json(bearer: bootstrap),
                                                    body: jsonBody(#"{"name":"web","scope":"verifier"}"#))
             #expect(created.status == .created)
             let verifier = try created.decode(CreatedAdminKey.self)
             #expect(verifier.adminKey.scope == .verifier)
-            #expect(try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+            #expect(try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: .json(bearer: bootstrap),
                                              body: jsonBody(#"{"name":"x","scope":"root"}"#)).status == .badRequest)
 
             for (uri, method) in [("/v1/admin/keys", HTTPRequest.Method.get), ("/v1/holder/applications", .get),
@@ -59,22 +61,22 @@ import Testing
             }
 
             let query = #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":false}}}}"#
-            let session = try await client.execute(uri: "/v2/presentations/sessions", method: .post, headers: .json(bearer: verifier.key),
+            let session = try await client.execute(uri: PresentationRoutes.Template.sessions.template, method: .post, headers: .json(bearer: verifier.key),
                                                    body: jsonBody(query))
             #expect(session.status == .created)
             let id = try #require(try session.decode([String: String].self)["sessionId"])
-            let result = try await client.execute(uri: "/v2/presentations/sessions/\(id)/result", method: .get, headers: .bearer(verifier.key))
+            let result = try await client.execute(uri: PresentationRoutes.Template.result.path(["sessionId": id]), method: .get, headers: .bearer(verifier.key))
             #expect(result.status == .ok && result.text.contains("pending"))
-            let qr = try await client.execute(uri: "/v2/presentations/sessions/\(id)/qr", method: .get, headers: .bearer(verifier.key))
+            let qr = try await client.execute(uri: PresentationRoutes.Template.qr.path(["sessionId": id]), method: .get, headers: .bearer(verifier.key))
             #expect(qr.status == .ok && qr.headers[.contentType] == "image/svg+xml" && qr.text.hasPrefix("<svg"))
             // Another key's session is not found, whatever its scope; so is a response_code that was never given.
-            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/result", method: .get, headers: .bearer(bootstrap)).status == .notFound)
-            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/qr", method: .get, headers: .bearer(bootstrap)).status == .notFound)
-            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/result?response_code=guess", method: .get).status == .notFound)
-            #expect(try await client.execute(uri: "/v2/presentations/sessions/\(id)/qr", method: .get).status == .unauthorized)
+            #expect(try await client.execute(uri: PresentationRoutes.Template.result.path(["sessionId": id]), method: .get, headers: .bearer(bootstrap)).status == .notFound)
+            #expect(try await client.execute(uri: PresentationRoutes.Template.qr.path(["sessionId": id]), method: .get, headers: .bearer(bootstrap)).status == .notFound)
+            #expect(try await client.execute(uri: PresentationRoutes.Template.result.path(["sessionId": id]) + "?response_code=guess", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: PresentationRoutes.Template.qr.path(["sessionId": id]), method: .get).status == .unauthorized)
 
             // The bootstrap key is still the last admin key.
-            let last = try await client.execute(uri: "/v1/admin/keys/\(try #require(try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(bootstrap)).decode(AdminKeyPage.self).keys.first { $0.bootstrap }).id)",
+            let last = try await client.execute(uri: "/v1/admin/keys/\(try #require(try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(bootstrap)).decode(AdminKeyPage.self).keys.first { $0.bootstrap }).id)",
                                                 method: .delete, headers: .bearer(bootstrap))
             #expect(last.status == .conflict && last.problem?.code == "LAST_ADMIN_KEY")
         }
@@ -84,10 +86,10 @@ import Testing
     func revokedKeyIsUnauthenticated(_ backend: StorageBackend) async throws {
         try await withTestApp(backend) { client, startup in
             let bootstrap = try #require(startup.bootstrapAdminKey)
-            let created = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+            let created = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: .json(bearer: bootstrap),
                                                    body: jsonBody(#"{"name":"short-lived"}"#)).decode(CreatedAdminKey.self)
-            _ = try await client.execute(uri: "/v1/admin/keys/\(created.adminKey.id)", method: .delete, headers: .bearer(bootstrap))
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(created.key))
+            _ = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": created.adminKey.id]), method: .delete, headers: .bearer(bootstrap))
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(created.key))
             #expect(response.status == .unauthorized)
             #expect(response.problem?.code == "UNAUTHENTICATED")
         }
@@ -106,7 +108,7 @@ import Testing
             if let credential {
                 headers[.authorization] = credential.hasPrefix("Basic") ? credential : "Bearer \(credential)"
             }
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: headers)
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: headers)
             #expect(response.status == .unauthorized, "\(label)")
             #expect(response.headers[.contentType] == "application/problem+json")
             #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
@@ -121,7 +123,7 @@ import Testing
             let bootstrap = try #require(startup.bootstrapAdminKey)
             let id = bootstrap.split(separator: "_")[1]
             let forged = "hfk_\(id)_" + String(repeating: "0", count: 64)
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .get, headers: .bearer(forged))
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(forged))
             #expect(response.status == .unauthorized)
         }
     }
@@ -131,20 +133,20 @@ import Testing
         try await withTestApp(backend) { client, startup in
             let bootstrap = try #require(startup.bootstrapAdminKey)
             let id = String(bootstrap.split(separator: "_")[1])
-            let response = try await client.execute(uri: "/v1/admin/keys/\(id)", method: .delete, headers: .bearer(bootstrap))
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": id]), method: .delete, headers: .bearer(bootstrap))
             #expect(response.status == .conflict)
             #expect(response.problem?.code == "LAST_ADMIN_KEY")
             // With a second active key it may.
-            _ = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: .json(bearer: bootstrap),
+            _ = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: .json(bearer: bootstrap),
                                          body: jsonBody(#"{"name":"second"}"#))
-            let again = try await client.execute(uri: "/v1/admin/keys/\(id)", method: .delete, headers: .bearer(bootstrap))
+            let again = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": id]), method: .delete, headers: .bearer(bootstrap))
             #expect(again.status == .ok)
         }
     }
 
     @Test func unknownKeyIsNotFound() async throws {
         try await withTestApp(.sqlite) { client, startup in
-            let response = try await client.execute(uri: "/v1/admin/keys/0123456789abcdef01234567", method: .delete,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": "0123456789abcdef01234567"]), method: .delete,
                                                     headers: .bearer(startup.bootstrapAdminKey))
             #expect(response.status == .notFound)
             #expect(response.problem?.code == "ADMIN_KEY_NOT_FOUND")
@@ -158,7 +160,7 @@ import Testing
     ])
     func createRejectsAnInvalidNameNamingTheField(_ body: String, _ code: String) async throws {
         try await withTestApp(.sqlite) { client, startup in
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .post,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post,
                                                     headers: .json(bearer: startup.bootstrapAdminKey), body: jsonBody(body))
             #expect(response.status == .badRequest)
             let problem = try #require(response.problem)
@@ -171,7 +173,7 @@ import Testing
     func listPagesWithNextCursor(_ backend: StorageBackend) async throws {
         try await withTestApp(backend) { client, startup in
             for index in 0..<3 {
-                _ = try await client.execute(uri: "/v1/admin/keys", method: .post,
+                _ = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post,
                                              headers: .json(bearer: startup.bootstrapAdminKey),
                                              body: jsonBody("{\"name\":\"k\(index)\"}"))
             }
@@ -186,7 +188,7 @@ import Testing
             }
             #expect(seen.count == 4)
             #expect(seen == seen.sorted())
-            let bad = try await client.execute(uri: "/v1/admin/keys?limit=0", method: .get,
+            let bad = try await client.execute(uri: AdminKeyRoutes.Template.keys.template + "?limit=0", method: .get,
                                                headers: .bearer(startup.bootstrapAdminKey))
             #expect(bad.problem?.errors?.first?.field == "limit")
         }

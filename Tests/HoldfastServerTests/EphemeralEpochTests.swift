@@ -46,7 +46,7 @@ import TestSupport
                                             issuedAt: earlier, accessToken: device.licenseToken)
             #expect(try await kit.call(device, renewal, proof: dpop).status == .ok)
             #expect(try await kit.call(device, renewal, proof: dpop).problemCode == HoldfastErrorCode.invalidDPoPProof.rawValue)
-            #expect(try await kit.admin("/v1/sca/policies", .put, SCAWalletTests.policies).status == .ok)
+            #expect(try await kit.admin(SCARoutes.Template.policies, .put, SCAWalletTests.policies).status == .ok)
             let (walletKey, walletId, _) = try await SCAWalletTests.activatedWallet(kit, applicationId: applicationId)
             let url = "\(SCAWalletTests.base)/v1/cards/9/Activate"
             let sca = try SCAWalletTests.proof(walletId: walletId, key: walletKey, method: "PUT", url: url, body: nil, pattern: .none,
@@ -66,7 +66,7 @@ import TestSupport
                     "\(replayed.text)")
             #expect(try await SCAWalletTests.verify(kit, proof: sca, method: "PUT", url: url, body: nil).code
                     == SCAProofFailureCode.issuedBeforeStoreReset)
-            let instances = try await kit.admin("/v1/holder/applications/\(applicationId)/instances", .get).wire(InstancePage.self)
+            let instances = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": applicationId], .get).wire(InstancePage.self)
             #expect(instances.data.count == 2)
 
             // Issued after the epoch: accepted once.

@@ -37,13 +37,13 @@ import Testing
             }
             let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.7"]
             let challengeResponse = try await kit.client.execute(
-                uri: "/v1/holder/applications/\(applicationId)/challenges", method: .post, headers: elsewhere)
+                uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]), method: .post, headers: elsewhere)
             #expect(challengeResponse.status == .created)
             let challenge = try challengeResponse.wire(ChallengeResponse.self).challenge
             var headers = HTTPFields.json(bearer: nil)
             headers[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.7"
             let body = try HoldfastJSON.encode(try TetheringTestKit.registration(challenge: challenge, key: P256.Signing.PrivateKey()))
-            let registration = try await kit.client.execute(uri: "/v1/holder/applications/\(applicationId)/instances",
+            let registration = try await kit.client.execute(uri: TetheringRoutes.Template.instances.path(["applicationId": applicationId]),
                                                             method: .post, headers: headers,
                                                             body: jsonBody(String(decoding: body, as: UTF8.self)))
             #expect(registration.status == .created, "registration: \(registration.status) \(registration.text)")

@@ -18,25 +18,25 @@ import Testing
             let android = try await kit.createApplication(TetheringTestKit.androidApplication(name: "Droid"))
             #expect(android.platform.holderPlatform == .android)
 
-            let fetched = try await kit.admin("/v1/holder/applications/\(id)", .get)
+            let fetched = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .get)
             #expect(fetched.status == .ok)
             #expect(try fetched.wire(HolderApplication.self) == ios)
 
-            let replaced = try await kit.admin("/v1/holder/applications/\(id)", .put,
+            let replaced = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .put,
                                                TetheringTestKit.iosApplication(name: "Wallet 2", extra: #","maxTimeOfflineInSecs":86400,"channel":"staging","developmentIntegrityAllowed":true"#))
             #expect(replaced.status == .ok)
             let updated = try replaced.wire(HolderApplication.self)
             #expect(updated.name == "Wallet 2" && updated.maxTimeOfflineInSecs == 86_400 && updated.channel == .staging)
 
-            let first = try await kit.admin("/v1/holder/applications?limit=1", .get).wire(HolderApplicationPage.self)
+            let first = try await kit.admin(TetheringRoutes.Template.applications, query: "?limit=1", .get).wire(HolderApplicationPage.self)
             #expect(first.data.count == 1)
             let cursor = try #require(first.nextCursor)
-            let second = try await kit.admin("/v1/holder/applications?limit=1&cursor=\(cursor)", .get).wire(HolderApplicationPage.self)
+            let second = try await kit.admin(TetheringRoutes.Template.applications, query: "?limit=1&cursor=\(cursor)", .get).wire(HolderApplicationPage.self)
             #expect(second.data.count == 1 && second.nextCursor == nil)
             #expect(Set((first.data + second.data).compactMap(\.id)) == [id, try #require(android.id)])
 
-            #expect(try await kit.admin("/v1/holder/applications/\(id)", .delete).status == .noContent)
-            let gone = try await kit.admin("/v1/holder/applications/\(id)", .get)
+            #expect(try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .delete).status == .noContent)
+            let gone = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .get)
             #expect(gone.status == .notFound && gone.problemCode == "APPLICATION_NOT_FOUND")
         }
     }
@@ -45,7 +45,7 @@ import Testing
     func nameMustBeUnique(_ backend: StorageBackend) async throws {
         try await TetheringTestKit.run(backend) { kit in
             _ = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Same"))
-            let again = try await kit.admin("/v1/holder/applications", .post, TetheringTestKit.androidApplication(name: "Same"))
+            let again = try await kit.admin(TetheringRoutes.Template.applications, .post, TetheringTestKit.androidApplication(name: "Same"))
             #expect(again.status == .conflict)
             #expect(again.problemCode == "APPLICATION_NAME_TAKEN")
             #expect(again.problem?.errors?.first?.field == "name")
@@ -70,7 +70,7 @@ import Testing
     ])
     func invalidApplicationsAreFieldLevelProblems(_ label: String, _ body: String, _ field: String) async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
-            let response = try await kit.admin("/v1/holder/applications", .post, body)
+            let response = try await kit.admin(TetheringRoutes.Template.applications, .post, body)
             #expect(response.status == .badRequest, "\(label)")
             #expect(response.problemCode == "VALIDATION_FAILED", "\(label)")
             #expect(response.problem?.errors?.contains { $0.field == field } == true, "\(label): \(response.text)")
@@ -80,7 +80,7 @@ import Testing
     @Test func everyInvalidFieldIsReportedAtOnce() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let body = #"{"type":"ios","name":"x","clientId":"c","bundleId":"bad..id","teamId":"no","maxTimeOfflineInSecs":5,"appAttest":{"required":true,"environment":"production"}}"#
-            let fields = Set(try await kit.admin("/v1/holder/applications", .post, body).problem?.errors?.map(\.field) ?? [])
+            let fields = Set(try await kit.admin(TetheringRoutes.Template.applications, .post, body).problem?.errors?.map(\.field) ?? [])
             #expect(fields == ["bundleId", "teamId", "maxTimeOfflineInSecs"])
         }
     }
@@ -89,7 +89,7 @@ import Testing
     @Test func missingAndMistypedFieldsAreReportedAtOnceWithTheValueErrors() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let body = #"{"type":"ios","name":"","bundleId":7,"maxTimeOfflineInSecs":"soon","appAttest":{"environment":"production"}}"#
-            let response = try await kit.admin("/v1/holder/applications", .post, body)
+            let response = try await kit.admin(TetheringRoutes.Template.applications, .post, body)
             #expect(response.status == .badRequest)
             #expect(response.problemCode == "VALIDATION_FAILED")
             let errors = response.problem?.errors ?? []
@@ -103,7 +103,7 @@ import Testing
     @Test func typeCannotChange() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let app = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Fixed"))
-            let response = try await kit.admin("/v1/holder/applications/\(try #require(app.id))", .put,
+            let response = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": try #require(app.id)], .put,
                                                TetheringTestKit.androidApplication(name: "Fixed"))
             #expect(response.status == .conflict)
             #expect(response.problem?.errors?.first?.field == "type")
@@ -112,7 +112,7 @@ import Testing
 
     @Test func applicationRoutesRequireTheAdminKey() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
-            let response = try await kit.client.execute(uri: "/v1/holder/applications", method: .get)
+            let response = try await kit.client.execute(uri: TetheringRoutes.Template.applications.template, method: .get)
             #expect(response.status == .unauthorized)
         }
     }
@@ -120,11 +120,11 @@ import Testing
     @Test func unknownOrMalformedIdsAreNotFound() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             for id in [UUID().uuidString.lowercased(), "not-a-uuid", "%00"] {
-                let response = try await kit.admin("/v1/holder/applications/\(id)", .get)
+                let response = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .get)
                 #expect(response.status == .notFound)
                 #expect(response.problemCode == "APPLICATION_NOT_FOUND")
             }
-            let badCursor = try await kit.admin("/v1/holder/applications?cursor=zzz", .get)
+            let badCursor = try await kit.admin(TetheringRoutes.Template.applications, query: "?cursor=zzz", .get)
             #expect(badCursor.status == .badRequest)
         }
     }
@@ -136,7 +136,7 @@ import Testing
             let id = try #require(app.id)
             let device = try await kit.registerDevice(id)
             #expect(try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations").status == .ok)
-            #expect(try await kit.admin("/v1/holder/applications/\(id)", .delete).status == .noContent)
+            #expect(try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .delete).status == .noContent)
             let refused = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations")
             #expect(refused.status == .forbidden)
             #expect(refused.problemCode == "INSTANCE_REVOKED")

@@ -140,15 +140,15 @@ import Testing
             let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
             #expect(try await kit.call(device, Self.path(device, "license")).status == .ok)
-            let deleted = try await kit.admin("/v1/holder/applications/\(id)/instances/\(device.instanceId)", .delete)
+            let deleted = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
             #expect(deleted.status == .noContent)
             for suffix in ["license", "wallet-attestations"] {
                 let refused = try await kit.call(device, Self.path(device, suffix))
                 #expect(refused.status == .forbidden && refused.problemCode == "INSTANCE_REVOKED")
             }
-            let again = try await kit.admin("/v1/holder/applications/\(id)/instances/\(device.instanceId)", .delete)
+            let again = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
             #expect(again.status == .notFound && again.problemCode == "INSTANCE_NOT_FOUND")
-            let list = try await kit.admin("/v1/holder/applications/\(id)/instances", .get).wire(InstancePage.self)
+            let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
             #expect(list.data.isEmpty)
         }
     }
@@ -239,7 +239,7 @@ import Testing
             #expect(response.status == .ok)
             let attestation = try response.wire(WalletAttestationResponse.self)
             #expect(attestation.expiresAt.timeIntervalSinceNow <= 3600)
-            let jwks = try await kit.client.execute(uri: "/.well-known/jwks.json", method: .get)
+            let jwks = try await kit.client.execute(uri: OperationalRoutes.Template.jwks.template, method: .get)
             let keys = try JSONDecoder().decode(JWKSet.self, from: Data(jwks.body.readableBytesView))
             let pop = try await ClientAttestationPoP.create(audience: "https://issuer.test", signer: JWSSigningKey(device.key),
                                                             issuedAt: Date())

@@ -42,13 +42,13 @@ struct IssuanceTestWallet: Sendable {
     // MARK: admin
 
     func createConfiguration(_ json: String = IssuanceTestWallet.configuration) async throws {
-        let response = try await kit.admin("/v1/credentials/mobile/configurations", .post, json)
+        let response = try await kit.admin(CredentialAdminRoutes.Template.configurations, .post, json)
         try #require(response.status == .created, "configuration: \(response.status) \(response.text)")
     }
 
     func offer(configurationId: String = "mdl", claims: String = IssuanceTestWallet.claims, extra: String = "") async throws
         -> (created: CredentialOfferCreated, code: String) {
-        let response = try await kit.admin("/v1/credentials/mobile/offers", .post,
+        let response = try await kit.admin(CredentialAdminRoutes.Template.offers, .post,
                                            #"{"configurationId":"\#(configurationId)","claims":\#(claims)\#(extra)}"#)
         try #require(response.status == .created, "offer: \(response.status) \(response.text)")
         let created = try response.wire(CredentialOfferCreated.self)
@@ -68,10 +68,10 @@ struct IssuanceTestWallet: Sendable {
     // MARK: metadata
 
     func endpoints() async throws -> (token: String, nonce: String, credential: String) {
-        let issuer = try await kit.client.execute(uri: "/.well-known/openid-credential-issuer", method: .get)
+        let issuer = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
         try #require(issuer.status == .ok)
         let metadata = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(issuer.body.readableBytesView)).objectValue)
-        let server = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
+        let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
         let authorization = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(server.body.readableBytesView)).objectValue)
         return (try #require(authorization["token_endpoint"]?.stringValue),
                 try #require(metadata["nonce_endpoint"]?.stringValue),

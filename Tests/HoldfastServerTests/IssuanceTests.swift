@@ -44,7 +44,7 @@ import X509
             let issuerSigned = try IssuerSigned(decoding: try #require(Base64URL.decode(first)))
 
             // The mDoc verifies against the tenant's IACA, carries the claims and is bound to the proof's key.
-            let iacas = try await kit.admin("/v1/credentials/mobile/iacas", .get).wire(MobileIACAList.self)
+            let iacas = try await kit.admin(CredentialAdminRoutes.Template.iacas, .get).wire(MobileIACAList.self)
             let trust = try IssuerTrust(pem: iacas.data.map(\.certificatePem).joined(separator: "\n"))
             let verified = try await MDocVerifier(trust: trust).verify(issuerSigned, docType: IssuanceTestWallet.docType, at: Date())
             #expect(verified.mso.deviceKey == COSEKey(publicKey: credentialKey.publicKey))
@@ -60,13 +60,13 @@ import X509
             let status = try #require(verified.mso.status)
 
             // The admin list knows it, without claim values; a revocation shows in the status list token.
-            let list = try await kit.admin("/v1/credentials/mobile", .get).wire(IssuedCredentialPage.self)
+            let list = try await kit.admin(CredentialAdminRoutes.Template.credentials, .get).wire(IssuedCredentialPage.self)
             let issued = try #require(list.data.first)
             #expect(list.data.count == 1)
             #expect(issued.status == "valid")
             #expect(issued.instanceId == wallet.device.instanceId)
             #expect(issued.statusList == CredentialStatusListReference(uri: status.uri, idx: Int(status.index)))
-            let revoked = try await kit.admin("/v1/credentials/mobile/\(issued.id)/status", .post, #"{"status":"revoked"}"#)
+            let revoked = try await kit.admin(CredentialAdminRoutes.Template.credentialStatus, ["credentialId": issued.id], .post, #"{"status":"revoked"}"#)
             #expect(revoked.status == .ok)
             #expect(try revoked.wire(IssuedCredential.self).status == "revoked")
             let tokenResponse = try await kit.client.execute(uri: IssuanceTestWallet.path(status.uri), method: .get)
@@ -75,7 +75,7 @@ import X509
             #expect(signed.format == .cwt)
             #expect(try signed.token.list.status(at: Int(status.index)) == 1)
             // Revocation is final.
-            let reinstated = try await kit.admin("/v1/credentials/mobile/\(issued.id)/status", .post, #"{"status":"valid"}"#)
+            let reinstated = try await kit.admin(CredentialAdminRoutes.Template.credentialStatus, ["credentialId": issued.id], .post, #"{"status":"valid"}"#)
             #expect(reinstated.status == .conflict)
         }
     }
@@ -84,7 +84,7 @@ import X509
         try await TetheringTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
-            let response = try await kit.client.execute(uri: "/.well-known/openid-credential-issuer", method: .get)
+            let response = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
             let metadata = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView)).objectValue)
             #expect(metadata["credential_issuer"]?.stringValue == TetheringTestKit.publicURL)
             #expect(metadata["status_list_aggregation_endpoint"]?.stringValue
@@ -95,7 +95,7 @@ import X509
             #expect(mdl["cryptographic_binding_methods_supported"] == .array([.string("cose_key")]))
             #expect(mdl["proof_types_supported"]?.objectValue?["jwt"]?.objectValue?["proof_signing_alg_values_supported"]
                 == .array([.string("ES256")]))
-            let server = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
+            let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
             let authorization = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(server.body.readableBytesView)).objectValue)
             #expect(authorization["issuer"]?.stringValue == TetheringTestKit.publicURL)
             #expect(authorization["token_endpoint_auth_methods_supported"] == .array([.string("attest_jwt_client_auth")]))
@@ -200,7 +200,7 @@ import X509
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
-            let deleted = try await kit.admin("/v1/holder/applications/\(wallet.device.applicationId)/instances/\(wallet.device.instanceId)",
+            let deleted = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": wallet.device.applicationId, "instanceId": wallet.device.instanceId],
                                               .delete)
             #expect(deleted.status == .noContent)
             let response = try await wallet.tokenRequest(endpoint: try await wallet.endpoints().token, code: code,
@@ -219,7 +219,7 @@ import X509
             let providerKey = P256.Signing.PrivateKey()
             let providerJWK = JWK(publicKey: providerKey.publicKey, kid: "provider-1")
             let jwks = String(decoding: try JSONEncoder().encode(JWKSet(keys: [providerJWK])), as: UTF8.self)
-            let created = try await kit.admin("/v1/credentials/mobile/wallet-providers", .post,
+            let created = try await kit.admin(CredentialAdminRoutes.Template.walletProviders, .post,
                                               #"{"name":"Example wallet","issuer":"https://wallet-provider.example","jwks":\#(jwks)}"#)
             #expect(created.status == .created, "\(created.text)")
             let provider = try created.wire(TrustedWalletProvider.self)
@@ -259,7 +259,7 @@ import X509
             #expect(stale.status == .unauthorized)
             #expect(IssuanceTestWallet.oauthError(stale) == "use_fresh_attestation", "\(stale.text)")
 
-            #expect(try await kit.admin("/v1/credentials/mobile/wallet-providers/\(try #require(provider.id))", .delete).status == .noContent)
+            #expect(try await kit.admin(CredentialAdminRoutes.Template.walletProvider, ["id": try #require(provider.id)], .delete).status == .noContent)
             let removed = try await wallet.tokenRequest(endpoint: endpoint, code: second, dpopKey: P256.Signing.PrivateKey(),
                                                         attestation: try attestation(issuer: "https://wallet-provider.example", key: providerKey),
                                                         popKey: instanceKey)
@@ -269,10 +269,10 @@ import X509
 
             let privateKey = String(decoding: try JSONEncoder().encode(["keys": [["kty": "EC", "crv": "P-256", "x": providerJWK.x ?? "",
                                                                                    "y": providerJWK.y ?? "", "d": "AAAA"]]]), as: UTF8.self)
-            let refused = try await kit.admin("/v1/credentials/mobile/wallet-providers", .post,
+            let refused = try await kit.admin(CredentialAdminRoutes.Template.walletProviders, .post,
                                               #"{"name":"Leaky","issuer":"https://leaky.example","jwks":\#(privateKey)}"#)
             #expect(refused.status == .badRequest)
-            let own = try await kit.admin("/v1/credentials/mobile/wallet-providers", .post,
+            let own = try await kit.admin(CredentialAdminRoutes.Template.walletProviders, .post,
                                           #"{"name":"Self","issuer":"\#(TetheringTestKit.publicURL)","jwks":\#(jwks)}"#)
             #expect(own.status == .badRequest)
         }
@@ -426,32 +426,32 @@ import X509
         try await TetheringTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
-            let duplicate = try await kit.admin("/v1/credentials/mobile/configurations", .post, IssuanceTestWallet.configuration)
+            let duplicate = try await kit.admin(CredentialAdminRoutes.Template.configurations, .post, IssuanceTestWallet.configuration)
             #expect(duplicate.status == .conflict)
-            let bad = try await kit.admin("/v1/credentials/mobile/configurations", .post,
+            let bad = try await kit.admin(CredentialAdminRoutes.Template.configurations, .post,
                                           #"{"id":"a b","docType":"","display":{"name":"x"},"validForDays":0}"#)
             #expect(bad.status == .badRequest)
             #expect(Set(bad.problem?.errors?.map(\.field) ?? []) == ["id", "docType", "validForDays"])
 
-            let listed = try await kit.admin("/v1/credentials/mobile/configurations", .get).wire(CredentialConfigurationList.self)
+            let listed = try await kit.admin(CredentialAdminRoutes.Template.configurations, .get).wire(CredentialConfigurationList.self)
             #expect(listed.data.map(\.id) == ["mdl"])
             #expect(listed.data.first?.revocable == true)
 
-            let unknownElement = try await kit.admin("/v1/credentials/mobile/offers", .post,
+            let unknownElement = try await kit.admin(CredentialAdminRoutes.Template.offers, .post,
                                                      #"{"configurationId":"mdl","claims":{"org.iso.18013.5.1":{"eye_colour":"blue"}}}"#)
             #expect(unknownElement.status == .badRequest)
             #expect(unknownElement.problem?.errors?.first?.field == "claims.org.iso.18013.5.1.eye_colour")
-            let badDate = try await kit.admin("/v1/credentials/mobile/offers", .post,
+            let badDate = try await kit.admin(CredentialAdminRoutes.Template.offers, .post,
                                               #"{"configurationId":"mdl","claims":{"org.iso.18013.5.1":{"birth_date":{"$type":"full-date","value":"1990-02-30"}}}}"#)
             #expect(badDate.status == .badRequest)
-            let unknownConfiguration = try await kit.admin("/v1/credentials/mobile/offers", .post,
+            let unknownConfiguration = try await kit.admin(CredentialAdminRoutes.Template.offers, .post,
                                                            #"{"configurationId":"nope","claims":{"a":{"b":1}}}"#)
             #expect(unknownConfiguration.status == .notFound)
 
-            let deleted = try await kit.admin("/v1/credentials/mobile/configurations/mdl", .delete)
+            let deleted = try await kit.admin(CredentialAdminRoutes.Template.configuration, ["id": "mdl"], .delete)
             #expect(deleted.status == .noContent)
-            #expect(try await kit.admin("/v1/credentials/mobile/configurations/mdl", .get).status == .notFound)
-            let missing = try await kit.admin("/v1/credentials/mobile/\(UUID().uuidString.lowercased())/status", .post, #"{"status":"revoked"}"#)
+            #expect(try await kit.admin(CredentialAdminRoutes.Template.configuration, ["id": "mdl"], .get).status == .notFound)
+            let missing = try await kit.admin(CredentialAdminRoutes.Template.credentialStatus, ["credentialId": UUID().uuidString.lowercased()], .post, #"{"status":"revoked"}"#)
             #expect(missing.status == .notFound)
         }
     }
@@ -487,8 +487,8 @@ struct IssuancePeerTests {
             let offerResult = try await Peer.run("peer_oid4vci.py", ["offer", "--offer", offer.offerUri])
             #expect(offerResult.accepted, "\(offerResult.stdout) \(offerResult.stderr)")
 
-            let issuer = try await kit.client.execute(uri: "/.well-known/openid-credential-issuer", method: .get)
-            let server = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
+            let issuer = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
+            let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
             let metadata = try await Peer.run("peer_oid4vci.py", ["metadata", "--issuer", issuer.text, "--auth-server", server.text])
             let object = try metadata.object()
             let authorization = try #require(object["authorization_server"] as? [String: Any])

@@ -24,10 +24,10 @@ import X509
                 let bootstrap = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
                     .create(name: "test").key
                 try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
-                    let unauthenticated = try await client.execute(uri: "/v1/credentials/mobile/iacas", method: .get)
+                    let unauthenticated = try await client.execute(uri: CredentialAdminRoutes.Template.iacas.template, method: .get)
                     #expect(unauthenticated.status == .unauthorized)
 
-                    let response = try await client.execute(uri: "/v1/credentials/mobile/iacas", method: .get,
+                    let response = try await client.execute(uri: CredentialAdminRoutes.Template.iacas.template, method: .get,
                                                             headers: .bearer(bootstrap))
                     #expect(response.status == .ok)
                     let list = try response.decode(MobileIACAList.self)

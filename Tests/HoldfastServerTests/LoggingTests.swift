@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastAdmin
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -47,7 +48,7 @@ import Testing
         let logger = Logger(label: "holdfast") { JSONLogHandler(label: $0, level: .info, sink: sink) }
         try await withTestApp(.sqlite, logger: logger) { client, startup in
             let key = try #require(startup.bootstrapAdminKey)
-            _ = try await client.execute(uri: "/v1/admin/keys?limit=5", method: .get,
+            _ = try await client.execute(uri: AdminKeyRoutes.Template.keys.template + "?limit=5", method: .get,
                                          headers: [.authorization: "Bearer \(key)", HTTPField.Name("X-Request-Id")!: "req-42"])
             let requestLines = lines.all.filter { $0.contains("req-42") }
             #expect(!requestLines.isEmpty)

@@ -1,5 +1,6 @@
 import Attestation
 import Foundation
+import HoldfastAdmin
 import Hummingbird
 import HummingbirdTesting
 @testable import HoldfastServer
@@ -39,7 +40,7 @@ import Testing
         try await withTestApp(.sqlite) { client, startup in
             _ = try await client.execute(uri: "/health", method: .get)
             _ = try await client.execute(uri: "/no/such/route", method: .get)
-            _ = try await client.execute(uri: "/v1/admin/keys/0123456789abcdef01234567", method: .delete,
+            _ = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": "0123456789abcdef01234567"]), method: .delete,
                                          headers: .bearer(startup.bootstrapAdminKey))
             let response = try await client.execute(uri: "/metrics", method: .get)
             #expect(response.status == .ok)

@@ -1,4 +1,6 @@
 import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -9,7 +11,7 @@ import Testing
 @Suite struct ProblemDetailsTests {
     @Test func malformedJSONIsInvalidJSON() async throws {
         try await withTestApp(.sqlite) { client, startup in
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .post,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post,
                                                     headers: .json(bearer: startup.bootstrapAdminKey), body: jsonBody("{\"name\":"))
             #expect(response.status == .badRequest)
             #expect(response.headers[.contentType] == "application/problem+json")
@@ -22,7 +24,7 @@ import Testing
 
     @Test func wrongFieldTypeNamesTheField() async throws {
         try await withTestApp(.sqlite) { client, startup in
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .post,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post,
                                                     headers: .json(bearer: startup.bootstrapAdminKey), body: jsonBody(#"{"name":42}"#))
             #expect(response.status == .badRequest)
             let problem = try #require(response.problem)
@@ -34,7 +36,7 @@ import Testing
 
     @Test func missingFieldNamesTheField() async throws {
         try await withTestApp(.sqlite) { client, startup in
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .post,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post,
                                                     headers: .json(bearer: startup.bootstrapAdminKey), body: jsonBody("{}"))
             #expect(response.problem?.errors?.first == .init(field: "name", code: "REQUIRED", detail: "the field is required"))
         }
@@ -55,7 +57,7 @@ import Testing
             #expect(response.status == .methodNotAllowed)
             #expect(response.headers[.allow] == "GET")
             #expect(response.problem?.code == "METHOD_NOT_ALLOWED")
-            let templated = try await client.execute(uri: "/v1/admin/keys/abc", method: .put)
+            let templated = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": "abc"]), method: .put)
             #expect(templated.headers[.allow] == "DELETE")
         }
     }
@@ -64,7 +66,7 @@ import Testing
     func oversizedBodyIsPayloadTooLarge(_ setup: TestingSetup) async throws {
         try await withTestApp(.sqlite, setup, configure: { $0.maxBodyBytes = 1024 }) { client, startup in
             let big = "{\"name\":\"" + String(repeating: "x", count: 2000) + "\"}"
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .post,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post,
                                                     headers: .json(bearer: startup.bootstrapAdminKey), body: jsonBody(big))
             #expect(response.status == .contentTooLarge)
             #expect(response.problem?.code == "PAYLOAD_TOO_LARGE")
@@ -75,7 +77,7 @@ import Testing
         try await withTestApp(.sqlite) { client, startup in
             var headers = HTTPFields.bearer(startup.bootstrapAdminKey)
             headers[.contentType] = "text/plain"
-            let response = try await client.execute(uri: "/v1/admin/keys", method: .post, headers: headers,
+            let response = try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: headers,
                                                     body: jsonBody(#"{"name":"x"}"#))
             #expect(response.status == .unsupportedMediaType)
             #expect(response.problem?.code == "UNSUPPORTED_MEDIA_TYPE")
@@ -89,7 +91,7 @@ import Testing
     @Test func unexpectedErrorIsInternalErrorWithoutInternals() async throws {
         try await StorageBackend.sqlite.withConfiguration { configuration in
             try await TestServices.with(configuration) { services in
-                let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, "/boom") { _, _ in throw Leaky() }]
+                let routes = RouteTable(HoldfastControllers.make(services)).routes + [Route.public(.get, RouteTemplate("/boom")) { _, _ in throw Leaky() }]
                 let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(routes))
                 let application = Application(router: router, logger: StorageBackend.quietLogger)
                 try await application.test(.router) { client in

@@ -148,7 +148,7 @@ import Testing
             let application = try await kit.createApplication(TetheringTestKit.iosApplication())
             let applicationId = try #require(application.id)
             for _ in 0..<3 { _ = try await kit.challenge(applicationId) }
-            let refused = try await kit.client.execute(uri: "/v1/holder/applications/\(applicationId)/challenges", method: .post)
+            let refused = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]), method: .post)
             #expect(refused.status == .tooManyRequests)
             #expect(refused.headers[.contentType] == "application/problem+json")
             // The next token is up to 1,000 s away (less what the three requests took).
@@ -160,7 +160,7 @@ import Testing
                 challenge: String(repeating: "A", count: 43), key: .init()))
             #expect(registration.status == .tooManyRequests)
             // Admin calls are authenticated and not counted.
-            #expect(try await kit.admin("/v1/holder/applications", .get).status == .ok)
+            #expect(try await kit.admin(TetheringRoutes.Template.applications, .get).status == .ok)
         }
     }
 
@@ -174,7 +174,7 @@ import Testing
             func challenge(from client: String?) async throws -> HTTPResponse.Status {
                 var headers = HTTPFields()
                 if let client { headers[Self.forwardedFor] = client }
-                return try await kit.client.execute(uri: "/v1/holder/applications/\(applicationId)/challenges",
+                return try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]),
                                                     method: .post, headers: headers).status
             }
             for _ in 0..<2 { #expect(try await challenge(from: "198.51.100.7") == .created) }
@@ -194,11 +194,11 @@ import Testing
             let application = try await kit.createApplication(TetheringTestKit.iosApplication())
             let applicationId = try #require(application.id)
             for client in ["198.51.100.1", "198.51.100.2"] {
-                let response = try await kit.client.execute(uri: "/v1/holder/applications/\(applicationId)/challenges",
+                let response = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]),
                                                             method: .post, headers: [Self.forwardedFor: client])
                 #expect(response.status == .created)
             }
-            let third = try await kit.client.execute(uri: "/v1/holder/applications/\(applicationId)/challenges",
+            let third = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]),
                                                      method: .post, headers: [Self.forwardedFor: "198.51.100.3"])
             #expect(third.status == .tooManyRequests)
         }

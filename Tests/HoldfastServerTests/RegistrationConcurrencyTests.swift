@@ -38,7 +38,7 @@ import TestSupport
             let outcomes = try await Self.race(challenge: try await kit.challenge(id), applicationId: id, clients: [kit])
             #expect(outcomes.filter { $0 == "created" }.count == 1)
             #expect(outcomes.filter { $0 == "INVALID_CHALLENGE" }.count == Self.racers - 1)
-            let list = try await kit.admin("/v1/holder/applications/\(id)/instances", .get).wire(InstancePage.self)
+            let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
             #expect(list.data.count == 1)
         }
     }
@@ -92,7 +92,7 @@ import TestSupport
                     var cursor: String?
                     repeat {
                         let query = cursor.map { "&cursor=\($0)" } ?? ""
-                        let page = try await kit.admin("/v1/holder/applications/\(id)/instances?limit=4\(query)", .get)
+                        let page = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], query: "?limit=4\(query)", .get)
                             .wire(InstancePage.self)
                         ids += page.data.map(\.id)
                         cursor = page.nextCursor

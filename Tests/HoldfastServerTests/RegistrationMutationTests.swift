@@ -24,7 +24,7 @@ import TestSupport
 
     static func send(_ kit: TetheringTestKit, _ applicationId: String, _ body: [String: Any]) async throws -> String? {
         let data = try JSONSerialization.data(withJSONObject: body)
-        let response = try await kit.client.execute(uri: "/v1/holder/applications/\(applicationId)/instances", method: .post,
+        let response = try await kit.client.execute(uri: TetheringRoutes.Template.instances.path(["applicationId": applicationId]), method: .post,
                                                     headers: .json(bearer: nil), body: jsonBody(String(decoding: data, as: UTF8.self)))
         return response.status == .created ? nil : response.problemCode ?? "HTTP \(response.status.code)"
     }

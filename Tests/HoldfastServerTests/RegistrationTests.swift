@@ -17,7 +17,7 @@ import Testing
         try await TetheringTestKit.run(backend) { kit in
             let app = try await kit.createApplication(TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86400"#))
             let id = try #require(app.id)
-            let challengeResponse = try await kit.client.execute(uri: "/v1/holder/applications/\(id)/challenges", method: .post)
+            let challengeResponse = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": id]), method: .post)
             let challenge = try challengeResponse.wire(ChallengeResponse.self)
             #expect(Base64URL.decode(challenge.challenge)?.count == 32)
             #expect(challenge.expiresAt.timeIntervalSinceNow > 240 && challenge.expiresAt.timeIntervalSinceNow <= 300)
@@ -42,7 +42,7 @@ import Testing
             #expect(claims.keyThumbprint == (try InstancePublicKey(key.publicKey).thumbprint()))
             #expect(claims.expiresAt.timeIntervalSince(claims.issuedAt) == 86_400)
 
-            let list = try await kit.admin("/v1/holder/applications/\(id)/instances", .get).wire(InstancePage.self)
+            let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
             let item = try #require(list.data.first)
             #expect(item.id == registered.instanceId && item.appAttestationType == .none)
             #expect(item.externalReferenceId == "customer-42" && item.deviceDetails.deviceMake == "Apple")
@@ -106,7 +106,7 @@ import Testing
 
     @Test func unknownApplicationIsApplicationNotFound() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
-            let response = try await kit.client.execute(uri: "/v1/holder/applications/\(UUID().uuidString.lowercased())/challenges",
+            let response = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": UUID().uuidString.lowercased()]),
                                                         method: .post)
             #expect(response.status == .notFound)
             #expect(response.problemCode == "APPLICATION_NOT_FOUND")
@@ -141,7 +141,7 @@ import Testing
                                                             attestation: .appAttest(attestationObject: object, keyId: appKey.keyId))
             let response = try await kit.register(id, request)
             #expect(response.status == .created, "\(response.text)")
-            let list = try await kit.admin("/v1/holder/applications/\(id)/instances", .get).wire(InstancePage.self)
+            let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
             #expect(list.data.first?.appAttestationType == .appAttestation)
             #expect(list.data.first?.lastAttestedAt != nil)
         }
@@ -195,7 +195,7 @@ import Testing
             let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
             let response = try await kit.registerWithAndroidAttestation(id)
             #expect(response.status == .created, "\(response.text)")
-            let list = try await kit.admin("/v1/holder/applications/\(id)/instances", .get).wire(InstancePage.self)
+            let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
             #expect(list.data.first?.appAttestationType == .keyAttestation)
         }
     }
@@ -244,12 +244,12 @@ import Testing
             let early = try await kit.callWithoutToken(device, path)
             #expect(early.status == .forbidden && early.problemCode == "INSTANCE_PENDING")
 
-            let approved = try await kit.admin("/v1/holder/applications/\(id)/instances/\(device.instanceId)/approve", .post)
+            let approved = try await kit.admin(TetheringRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post)
             #expect(approved.status == .ok)
             #expect(try approved.wire(InstanceListItem.self).status == .registered)
             let renewed = try await kit.callWithoutToken(device, path)
             #expect(renewed.status == .ok, "\(renewed.text)")
-            #expect(try await kit.admin("/v1/holder/applications/\(id)/instances/\(device.instanceId)/approve", .post).status == .conflict)
+            #expect(try await kit.admin(TetheringRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post).status == .conflict)
         }
     }
 
@@ -259,7 +259,7 @@ import Testing
             let key = P256.Signing.PrivateKey()
             let registered = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: key))
                 .wire(InstanceRegistrationResponse.self)
-            let rejected = try await kit.admin("/v1/holder/applications/\(id)/instances/\(registered.instanceId)/reject", .post)
+            let rejected = try await kit.admin(TetheringRoutes.Template.reject, ["applicationId": id, "instanceId": registered.instanceId], .post)
             #expect(try rejected.wire(InstanceListItem.self).status == .rejected)
             let device = TetheringTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
             let refused = try await kit.callWithoutToken(device, "/v1/holder/instances/\(registered.instanceId)/license")

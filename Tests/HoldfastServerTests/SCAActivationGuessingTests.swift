@@ -13,7 +13,7 @@ import Testing
 /// tenant's hourly budget of wrong codes no code is checked until the hour ends.
 @Suite struct SCAActivationGuessingTests {
     static func createWallet(_ kit: TetheringTestKit, applicationId: String) async throws -> SCAWalletCreated {
-        let created = try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(applicationId)","userId":"user-1"}"#)
+        let created = try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(applicationId)","userId":"user-1"}"#)
         try #require(created.status == .created, "\(created.text)")
         return try HoldfastJSON.decode(SCAWalletCreated.self, from: Data(created.body.readableBytesView))
     }
@@ -21,7 +21,7 @@ import Testing
     static func activate(_ kit: TetheringTestKit, code: String, registration: InstanceRegistrationRequest) async throws -> TestResponse {
         let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
                                            assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
-        return try await kit.client.execute(uri: "/v1/sca/activations", method: .post, headers: .json(bearer: nil),
+        return try await kit.client.execute(uri: SCARoutes.Template.activations.template, method: .post, headers: .json(bearer: nil),
                                             body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
     }
 
@@ -67,7 +67,7 @@ import Testing
             let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             let locked = try await Self.activate(kit, code: wallet.activationCode, registration: registration)
             #expect(locked.status == .badRequest && locked.problem?.code == .activationLocked, "\(locked.text)")
-            #expect(try await kit.admin("/v1/sca/wallets/\(wallet.walletId)", .get).wire(SCAWallet.self).state == "pending")
+            #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": wallet.walletId], .get).wire(SCAWallet.self).state == "pending")
             // Another activation is not affected; the back end's new wallet (a new code) activates.
             #expect(try await Self.activate(kit, code: other.activationCode, registration: registration).status == .created)
             let again = try await Self.createWallet(kit, applicationId: applicationId)

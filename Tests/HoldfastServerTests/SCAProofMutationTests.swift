@@ -15,7 +15,7 @@ import TestSupport
     @Test func everyMutationOfAnHonestProofIsRefused() async throws {
         try await TetheringTestKit.run(.sqlite) { kit in
             let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-            #expect(try await kit.admin("/v1/sca/policies", .put, SCAWalletTests.policies).status == .ok)
+            #expect(try await kit.admin(SCARoutes.Template.policies, .put, SCAWalletTests.policies).status == .ok)
             let (key, walletId, _) = try await SCAWalletTests.activatedWallet(kit, applicationId: applicationId)
             let (otherKey, otherWalletId, _) = try await SCAWalletTests.activatedWallet(kit, applicationId: applicationId, userId: "user-2")
             let body: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185")])

@@ -24,7 +24,7 @@ import Testing
     /// A wallet made, activated with a fresh key over an assertion; the key and the wallet id.
     static func activatedWallet(_ kit: TetheringTestKit, applicationId: String, userId: String = "user-1") async throws
         -> (key: P256.Signing.PrivateKey, walletId: String, code: String) {
-        let created = try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(applicationId)","userId":"\#(userId)"}"#)
+        let created = try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(applicationId)","userId":"\#(userId)"}"#)
         try #require(created.status == .created, "\(created.text)")
         let wallet = try HoldfastJSON.decode(SCAWalletCreated.self, from: Data(created.body.readableBytesView))
         let key = P256.Signing.PrivateKey()
@@ -37,7 +37,7 @@ import Testing
         let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: key)
         let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
                                            assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
-        return try await kit.client.execute(uri: "/v1/sca/activations", method: .post, headers: .json(bearer: nil),
+        return try await kit.client.execute(uri: SCARoutes.Template.activations.template, method: .post, headers: .json(bearer: nil),
                                             body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
     }
 
@@ -55,7 +55,7 @@ import Testing
     static func verify(_ kit: TetheringTestKit, proof: String, method: String, url: String, body: JSONValue?,
                        bearer: String? = nil) async throws -> SCAProofVerification {
         let request = SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body)
-        let answer = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: bearer ?? kit.adminKey),
+        let answer = try await kit.client.execute(uri: SCARoutes.Template.verifyProof.template, method: .post, headers: .json(bearer: bearer ?? kit.adminKey),
                                                   body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
         try #require(answer.status == .ok, "\(answer.status) \(answer.text)")
         return try HoldfastJSON.decode(SCAProofVerification.self, from: Data(answer.body.readableBytesView))
@@ -72,20 +72,20 @@ import Testing
             let unknown = try await Self.activate(kit, applicationId: applicationId, code: "0000-0000-0000", key: key)
             #expect(unknown.problem?.code == "INVALID_ACTIVATION_CODE")
 
-            let wallet = try await kit.admin("/v1/sca/wallets/\(walletId)", .get).wire(SCAWallet.self)
+            let wallet = try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .get).wire(SCAWallet.self)
             #expect(wallet.state == "active" && wallet.userId == "user-1" && wallet.accessProtection == "pin")
             #expect(wallet.pinAttemptsLeft == 3 && wallet.device?.model == "iPhone16,1" && wallet.publicKeyJwk != nil)
-            let listed = try await kit.admin("/v1/sca/wallets?userId=user-1", .get).wire(SCAWalletList.self)
+            let listed = try await kit.admin(SCARoutes.Template.wallets, query: "?userId=user-1", .get).wire(SCAWalletList.self)
             #expect(listed.data.map(\.id) == [walletId])
 
-            let locked = try await kit.admin("/v1/sca/wallets/\(walletId)/lock", .put, #"{"reason":"LOST_DEVICE"}"#)
+            let locked = try await kit.admin(SCAAdminRoutes.Template.lock, ["walletId": walletId], .put, #"{"reason":"LOST_DEVICE"}"#)
             #expect(try locked.wire(SCAWallet.self).state == "locked")
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/lock", .put, #"{"reason":"BORED"}"#).status == .badRequest)
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put).wire(SCAWallet.self).state == "active")
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/credentials/reset", .put).status == .ok)
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)", .delete).status == .noContent)
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)", .get).wire(SCAWallet.self).state == "deleted")
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put).status == .conflict)
+            #expect(try await kit.admin(SCAAdminRoutes.Template.lock, ["walletId": walletId], .put, #"{"reason":"BORED"}"#).status == .badRequest)
+            #expect(try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put).wire(SCAWallet.self).state == "active")
+            #expect(try await kit.admin(SCAAdminRoutes.Template.resetCredentials, ["walletId": walletId], .put).status == .ok)
+            #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .delete).status == .noContent)
+            #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .get).wire(SCAWallet.self).state == "deleted")
+            #expect(try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put).status == .conflict)
 
             // Every change is an event for the device, in order.
             let types = try await TestServices.with(kit.configuration) { services in
@@ -93,8 +93,8 @@ import Testing
                     .map { try $0.decode(column: "type", as: String.self) }
             }
             #expect(types == ["loaded", "locked", "unlocked", "credentialsReset", "deleted"])
-            #expect(try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(applicationId)","userId":""}"#).status == .badRequest)
-            #expect(try await kit.admin("/v1/sca/wallets", .post, #"{"applicationId":"\#(UUID().uuidString.lowercased())","userId":"u"}"#).status == .notFound)
+            #expect(try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(applicationId)","userId":""}"#).status == .badRequest)
+            #expect(try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(UUID().uuidString.lowercased())","userId":"u"}"#).status == .notFound)
         }
     }
 
@@ -102,8 +102,8 @@ import Testing
     func proofsThatMustFailFailWithTheirCodes(_ backend: StorageBackend) async throws {
         try await TetheringTestKit.run(backend) { kit in
             let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-            #expect(try await kit.admin("/v1/sca/policies", .put, Self.policies).status == .ok)
-            let policies = try await kit.client.execute(uri: "/v1/sca/policies", method: .get)
+            #expect(try await kit.admin(SCARoutes.Template.policies, .put, Self.policies).status == .ok)
+            let policies = try await kit.client.execute(uri: SCARoutes.Template.policies.template, method: .get)
             #expect(policies.status == .ok)
             let served = try JSONDecoder().decode([SCAPolicy].self, from: Data(policies.body.readableBytesView))
             #expect(served.count == 5)
@@ -161,21 +161,21 @@ import Testing
             #expect(try await code(try Self.proof(walletId: UUID().uuidString.lowercased(), key: key, method: "POST", url: url, body: beneficiary))
                     == SCAProofFailureCode.walletNotFound)
             // From a locked wallet, then a deleted one.
-            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/lock", .put, #"{"reason":"FRAUD_SUSPICION"}"#)
+            _ = try await kit.admin(SCAAdminRoutes.Template.lock, ["walletId": walletId], .put, #"{"reason":"FRAUD_SUSPICION"}"#)
             #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary)) == SCAProofFailureCode.walletLocked)
-            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put)
+            _ = try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put)
             #expect(try await Self.verify(kit, proof: try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary),
                                           method: "POST", url: url, body: beneficiary).valid)
-            _ = try await kit.admin("/v1/sca/wallets/\(walletId)", .delete)
+            _ = try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .delete)
             #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary)) == SCAProofFailureCode.walletDeleted)
 
             // A key of scope sca may verify and do nothing else; a verifier key may not verify.
-            let sca = try await kit.admin("/v1/admin/keys", .post, #"{"name":"bank","scope":"sca"}"#).wire(CreatedAdminKey.self)
+            let sca = try await kit.admin(AdminKeyRoutes.Template.keys, .post, #"{"name":"bank","scope":"sca"}"#).wire(CreatedAdminKey.self)
             #expect(try await code(good).map { _ in true } == true)
             #expect(try await Self.verify(kit, proof: good, method: "POST", url: url, body: beneficiary, bearer: sca.key).code != nil)
-            #expect(try await kit.client.execute(uri: "/v1/sca/wallets?userId=user-1", method: .get, headers: .bearer(sca.key)).status == .forbidden)
-            let verifier = try await kit.admin("/v1/admin/keys", .post, #"{"name":"web","scope":"verifier"}"#).wire(CreatedAdminKey.self)
-            let refused = try await kit.client.execute(uri: "/v1/sca/proofs/verify", method: .post, headers: .json(bearer: verifier.key),
+            #expect(try await kit.client.execute(uri: SCARoutes.Template.wallets.template + "?userId=user-1", method: .get, headers: .bearer(sca.key)).status == .forbidden)
+            let verifier = try await kit.admin(AdminKeyRoutes.Template.keys, .post, #"{"name":"web","scope":"verifier"}"#).wire(CreatedAdminKey.self)
+            let refused = try await kit.client.execute(uri: SCARoutes.Template.verifyProof.template, method: .post, headers: .json(bearer: verifier.key),
                                                        body: jsonBody(#"{"proof":"x","method":"GET","url":"https://a.example/"}"#))
             #expect(refused.status == .forbidden)
         }
@@ -226,14 +226,14 @@ import Testing
             #expect(try locking.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 0, state: "locked"))
             // Brute force beyond the maximum needs the back end: a locked wallet takes no more attempts.
             #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.status == .conflict)
-            #expect(try await kit.admin("/v1/sca/wallets/\(walletId)", .get).wire(SCAWallet.self).lockReason == "PIN_ATTEMPTS")
+            #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .get).wire(SCAWallet.self).lockReason == "PIN_ATTEMPTS")
 
             let feed = "/v1/sca/wallets/\(walletId)/events?wait=0"
             let all = Self.events(try await Self.device(kit, .get, feed, key: key).0.text)
             #expect(all.map(\.1) == ["loaded", "countersUpdated", "countersUpdated", "countersUpdated", "countersUpdated", "locked"])
             #expect(all.map(\.0) == all.map(\.0).sorted())
             // Resumed from the last id seen: only what came after.
-            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/unlock", .put)
+            _ = try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put)
             let resumed = try await Self.device(kit, .get, feed, key: key, headers: [HTTPField.Name("Last-Event-ID")!: String(all.last!.0)]).0
             #expect(resumed.headers[.contentType] == "text/event-stream")
             #expect(Self.events(resumed.text).map(\.1) == ["unlocked"])
@@ -241,7 +241,7 @@ import Testing
             // An event that comes while the feed is open is written to it.
             async let waiting = Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=3&after=\(all.last!.0 + 1)", key: key)
             try await Task.sleep(for: .milliseconds(700))
-            _ = try await kit.admin("/v1/sca/wallets/\(walletId)/credentials/reset", .put)
+            _ = try await kit.admin(SCAAdminRoutes.Template.resetCredentials, ["walletId": walletId], .put)
             #expect(Self.events(try await waiting.0.text).map(\.1) == ["credentialsReset"])
         }
     }
@@ -254,7 +254,7 @@ import Testing
             func check(model: String, version: String, compromised: Bool = false) async throws -> SCAEligibilityCheckResponse {
                 let request = SCAEligibilityCheckRequest(applicationId: applicationId, device: .init(model: model, appVersion: version),
                                                          integrity: .init(compromised: compromised, signals: compromised ? ["root"] : nil))
-                let answer = try await kit.client.execute(uri: "/v1/sca/eligibility/checks", method: .post, headers: .json(bearer: nil),
+                let answer = try await kit.client.execute(uri: SCARoutes.Template.eligibilityChecks.template, method: .post, headers: .json(bearer: nil),
                                                           body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
                 try #require(answer.status == .ok, "\(answer.text)")
                 return try HoldfastJSON.decode(SCAEligibilityCheckResponse.self, from: Data(answer.body.readableBytesView))
@@ -265,10 +265,10 @@ import Testing
                 SCAMinimumAppVersion(version: "2.0"),
                 SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: sunset),
             ])
-            let put = try await kit.admin("/v1/sca/eligibility", .put, String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self))
+            let put = try await kit.admin(SCARoutes.Template.eligibility, .put, String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self))
             #expect(put.status == .ok, "\(put.text)")
-            #expect(try await kit.admin("/v1/sca/eligibility", .get).wire(SCAEligibilityRules.self).blockedDeviceModels == ["iPhone9,1"])
-            #expect(try await kit.admin("/v1/sca/eligibility", .put, #"{"blockedDeviceModels":[],"minimumAppVersions":[{"version":"two"}]}"#)
+            #expect(try await kit.admin(SCARoutes.Template.eligibility, .get).wire(SCAEligibilityRules.self).blockedDeviceModels == ["iPhone9,1"])
+            #expect(try await kit.admin(SCARoutes.Template.eligibility, .put, #"{"blockedDeviceModels":[],"minimumAppVersions":[{"version":"two"}]}"#)
                 .problem?.errors?.first?.field == "minimumAppVersions[0].version")
 
             // Integrity, then model, then version; each denial recorded under its reference.
@@ -282,17 +282,17 @@ import Testing
             #expect(scheduled.eligible && scheduled.appSunset?.version == "2.5" && scheduled.denialReference == nil)
             #expect(try await check(model: "iPhone16,1", version: "2.5.0").appSunset == nil)
             let reference = try #require(blocked.denialReference)
-            let denial = try await kit.admin("/v1/sca/eligibility/denials/\(reference)", .get).wire(SCAEligibilityDenial.self)
+            let denial = try await kit.admin(SCAAdminRoutes.Template.denial, ["reference": reference], .get).wire(SCAEligibilityDenial.self)
             #expect(denial.reason == SCAIneligibilityReason.deviceModelBlocked && denial.device.model == "iPhone9,1")
-            #expect(try await kit.admin("/v1/sca/eligibility/denials/\(try #require(rooted.denialReference))", .get)
+            #expect(try await kit.admin(SCAAdminRoutes.Template.denial, ["reference": try #require(rooted.denialReference)], .get)
                 .wire(SCAEligibilityDenial.self).signals == ["root"])
-            #expect(try await kit.admin("/v1/sca/eligibility/denials/DEN-nope", .get).status == .notFound)
+            #expect(try await kit.admin(SCAAdminRoutes.Template.denial, ["reference": "DEN-nope"], .get).status == .notFound)
 
             // The activated wallet (2.4.0) hears of its sunset once; blocking its model loses it its eligibility.
-            _ = try await kit.admin("/v1/sca/eligibility", .put, String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self))
+            _ = try await kit.admin(SCARoutes.Template.eligibility, .put, String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self))
             var blocking = rules
             blocking.blockedDeviceModels.append("iPhone16,1")
-            _ = try await kit.admin("/v1/sca/eligibility", .put, String(decoding: try HoldfastJSON.encode(blocking), as: UTF8.self))
+            _ = try await kit.admin(SCARoutes.Template.eligibility, .put, String(decoding: try HoldfastJSON.encode(blocking), as: UTF8.self))
             let events = try await TestServices.with(kit.configuration) { services in
                 try await services.database.sql.raw("SELECT type, data FROM sca_events WHERE wallet_id = \(bind: walletId) ORDER BY sequence").all()
                     .map { "\(try $0.decode(column: "type", as: String.self)) \(try $0.decode(column: "data", as: String.self))" }

@@ -1,5 +1,6 @@
 import Foundation
 import HoldfastAdmin
+import HoldfastProtocol
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
@@ -109,7 +110,7 @@ import Testing
                     #expect(notModified.status == .notModified)
                     #expect(notModified.body.readableBytes == 0)
 
-                    let unknown = try await client.execute(uri: "/v2/credentials/mobile/status-lists/\(UUID().uuidString.lowercased())/token",
+                    let unknown = try await client.execute(uri: StatusListRoutes.Template.token.path(["id": UUID().uuidString.lowercased()]),
                                                            method: .get)
                     #expect(unknown.status == .notFound)
                     let junk = try await client.execute(uri: "/v2/credentials/mobile/status-lists/..%2F..%2Fetc/token", method: .get)
@@ -143,14 +144,14 @@ import Testing
                                                            body: jsonBody(#"{"ttlSeconds":300,"expSeconds":3600}"#))
                     #expect(updated.status == .ok)
 
-                    let token = try await client.execute(uri: "/v2/credentials/mobile/status-lists/\(reference.listID)/token", method: .get)
+                    let token = try await client.execute(uri: StatusListRoutes.Template.token.path(["id": reference.listID]), method: .get)
                     let decoded = try SignedStatusListToken(decoding: Array(token.body.readableBytesView))
                     #expect(decoded.token.timeToLive == 300)
                     let expiresAt = try #require(decoded.token.expiresAt)
                     #expect(expiresAt.timeIntervalSince(decoded.token.issuedAt) == 3600)
                     #expect(token.headers[.cacheControl].map { Int64($0.dropFirst("public, max-age=".count)) ?? 0 } ?? 0 <= 300)
 
-                    let aggregation = try await client.execute(uri: "/v2/credentials/mobile/status-lists", method: .get)
+                    let aggregation = try await client.execute(uri: StatusListRoutes.Template.lists.template, method: .get)
                     #expect(aggregation.status == .ok)
                     struct Aggregation: Decodable { var status_lists: [String] }
                     #expect(try aggregation.decode(Aggregation.self).status_lists == [lists.uri(of: reference.listID)])

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastProtocol
 import Hummingbird
 import HummingbirdTesting
 @testable import HoldfastServer
@@ -18,7 +19,7 @@ import Testing
                 let signature = try signer.sign(message)
                 let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
                 try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
-                    let response = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+                    let response = try await client.execute(uri: OperationalRoutes.Template.jwks.template, method: .get)
                     #expect(response.status == .ok)
                     #expect(response.headers[.cacheControl] == "public, max-age=300")
                     let jwks = try response.decode(JWKSet.self)

@@ -57,13 +57,19 @@ struct TetheringTestKit: Sendable {
         return #"{"type":"android","name":"\#(name)","clientId":"wallet-android","packageName":"com.example.wallet","packageSigningCertificateThumbprints":["\#(thumbprint)"],"keyAttestation":{"required":\#(required)}\#(extra)}"#
     }
 
-    func admin(_ uri: String, _ method: HTTPRequest.Method, _ body: String? = nil) async throws -> TestResponse {
-        try await client.execute(uri: uri, method: method, headers: body == nil ? .bearer(adminKey) : .json(bearer: adminKey),
-                                 body: body.map(jsonBody))
+    /// An admin call to a route of the contract (`template` filled in with `parameters`, `query` appended as written).
+    func admin(_ route: RouteTemplate, _ parameters: [String: String], query: String = "", _ method: HTTPRequest.Method,
+               _ body: String? = nil) async throws -> TestResponse {
+        try await client.execute(uri: route.path(parameters) + query, method: method,
+                                 headers: body == nil ? .bearer(adminKey) : .json(bearer: adminKey), body: body.map(jsonBody))
+    }
+
+    func admin(_ route: RouteTemplate, query: String = "", _ method: HTTPRequest.Method, _ body: String? = nil) async throws -> TestResponse {
+        try await admin(route, [:], query: query, method, body)
     }
 
     func createApplication(_ json: String) async throws -> HolderApplication {
-        let response = try await admin("/v1/holder/applications", .post, json)
+        let response = try await admin(TetheringRoutes.Template.applications, .post, json)
         try #require(response.status == .created, "create application: \(response.status) \(response.text)")
         return try HoldfastJSON.decode(HolderApplication.self, from: Data(response.body.readableBytesView))
     }
@@ -71,7 +77,7 @@ struct TetheringTestKit: Sendable {
     // MARK: registration
 
     func challenge(_ applicationId: String) async throws -> String {
-        let response = try await client.execute(uri: "/v1/holder/applications/\(applicationId)/challenges", method: .post)
+        let response = try await client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]), method: .post)
         try #require(response.status == .created, "challenge: \(response.status) \(response.text)")
         return try HoldfastJSON.decode(ChallengeResponse.self, from: Data(response.body.readableBytesView)).challenge
     }
@@ -92,7 +98,7 @@ struct TetheringTestKit: Sendable {
         var headers = HTTPFields.json(bearer: nil)
         if devMode, let name = HTTPField.Name(HoldfastHeaders.devMode) { headers[name] = "true" }
         let body = String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)
-        return try await client.execute(uri: "/v1/holder/applications/\(applicationId)/instances", method: .post,
+        return try await client.execute(uri: TetheringRoutes.Template.instances.path(["applicationId": applicationId]), method: .post,
                                         headers: headers, body: jsonBody(body))
     }
 

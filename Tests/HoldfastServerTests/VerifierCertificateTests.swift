@@ -23,7 +23,7 @@ import X509
     @Test(arguments: StorageBackend.available)
     func theRequestSignerNamesThePublicHostAndChainsToTheListedCA(_ backend: StorageBackend) async throws {
         try await TetheringTestKit.run(backend) { kit in
-            let answer = try await kit.admin("/v1/presentations/verifier-cas", .get)
+            let answer = try await kit.admin(PresentationAdminRoutes.Template.verifierCAs, .get)
             #expect(answer.status == .ok)
             let cas = try answer.wire(VerifierCAList.self)
             let ca = try Certificate(pemEncoded: try #require(cas.data.first).certificatePem)
@@ -33,7 +33,7 @@ import X509
             #expect(signer.issuer == ca.subject && ca.publicKey.isValidSignature(signer.signature, for: signer))
             #expect(try signer.extensions.subjectAlternativeNames?.contains(.dnsName("tenant.holdfast.test")) == true)
             #expect(try signer.extensions.keyUsage?.digitalSignature == true)
-            #expect(try await kit.client.execute(uri: "/v1/presentations/verifier-cas", method: .get).status == .unauthorized)
+            #expect(try await kit.client.execute(uri: PresentationAdminRoutes.Template.verifierCAs.template, method: .get).status == .unauthorized)
         }
     }
 
@@ -61,25 +61,25 @@ import X509
                                                  notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(86_400))
             let pem = try iaca.serializeAsPEM().pemString
             let body = String(decoding: try JSONEncoder().encode(PresentationTrustedIssuer(certificatePem: pem)), as: UTF8.self)
-            let created = try await kit.admin("/v1/presentations/trusted-issuers", .post, body)
+            let created = try await kit.admin(PresentationAdminRoutes.Template.trustedIssuers, .post, body)
             #expect(created.status == .created, "\(created.text)")
             let issuer = try created.wire(PresentationTrustedIssuer.self)
             #expect(issuer.commonName == "Other IACA" && issuer.id != nil)
-            #expect(try await kit.admin("/v1/presentations/trusted-issuers", .post, body).status == .conflict)
-            #expect(try await kit.admin("/v1/presentations/trusted-issuers", .get).wire(PresentationTrustedIssuerList.self).data.map(\.id) == [issuer.id])
+            #expect(try await kit.admin(PresentationAdminRoutes.Template.trustedIssuers, .post, body).status == .conflict)
+            #expect(try await kit.admin(PresentationAdminRoutes.Template.trustedIssuers, .get).wire(PresentationTrustedIssuerList.self).data.map(\.id) == [issuer.id])
 
             // A leaf, or no certificate at all, is refused.
             let leafKey = P256.Signing.PrivateKey()
             let leaf = try MDocCertificates.signer(publicKey: leafKey.publicKey, subject: try MDocCertificates.name(commonName: "DS", country: "ZZ"),
                                                    iaca: iaca, iacaKey: key, notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(3_600))
             for refused in [try leaf.serializeAsPEM().pemString, "not a certificate"] {
-                let answer = try await kit.admin("/v1/presentations/trusted-issuers", .post,
+                let answer = try await kit.admin(PresentationAdminRoutes.Template.trustedIssuers, .post,
                                                  String(decoding: try JSONEncoder().encode(PresentationTrustedIssuer(certificatePem: refused)), as: UTF8.self))
                 #expect(answer.status == .badRequest, "\(answer.text)")
             }
-            #expect(try await kit.admin("/v1/presentations/trusted-issuers/\(try #require(issuer.id))", .delete).status == .noContent)
-            #expect(try await kit.admin("/v1/presentations/trusted-issuers/\(try #require(issuer.id))", .delete).status == .notFound)
-            #expect(try await kit.admin("/v1/presentations/trusted-issuers", .get).wire(PresentationTrustedIssuerList.self).data.isEmpty)
+            #expect(try await kit.admin(PresentationAdminRoutes.Template.trustedIssuer, ["id": try #require(issuer.id)], .delete).status == .noContent)
+            #expect(try await kit.admin(PresentationAdminRoutes.Template.trustedIssuer, ["id": try #require(issuer.id)], .delete).status == .notFound)
+            #expect(try await kit.admin(PresentationAdminRoutes.Template.trustedIssuers, .get).wire(PresentationTrustedIssuerList.self).data.isEmpty)
         }
     }
 }

@@ -1,15 +1,13 @@
 /// A route as the OpenAPI document writes it (`/v1/holder/instances/{instanceId}/license`): the one spelling of a
-/// path that the server routes from and the SDK fills in (DESIGN.md §3, `HoldfastProtocol`).
-public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+/// path that the server routes from and the SDK fills in (DESIGN.md §3, `HoldfastProtocol`). Deliberately not
+/// `ExpressibleByStringLiteral`: a template is written once, in a routes type (`TetheringRoutes`, `IssuanceRoutes`,
+/// …, `HoldfastRoutes.all`), and every client call takes one, so a path typed as a literal does not compile.
+public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template, `{name}` for each parameter segment.
     public let template: String
 
     public init(_ template: String) {
         self.template = template
-    }
-
-    public init(stringLiteral value: String) {
-        self.init(value)
     }
 
     public var description: String { template }
@@ -27,6 +25,14 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible, Expres
             guard let value = values[name] else { preconditionFailure("no value for {\(name)} in \(template)") }
             return TetheringRoutes.segment(value)
         }.joined(separator: "/")
+    }
+
+    /// The concrete path with a query (`?name=value&…`, each name and value percent-encoded like a segment); no
+    /// `?` when `query` is empty.
+    public func path(_ values: [String: String], query: [(name: String, value: String)]) -> String {
+        let path = path(values)
+        guard !query.isEmpty else { return path }
+        return path + "?" + query.map { TetheringRoutes.segment($0.name) + "=" + TetheringRoutes.segment($0.value) }.joined(separator: "&")
     }
 
     /// A template below this one: `applications.appending("{applicationId}")`.

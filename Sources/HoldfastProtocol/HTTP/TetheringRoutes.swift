@@ -6,7 +6,7 @@ public enum TetheringRoutes {
     /// The route templates, exactly as in `openapi.json`.
     public enum Template {
         /// Admin: create (POST), list (GET `?limit=&cursor=`).
-        public static let applications: RouteTemplate = "/v1/holder/applications"
+        public static let applications = RouteTemplate("/v1/holder/applications")
         /// Admin: get, put, delete.
         public static let application = applications.appending("{applicationId}")
         /// `POST` → `ChallengeResponse`.
@@ -20,13 +20,18 @@ public enum TetheringRoutes {
         /// Admin: `POST` rejects a pending instance.
         public static let reject = instance.appending("reject")
         /// The prefix of the instance's own (DPoP) calls.
-        public static let holderInstance: RouteTemplate = "/v1/holder/instances/{instanceId}"
+        public static let holderInstance = RouteTemplate("/v1/holder/instances/{instanceId}")
         /// `POST` — renew (`LicenseRenewalRequest`).
         public static let license = holderInstance.appending("license")
         /// `POST` — `KeyRotationRequest`.
         public static let rotateKey = holderInstance.appending("keys/rotate")
         /// `POST` — `WalletAttestationRequest`.
         public static let walletAttestations = holderInstance.appending("wallet-attestations")
+
+        /// Every routed template above (`holderInstance` is a prefix only).
+        public static let all: [RouteTemplate] = [
+            applications, application, challenges, instances, instance, approve, reject, license, rotateKey, walletAttestations,
+        ]
     }
 
     /// `/v1/holder/applications`.

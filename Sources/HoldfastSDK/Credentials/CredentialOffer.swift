@@ -112,7 +112,7 @@ struct OfferReader: Sendable {
     /// authorization server's RFC 8414 metadata (the first of `authorization_servers`, else the issuer itself).
     func metadata(issuer: String) async throws(HoldfastError) -> IssuerMetadata {
         guard let issuerURL = URL(string: issuer) else { throw HoldfastError(.credentialOfferInvalid, "bad issuer URL") }
-        let issuerDocument = Self.wellKnown(issuerURL, OpenID4VCIIdentifiers.issuerMetadataWellKnown)
+        let issuerDocument = Self.wellKnown(issuerURL, IssuanceRoutes.Template.issuerMetadata)
         let issuerData = try await documentData(issuerDocument, code: .issuerMetadataInvalid)
         let root: CredentialIssuerMetadata
         do { root = try CredentialIssuerMetadata.decode(issuerData) } catch {
@@ -131,7 +131,7 @@ struct OfferReader: Sendable {
             }
             authorizationServer = url
         }
-        let serverDocument = Self.wellKnown(authorizationServer, OpenID4VCIIdentifiers.authorizationServerMetadataWellKnown)
+        let serverDocument = Self.wellKnown(authorizationServer, IssuanceRoutes.Template.authorizationServerMetadata)
         let serverData = try await documentData(serverDocument, code: .issuerMetadataInvalid)
         let asRoot: AuthorizationServerMetadata
         do { asRoot = try AuthorizationServerMetadata.decode(serverData) } catch {
@@ -171,10 +171,11 @@ struct OfferReader: Sendable {
         return response.body
     }
 
-    static func wellKnown(_ base: URL, _ name: String) -> URL {
+    /// `document` (a `/.well-known/…` template) inserted between the host and `base`'s path (RFC 8615, RFC 8414 §3.1).
+    static func wellKnown(_ base: URL, _ document: RouteTemplate) -> URL {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
         let path = components.path == "/" ? "" : components.path
-        components.path = "/.well-known/\(name)" + path
+        components.path = document.template + path
         components.query = nil
         components.fragment = nil
         return components.url ?? base

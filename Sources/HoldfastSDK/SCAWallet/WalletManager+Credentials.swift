@@ -114,7 +114,7 @@ extension WalletManager {
         guard let wallet = try? await load(), let signer = try? await signer(for: wallet) else { return }
         while let outcome = (try? await load())?.pendingReports.first {
             do {
-                let result = try await client.call("POST", path: "/v1/sca/wallets/\(wallet.walletId)/pin-attempts",
+                let result = try await client.call("POST", SCARoutes.Template.pinAttempts, ["walletId": wallet.walletId],
                                                    body: SCAPinAttemptReport(outcome: outcome),
                                                    proof: TenantClient.Proof(signer: signer, accessToken: nil), as: SCAPinAttemptResult.self)
                 var locks = false
@@ -177,7 +177,7 @@ extension WalletManager {
     /// The operation signing policies the tenant serves (`GET /v1/sca/policies`), fetched once per connection.
     public func policies(refresh: Bool = false) async throws(HoldfastError) -> [SCAPolicy] {
         if !refresh, let policyCache { return policyCache }
-        let policies = try await client.call("GET", path: "/v1/sca/policies", as: [SCAPolicy].self)
+        let policies = try await client.call("GET", SCARoutes.Template.policies, as: [SCAPolicy].self)
         policyCache = policies
         return policies
     }

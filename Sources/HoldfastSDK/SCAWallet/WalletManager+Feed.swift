@@ -13,9 +13,7 @@ extension WalletManager {
         guard let wallet = try await load() else { throw Self.notProvisioned() }
         await deliverReports()
         let signer = try await signer(for: wallet)
-        guard let url = URL(string: client.baseURL.absoluteString + "/v1/sca/wallets/\(wallet.walletId)/events?wait=0") else {
-            throw HoldfastError(.validationFailed, "cannot form the feed's URL")
-        }
+        let url = try client.url(SCARoutes.Template.events, ["walletId": wallet.walletId], query: [(SCARoutes.Query.wait, "0")])
         let after = (try await load())?.lastEventId ?? wallet.lastEventId
         let request = TransportRequest(method: "GET", url: url, headers: [HoldfastHeaders.lastEventID: String(after)])
         let response = try await client.send(request, proof: TenantClient.Proof(signer: signer, accessToken: nil))

@@ -13,7 +13,7 @@ extension WalletManager {
                 applicationId: configuration.platform.applicationId,
                 device: .init(model: seams.deviceInfo.deviceModel, appVersion: configuration.appVersion),
                 integrity: .init(compromised: !signals.isEmpty, signals: signals.isEmpty ? nil : signals))
-            let answer = try await client.call("POST", path: "/v1/sca/eligibility/checks", body: request, as: SCAEligibilityCheckResponse.self)
+            let answer = try await client.call("POST", SCARoutes.Template.eligibilityChecks, body: request, as: SCAEligibilityCheckResponse.self)
             if answer.eligible {
                 var features: Set<WalletFeature> = [.pin]
                 if (try? await seams.userVerification.checkAvailability(of: .biometry)) != nil { features.insert(.biometry) }
@@ -60,7 +60,7 @@ extension WalletManager {
         let platform = configuration.platform
         let alias = store.keyAlias
         do {
-            let challenge = try await client.call("POST", path: TetheringRoutes.challenges(applicationId: platform.applicationId),
+            let challenge = try await client.call("POST", TetheringRoutes.Template.challenges, ["applicationId": platform.applicationId],
                                                   as: ChallengeResponse.self)
             let evidence = try await KeyEvidence.make(alias: alias, challenge: challenge.challenge, seams: seams,
                                                       allowsAssertionFallback: platform.allowsAssertionFallback,
@@ -69,7 +69,7 @@ extension WalletManager {
             let request = SCAActivationRequest(activationCode: code, challenge: challenge.challenge, publicKey: evidence.publicKey.encoded,
                                                attestation: wire?.attestation, assertion: evidence.assertion, keyId: wire?.keyId,
                                                device: .init(model: seams.deviceInfo.deviceModel, appVersion: configuration.appVersion))
-            let activated = try await client.call("POST", path: "/v1/sca/activations", body: request, as: SCAActivationResponse.self)
+            let activated = try await client.call("POST", SCARoutes.Template.activations, body: request, as: SCAActivationResponse.self)
             let wallet = StoredWallet(
                 walletId: activated.walletId, userId: activated.userId, applicationId: platform.applicationId,
                 accessProtection: activated.accessProtection, maxPinAttempts: activated.maxPinAttempts,

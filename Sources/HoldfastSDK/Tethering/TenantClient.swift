@@ -37,12 +37,25 @@ actor TenantClient {
 
     var clockOffsetMilliseconds: Int64 { Int64((clockOffset * 1000).rounded()) }
 
-    /// A JSON call to the tenant; 2xx answers decode as `Response`, others throw the tenant's problem.
-    func call<Response: Decodable & Sendable>(_ method: String, path: String, body: (any Encodable & Sendable)? = nil,
-                                              proof: Proof? = nil, as: Response.Type = Response.self) async throws(HoldfastError) -> Response {
+    /// The URL of a route of the tenant: `template` filled in with `parameters`, each one percent-encoded path
+    /// segment (`RouteTemplate.path`), and `query` appended. A route is always a template of the contract
+    /// (`TetheringRoutes`, `SCARoutes`, …), never a path typed by hand.
+    nonisolated func url(_ template: RouteTemplate, _ parameters: [String: String] = [:],
+             query: [(name: String, value: String)] = []) throws(HoldfastError) -> URL {
+        let path = template.path(parameters, query: query)
         guard let url = URL(string: baseURL.absoluteString + path) else {
             throw HoldfastError(.validationFailed, "cannot form a URL from \(path)")
         }
+        return url
+    }
+
+    /// A JSON call to the tenant's route `template` (filled in with `parameters`); 2xx answers decode as `Response`,
+    /// others throw the tenant's problem.
+    func call<Response: Decodable & Sendable>(_ method: String, _ template: RouteTemplate, _ parameters: [String: String] = [:],
+                                              body: (any Encodable & Sendable)? = nil, proof: Proof? = nil,
+                                              as: Response.Type = Response.self) async throws(HoldfastError) -> Response {
+        let url = try self.url(template, parameters)
+        let path = template.path(parameters)
         var request = TransportRequest(method: method, url: url, headers: extraHeaders)
         if let body {
             do { request.body = try HoldfastJSON.encode(body) } catch {

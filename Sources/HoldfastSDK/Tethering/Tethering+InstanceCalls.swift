@@ -14,7 +14,7 @@ extension Tethering {
         let signer = try await signer(for: state)
         do {
             return try await retrier(configuration).run { () async throws(HoldfastError) in
-                try await client.call("POST", path: TetheringRoutes.walletAttestations(instanceId: state.instanceId),
+                try await client.call("POST", TetheringRoutes.Template.walletAttestations, ["instanceId": state.instanceId],
                                       body: WalletAttestationRequest(audience: audience),
                                       proof: TenantClient.Proof(signer: signer, accessToken: state.licenseToken),
                                       as: WalletAttestationResponse.self)

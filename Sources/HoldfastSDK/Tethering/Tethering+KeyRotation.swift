@@ -19,7 +19,7 @@ extension Tethering {
         let alias = store.candidateAlias(current: state.keyAlias)
         do throws(HoldfastError) {
             let (response, evidence) = try await retrier(configuration).run { () async throws(HoldfastError) in
-                let challenge = try await client.call("POST", path: TetheringRoutes.challenges(applicationId: configuration.applicationId),
+                let challenge = try await client.call("POST", TetheringRoutes.Template.challenges, ["applicationId": configuration.applicationId],
                                                       as: ChallengeResponse.self)
                 let evidence = try await KeyEvidence.make(alias: alias, challenge: challenge.challenge, seams: self.seams,
                                                           allowsAssertionFallback: configuration.allowsAssertionFallback,
@@ -27,7 +27,7 @@ extension Tethering {
                 let wire = evidence.attestation?.wire
                 let request = KeyRotationRequest(challenge: challenge.challenge, publicKey: evidence.publicKey.encoded,
                                                  attestation: wire?.attestation, assertion: evidence.assertion, keyId: wire?.keyId)
-                let response = try await client.call("POST", path: TetheringRoutes.rotateKey(instanceId: state.instanceId),
+                let response = try await client.call("POST", TetheringRoutes.Template.rotateKey, ["instanceId": state.instanceId],
                                                      body: request,
                                                      proof: TenantClient.Proof(signer: oldSigner, accessToken: state.licenseToken),
                                                      as: KeyRotationResponse.self)

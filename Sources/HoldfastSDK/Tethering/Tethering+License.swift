@@ -54,7 +54,7 @@ extension Tethering {
         do {
             let response = try await retrier(configuration).run { () async throws(HoldfastError) in
                 let body = try await self.renewalBody(state: state, signer: signer, configuration: configuration, client: client)
-                return try await client.call("POST", path: TetheringRoutes.license(instanceId: state.instanceId), body: body,
+                return try await client.call("POST", TetheringRoutes.Template.license, ["instanceId": state.instanceId], body: body,
                                              proof: TenantClient.Proof(signer: signer, accessToken: state.licenseToken),
                                              as: LicenseRenewalResponse.self)
             }
@@ -76,7 +76,7 @@ extension Tethering {
                              client: TenantClient) async throws(HoldfastError) -> LicenseRenewalRequest {
         guard state.appAttestationType == .appAttestation, let keyIdText = state.attestationKeyId,
               let keyId = Data(base64Encoded: keyIdText) else { return LicenseRenewalRequest() }
-        let challenge = try await client.call("POST", path: TetheringRoutes.challenges(applicationId: configuration.applicationId),
+        let challenge = try await client.call("POST", TetheringRoutes.Template.challenges, ["applicationId": configuration.applicationId],
                                               as: ChallengeResponse.self)
         let nonce = BindingNonce(challenge: challenge.challenge, publicKey: InstancePublicKey(signer.publicKey))
         do {

@@ -35,7 +35,7 @@ extension Tethering {
     private func registerOnce(alias: String, configuration: PlatformConfiguration,
                               client: TenantClient) async throws(HoldfastError) -> (InstanceRegistrationResponse, KeyEvidence) {
         let applicationId = configuration.applicationId
-        let challenge = try await client.call("POST", path: TetheringRoutes.challenges(applicationId: applicationId),
+        let challenge = try await client.call("POST", TetheringRoutes.Template.challenges, ["applicationId": applicationId],
                                               as: ChallengeResponse.self)
         let evidence = try await KeyEvidence.make(alias: alias, challenge: challenge.challenge, seams: seams,
                                                   allowsAssertionFallback: configuration.allowsAssertionFallback,
@@ -45,7 +45,7 @@ extension Tethering {
             challenge: challenge.challenge, publicKey: evidence.publicKey.encoded, attestation: wire?.attestation,
             assertion: evidence.assertion, keyId: wire?.keyId, deviceDetails: seams.deviceInfo.wire,
             sdkDetails: SDKDetails(sdkVersion: configuration.sdkVersion), externalReferenceId: configuration.externalReferenceId)
-        let response = try await client.call("POST", path: TetheringRoutes.instances(applicationId: applicationId),
+        let response = try await client.call("POST", TetheringRoutes.Template.instances, ["applicationId": applicationId],
                                              body: request, as: InstanceRegistrationResponse.self)
         return (response, evidence)
     }

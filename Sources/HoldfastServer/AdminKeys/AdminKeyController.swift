@@ -1,3 +1,4 @@
+import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
@@ -6,30 +7,21 @@ import Hummingbird
 /// A revoked key is not deleted: it stays in the list with its `revokedAt`, the audit trail of who had
 /// access. There is no `GET /v1/admin/keys/{id}`, so that a revoked resource is never served by id.
 struct AdminKeyController: HoldfastController {
-    struct CreateRequest: Decodable {
-        var name: String
-        /// `admin` when absent.
-        var scope: AdminKey.Scope?
-    }
-
-    static let keys: RouteTemplate = "/v1/admin/keys"
-    static let key = keys.appending("{id}")
-
     let adminKeys: AdminKeyService
 
     var routes: [Route] {
         [
-            .admin(.get, Self.keys) { request, _ in
+            .admin(.get, AdminKeyRoutes.Template.keys) { request, _ in
                 let limit = try QueryParameters.integer("limit", in: request) ?? AdminKeyService.defaultPageSize
                 let cursor = try QueryParameters.string("cursor", in: request)
                 return try JSONResponse.make(try await adminKeys.list(limit: limit, after: cursor))
             },
-            .admin(.post, Self.keys) { request, context in
-                let body = try await JSONBodyDecoder.decode(CreateRequest.self, from: request, context: context)
+            .admin(.post, AdminKeyRoutes.Template.keys) { request, context in
+                let body = try await JSONBodyDecoder.decode(AdminKeyCreateRequest.self, from: request, context: context)
                 let created = try await adminKeys.create(name: body.name, scope: body.scope ?? .admin)
                 return try JSONResponse.make(created, status: .created, headers: JSONResponse.noStore)
             },
-            .admin(.delete, Self.key) { _, context in
+            .admin(.delete, AdminKeyRoutes.Template.key) { _, context in
                 let id = try context.parameters.require("id")
                 return try JSONResponse.make(try await adminKeys.revoke(id: id, actingKeyID: context.adminKey.id))
             },

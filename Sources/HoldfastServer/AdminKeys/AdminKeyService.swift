@@ -1,3 +1,4 @@
+import HoldfastAdmin
 import HoldfastProtocol
 import Foundation
 import Logging

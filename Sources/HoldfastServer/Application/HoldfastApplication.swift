@@ -1,5 +1,6 @@
 import Ephemeral
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 import HummingbirdAuth

@@ -20,10 +20,11 @@ public enum HoldfastControllers {
         let statusLists = issuance.statusLists
         return [
             HealthController(services: services),
-            SCAController(
-                wallets: services.sca.wallets, device: services.sca.device, activation: services.sca.activation(keys: newKeys),
-                policyService: services.sca.policies, proofs: services.sca.proofs(replay: services.ephemeral.replay),
-                eligibilityService: services.sca.eligibility, clock: clock),
+            SCAWalletController(wallets: services.sca.wallets, clock: clock),
+            SCADeviceController(device: services.sca.device, activation: services.sca.activation(keys: newKeys), clock: clock),
+            SCAPolicyController(policyService: services.sca.policies, proofs: services.sca.proofs(replay: services.ephemeral.replay),
+                                clock: clock),
+            SCAEligibilityController(eligibilityService: services.sca.eligibility, clock: clock),
             VerifierPageController(files: services.verifierPage),
             PresentationAdminController(certificates: services.presentations.certificates,
                                         trusted: services.presentations.trustedIssuers, clock: clock),

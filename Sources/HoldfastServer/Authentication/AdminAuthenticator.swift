@@ -1,3 +1,4 @@
+import HoldfastAdmin
 import Hummingbird
 import HummingbirdAuth
 

@@ -1,3 +1,4 @@
+import HoldfastAdmin
 import Hummingbird
 
 /// The context of an `.admin` route: it can only be made from a request `AdminAuthenticator` accepted, so a handler

@@ -11,7 +11,7 @@ struct HealthController: HoldfastController {
 
     var routes: [Route] {
         [
-            .public(.get, "/health") { _, _ in
+            .public(.get, OperationalRoutes.Template.health) { _, _ in
                 async let databaseUp = Self.probe { try await services.database.ping() }
                 async let ephemeralState = Self.ephemeralStatus(services.ephemeral)
                 let (database, ephemeral) = await (databaseUp, ephemeralState)
@@ -25,13 +25,13 @@ struct HealthController: HoldfastController {
                 return try JSONResponse.make(health, status: healthy ? .ok : .serviceUnavailable,
                                              headers: JSONResponse.noStore)
             },
-            .public(.get, "/metrics") { _, _ in
+            .public(.get, OperationalRoutes.Template.metrics) { _, _ in
                 var headers = HTTPFields()
                 headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
                 return Response(status: .ok, headers: headers,
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: services.metrics.exposition())))
             },
-            .public(.get, "/openapi.json") { _, _ in
+            .public(.get, OperationalRoutes.Template.openAPI) { _, _ in
                 var headers = HTTPFields()
                 headers[.contentType] = "application/json"
                 return Response(status: .ok, headers: headers,

@@ -12,14 +12,7 @@ import Hummingbird
 /// - `POST, GET /v1/credentials/mobile/wallet-providers`, `DELETE …/{id}`: other wallet providers whose client
 ///   attestations the token endpoint accepts.
 struct IssuanceController: HoldfastController {
-    static let iacas: RouteTemplate = "/v1/credentials/mobile/iacas"
-    static let configurations: RouteTemplate = "/v1/credentials/mobile/configurations"
-    static let configuration: RouteTemplate = "/v1/credentials/mobile/configurations/{id}"
-    static let offers: RouteTemplate = "/v1/credentials/mobile/offers"
-    static let credentials: RouteTemplate = "/v1/credentials/mobile"
-    static let status: RouteTemplate = "/v1/credentials/mobile/{credentialId}/status"
-    static let walletProviders: RouteTemplate = "/v1/credentials/mobile/wallet-providers"
-    static let walletProvider: RouteTemplate = "/v1/credentials/mobile/wallet-providers/{id}"
+    typealias Routes = CredentialAdminRoutes.Template
 
     let certificates: IssuerCertificateStore
     let configurationService: CredentialConfigurationService
@@ -30,46 +23,46 @@ struct IssuanceController: HoldfastController {
 
     var routes: [Route] {
         [
-            .admin(.get, Self.iacas) { _, _ in
+            .admin(.get, Routes.iacas) { _, _ in
                 let current = await certificates.current(now: clock.now())
                 return try JSONResponse.make(IssuerCertificateAdmin.iacas(current))
             },
-            .admin(.post, Self.configurations) { request, context in
+            .admin(.post, Routes.configurations) { request, context in
                 let body = try await JSONBodyDecoder.decode(CredentialConfiguration.self, from: request, context: context)
                 return try JSONResponse.make(try await configurationService.create(body, now: clock.now()), status: .created)
             },
-            .admin(.get, Self.configurations) { _, _ in
+            .admin(.get, Routes.configurations) { _, _ in
                 try JSONResponse.make(try await configurationService.list())
             },
-            .admin(.get, Self.configuration) { _, context in
+            .admin(.get, Routes.configuration) { _, context in
                 try JSONResponse.make(try await configurationService.get(id: try context.parameters.require("id")))
             },
-            .admin(.delete, Self.configuration) { _, context in
+            .admin(.delete, Routes.configuration) { _, context in
                 try await configurationService.delete(id: try context.parameters.require("id"))
                 return Response(status: .noContent)
             },
-            .admin(.post, Self.offers) { request, context in
+            .admin(.post, Routes.offers) { request, context in
                 let body = try await JSONBodyDecoder.decode(CredentialOfferRequest.self, from: request, context: context)
                 return try JSONResponse.make(try await offerService.create(body, now: clock.now()), status: .created,
                                              headers: JSONResponse.noStore)
             },
-            .admin(.get, Self.credentials) { request, _ in
+            .admin(.get, Routes.credentials) { request, _ in
                 try JSONResponse.make(try await issued.list(limit: try QueryParameters.integer("limit", in: request),
                                                             cursor: try QueryParameters.string("cursor", in: request)))
             },
-            .admin(.post, Self.status) { request, context in
+            .admin(.post, Routes.credentialStatus) { request, context in
                 let id = try context.parameters.require("credentialId")
                 let body = try await JSONBodyDecoder.decode(CredentialStatusChange.self, from: request, context: context)
                 return try JSONResponse.make(try await issued.setStatus(id: id, to: body.status))
             },
-            .admin(.post, Self.walletProviders) { request, context in
+            .admin(.post, Routes.walletProviders) { request, context in
                 let body = try await JSONBodyDecoder.decode(TrustedWalletProvider.self, from: request, context: context)
                 return try JSONResponse.make(try await walletProviders.create(body, now: clock.now()), status: .created)
             },
-            .admin(.get, Self.walletProviders) { _, _ in
+            .admin(.get, Routes.walletProviders) { _, _ in
                 try JSONResponse.make(try await walletProviders.list())
             },
-            .admin(.delete, Self.walletProvider) { _, context in
+            .admin(.delete, Routes.walletProvider) { _, context in
                 try await walletProviders.delete(id: try context.parameters.require("id"))
                 return Response(status: .noContent)
             },

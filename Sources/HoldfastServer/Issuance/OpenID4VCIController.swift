@@ -11,12 +11,6 @@ import OpenID4VCI
 ///   `GET /.well-known/oauth-authorization-server` (RFC 8414), the only way the endpoints are found;
 /// - `POST /v1/oauth/token`, `POST /v1/openid4vci/nonce`, `POST /v1/openid4vci/credential`.
 struct OpenID4VCIController: HoldfastController {
-    static let issuerMetadata: RouteTemplate = "/.well-known/openid-credential-issuer"
-    static let authorizationServerMetadata: RouteTemplate = "/.well-known/oauth-authorization-server"
-    static let token = RouteTemplate(OpenID4VCIService.tokenPath)
-    static let nonce = RouteTemplate(OpenID4VCIService.noncePath)
-    static let credential = RouteTemplate(OpenID4VCIService.credentialPath)
-
     static let attestationHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestation)!
     static let popHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestationPoP)!
     static let dpopHeader = HTTPField.Name(HoldfastHeaders.dpop)!
@@ -36,13 +30,13 @@ struct OpenID4VCIController: HoldfastController {
 
     var routes: [Route] {
         [
-            .public(.get, Self.issuerMetadata) { _, _ in
+            .public(.get, IssuanceRoutes.Template.issuerMetadata) { _, _ in
                 try JSONResponse.make(try await issuerMetadataDocument(), headers: Self.metadataCaching)
             },
-            .public(.get, Self.authorizationServerMetadata) { _, _ in
+            .public(.get, IssuanceRoutes.Template.authorizationServerMetadata) { _, _ in
                 try JSONResponse.make(authorizationServerMetadataDocument(), headers: Self.metadataCaching)
             },
-            .public(.post, Self.token) { request, context in
+            .public(.post, IssuanceRoutes.Template.token) { request, context in
                 try await OAuthError.answering {
                     let form = try await FormBody.decode(request, context: context)
                     let response = try await service.token(
@@ -52,10 +46,10 @@ struct OpenID4VCIController: HoldfastController {
                     return try JSONResponse.make(response, headers: JSONResponse.noStore)
                 }
             },
-            .public(.post, Self.nonce) { _, _ in
+            .public(.post, IssuanceRoutes.Template.nonce) { _, _ in
                 try JSONResponse.make(service.nonce(now: clock.now()), headers: JSONResponse.noStore)
             },
-            .public(.post, Self.credential) { request, context in
+            .public(.post, IssuanceRoutes.Template.credential) { request, context in
                 try await OAuthError.answering {
                     var request = request
                     let body = try await request.collectBody(upTo: context.maxUploadSize)
@@ -95,9 +89,9 @@ struct OpenID4VCIController: HoldfastController {
                 display: [display])
         }
         return CredentialIssuerMetadata(
-            credentialIssuer: base, credentialEndpoint: base + OpenID4VCIService.credentialPath,
-            nonceEndpoint: base + OpenID4VCIService.noncePath,
-            statusListAggregationEndpoint: base + StatusListController.lists.template,
+            credentialIssuer: base, credentialEndpoint: base + IssuanceRoutes.Template.credential.template,
+            nonceEndpoint: base + IssuanceRoutes.Template.nonce.template,
+            statusListAggregationEndpoint: base + StatusListRoutes.Template.lists.template,
             display: [.init(name: issuerName)], credentialConfigurationsSupported: supported)
     }
 
@@ -106,7 +100,7 @@ struct OpenID4VCIController: HoldfastController {
     func authorizationServerMetadataDocument() -> AuthorizationServerMetadata {
         let base = publicURL()
         return AuthorizationServerMetadata(
-            issuer: base, tokenEndpoint: base + OpenID4VCIService.tokenPath,
+            issuer: base, tokenEndpoint: base + IssuanceRoutes.Template.token.template,
             grantTypesSupported: [OpenID4VCIIdentifiers.preAuthorizedCodeGrant],
             preAuthorizedGrantAnonymousAccessSupported: false, tokenEndpointAuthMethodsSupported: ["attest_jwt_client_auth"],
             clientAttestationSigningAlgValuesSupported: ["ES256", "ES384"],

@@ -13,10 +13,6 @@ import SQLKit
 /// OAuth client attestation, DPoP-bound tokens), the nonce endpoint and the credential endpoint, which issues an
 /// mDoc bound to the key of the proof.
 struct OpenID4VCIService: Sendable {
-    /// The endpoints, discovered through the metadata only.
-    static let tokenPath = "/v1/oauth/token"
-    static let noncePath = "/v1/openid4vci/nonce"
-    static let credentialPath = "/v1/openid4vci/credential"
     /// How long a `c_nonce` is good for.
     static let nonceLifetime: Int64 = 300_000
     /// How old a proof's `iat` may be, and how far in the future.
@@ -63,7 +59,7 @@ struct OpenID4VCIService: Sendable {
         let (verified, instanceID) = try await authenticateClient(attestation: attestation[0], pop: pop[0], now: now)
         let thumbprint = try verified.instanceKey.thumbprint()
         // RFC 9449 §5: the token is bound to the key of this proof.
-        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: Self.tokenPath,
+        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: IssuanceRoutes.Template.token.template,
                                    resource: false, now: now)
         // The code is read before anything is recorded (README "Credentials"): requests with unknown, spent or
         // expired codes write nothing to the replay store, whose room the instance calls need.
@@ -158,7 +154,7 @@ struct OpenID4VCIService: Sendable {
         }
         let authorized = try await offers.authorize(accessToken: token, now: now)
         let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
-                                   path: Self.credentialPath, resource: true, now: now)
+                                   path: IssuanceRoutes.Template.credential.template, resource: true, now: now)
 
         let request: CredentialRequest
         do {

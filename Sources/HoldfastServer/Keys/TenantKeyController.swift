@@ -1,3 +1,4 @@
+import HoldfastProtocol
 import Hummingbird
 
 /// `GET /.well-known/jwks.json` — the tenant's public signing keys (RFC 7517 §5), cacheable for five minutes
@@ -8,7 +9,7 @@ struct TenantKeyController: HoldfastController {
     var routes: [Route] {
         let jwks = keyring.jwks
         return [
-            .public(.get, "/.well-known/jwks.json") { _, _ in
+            .public(.get, OperationalRoutes.Template.jwks) { _, _ in
                 var headers = HTTPFields()
                 headers[.cacheControl] = "public, max-age=300"
                 return try JSONResponse.make(jwks, headers: headers)

@@ -9,28 +9,24 @@ import X509
 /// - `GET /v1/presentations/verifier-cas`: the CA wallets add as a trusted verifier;
 /// - `POST, GET /v1/presentations/trusted-issuers`, `DELETE …/{id}`: IACAs trusted beside the tenant's own.
 struct PresentationAdminController: HoldfastController {
-    static let verifierCAs: RouteTemplate = "/v1/presentations/verifier-cas"
-    static let trustedIssuers: RouteTemplate = "/v1/presentations/trusted-issuers"
-    static let trustedIssuer: RouteTemplate = "/v1/presentations/trusted-issuers/{id}"
-
     let certificates: VerifierCertificates
     let trusted: PresentationTrustedIssuerService
     let clock: any HoldfastClock
 
     var routes: [Route] {
         [
-            .admin(.get, Self.verifierCAs) { _, _ in
+            .admin(.get, PresentationAdminRoutes.Template.verifierCAs) { _, _ in
                 let pem = try certificates.ca.certificate.serializeAsPEM().pemString
                 return try JSONResponse.make(VerifierCAList(data: [VerifierCA(id: certificates.ca.id, certificatePem: pem)]))
             },
-            .admin(.post, Self.trustedIssuers) { request, context in
+            .admin(.post, PresentationAdminRoutes.Template.trustedIssuers) { request, context in
                 let body = try await JSONBodyDecoder.decode(PresentationTrustedIssuer.self, from: request, context: context)
                 return try JSONResponse.make(try await trusted.add(body, now: clock.now()), status: .created)
             },
-            .admin(.get, Self.trustedIssuers) { _, _ in
+            .admin(.get, PresentationAdminRoutes.Template.trustedIssuers) { _, _ in
                 try JSONResponse.make(try await trusted.list())
             },
-            .admin(.delete, Self.trustedIssuer) { _, context in
+            .admin(.delete, PresentationAdminRoutes.Template.trustedIssuer) { _, context in
                 try await trusted.delete(id: try context.parameters.require("id"))
                 return Response(status: .noContent)
             },

@@ -15,38 +15,32 @@ import QR
 /// - `GET /v2/presentations/sessions/{sessionId}/qr` (the key that made it): the authorisation request URI as a QR
 ///   code (SVG), for the verifier page.
 struct PresentationController: HoldfastController {
-    static let sessions: RouteTemplate = "/v2/presentations/sessions"
-    static let request: RouteTemplate = "/v2/presentations/sessions/{sessionId}/request"
-    static let response: RouteTemplate = "/v2/presentations/sessions/{sessionId}/response"
-    static let result: RouteTemplate = "/v2/presentations/sessions/{sessionId}/result"
-    static let qr: RouteTemplate = "/v2/presentations/sessions/{sessionId}/qr"
-
     let service: PresentationSessionService
     let clock: any HoldfastClock
 
     var routes: [Route] {
         [
-            .verifier(.post, Self.sessions) { request, context in
+            .verifier(.post, PresentationRoutes.Template.sessions) { request, context in
                 guard case .key(let key) = context.caller else { throw AdminKeyError.unauthenticated(credentialsPresented: false) }
                 let body = try await JSONBodyDecoder.decode(PresentationSessionRequest.self, from: request, context: context)
                 return try JSONResponse.make(try await service.create(body, adminKeyID: key.id, now: clock.now()),
                                              status: .created, headers: JSONResponse.noStore)
             },
-            .public(.get, Self.request) { _, context in
+            .public(.get, PresentationRoutes.Template.request) { _, context in
                 let jws = try await service.requestObject(id: try context.parameters.require("sessionId"), now: clock.now())
                 var headers = HTTPFields()
                 headers[.contentType] = "application/oauth-authz-req+jwt"
                 headers[.cacheControl] = "no-store"
                 return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: jws)))
             },
-            .public(.post, Self.response) { request, context in
+            .public(.post, PresentationRoutes.Template.response) { request, context in
                 try await OAuthError.answering {
                     let form = try await FormBody.decode(request, context: context)
                     let answer = try await service.respond(id: try context.parameters.require("sessionId"), form: form, now: clock.now())
                     return try JSONResponse.make(answer, headers: JSONResponse.noStore)
                 }
             },
-            .verifier(.get, Self.result, acceptsResponseCode: true) { _, context in
+            .verifier(.get, PresentationRoutes.Template.result, acceptsResponseCode: true) { _, context in
                 let id = try context.parameters.require("sessionId")
                 let result: PresentationResult
                 switch context.caller {
@@ -55,7 +49,7 @@ struct PresentationController: HoldfastController {
                 }
                 return try JSONResponse.make(result, headers: JSONResponse.noStore)
             },
-            .verifier(.get, Self.qr) { _, context in
+            .verifier(.get, PresentationRoutes.Template.qr) { _, context in
                 guard case .key(let key) = context.caller else { throw AdminKeyError.unauthenticated(credentialsPresented: false) }
                 let uri = try await service.authorizationRequestUri(id: try context.parameters.require("sessionId"), adminKeyID: key.id)
                 var headers = HTTPFields()

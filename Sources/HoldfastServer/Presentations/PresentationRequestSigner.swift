@@ -24,7 +24,7 @@ struct PresentationRequestSigner: Sendable {
         var payload: [String: JSONValue] = [
             "iss": .string(settings.clientId), "aud": .string("https://self-issued.me/v2"), "iat": .integer(issuedAt), "exp": .integer(expires),
             "client_id": .string(settings.clientId), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
-            "response_uri": .string(publicURL() + PresentationSessionService.responsePath(id)), "nonce": .string(session.nonce),
+            "response_uri": .string(publicURL() + PresentationRoutes.response(sessionId: id)), "nonce": .string(session.nonce),
             "state": .string(session.state),
         ]
         if isOpenID {

@@ -14,7 +14,6 @@ import X509
 struct PresentationSessionService: Sendable {
     static let lifetimes = 30...3_600
     static let defaultLifetime = 300
-    static let statusListPath = "/v2/credentials/mobile/status-lists/"
 
     /// What a session stores about itself (`presentation_sessions.request`).
     struct Settings: Codable {
@@ -37,9 +36,6 @@ struct PresentationSessionService: Sendable {
     let statusLists: StatusListService
     let foreignStatusLists: ForeignStatusLists
     let publicURL: @Sendable () -> String
-
-    static func requestPath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/request" }
-    static func responsePath(_ id: String) -> String { "/v2/presentations/sessions/\(id)/response" }
 
     // MARK: creating
 
@@ -123,13 +119,13 @@ struct PresentationSessionService: Sendable {
         try await store.insert(id: id, settings: settings, nonce: Self.random(32), state: Self.random(32), key: key,
                                createdBy: adminKeyID, createdAt: Timestamp.milliseconds(now), expiresAt: expiresAt)
         return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri(id: id, settings: settings),
-                                          requestUri: publicURL() + Self.requestPath(id), expiresAt: Timestamp.date(expiresAt))
+                                          requestUri: publicURL() + PresentationRoutes.request(sessionId: id), expiresAt: Timestamp.date(expiresAt))
     }
 
     /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024), or the session's
     /// `authorizationEndpoint` with those two parameters.
     private func authorizationRequestUri(id: String, settings: Settings) -> String {
-        let parameters = "client_id=\(PercentEncoding.queryValue(settings.clientId))&request_uri=\(PercentEncoding.queryValue(publicURL() + Self.requestPath(id)))"
+        let parameters = "client_id=\(PercentEncoding.queryValue(settings.clientId))&request_uri=\(PercentEncoding.queryValue(publicURL() + PresentationRoutes.request(sessionId: id)))"
         if let endpoint = settings.authorizationEndpoint {
             return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
         }
@@ -202,7 +198,7 @@ struct PresentationSessionService: Sendable {
         let isOpenID = settings.presentationProtocol == .openID4VP
         var failures: [PresentationResult.Failure] = []
         let transcript: SessionTranscript
-        let responseUri = publicURL() + Self.responsePath(session.id)
+        let responseUri = publicURL() + PresentationRoutes.response(sessionId: session.id)
         if isOpenID {
             let thumbprint = (try? JWK(publicKey: session.key.publicKey).thumbprint()).flatMap { Base64URL.decode($0) }
             transcript = SessionTranscript.openID4VP(clientId: settings.clientId, nonce: session.nonce, jwkThumbprint: thumbprint,
@@ -242,7 +238,7 @@ struct PresentationSessionService: Sendable {
     private func statusFailure(_ reference: MobileSecurityObject.StatusReference?, issuer: Certificate,
                                now: Date) async throws -> PresentationResult.Failure? {
         guard let reference else { return nil }
-        let prefix = publicURL() + Self.statusListPath
+        let prefix = publicURL() + StatusListRoutes.Template.lists.template + "/"
         let value: UInt8
         if reference.uri.hasPrefix(prefix), reference.uri.hasSuffix("/token") {
             let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))

@@ -10,17 +10,13 @@ import Hummingbird
 /// by the server), `GET …/result` until the wallet has answered. A same-device wallet is sent back to
 /// `/verifier?response_code=…`, where the page reads the result with that code alone (OpenID4VP 1.0 §8.2).
 struct VerifierPageController: HoldfastController {
-    static let page: RouteTemplate = "/verifier"
-    static let script: RouteTemplate = "/verifier/verifier.js"
-    static let styles: RouteTemplate = "/verifier/verifier.css"
-
     let files: VerifierPage
 
     var routes: [Route] {
         [
-            .public(.get, Self.page) { _, _ in Self.response(files.html, type: "text/html; charset=utf-8") },
-            .public(.get, Self.script) { _, _ in Self.response(files.javaScript, type: "text/javascript; charset=utf-8") },
-            .public(.get, Self.styles) { _, _ in Self.response(files.css, type: "text/css; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierPage) { _, _ in Self.response(files.html, type: "text/html; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierScript) { _, _ in Self.response(files.javaScript, type: "text/javascript; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierStyles) { _, _ in Self.response(files.css, type: "text/css; charset=utf-8") },
         ]
     }
 

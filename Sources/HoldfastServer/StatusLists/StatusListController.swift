@@ -11,10 +11,6 @@ import StatusList
 /// - `GET /v2/credentials/mobile/status-lists` (public): every list's token URI, the draft's §9 aggregation;
 /// - `GET, PUT /v1/credentials/mobile/status-list-settings` (admin): `ttlSeconds` and `expSeconds`.
 struct StatusListController: HoldfastController {
-    static let lists: RouteTemplate = "/v2/credentials/mobile/status-lists"
-    static let token: RouteTemplate = "/v2/credentials/mobile/status-lists/{id}/token"
-    static let settings: RouteTemplate = "/v1/credentials/mobile/status-list-settings"
-
     struct Aggregation: Encodable {
         // swiftlint:disable:next identifier_name
         var status_lists: [String]
@@ -25,7 +21,7 @@ struct StatusListController: HoldfastController {
 
     var routes: [Route] {
         [
-            .public(.get, Self.token) { request, context in
+            .public(.get, StatusListRoutes.Template.token) { request, context in
                 let id = try context.parameters.require("id")
                 let format = Self.format(accepting: request.headers[.accept])
                 let now = clock.now()
@@ -34,16 +30,16 @@ struct StatusListController: HoldfastController {
                 }
                 return try await Self.response(served, request: request, settings: statusLists.settings(), now: now)
             },
-            .public(.get, Self.lists) { _, _ in
+            .public(.get, StatusListRoutes.Template.lists) { _, _ in
                 let uris = try await statusLists.listIDs().map(statusLists.uri(of:))
                 var headers = HTTPFields()
                 headers[.cacheControl] = "public, max-age=60"
                 return try JSONResponse.make(Aggregation(status_lists: uris), headers: headers)
             },
-            .admin(.get, Self.settings) { _, _ in
+            .admin(.get, CredentialAdminRoutes.Template.statusListSettings) { _, _ in
                 try JSONResponse.make(try await statusLists.settings())
             },
-            .admin(.put, Self.settings) { request, context in
+            .admin(.put, CredentialAdminRoutes.Template.statusListSettings) { request, context in
                 let body = try await JSONBodyDecoder.decode(StatusListSettings.self, from: request, context: context)
                 return try JSONResponse.make(try await statusLists.update(body))
             },

@@ -59,7 +59,7 @@ public struct StatusListService: Sendable {
 
     /// The URI a referenced token carries and the token's `sub` (draft §6.2, §5.1).
     public func uri(of listID: String) -> String {
-        publicURL() + StatusListController.token.path(["id": listID])
+        publicURL() + StatusListRoutes.token(listID: listID)
     }
 
     // MARK: allocation and status

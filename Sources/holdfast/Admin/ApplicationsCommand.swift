@@ -14,7 +14,7 @@ struct ApplicationsCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a holder application from its JSON (as POST /v1/holder/applications takes it).")
+            abstract: "Create a holder application from its JSON (as POST \(TetheringRoutes.Template.applications) takes it).")
 
         @OptionGroup var storage: AdminStorageOptions
         @OptionGroup var document: JSONDocumentOptions

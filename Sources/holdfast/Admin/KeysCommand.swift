@@ -1,4 +1,5 @@
 import ArgumentParser
+import HoldfastAdmin
 import HoldfastServer
 
 /// `holdfast admin keys create --name N [--scope admin|verifier] | list | revoke ID`, printing JSON.

@@ -34,12 +34,11 @@ struct HolderBench: AsyncParsableCommand {
             let target = try BenchTarget(baseURL: server.baseURL, adminKey: adminKey)
             let admin = AdminClient(baseURL: server.baseURL, adminKey: adminKey)
             let applicationId = try await target.createApplication()
-            let configured = try await admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(IssuanceWallet.configuration.utf8))
-            guard configured.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(configured.status)") }
-            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await admin.send("GET", "/v1/credentials/mobile/iacas").body)
-            let offered = try await admin.send("POST", "/v1/credentials/mobile/offers", body: Data(IssuanceWallet.offer))
-            guard offered.status == 201 else { throw CommandFailure(.failure, "offer: HTTP \(offered.status)") }
-            let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: offered.body).offerUri
+            _ = try await admin.createCredentialConfiguration(try HoldfastJSON.decode(CredentialConfiguration.self,
+                                                                                      from: Data(IssuanceWallet.configuration.utf8)))
+            let iacas = try await admin.iacas()
+            let offerURI = try await admin.createCredentialOffer(try HoldfastJSON.decode(CredentialOfferRequest.self,
+                                                                                         from: Data(IssuanceWallet.offer))).offerUri
 
             let holder = MobileCredentialHolder(seams: .linux(stateDirectory: folder.appendingPathComponent("device")))
             try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: server.baseURL, applicationId: applicationId))

@@ -39,7 +39,7 @@ struct IssuanceBench: AsyncParsableCommand {
             let adminKey = target.adminKey
             let applicationId = try await target.createApplication()
             let setup = try await BenchConnection.connect(host: target.host, port: target.port)
-            let created = try await setup.send(.POST, "/v1/credentials/mobile/configurations",
+            let created = try await setup.send(.POST, CredentialAdminRoutes.Template.configurations.template,
                                                headers: IssuanceWallet.adminHeaders(adminKey), body: Array(IssuanceWallet.configuration.utf8))
             guard created.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(created.status)") }
             await setup.close()
@@ -105,7 +105,7 @@ final class IssuanceWallet: @unchecked Sendable {
         let instance = try HoldfastJSON.decode(InstanceRegistrationResponse.self, from: Data(registered.body))
         guard let license = instance.licenseToken else { throw CommandFailure(.failure, "registration gave no license") }
         let signing = JWSSigningKey(key)
-        let path = "/v1/holder/instances/\(instance.instanceId)/wallet-attestations"
+        let path = TetheringRoutes.walletAttestations(instanceId: instance.instanceId)
         let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: signing, issuedAt: Date(),
                                          accessToken: license)
         let attested = try await connection.send(.POST, path, headers: [
@@ -124,7 +124,7 @@ final class IssuanceWallet: @unchecked Sendable {
 
     /// One credential: the admin's offer, then the wallet's token, nonce and credential requests.
     func claim() async throws {
-        let offered = try await connection.send(.POST, "/v1/credentials/mobile/offers", headers: Self.adminHeaders(target.adminKey),
+        let offered = try await connection.send(.POST, CredentialAdminRoutes.Template.offers.template, headers: Self.adminHeaders(target.adminKey),
                                                 body: Self.offer)
         guard offered.status == 201 else { throw Self.failure("offer", offered) }
         let offerURI = try HoldfastJSON.decode(CredentialOfferCreated.self, from: Data(offered.body)).offerUri
@@ -134,15 +134,15 @@ final class IssuanceWallet: @unchecked Sendable {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
         let now = Date()
         let pop = try await ClientAttestationPoP.create(audience: target.baseURL, signer: instanceKey, issuedAt: now)
-        let tokenProof = try DPoPProof.create(method: "POST", uri: target.baseURL + "/v1/oauth/token", key: dpopKey, issuedAt: now)
-        let tokenAnswer = try await connection.send(.POST, "/v1/oauth/token", headers: [
+        let tokenProof = try DPoPProof.create(method: "POST", uri: target.baseURL + IssuanceRoutes.Template.token.template, key: dpopKey, issuedAt: now)
+        let tokenAnswer = try await connection.send(.POST, IssuanceRoutes.Template.token.template, headers: [
             (HoldfastHeaders.contentType, "application/x-www-form-urlencoded"),
             (HoldfastHeaders.oauthClientAttestation, attestation), (HoldfastHeaders.oauthClientAttestationPoP, pop), (HoldfastHeaders.dpop, tokenProof),
         ], body: Array(PercentEncoding.formBody(TokenRequest(preAuthorizedCode: code).formParameters).utf8))
         guard tokenAnswer.status == 200 else { throw Self.failure("token", tokenAnswer) }
         let accessToken = try TokenResponse.decode(Data(tokenAnswer.body)).accessToken
 
-        let nonceAnswer = try await connection.send(.POST, "/v1/openid4vci/nonce")
+        let nonceAnswer = try await connection.send(.POST, IssuanceRoutes.Template.nonce.template)
         guard nonceAnswer.status == 200 else { throw Self.failure("nonce", nonceAnswer) }
         let nonce = try NonceResponse.decode(Data(nonceAnswer.body)).cNonce
 
@@ -150,10 +150,10 @@ final class IssuanceWallet: @unchecked Sendable {
         let keyProof = try JWT.sign(claims: KeyProof.claims(clientId: nil, credentialIssuer: target.baseURL, issuedAt: now, nonce: nonce),
                                     header: try KeyProof.header(jwk: JWK(publicKey: credentialKey.publicKey)),
                                     key: JWSSigningKey(credentialKey))
-        let credentialProof = try DPoPProof.create(method: "POST", uri: target.baseURL + "/v1/openid4vci/credential", key: dpopKey,
+        let credentialProof = try DPoPProof.create(method: "POST", uri: target.baseURL + IssuanceRoutes.Template.credential.template, key: dpopKey,
                                                    issuedAt: now, accessToken: accessToken)
         let body = try OpenID4VCIJSON.encode(CredentialRequest(credentialConfigurationId: "bench-mdl", proofs: .init(jwt: [keyProof])))
-        let credential = try await connection.send(.POST, "/v1/openid4vci/credential", headers: [
+        let credential = try await connection.send(.POST, IssuanceRoutes.Template.credential.template, headers: [
             (HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType), (HoldfastHeaders.authorization, "DPoP \(accessToken)"),
             (HoldfastHeaders.dpop, credentialProof),
         ], body: Array(body))

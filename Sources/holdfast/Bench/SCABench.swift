@@ -62,12 +62,8 @@ struct SCABench: AsyncParsableCommand {
     private func measure(_ target: BenchTarget, baseline: Rate) async throws {
         let admin = AdminClient(baseURL: target.baseURL, adminKey: target.adminKey)
         let applicationId = try await target.createApplication()
-        guard try await admin.send("PUT", "/v1/sca/policies", body: Data(Self.policies.utf8)).status == 200 else {
-            throw CommandFailure(.failure, "setting the signing policies failed")
-        }
-        let keyAnswer = try await admin.send("POST", "/v1/admin/keys", body: Data(#"{"name":"bank back end (bench)","scope":"sca"}"#.utf8))
-        guard keyAnswer.status == 201 else { throw CommandFailure(.failure, "creating the sca key: HTTP \(keyAnswer.status)") }
-        let scaKey = try HoldfastJSON.decode(CreatedAdminKey.self, from: keyAnswer.body).key
+        _ = try await admin.replaceSCAPolicies(try HoldfastJSON.decode([SCAPolicy].self, from: Data(Self.policies.utf8)))
+        let scaKey = try await admin.createAdminKey(AdminKeyCreateRequest(name: "bank back end (bench)", scope: .sca)).key
 
         print("concurrency: \(concurrency) clients (each its own wallet), \(seconds) s; key scope sca; \(proofsPerClient) proofs signed ahead per client")
         var clients: [Client] = []
@@ -89,7 +85,7 @@ struct SCABench: AsyncParsableCommand {
         if clients.contains(where: { !$0.hasMore }) { print("note: a client used every proof it had before the time was up") }
         let result = LoadResult(rate: rate, latencies: latencies, clients: [])
         print("")
-        printComparison(name: "SCA proofs verified (POST /v1/sca/proofs/verify)", ours: result.rate, baselineName: "raw ES256 verify",
+        printComparison(name: "SCA proofs verified (POST \(SCARoutes.Template.verifyProof))", ours: result.rate, baselineName: "raw ES256 verify",
                         baseline: baseline.perSecond)
         print(String(format: "latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms", result.percentile(0.50), result.percentile(0.99), result.percentile(1.0)))
         print(String(format: "target: ≥ 2000 proofs/s (%@), p99 < 25 ms (%@)", result.rate.perSecond >= 2_000 ? "met" : "NOT met",
@@ -100,17 +96,15 @@ struct SCABench: AsyncParsableCommand {
     /// nonce, one-time code).
     private func activateWallet(admin: AdminClient, target: BenchTarget, applicationId: String,
                                 user: String) async throws -> (String, JWSSigningKey) {
-        let created = try await admin.send("POST", "/v1/sca/wallets", body: Data(#"{"applicationId":"\#(applicationId)","userId":"\#(user)"}"#.utf8))
-        guard created.status == 201 else { throw CommandFailure(.failure, "creating a wallet: HTTP \(created.status)") }
-        let wallet = try HoldfastJSON.decode(SCAWalletCreated.self, from: created.body)
-        let challengeAnswer = try await admin.send("POST", TetheringRoutes.challenges(applicationId: applicationId), authenticated: false)
+        let wallet = try await admin.createSCAWallet(SCAWalletCreateRequest(applicationId: applicationId, userId: user))
+        let challengeAnswer = try await admin.send("POST", TetheringRoutes.Template.challenges, ["applicationId": applicationId], authenticated: false)
         let challenge = try HoldfastJSON.decode(ChallengeResponse.self, from: challengeAnswer.body).challenge
         let key = P256.Signing.PrivateKey()
         let publicKey = InstancePublicKey(key.publicKey)
         let assertion = try InstanceAssertion.sign(BindingNonce(challenge: challenge, publicKey: publicKey), with: key)
         let request = SCAActivationRequest(activationCode: wallet.activationCode, challenge: challenge, publicKey: publicKey.encoded,
                                            assertion: assertion, device: .init(model: "bench", appVersion: "1.0.0"))
-        let activated = try await admin.send("POST", "/v1/sca/activations", body: try HoldfastJSON.encode(request), authenticated: false)
+        let activated = try await admin.send("POST", SCARoutes.Template.activations, body: try HoldfastJSON.encode(request), authenticated: false)
         guard activated.status == 201 else { throw CommandFailure(.failure, "activating a wallet: HTTP \(activated.status)") }
         return (wallet.walletId, JWSSigningKey(key))
     }
@@ -142,7 +136,7 @@ struct SCABench: AsyncParsableCommand {
             guard hasMore else { throw CommandFailure(.failure, "out of proofs") }
             let body = requests[next]
             next += 1
-            let answer = try await connection.send(.POST, "/v1/sca/proofs/verify", headers: headers, body: body)
+            let answer = try await connection.send(.POST, SCARoutes.Template.verifyProof.template, headers: headers, body: body)
             guard answer.status == 200 else { throw CommandFailure(.failure, "verify: HTTP \(answer.status) \(String(decoding: answer.body.prefix(200), as: UTF8.self))") }
             let verdict = try HoldfastJSON.decode(SCAProofVerification.self, from: Data(answer.body))
             guard verdict.valid else { throw CommandFailure(.failure, "a fresh proof was refused: \(verdict.code ?? "-") \(verdict.reason ?? "")") }

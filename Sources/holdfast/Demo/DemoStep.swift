@@ -1,3 +1,5 @@
+import HoldfastAdmin
+
 /// One step of `holdfast demo`: what it does, why, and what came out.
 struct DemoStep: Sendable, Equatable {
     enum Outcome: String, Sendable {
@@ -26,5 +28,16 @@ struct DemoStep: Sendable, Equatable {
 
     func detail(_ name: String) -> String? {
         details.first { $0.name == name }?.value
+    }
+}
+
+extension CommandFailure {
+    /// A typed admin call of a demo step, whose refusal reads as the step's failure (`what: HTTP <status>`).
+    static func demoStep<T>(_ what: String, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let failure as AdminClient.Failure {
+            throw CommandFailure(.failure, "\(what): HTTP \(failure.status)")
+        }
     }
 }

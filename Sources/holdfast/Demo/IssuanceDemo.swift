@@ -9,20 +9,20 @@ import JOSE
 enum IssuanceDemo {
     static func steps(admin: AdminClient, holder: MobileCredentialHolder, recorder: DemoRecorder) async throws -> String {
         let iacaPEM = try await recorder.stepProducing("credential-configuration", "Configure a credential",
-                                                       "POST /v1/credentials/mobile/configurations: an mDL with its display; PUT /v1/credentials/mobile/status-list-settings: status list tokens good for 60 s (ttl) and usable until 300 s (exp).") {
-            let configured = try await admin.send("POST", "/v1/credentials/mobile/configurations", body: Data(Self.configuration.utf8))
-            guard configured.status == 201 else { throw CommandFailure(.failure, "configuration: HTTP \(configured.status)") }
-            let settings = try await admin.send("PUT", "/v1/credentials/mobile/status-list-settings", body: Data(#"{"ttlSeconds":60,"expSeconds":300}"#.utf8))
-            guard settings.status == 200 else { throw CommandFailure(.failure, "status list settings: HTTP \(settings.status)") }
-            let iacas = try HoldfastJSON.decode(MobileIACAList.self, from: try await admin.send("GET", "/v1/credentials/mobile/iacas").body)
+                                                       "POST \(CredentialAdminRoutes.Template.configurations): an mDL with its display; PUT \(CredentialAdminRoutes.Template.statusListSettings): status list tokens good for 60 s (ttl) and usable until 300 s (exp).") {
+            let configuration = try HoldfastJSON.decode(CredentialConfiguration.self, from: Data(Self.configuration.utf8))
+            _ = try await CommandFailure.demoStep("configuration") { try await admin.createCredentialConfiguration(configuration) }
+            _ = try await CommandFailure.demoStep("status list settings") {
+                try await admin.updateStatusListSettings(StatusListSettings(ttlSeconds: 60, expSeconds: 300))
+            }
+            let iacas = try await admin.iacas()
             guard let iaca = iacas.data.first(where: \.active) else { throw CommandFailure(.failure, "the tenant has no IACA") }
             return (iaca.certificatePem, [.init("configuration", "mdl (org.iso.18013.5.1.mDL)"), .init("iaca", iaca.id)])
         }
         let offer = try await recorder.stepProducing("offer", "Offer it to the holder",
-                                                     "POST /v1/credentials/mobile/offers with the claim values and a transaction code, which the issuer would send by SMS.") {
-            let answer = try await admin.send("POST", "/v1/credentials/mobile/offers", body: Data(Self.offer.utf8))
-            guard answer.status == 201 else { throw CommandFailure(.failure, "offer: HTTP \(answer.status)") }
-            let created = try HoldfastJSON.decode(CredentialOfferCreated.self, from: answer.body)
+                                                     "POST \(CredentialAdminRoutes.Template.offers) with the claim values and a transaction code, which the issuer would send by SMS.") {
+            let request = try HoldfastJSON.decode(CredentialOfferRequest.self, from: Data(Self.offer.utf8))
+            let created = try await CommandFailure.demoStep("offer") { try await admin.createCredentialOffer(request) }
             return (created, [.init("offerUri", String(created.offerUri.prefix(60)) + "…"), .init("txCode", created.txCode ?? "-")])
         }
         let credentialId = try await recorder.stepProducing("claim", "Claim the credential",

@@ -15,13 +15,12 @@ enum SCADemo {
 
     static func steps(admin: AdminClient, applicationId: String, seams: PlatformSeams, tenant: String, recorder: DemoRecorder) async throws {
         let created = try await recorder.stepProducing("sca-wallet", "The bank makes an SCA wallet for its customer",
-                                                       "PUT /v1/sca/policies (what a proof of each operation signs), then POST /v1/sca/wallets: a wallet for the bank's user, protected by a PIN, with a one-time activation code for the device.") {
-            let policies = try await admin.send("PUT", "/v1/sca/policies", body: Data(Self.policies.utf8))
-            guard policies.status == 200 else { throw CommandFailure(.failure, "policies: HTTP \(policies.status)") }
-            let body = #"{"applicationId":"\#(applicationId)","userId":"customer-42","settings":{"accessProtection":"pin","maxPinAttempts":3}}"#
-            let answer = try await admin.send("POST", "/v1/sca/wallets", body: Data(body.utf8))
-            guard answer.status == 201 else { throw CommandFailure(.failure, "wallet: HTTP \(answer.status)") }
-            let created = try HoldfastJSON.decode(SCAWalletCreated.self, from: answer.body)
+                                                       "PUT \(SCARoutes.Template.policies) (what a proof of each operation signs), then POST \(SCARoutes.Template.wallets): a wallet for the bank's user, protected by a PIN, with a one-time activation code for the device.") {
+            let policies = try HoldfastJSON.decode([SCAPolicy].self, from: Data(Self.policies.utf8))
+            _ = try await CommandFailure.demoStep("policies") { try await admin.replaceSCAPolicies(policies) }
+            let request = SCAWalletCreateRequest(applicationId: applicationId, userId: "customer-42",
+                                                 settings: SCAWalletSettings(accessProtection: "pin", maxPinAttempts: 3))
+            let created = try await CommandFailure.demoStep("wallet") { try await admin.createSCAWallet(request) }
             return (created, [.init("walletId", created.walletId), .init("activationCode", created.activationCode),
                               .init("activationExpiresAt", HoldfastJSON.formatDate(created.activationExpiresAt))])
         }
@@ -47,7 +46,7 @@ enum SCADemo {
             return (jws, [.init("proof", String(jws.prefix(48)) + "…"), .init("signedBody", String(decoding: try payload.body.jsonBytes(), as: UTF8.self))])
         }
         try await recorder.step("sca-verify", "The bank's back end verifies the proof",
-                                "POST /v1/sca/proofs/verify with the request the bank received: the wallet's key, its state, the policy's {url, body}, the pattern, freshness, and the jti once — a replay is refused.") {
+                                "POST \(SCARoutes.Template.verifyProof) with the request the bank received: the wallet's key, its state, the policy's {url, body}, the pattern, freshness, and the jti once — a replay is refused.") {
             let first = try await verify(admin, proof: proof, body: body)
             guard first.valid else { throw CommandFailure(.failure, "refused: \(first.code ?? "-")") }
             let replay = try await verify(admin, proof: proof, body: body)
@@ -64,15 +63,14 @@ enum SCADemo {
                 if case .failure(let error) = await wallet.sign(signature, credentials: .pin("000000")) { codes.append(error.code.rawValue) }
             }
             guard try await manager.state() == .locked else { throw CommandFailure(.failure, "the wallet is not locked") }
-            let tenantSide = try HoldfastJSON.decode(SCAWallet.self, from: try await admin.send("GET", "/v1/sca/wallets/\(wallet.id)").body)
+            let tenantSide = try await admin.scaWallet(id: wallet.id)
             guard tenantSide.state == .locked else { throw CommandFailure(.failure, "the tenant has the wallet \(tenantSide.state)") }
             return [.init("answers", codes.joined(separator: ", ")), .init("device", "locked"),
                     .init("tenant", "\(tenantSide.state) (\(tenantSide.lockReason ?? "-"))")]
         }
         try await recorder.step("sca-unlock", "The bank unlocks it",
-                                "PUT /v1/sca/wallets/{id}/unlock; the device reads walletUnlocked from its event feed (server-sent events, authenticated by the wallet key), connects again and signs.") {
-            let answer = try await admin.send("PUT", "/v1/sca/wallets/\(wallet.id)/unlock")
-            guard answer.status == 200 else { throw CommandFailure(.failure, "unlock: HTTP \(answer.status)") }
+                                "PUT \(SCARoutes.Template.wallets)/{id}/unlock; the device reads walletUnlocked from its event feed (server-sent events, authenticated by the wallet key), connects again and signs.") {
+            _ = try await CommandFailure.demoStep("unlock") { try await admin.unlockSCAWallet(id: wallet.id) }
             let events = try await manager.synchronize()
             guard events.contains(.walletUnlocked) else { throw CommandFailure(.failure, "the device heard \(events.map(\.name))") }
             guard case .connectionSuccess(let again) = await manager.connect() else { throw CommandFailure(.failure, "no connection after the unlock") }
@@ -87,8 +85,6 @@ enum SCADemo {
 
     private static func verify(_ admin: AdminClient, proof: String, body: JSONValue) async throws -> SCAProofVerification {
         let request = SCAProofVerifyRequest(proof: proof, method: "POST", url: beneficiaryURL, body: body)
-        let answer = try await admin.send("POST", "/v1/sca/proofs/verify", body: try HoldfastJSON.encode(request))
-        guard answer.status == 200 else { throw CommandFailure(.failure, "verify: HTTP \(answer.status)") }
-        return try HoldfastJSON.decode(SCAProofVerification.self, from: answer.body)
+        return try await CommandFailure.demoStep("verify") { try await admin.verifySCAProof(request) }
     }
 }

@@ -11,12 +11,13 @@ enum StatusDemo {
     static func steps(admin: AdminClient, holder: MobileCredentialHolder, credentialId: String, clock: OffsetClock,
                       network: SwitchableNetwork, recorder: DemoRecorder) async throws {
         try await recorder.step("revoke", "The issuer revokes it",
-                                "POST /v1/credentials/mobile/{id}/status {\"status\": \"revoked\"}: its bit in the status list becomes 1.") {
-            let list = try await admin.send("GET", "/v1/credentials/mobile")
-            guard let issuedId = (try JSONDecoder().decode(JSONValue.self, from: list.body)).objectValue?["data"]?.arrayValue?.first?
-                .objectValue?["id"]?.stringValue else { throw CommandFailure(.failure, "the tenant lists no issued credential") }
-            let answer = try await admin.send("POST", "/v1/credentials/mobile/\(issuedId)/status", body: Data(#"{"status":"revoked"}"#.utf8))
-            guard (200..<300).contains(answer.status) else { throw CommandFailure(.failure, "revocation: HTTP \(answer.status)") }
+                                "POST \(CredentialAdminRoutes.Template.credentials)/{id}/status {\"status\": \"revoked\"}: its bit in the status list becomes 1.") {
+            guard let issuedId = try await admin.issuedCredentials().data.first?.id else {
+                throw CommandFailure(.failure, "the tenant lists no issued credential")
+            }
+            _ = try await CommandFailure.demoStep("revocation") {
+                try await admin.setCredentialStatus(id: issuedId, CredentialStatusChange(status: "revoked"))
+            }
             return [.init("issuedCredential", issuedId), .init("status", "revoked")]
         }
         try await recorder.step("status-cached", "Within the ttl the wallet does not ask again",

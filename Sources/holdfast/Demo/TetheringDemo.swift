@@ -22,7 +22,7 @@ enum TetheringDemo {
     static func steps(server: RunningHoldfastServer, admin: AdminClient, holder: MobileCredentialHolder,
                       recorder: DemoRecorder) async throws -> Registered {
         let ios = try await recorder.stepProducing("ios-application", "Create an iOS application",
-                                          "POST /v1/holder/applications with the bootstrap admin key. App Attest is not required, so devices without it register with an assertion.") {
+                                          "POST \(TetheringRoutes.Template.applications) with the bootstrap admin key. App Attest is not required, so devices without it register with an assertion.") {
             let created = try await admin.createApplication(HolderApplication(
                 name: "Demo Wallet (iOS)", clientId: "demo-wallet-ios", maxTimeOfflineInSecs: 604_800,
                 platform: .ios(.init(bundleId: "com.example.wallet", teamId: "ABCDE12345",
@@ -52,7 +52,7 @@ enum TetheringDemo {
         }
 
         try await recorder.step("list", "List the application's instances",
-                                "GET /v1/holder/applications/{id}/instances (admin): the new instance, registered with an assertion.") {
+                                "GET \(TetheringRoutes.Template.applications)/{id}/instances (admin): the new instance, registered with an assertion.") {
             let page = try await admin.instances(applicationId: applicationId)
             guard let item = page.data.first(where: { $0.id == instanceId }) else {
                 throw CommandFailure(.failure, "instance \(instanceId) is not listed")
@@ -87,7 +87,7 @@ enum TetheringDemo {
         }
 
         try await recorder.step("wallet-attestation", "Get a wallet attestation and verify it as an issuer",
-                                "The tenant signs an OAuth client attestation JWT bound to the instance key; the device adds a PoP for the issuer, who checks both against the tenant's /.well-known/jwks.json.") {
+                                "The tenant signs an OAuth client attestation JWT bound to the instance key; the device adds a PoP for the issuer, who checks both against the tenant's \(OperationalRoutes.Template.jwks).") {
             let attestation = try await holder.walletAttestation(audience: issuer)
             let pop = try await holder.walletAttestationProof(audience: issuer)
             let verifier = ClientAttestationVerifier(trustedKeys: try await admin.jwks(), audience: issuer,
@@ -105,7 +105,7 @@ enum TetheringDemo {
                              recorder: DemoRecorder) async throws {
         let (applicationId, instanceId) = (registered.applicationId, registered.instanceId)
         try await recorder.step("delete", "Delete the instance",
-                                "DELETE /v1/holder/applications/{id}/instances/{instanceId} (admin): from now on every token and proof of it is refused.") {
+                                "DELETE \(TetheringRoutes.Template.applications)/{id}/instances/{instanceId} (admin): from now on every token and proof of it is refused.") {
             try await admin.deleteInstance(applicationId: applicationId, instanceId: instanceId)
             return [.init("instanceId", instanceId)]
         }

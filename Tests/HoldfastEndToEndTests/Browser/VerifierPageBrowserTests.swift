@@ -1,4 +1,5 @@
 import Foundation
+import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 @testable import HoldfastSDK
@@ -30,10 +31,8 @@ import TestSupport
         let python = try #require(Self.python, "python3 is not installed")
         try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
             let (holder, _, credentialId) = try await PresentationEndToEndTests.wallet(tenant)
-            let created = try await tenant.admin.send("POST", "/v1/admin/keys", body: Data(#"{"name":"web page","scope":"verifier"}"#.utf8))
-            try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
-            let verifierKey = try #require(try JSONDecoder().decode(JSONValue.self, from: created.body).objectValue?["key"]?.stringValue)
-            let page = tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/verifier"
+            let verifierKey = try await tenant.admin.createAdminKey(AdminKeyCreateRequest(name: "web page", scope: .verifier)).key
+            let page = tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + PresentationRoutes.Template.verifierPage.template
 
             let browser = try ChildProcess(executable: python, arguments: [Self.driver.path, chromium, page, verifierKey, "mdl-age",
                                                                            presentationProtocol])

@@ -16,6 +16,17 @@ public struct AdminKey: Codable, Sendable, Equatable {
 
     public var isActive: Bool { revokedAt == nil }
 
+    public init(id: String, name: String, createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil, bootstrap: Bool = false,
+                scope: Scope) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+        self.bootstrap = bootstrap
+        self.scope = scope
+    }
+
     public enum Scope: String, Codable, Sendable, CaseIterable {
         case admin
         case verifier
@@ -33,7 +44,7 @@ public struct CreatedAdminKey: Codable, Sendable, Equatable {
         case key, id, name, createdAt, lastUsedAt, revokedAt, bootstrap, scope
     }
 
-    init(key: String, adminKey: AdminKey) {
+    public init(key: String, adminKey: AdminKey) {
         self.key = key
         self.adminKey = adminKey
     }
@@ -55,4 +66,20 @@ public struct CreatedAdminKey: Codable, Sendable, Equatable {
 public struct AdminKeyPage: Codable, Sendable, Equatable {
     public var keys: [AdminKey]
     public var nextCursor: String?
+
+    public init(keys: [AdminKey], nextCursor: String?) {
+        self.keys = keys
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `POST /v1/admin/keys`: a name for the key and its scope (`admin` when absent).
+public struct AdminKeyCreateRequest: Codable, Sendable, Hashable {
+    public var name: String
+    public var scope: AdminKey.Scope?
+
+    public init(name: String, scope: AdminKey.Scope? = nil) {
+        self.name = name
+        self.scope = scope
+    }
 }
