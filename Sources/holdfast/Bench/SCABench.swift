@@ -105,7 +105,7 @@ struct SCABench: AsyncParsableCommand {
         let request = SCAActivationRequest(activationCode: wallet.activationCode, challenge: challenge, publicKey: publicKey.encoded,
                                            assertion: assertion, device: .init(model: "bench", appVersion: "1.0.0"))
         let activated = try await admin.send("POST", SCARoutes.Template.activations, body: try HoldfastJSON.encode(request), authenticated: false)
-        guard activated.status == 201 else { throw BenchFailure("activating a wallet: HTTP \(activated.status)") }
+        guard activated.status == 201 else { throw CommandFailure(.failure, "activating a wallet: HTTP \(activated.status)") }
         return (wallet.walletId, JWSSigningKey(key))
     }
 
@@ -137,7 +137,7 @@ struct SCABench: AsyncParsableCommand {
             let body = requests[next]
             next += 1
             let answer = try await connection.send(.POST, SCARoutes.Template.verifyProof.template, headers: headers, body: body)
-            guard answer.status == 200 else { throw BenchFailure("verify: HTTP \(answer.status) \(String(decoding: answer.body.prefix(200), as: UTF8.self))") }
+            guard answer.status == 200 else { throw CommandFailure(.failure, "verify: HTTP \(answer.status) \(String(decoding: answer.body.prefix(200), as: UTF8.self))") }
             let verdict = try HoldfastJSON.decode(SCAProofVerification.self, from: Data(answer.body))
             guard verdict.valid else { throw CommandFailure(.failure, "a fresh proof was refused: \(verdict.code ?? "-") \(verdict.reason ?? "")") }
         }
