@@ -168,9 +168,9 @@ import Testing
         let serial = try AttestationCertificate(derEncoded: authority.intermediateDER).serialNumberHex
         let path = try Self.temporaryFile(Self.statusJSON(listed ? ["1234", serial] : ["1234"]))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try await TetheringTestKit.run(.sqlite, authority: authority,
+        try await ServerTestKit.run(.sqlite, authority: authority,
                                        configure: { $0.tethering.androidRevocationList = .file(path: path) }) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
+            let id = try #require(try await kit.createApplication(ServerTestKit.androidApplication()).id)
             let response = try await kit.registerWithAndroidAttestation(id)
             let health = try await kit.client.execute(uri: "/health", method: .get).decode(HealthStatus.self)
             #expect(health.androidRevocationList.source == "file")

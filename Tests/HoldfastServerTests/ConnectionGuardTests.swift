@@ -232,7 +232,7 @@ import Testing
     /// a second late), so that devices learn their clock offset to the second.
     @Test func theDateHeaderIsTheServersClockWhenTheAnswerLeaves() async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000.5))
-        try await TetheringTestKit.run(.sqlite, clock: clock, testing: .live) { kit in
+        try await ServerTestKit.run(.sqlite, clock: clock, testing: .live) { kit in
             let first = try await kit.client.execute(uri: "/health", method: .get)
             #expect(first.headers[.date] == "Tue, 14 Nov 2023 22:13:20 GMT")
             clock.advance(by: 3_600)

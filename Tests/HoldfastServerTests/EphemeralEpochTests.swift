@@ -34,15 +34,15 @@ import TestSupport
     @Test(.enabled(if: TestEnvironment.redisURL != nil, "Redis variant skipped: HOLDFAST_TEST_REDIS_URL is not set"))
     func whatWasSpentBeforeRedisLostItsMemoryIsRefused() async throws {
         let redisURL = try Self.dedicatedRedisURL()
-        try await TetheringTestKit.run(.sqlite, configure: { $0.ephemeral = .redis(url: redisURL) }) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite, configure: { $0.ephemeral = .redis(url: redisURL) }) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             // Spent before the loss: a registration, an instance call's DPoP proof, an SCA proof.
-            let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+            let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             #expect(try await kit.register(applicationId, registration).status == .created)
             let device = try await kit.registerDevice(applicationId)
             let renewal = "/v1/holder/instances/\(device.instanceId)/license"
             let earlier = Date()
-            let dpop = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + renewal, key: JWSSigningKey(device.key),
+            let dpop = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + renewal, key: JWSSigningKey(device.key),
                                             issuedAt: earlier, accessToken: device.licenseToken)
             #expect(try await kit.call(device, renewal, proof: dpop).status == .ok)
             #expect(try await kit.call(device, renewal, proof: dpop).problemCode == HoldfastErrorCode.invalidDPoPProof.rawValue)
@@ -70,11 +70,11 @@ import TestSupport
             #expect(instances.data.count == 2)
 
             // Issued after the epoch: accepted once.
-            let fresh = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+            let fresh = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             #expect(try await kit.register(applicationId, fresh).status == .created)
             #expect(try await kit.register(applicationId, fresh).problemCode == HoldfastErrorCode.invalidChallenge.rawValue)
             let later = Date()
-            let freshDPoP = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + renewal, key: JWSSigningKey(device.key),
+            let freshDPoP = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + renewal, key: JWSSigningKey(device.key),
                                                  issuedAt: later, accessToken: device.licenseToken)
             #expect(try await kit.call(device, renewal, proof: freshDPoP).status == .ok)
             #expect(try await kit.call(device, renewal, proof: freshDPoP).problemCode == HoldfastErrorCode.invalidDPoPProof.rawValue)
@@ -93,7 +93,7 @@ import TestSupport
         let roots = try authority.roots
         try await StorageBackend.sqlite.withConfiguration { base in
             var configuration = base
-            configuration.publicURL = TetheringTestKit.publicURL
+            configuration.publicURL = ServerTestKit.publicURL
             configuration.tethering.appAttestTrustedRoots = roots
             configuration.tethering.androidTrustedRoots = roots
             configuration.masterKey = .provided(Array(repeating: 9, count: 32))
@@ -101,9 +101,9 @@ import TestSupport
             let (first, startup) = try await HoldfastApplication.build(configuration: shared, options: .init(logger: StorageBackend.quietLogger))
             let adminKey = try #require(startup.bootstrapAdminKey)
             let (applicationId, registration) = try await first.test(.router) { client in
-                let kit = TetheringTestKit(client: client, adminKey: adminKey, authority: authority, configuration: shared)
-                let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-                let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+                let kit = ServerTestKit(client: client, adminKey: adminKey, authority: authority, configuration: shared)
+                let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
+                let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
                 #expect(try await kit.register(applicationId, registration).status == .created)
                 return (applicationId, registration)
             }
@@ -111,10 +111,10 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(5))
             let (second, _) = try await HoldfastApplication.build(configuration: shared, options: .init(logger: StorageBackend.quietLogger))
             try await second.test(.router) { client in
-                let kit = TetheringTestKit(client: client, adminKey: adminKey, authority: authority, configuration: shared)
+                let kit = ServerTestKit(client: client, adminKey: adminKey, authority: authority, configuration: shared)
                 let again = try await kit.register(applicationId, registration)
                 #expect(again.problemCode == HoldfastErrorCode.issuedBeforeStoreReset.rawValue, "\(again.text)")
-                let fresh = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+                let fresh = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
                 #expect(try await kit.register(applicationId, fresh).status == .created)
             }
         }

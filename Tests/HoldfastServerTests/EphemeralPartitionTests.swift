@@ -12,22 +12,22 @@ import Testing
 /// cause to be written (spent challenges) never takes the room of authenticated calls' replay records, and a full
 /// or unreachable store is a 503 with a code and `Retry-After`, reported by `/health`.
 @Suite struct EphemeralPartitionTests {
-    static func renewalPath(_ device: TetheringTestKit.Device) -> String {
+    static func renewalPath(_ device: ServerTestKit.Device) -> String {
         "/v1/holder/instances/\(device.instanceId)/license"
     }
 
     @Test func aFullChallengesPartStopsRegistrationsOnlyAndHealthSaysSo() async throws {
-        try await TetheringTestKit.run(.sqlite, configure: {
+        try await ServerTestKit.run(.sqlite, configure: {
             $0.ephemeralCapacity = EphemeralCapacity(challengeEntries: 100, replayEntries: 100)
         }) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(applicationId)
             // 99 more registrations: each spends one challenge, which is kept until it expires.
             for _ in 0..<99 { _ = try await kit.registerDevice(applicationId) }
 
             // Asking for a challenge stores nothing, so it still works.
             let challenge = try await kit.challenge(applicationId)
-            let refused = try await kit.register(applicationId, try TetheringTestKit.registration(
+            let refused = try await kit.register(applicationId, try ServerTestKit.registration(
                 challenge: challenge, key: P256.Signing.PrivateKey()))
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.problemCode == HoldfastErrorCode.ephemeralStoreFull.rawValue)
@@ -49,10 +49,10 @@ import Testing
     }
 
     @Test func aFullReplayPartIsA503ForInstanceCallsNotA500() async throws {
-        try await TetheringTestKit.run(.sqlite, configure: {
+        try await ServerTestKit.run(.sqlite, configure: {
             $0.ephemeralCapacity = EphemeralCapacity(challengeEntries: 100, replayEntries: 100)
         }) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(applicationId)
             for _ in 0..<100 { #expect(try await kit.call(device, Self.renewalPath(device)).status == .ok) }
             let refused = try await kit.call(device, Self.renewalPath(device))
@@ -67,13 +67,13 @@ import Testing
     }
 
     @Test func anUnreachableRedisIsA503WhileChallengesStillIssue() async throws {
-        try await TetheringTestKit.run(.sqlite, configure: {
+        try await ServerTestKit.run(.sqlite, configure: {
             // Nothing listens on port 1.
             $0.ephemeral = .redis(url: "redis://127.0.0.1:1")
         }) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let challenge = try await kit.challenge(applicationId)
-            let refused = try await kit.register(applicationId, try TetheringTestKit.registration(
+            let refused = try await kit.register(applicationId, try ServerTestKit.registration(
                 challenge: challenge, key: P256.Signing.PrivateKey()))
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.problemCode == HoldfastErrorCode.ephemeralStoreUnavailable.rawValue)
@@ -84,16 +84,16 @@ import Testing
     /// Challenges are checked, not looked up: one made by another node with the same master key is good here, and
     /// spent across nodes once (the record is in the shared store).
     @Test func aChallengeFromAnotherNodeIsAcceptedAndSpentOnce() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let masterKey = try MasterKey.load(kit.configuration.masterKey)
             let other = ChallengeStore(tokens: SelfExpiringTokens(masterKey: masterKey),
                                        spent: InMemoryEphemeralStore(), lifetime: kit.configuration.tethering.challengeLifetime)
             let challenge = other.issue(applicationId: applicationId, now: Date()).challenge
             let key = P256.Signing.PrivateKey()
-            let request = try TetheringTestKit.registration(challenge: challenge, key: key)
+            let request = try ServerTestKit.registration(challenge: challenge, key: key)
             #expect(try await kit.register(applicationId, request).status == .created)
-            let again = try await kit.register(applicationId, try TetheringTestKit.registration(
+            let again = try await kit.register(applicationId, try ServerTestKit.registration(
                 challenge: challenge, key: P256.Signing.PrivateKey()))
             #expect(again.problemCode == HoldfastErrorCode.invalidChallenge.rawValue)
         }

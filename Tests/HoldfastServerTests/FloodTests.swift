@@ -16,11 +16,11 @@ import Testing
 
     @Test(.timeLimit(.minutes(5)))
     func aChallengeFloodFromOneSourceStopsNeitherRenewalsNorOtherSources() async throws {
-        try await TetheringTestKit.run(.sqlite, testing: .live, configure: {
+        try await ServerTestKit.run(.sqlite, testing: .live, configure: {
             $0.rateLimit = RateLimitConfiguration()
             try? $0.rateLimit.setTrustedProxies("127.0.0.1")
         }) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(applicationId)
             let port = try #require(kit.client.port)
 
@@ -42,7 +42,7 @@ import Testing
             let challenge = try challengeResponse.wire(ChallengeResponse.self).challenge
             var headers = HTTPFields.json(bearer: nil)
             headers[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.7"
-            let body = try HoldfastJSON.encode(try TetheringTestKit.registration(challenge: challenge, key: P256.Signing.PrivateKey()))
+            let body = try HoldfastJSON.encode(try ServerTestKit.registration(challenge: challenge, key: P256.Signing.PrivateKey()))
             let registration = try await kit.client.execute(uri: TetheringRoutes.Template.instances.path(["applicationId": applicationId]),
                                                             method: .post, headers: headers,
                                                             body: jsonBody(String(decoding: body, as: UTF8.self)))

@@ -11,11 +11,11 @@ import Testing
 @Suite struct HolderApplicationTests {
     @Test(arguments: StorageBackend.available)
     func createGetReplaceListDelete(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let ios = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Wallet"))
+        try await ServerTestKit.run(backend) { kit in
+            let ios = try await kit.createApplication(ServerTestKit.iosApplication(name: "Wallet"))
             let id = try #require(ios.id)
             #expect(ios.maxTimeOfflineInSecs == 604_800)
-            let android = try await kit.createApplication(TetheringTestKit.androidApplication(name: "Droid"))
+            let android = try await kit.createApplication(ServerTestKit.androidApplication(name: "Droid"))
             #expect(android.platform.holderPlatform == .android)
 
             let fetched = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .get)
@@ -23,7 +23,7 @@ import Testing
             #expect(try fetched.wire(HolderApplication.self) == ios)
 
             let replaced = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .put,
-                                               TetheringTestKit.iosApplication(name: "Wallet 2", extra: #","maxTimeOfflineInSecs":86400,"channel":"staging","developmentIntegrityAllowed":true"#))
+                                               ServerTestKit.iosApplication(name: "Wallet 2", extra: #","maxTimeOfflineInSecs":86400,"channel":"staging","developmentIntegrityAllowed":true"#))
             #expect(replaced.status == .ok)
             let updated = try replaced.wire(HolderApplication.self)
             #expect(updated.name == "Wallet 2" && updated.maxTimeOfflineInSecs == 86_400 && updated.channel == .staging)
@@ -43,9 +43,9 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func nameMustBeUnique(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            _ = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Same"))
-            let again = try await kit.admin(TetheringRoutes.Template.applications, .post, TetheringTestKit.androidApplication(name: "Same"))
+        try await ServerTestKit.run(backend) { kit in
+            _ = try await kit.createApplication(ServerTestKit.iosApplication(name: "Same"))
+            let again = try await kit.admin(TetheringRoutes.Template.applications, .post, ServerTestKit.androidApplication(name: "Same"))
             #expect(again.status == .conflict)
             #expect(again.problemCode == "APPLICATION_NAME_TAKEN")
             #expect(again.problem?.errors?.first?.field == "name")
@@ -53,8 +53,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("maxTimeOfflineInSecs too small", TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86399"#), "maxTimeOfflineInSecs"),
-        ("maxTimeOfflineInSecs too large", TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":2592001"#), "maxTimeOfflineInSecs"),
+        ("maxTimeOfflineInSecs too small", ServerTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86399"#), "maxTimeOfflineInSecs"),
+        ("maxTimeOfflineInSecs too large", ServerTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":2592001"#), "maxTimeOfflineInSecs"),
         ("bad team id", #"{"type":"ios","name":"x","clientId":"c","bundleId":"com.example","teamId":"abc","appAttest":{"required":true,"environment":"production"}}"#, "teamId"),
         ("bad bundle id", #"{"type":"ios","name":"x","clientId":"c","bundleId":"com..example","teamId":"ABCDE12345","appAttest":{"required":true,"environment":"production"}}"#, "bundleId"),
         ("missing bundle id", #"{"type":"ios","name":"x","clientId":"c","teamId":"ABCDE12345","appAttest":{"required":true,"environment":"production"}}"#, "bundleId"),
@@ -64,12 +64,12 @@ import Testing
         ("bad package", #"{"type":"android","name":"x","clientId":"c","packageName":"nodots","packageSigningCertificateThumbprints":["\#(String(repeating: "a", count: 64))"],"keyAttestation":{"required":true}}"#, "packageName"),
         ("missing keyAttestation", #"{"type":"android","name":"x","clientId":"c","packageName":"com.example.app","packageSigningCertificateThumbprints":["\#(String(repeating: "a", count: 64))"]}"#, "keyAttestation"),
         ("unknown type", #"{"type":"windows","name":"x","clientId":"c"}"#, "type"),
-        ("unknown channel", TetheringTestKit.iosApplication(extra: #","channel":"beta""#), "channel"),
-        ("empty name", TetheringTestKit.iosApplication(name: ""), "name"),
-        ("control character in name", TetheringTestKit.iosApplication(name: "a\\u0000b"), "name"),
+        ("unknown channel", ServerTestKit.iosApplication(extra: #","channel":"beta""#), "channel"),
+        ("empty name", ServerTestKit.iosApplication(name: ""), "name"),
+        ("control character in name", ServerTestKit.iosApplication(name: "a\\u0000b"), "name"),
     ])
     func invalidApplicationsAreFieldLevelProblems(_ label: String, _ body: String, _ field: String) async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let response = try await kit.admin(TetheringRoutes.Template.applications, .post, body)
             #expect(response.status == .badRequest, "\(label)")
             #expect(response.problemCode == "VALIDATION_FAILED", "\(label)")
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func everyInvalidFieldIsReportedAtOnce() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let body = #"{"type":"ios","name":"x","clientId":"c","bundleId":"bad..id","teamId":"no","maxTimeOfflineInSecs":5,"appAttest":{"required":true,"environment":"production"}}"#
             let fields = Set(try await kit.admin(TetheringRoutes.Template.applications, .post, body).problem?.errors?.map(\.field) ?? [])
             #expect(fields == ["bundleId", "teamId", "maxTimeOfflineInSecs"])
@@ -87,7 +87,7 @@ import Testing
 
     /// Missing fields, wrong types and invalid values, all in one answer, each with its JSON path.
     @Test func missingAndMistypedFieldsAreReportedAtOnceWithTheValueErrors() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let body = #"{"type":"ios","name":"","bundleId":7,"maxTimeOfflineInSecs":"soon","appAttest":{"environment":"production"}}"#
             let response = try await kit.admin(TetheringRoutes.Template.applications, .post, body)
             #expect(response.status == .badRequest)
@@ -101,24 +101,24 @@ import Testing
     }
 
     @Test func typeCannotChange() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let app = try await kit.createApplication(TetheringTestKit.iosApplication(name: "Fixed"))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let app = try await kit.createApplication(ServerTestKit.iosApplication(name: "Fixed"))
             let response = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": try #require(app.id)], .put,
-                                               TetheringTestKit.androidApplication(name: "Fixed"))
+                                               ServerTestKit.androidApplication(name: "Fixed"))
             #expect(response.status == .conflict)
             #expect(response.problem?.errors?.first?.field == "type")
         }
     }
 
     @Test func applicationRoutesRequireTheAdminKey() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let response = try await kit.client.execute(uri: TetheringRoutes.Template.applications.template, method: .get)
             #expect(response.status == .unauthorized)
         }
     }
 
     @Test func unknownOrMalformedIdsAreNotFound() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             for id in [UUID().uuidString.lowercased(), "not-a-uuid", "%00"] {
                 let response = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .get)
                 #expect(response.status == .notFound)
@@ -131,8 +131,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func deletingAnApplicationRevokesItsInstances(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let app = try await kit.createApplication(TetheringTestKit.iosApplication())
+        try await ServerTestKit.run(backend) { kit in
+            let app = try await kit.createApplication(ServerTestKit.iosApplication())
             let id = try #require(app.id)
             let device = try await kit.registerDevice(id)
             #expect(try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations").status == .ok)

@@ -13,14 +13,14 @@ import Testing
 /// Instance calls (README "API"): license token + DPoP proof (RFC 9449), renewal, key rotation, wallet attestation,
 /// revocation.
 @Suite struct InstanceCallTests {
-    static func path(_ device: TetheringTestKit.Device, _ suffix: String) -> String {
+    static func path(_ device: ServerTestKit.Device, _ suffix: String) -> String {
         "/v1/holder/instances/\(device.instanceId)/\(suffix)"
     }
 
     @Test(arguments: StorageBackend.available)
     func renewalIssuesANewLicenseAndADateHeader(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(backend) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let response = try await kit.call(device, Self.path(device, "license"))
             #expect(response.status == .ok, "\(response.text)")
             let renewed = try response.wire(LicenseRenewalResponse.self)
@@ -34,8 +34,8 @@ import Testing
     /// proof alone is refused, as its other calls are.
     @Test(arguments: StorageBackend.available)
     func aLicensedInstanceCannotRenewWithTheProofAlone(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(backend) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             for call in ["license", "keys/rotate", "wallet-attestations"] {
                 let response = try await kit.callWithoutToken(device, Self.path(device, call))
                 #expect(response.status == .unauthorized, "\(call): \(response.text)")
@@ -48,10 +48,10 @@ import Testing
     /// A request refused for its body does not spend its DPoP proof: the corrected request with the same proof is
     /// carried out (the `jti` is recorded once the request is known to be well formed).
     @Test func aProofSurvivesARequestRefusedForItsBody() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let path = Self.path(device, "license")
-            let proof = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + path, key: JWSSigningKey(device.key),
+            let proof = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + path, key: JWSSigningKey(device.key),
                                              issuedAt: Date(), accessToken: device.licenseToken)
             let malformed = try await kit.call(device, path, body: "{not json", proof: proof)
             #expect(malformed.status == .badRequest && malformed.problemCode == "INVALID_JSON")
@@ -64,12 +64,12 @@ import Testing
 
     /// Every member of a renewal is optional: a renewal without a body (and without a media type) is an empty one.
     @Test func aRenewalWithoutABodyIsAnEmptyRenewal() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let path = Self.path(device, "license")
             var headers = HTTPFields()
             headers[.authorization] = HoldfastHeaders.authorizationValue(licenseToken: device.licenseToken)
-            headers[HTTPField.Name("DPoP")!] = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + path,
+            headers[HTTPField.Name("DPoP")!] = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + path,
                                                                    key: JWSSigningKey(device.key), issuedAt: Date(),
                                                                    accessToken: device.licenseToken)
             let response = try await kit.client.execute(uri: path, method: .post, headers: headers)
@@ -79,10 +79,10 @@ import Testing
     }
 
     @Test func aReplayedDPoPProofIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let path = Self.path(device, "wallet-attestations")
-            let proof = try DPoPProof.create(method: "POST", uri: TetheringTestKit.publicURL + path, key: JWSSigningKey(device.key),
+            let proof = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + path, key: JWSSigningKey(device.key),
                                              issuedAt: Date(), accessToken: device.licenseToken)
             #expect(try await kit.call(device, path, proof: proof).status == .ok)
             let replay = try await kit.call(device, path, proof: proof)
@@ -99,10 +99,10 @@ import Testing
         ("no ath", "POST", nil, 0.0, false),
     ])
     func invalidProofsAreRefused(_ label: String, _ method: String, _ uri: String?, _ age: Double, _ withToken: Bool) async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let path = Self.path(device, "wallet-attestations")
-            let proof = try DPoPProof.create(method: method, uri: uri ?? TetheringTestKit.publicURL + path, key: JWSSigningKey(device.key),
+            let proof = try DPoPProof.create(method: method, uri: uri ?? ServerTestKit.publicURL + path, key: JWSSigningKey(device.key),
                                              issuedAt: Date().addingTimeInterval(age),
                                              accessToken: withToken ? device.licenseToken : nil)
             let response = try await kit.call(device, path, proof: proof)
@@ -112,16 +112,16 @@ import Testing
     }
 
     @Test func aProofByAnotherKeyIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let response = try await kit.call(device, Self.path(device, "wallet-attestations"), key: .init())
             #expect(response.status == .unauthorized && response.problemCode == "INVALID_DPOP_PROOF")
         }
     }
 
     @Test func tokensOfOtherInstancesOrForgedTokensAreInvalid() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
             let other = try await kit.registerDevice(id)
             let foreign = try await kit.call(device, Self.path(device, "wallet-attestations"), token: other.licenseToken)
@@ -136,8 +136,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func deletionRevokesImmediately(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
             #expect(try await kit.call(device, Self.path(device, "license")).status == .ok)
             let deleted = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
@@ -154,8 +154,8 @@ import Testing
     }
 
     @Test func anExpiredLicenseIsRefusedButMayBeRenewed() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let services = try await kit.issuerForTests()
             let expired = try await services.license(instanceId: device.instanceId, applicationId: device.applicationId,
                                                      thumbprint: try InstancePublicKey(device.key.publicKey).thumbprint(),
@@ -169,8 +169,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func appAttestRenewalChecksAndStoresTheCounter(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
             let appId = "ABCDE12345.com.example.wallet"
             let key = P256.Signing.PrivateKey()
             let appKey = TestAttestationAuthority.AppAttestKey()
@@ -178,10 +178,10 @@ import Testing
             let publicKey = InstancePublicKey(key.publicKey)
             let object = try kit.authority.appAttestation(key: appKey, appId: appId,
                                                           clientDataHash: BindingNonce(challenge: challenge, publicKey: publicKey).bytes)
-            let registered = try await kit.register(id, try TetheringTestKit.registration(
+            let registered = try await kit.register(id, try ServerTestKit.registration(
                 challenge: challenge, key: key, attestation: .appAttest(attestationObject: object, keyId: appKey.keyId)))
                 .wire(InstanceRegistrationResponse.self)
-            let device = TetheringTestKit.Device(key: key, instanceId: registered.instanceId,
+            let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId,
                                                  licenseToken: try #require(registered.licenseToken), applicationId: id)
 
             func renewal(counter: UInt32) async throws -> TestResponse {
@@ -203,8 +203,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func rotationKeepsTheIdAndStopsTheOldKey(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
             let newKey = P256.Signing.PrivateKey()
             let challenge = try await kit.challenge(id)
@@ -232,8 +232,8 @@ import Testing
     }
 
     @Test func walletAttestationVerifiesWithTheIssuerLibrary() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let app = try await kit.createApplication(TetheringTestKit.iosApplication())
+        try await ServerTestKit.run(.sqlite) { kit in
+            let app = try await kit.createApplication(ServerTestKit.iosApplication())
             let device = try await kit.registerDevice(try #require(app.id))
             let response = try await kit.call(device, Self.path(device, "wallet-attestations"), body: #"{"audience":"https://issuer.test"}"#)
             #expect(response.status == .ok)
@@ -244,7 +244,7 @@ import Testing
             let pop = try await ClientAttestationPoP.create(audience: "https://issuer.test", signer: JWSSigningKey(device.key),
                                                             issuedAt: Date())
             let verifier = ClientAttestationVerifier(trustedKeys: keys, audience: "https://issuer.test",
-                                                     expectedIssuer: TetheringTestKit.publicURL, expectedClientId: "wallet-ios")
+                                                     expectedIssuer: ServerTestKit.publicURL, expectedClientId: "wallet-ios")
             let verified = try verifier.verify(attestation: attestation.walletAttestation, pop: pop, at: Date())
             #expect(verified.clientId == "wallet-ios")
             #expect(try verified.instanceKey.thumbprint() == (try InstancePublicKey(device.key.publicKey).thumbprint()))
@@ -252,8 +252,8 @@ import Testing
     }
 
     @Test func serverNonceIsDemandedTheRFC9449Way() async throws {
-        try await TetheringTestKit.run(.sqlite, configure: { $0.tethering.requireDPoPNonce = true }) { kit in
-            let device = try await kit.registerDevice(try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id))
+        try await ServerTestKit.run(.sqlite, configure: { $0.tethering.requireDPoPNonce = true }) { kit in
+            let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
             let path = Self.path(device, "wallet-attestations")
             let first = try await kit.call(device, path)
             #expect(first.status == .unauthorized && first.problemCode == "USE_DPOP_NONCE")
@@ -265,13 +265,13 @@ import Testing
     }
 }
 
-extension TetheringTestKit {
+extension ServerTestKit {
     /// A license issuer with the server's own tenant key (loaded from the same database and master key), to mint
     /// tokens a test needs, such as an expired one.
     func issuerForTests() async throws -> LicenseIssuer {
         let services = try await TestServices.make(configuration)
         defer { Task { await services.database.close() } }
-        return LicenseIssuer(keyring: services.keyring, issuer: { TetheringTestKit.publicURL }, walletAttestationLifetime: 60)
+        return LicenseIssuer(keyring: services.keyring, issuer: { ServerTestKit.publicURL }, walletAttestationLifetime: 60)
     }
 }
 
@@ -279,19 +279,19 @@ extension TetheringTestKit {
 @Suite struct RenewalEvidenceTests {
     @Test(arguments: StorageBackend.available)
     func androidRenewalNeedsAFreshChainForTheInstanceKey(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.androidApplication()).id)
             let key = P256.Signing.PrivateKey()
             let publicKey = InstancePublicKey(key.publicKey)
             func chain(for challenge: String, key instanceKey: P256.Signing.PublicKey) throws -> [[UInt8]] {
                 try kit.authority.androidChain(instanceKey: instanceKey, challenge: BindingNonce(challenge: challenge, publicKey: publicKey).bytes,
-                                               packageName: "com.example.wallet", signingDigest: TetheringTestKit.signingDigest)
+                                               packageName: "com.example.wallet", signingDigest: ServerTestKit.signingDigest)
             }
             let challenge = try await kit.challenge(id)
-            let registered = try await kit.register(id, try TetheringTestKit.registration(
+            let registered = try await kit.register(id, try ServerTestKit.registration(
                 challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: try chain(for: challenge, key: key.publicKey))))
                 .wire(InstanceRegistrationResponse.self)
-            let device = TetheringTestKit.Device(key: key, instanceId: registered.instanceId,
+            let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId,
                                                  licenseToken: try #require(registered.licenseToken), applicationId: id)
             let path = "/v1/holder/instances/\(device.instanceId)/license"
             func body(_ challenge: String, _ certificates: [[UInt8]]) throws -> String {
@@ -312,8 +312,8 @@ extension TetheringTestKit {
     }
 
     @Test func devModeOnRenewalAgainstProductionIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(extra: #","developmentIntegrityAllowed":true"#)).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(extra: #","developmentIntegrityAllowed":true"#)).id)
             let device = try await kit.registerDevice(id)
             let response = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/license", devMode: true)
             #expect(response.status == .forbidden && response.problemCode == "DEV_MODE_NOT_ALLOWED")
@@ -321,13 +321,13 @@ extension TetheringTestKit {
     }
 
     @Test func devModeWaivesRenewalEvidenceOnStaging() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(
                 required: true, extra: #","developmentIntegrityAllowed":true,"channel":"development""#)).id)
             let key = P256.Signing.PrivateKey()
-            let registered = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: key),
+            let registered = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: key),
                                                     devMode: true).wire(InstanceRegistrationResponse.self)
-            let device = TetheringTestKit.Device(key: key, instanceId: registered.instanceId,
+            let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId,
                                                  licenseToken: try #require(registered.licenseToken), applicationId: id)
             let path = "/v1/holder/instances/\(device.instanceId)/license"
             #expect(try await kit.call(device, path, devMode: true).status == .ok)

@@ -11,8 +11,8 @@ import Testing
 /// A test OpenID4VCI wallet over the tenant's API, written from OpenID4VCI 1.0 and README "Credentials": it finds
 /// the endpoints through the metadata, authenticates with the instance's wallet attestation, and proves its keys.
 struct IssuanceTestWallet: Sendable {
-    let kit: TetheringTestKit
-    let device: TetheringTestKit.Device
+    let kit: ServerTestKit
+    let device: ServerTestKit.Device
     let walletAttestation: String
     let clientId: String
 
@@ -26,8 +26,8 @@ struct IssuanceTestWallet: Sendable {
         """#
 
     /// A registered instance of a new iOS application, with its wallet attestation.
-    static func make(_ kit: TetheringTestKit) async throws -> IssuanceTestWallet {
-        let application = try await kit.createApplication(TetheringTestKit.iosApplication())
+    static func make(_ kit: ServerTestKit) async throws -> IssuanceTestWallet {
+        let application = try await kit.createApplication(ServerTestKit.iosApplication())
         let device = try await kit.registerDevice(try #require(application.id))
         let response = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations")
         try #require(response.status == .created || response.status == .ok, "wallet attestation: \(response.status) \(response.text)")
@@ -36,7 +36,7 @@ struct IssuanceTestWallet: Sendable {
     }
 
     static func path(_ url: String) -> String {
-        url.hasPrefix(TetheringTestKit.publicURL) ? String(url.dropFirst(TetheringTestKit.publicURL.count)) : url
+        url.hasPrefix(ServerTestKit.publicURL) ? String(url.dropFirst(ServerTestKit.publicURL.count)) : url
     }
 
     // MARK: admin
@@ -82,7 +82,7 @@ struct IssuanceTestWallet: Sendable {
 
     /// A token request with this wallet's attestation, a PoP for `audience` and a DPoP proof of `dpopKey`.
     func tokenRequest(endpoint: String, code: String, txCode: String? = nil, dpopKey: P256.Signing.PrivateKey,
-                      attestation: String? = nil, audience: String = TetheringTestKit.publicURL,
+                      attestation: String? = nil, audience: String = ServerTestKit.publicURL,
                       popKey: P256.Signing.PrivateKey? = nil, pop: String? = nil,
                       omitAttestation: Bool = false, at time: Date = Date()) async throws -> TestResponse {
         var headers = HTTPFields()
@@ -122,7 +122,7 @@ struct IssuanceTestWallet: Sendable {
     }
 
     /// An `openid4vci-proof+jwt` (OpenID4VCI 1.0 Appendix F.1) with `jwk` = the public key of `key`.
-    static func keyProof(key: P256.Signing.PrivateKey, nonce: String?, audience: String = TetheringTestKit.publicURL,
+    static func keyProof(key: P256.Signing.PrivateKey, nonce: String?, audience: String = ServerTestKit.publicURL,
                          signer: P256.Signing.PrivateKey? = nil, type: String = "openid4vci-proof+jwt",
                          issuedAt: Date = Date()) throws -> String {
         var header = JOSEHeader()

@@ -21,13 +21,13 @@ import X509
     /// Register, attest, claim, verify the mDoc against the IACA, revoke, and see `1` at its index in the token.
     @Test(arguments: StorageBackend.available)
     func aWalletClaimsAnMDocThatVerifiesAndIsRevoked(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend, testing: .live) { kit in
+        try await ServerTestKit.run(backend, testing: .live) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (offer, code) = try await wallet.offer()
             #expect(offer.txCode == nil)
             let offerObject = try IssuanceTestWallet.offerObject(offer.offerUri)
-            #expect(offerObject["credential_issuer"]?.stringValue == TetheringTestKit.publicURL)
+            #expect(offerObject["credential_issuer"]?.stringValue == ServerTestKit.publicURL)
             #expect(offerObject["credential_configuration_ids"] == .array([.string("mdl")]))
 
             let endpoints = try await wallet.endpoints()
@@ -81,14 +81,14 @@ import X509
     }
 
     @Test func theMetadataNamesEveryEndpointAndConfiguration() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let response = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
             let metadata = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView)).objectValue)
-            #expect(metadata["credential_issuer"]?.stringValue == TetheringTestKit.publicURL)
+            #expect(metadata["credential_issuer"]?.stringValue == ServerTestKit.publicURL)
             #expect(metadata["status_list_aggregation_endpoint"]?.stringValue
-                == TetheringTestKit.publicURL + "/v2/credentials/mobile/status-lists")
+                == ServerTestKit.publicURL + "/v2/credentials/mobile/status-lists")
             let mdl = try #require(metadata["credential_configurations_supported"]?.objectValue?["mdl"]?.objectValue)
             #expect(mdl["format"]?.stringValue == "mso_mdoc")
             #expect(mdl["doctype"]?.stringValue == IssuanceTestWallet.docType)
@@ -97,7 +97,7 @@ import X509
                 == .array([.string("ES256")]))
             let server = try await kit.client.execute(uri: IssuanceRoutes.Template.authorizationServerMetadata.template, method: .get)
             let authorization = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(server.body.readableBytesView)).objectValue)
-            #expect(authorization["issuer"]?.stringValue == TetheringTestKit.publicURL)
+            #expect(authorization["issuer"]?.stringValue == ServerTestKit.publicURL)
             #expect(authorization["token_endpoint_auth_methods_supported"] == .array([.string("attest_jwt_client_auth")]))
         }
     }
@@ -107,7 +107,7 @@ import X509
     /// README "Credentials": claims that can no longer be issued are cleared, and an unredeemed offer is deleted
     /// a week after it expired; an issued offer's record stays.
     @Test func expiredOffersArePurged() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let endpoints = try await wallet.endpoints()
@@ -162,7 +162,7 @@ import X509
     // MARK: token endpoint refusals
 
     @Test func theTokenEndpointRefusesBadClientsWithoutUsingTheCode() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
@@ -182,7 +182,7 @@ import X509
                 #expect(IssuanceTestWallet.oauthError(response) == "invalid_client", "\(name): \(response.text)")
             }
             // A wrong code is refused before the PoP is recorded: the same PoP then serves once, and only once.
-            let pop = try await ClientAttestationPoP.create(audience: TetheringTestKit.publicURL,
+            let pop = try await ClientAttestationPoP.create(audience: ServerTestKit.publicURL,
                                                             signer: JWSSigningKey(wallet.device.key), issuedAt: Date())
             let wrongCode = try await wallet.tokenRequest(endpoint: endpoint, code: "unknown", dpopKey: key, pop: pop)
             #expect(IssuanceTestWallet.oauthError(wrongCode) == "invalid_grant")
@@ -196,7 +196,7 @@ import X509
     }
 
     @Test func aRevokedInstancesAttestationIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
@@ -213,7 +213,7 @@ import X509
     /// An attestation from a wallet provider an admin trusts is accepted without an instance of this tenant; one from
     /// a provider nobody added, or from one that was removed, is `invalid_client`.
     @Test func aTrustedWalletProvidersAttestationIsAccepted() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let providerKey = P256.Signing.PrivateKey()
@@ -273,14 +273,14 @@ import X509
                                               #"{"name":"Leaky","issuer":"https://leaky.example","jwks":\#(privateKey)}"#)
             #expect(refused.status == .badRequest)
             let own = try await kit.admin(CredentialAdminRoutes.Template.walletProviders, .post,
-                                          #"{"name":"Self","issuer":"\#(TetheringTestKit.publicURL)","jwks":\#(jwks)}"#)
+                                          #"{"name":"Self","issuer":"\#(ServerTestKit.publicURL)","jwks":\#(jwks)}"#)
             #expect(own.status == .badRequest)
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func fiftyParallelRedemptionsOfOneCodeGiveOneToken(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
+        try await ServerTestKit.run(backend) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
@@ -304,7 +304,7 @@ import X509
 
     @Test func anExpiredOfferIsRefused() async throws {
         let clock = ManualClock(Date())
-        try await TetheringTestKit.run(.sqlite, clock: clock) { kit in
+        try await ServerTestKit.run(.sqlite, clock: clock) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer(extra: #","expiresInSeconds":60"#)
@@ -317,7 +317,7 @@ import X509
     }
 
     @Test func wrongTransactionCodesAreLimitedToFive() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (offer, code) = try await wallet.offer(extra: #","txCode":{"length":6}"#)
@@ -352,7 +352,7 @@ import X509
     // MARK: credential endpoint refusals
 
     @Test func theCredentialEndpointChecksTheProofAndItsNonce() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
@@ -401,7 +401,7 @@ import X509
 
     @Test func aStaleNonceIsRefused() async throws {
         let clock = ManualClock(Date())
-        try await TetheringTestKit.run(.sqlite, clock: clock) { kit in
+        try await ServerTestKit.run(.sqlite, clock: clock) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
@@ -423,7 +423,7 @@ import X509
     // MARK: admin validation
 
     @Test func configurationsAndOffersAreValidated() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let duplicate = try await kit.admin(CredentialAdminRoutes.Template.configurations, .post, IssuanceTestWallet.configuration)
@@ -480,7 +480,7 @@ extension IssuanceTestWallet {
 @Suite(.enabled(if: Peer.isAvailable, Peer.unavailableReason))
 struct IssuancePeerTests {
     @Test func openID4VCIReadsOurOfferAndAuthorizationServerMetadata() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (offer, _) = try await wallet.offer(extra: #","txCode":{"length":6}"#)

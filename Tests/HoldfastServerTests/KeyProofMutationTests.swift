@@ -14,7 +14,7 @@ import TestSupport
     static func proofObjects(key: P256.Signing.PrivateKey, nonce: String, issuedAt: Date = Date()) -> (header: [String: Any], payload: [String: Any]) {
         let jwk = JWSSigningKey(key).publicJWK
         return (["typ": "openid4vci-proof+jwt", "alg": "ES256", "jwk": ["kty": "EC", "crv": "P-256", "x": jwk.x ?? "", "y": jwk.y ?? ""]],
-                ["aud": TetheringTestKit.publicURL, "iat": Int(issuedAt.timeIntervalSince1970), "nonce": nonce])
+                ["aud": ServerTestKit.publicURL, "iat": Int(issuedAt.timeIntervalSince1970), "nonce": nonce])
     }
 
     static func signed(_ objects: (header: [String: Any], payload: [String: Any]), key: P256.Signing.PrivateKey) throws -> String {
@@ -22,7 +22,7 @@ import TestSupport
     }
 
     @Test func everyMutationOfAnHonestKeyProofIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let endpoints = try await wallet.endpoints()

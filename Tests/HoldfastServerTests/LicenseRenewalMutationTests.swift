@@ -12,14 +12,14 @@ import TestSupport
 /// again by the instance key), a signed byte flipped, the proof's time moved past its window, an id swapped for
 /// another instance's or another call's — is refused with its code.
 @Suite struct LicenseRenewalMutationTests {
-    static func path(_ device: TetheringTestKit.Device) -> String { "/v1/holder/instances/\(device.instanceId)/license" }
+    static func path(_ device: ServerTestKit.Device) -> String { "/v1/holder/instances/\(device.instanceId)/license" }
 
     /// The members of an honest proof for `path`, bound to `token`.
-    static func proofObjects(_ device: TetheringTestKit.Device, path: String, token: String, issuedAt: Date = Date())
+    static func proofObjects(_ device: ServerTestKit.Device, path: String, token: String, issuedAt: Date = Date())
         -> (header: [String: Any], payload: [String: Any]) {
         let jwk = JWSSigningKey(device.key).publicJWK
         return (["typ": "dpop+jwt", "alg": "ES256", "jwk": ["kty": "EC", "crv": "P-256", "x": jwk.x ?? "", "y": jwk.y ?? ""]],
-                ["jti": DPoPProof.randomJTI(), "htm": "POST", "htu": TetheringTestKit.publicURL + path, "iat": Int(issuedAt.timeIntervalSince1970),
+                ["jti": DPoPProof.randomJTI(), "htm": "POST", "htu": ServerTestKit.publicURL + path, "iat": Int(issuedAt.timeIntervalSince1970),
                  "ath": DPoPProof.accessTokenHash(token)])
     }
 
@@ -28,8 +28,8 @@ import TestSupport
     }
 
     @Test func everyMutationOfAnHonestRenewalIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(applicationId)
             let other = try await kit.registerDevice(applicationId)
             let path = Self.path(device)
@@ -85,8 +85,8 @@ import TestSupport
 
             // Each id swapped for another's.
             let swaps: [(String, String, Any)] = [
-                ("htm GET", "htm", "GET"), ("htu of another instance", "htu", TetheringTestKit.publicURL + Self.path(other)),
-                ("htu of another call", "htu", TetheringTestKit.publicURL + "/v1/holder/instances/\(device.instanceId)/wallet-attestations"),
+                ("htm GET", "htm", "GET"), ("htu of another instance", "htu", ServerTestKit.publicURL + Self.path(other)),
+                ("htu of another call", "htu", ServerTestKit.publicURL + "/v1/holder/instances/\(device.instanceId)/wallet-attestations"),
                 ("htu of another host", "htu", "https://elsewhere.test" + path), ("ath of another token", "ath", DPoPProof.accessTokenHash(other.licenseToken)),
             ]
             for (name, member, value) in swaps {

@@ -141,11 +141,11 @@ import Testing
     // MARK: over HTTP
 
     @Test func aSourceOverItsBurstGets429WithRetryAfterAndAProblem() async throws {
-        try await TetheringTestKit.run(.sqlite, testing: .live, configure: {
+        try await ServerTestKit.run(.sqlite, testing: .live, configure: {
             // One token per 1,000 s: whatever the machine's load, the bucket does not refill during the test.
             $0.rateLimit = RateLimitConfiguration(requestsPerSecond: 0.001, burst: 3)
         }) { kit in
-            let application = try await kit.createApplication(TetheringTestKit.iosApplication())
+            let application = try await kit.createApplication(ServerTestKit.iosApplication())
             let applicationId = try #require(application.id)
             for _ in 0..<3 { _ = try await kit.challenge(applicationId) }
             let refused = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]), method: .post)
@@ -156,7 +156,7 @@ import Testing
             #expect((900...1_000).contains(retryAfter))
             #expect(refused.problemCode == HoldfastErrorCode.rateLimited.rawValue)
             // Registration is an unauthenticated route too, and is refused before any work.
-            let registration = try await kit.register(applicationId, try TetheringTestKit.registration(
+            let registration = try await kit.register(applicationId, try ServerTestKit.registration(
                 challenge: String(repeating: "A", count: 43), key: .init()))
             #expect(registration.status == .tooManyRequests)
             // Admin calls are authenticated and not counted.
@@ -165,11 +165,11 @@ import Testing
     }
 
     @Test func behindATrustedProxyEachForwardedClientHasItsOwnBucket() async throws {
-        try await TetheringTestKit.run(.sqlite, testing: .live, configure: {
+        try await ServerTestKit.run(.sqlite, testing: .live, configure: {
             $0.rateLimit = RateLimitConfiguration(requestsPerSecond: 0.001, burst: 2)
             try? $0.rateLimit.setTrustedProxies("127.0.0.1, ::1")
         }) { kit in
-            let application = try await kit.createApplication(TetheringTestKit.iosApplication())
+            let application = try await kit.createApplication(ServerTestKit.iosApplication())
             let applicationId = try #require(application.id)
             func challenge(from client: String?) async throws -> HTTPResponse.Status {
                 var headers = HTTPFields()
@@ -188,10 +188,10 @@ import Testing
     }
 
     @Test func withoutTrustedProxiesForwardedForIsIgnored() async throws {
-        try await TetheringTestKit.run(.sqlite, testing: .live, configure: {
+        try await ServerTestKit.run(.sqlite, testing: .live, configure: {
             $0.rateLimit = RateLimitConfiguration(requestsPerSecond: 0.001, burst: 2)
         }) { kit in
-            let application = try await kit.createApplication(TetheringTestKit.iosApplication())
+            let application = try await kit.createApplication(ServerTestKit.iosApplication())
             let applicationId = try #require(application.id)
             for client in ["198.51.100.1", "198.51.100.2"] {
                 let response = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]),

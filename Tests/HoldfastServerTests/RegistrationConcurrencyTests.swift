@@ -15,8 +15,8 @@ import TestSupport
     static let racers = 200
 
     /// Fires `racers` registrations with the same challenge through `clients` (round robin) and returns the statuses.
-    static func race(challenge: String, applicationId: String, clients: [TetheringTestKit]) async throws -> [String] {
-        let requests = try (0..<racers).map { _ in try TetheringTestKit.registration(challenge: challenge, key: .init()) }
+    static func race(challenge: String, applicationId: String, clients: [ServerTestKit]) async throws -> [String] {
+        let requests = try (0..<racers).map { _ in try ServerTestKit.registration(challenge: challenge, key: .init()) }
         return try await withThrowingTaskGroup(of: String.self) { group in
             for (index, request) in requests.enumerated() {
                 let kit = clients[index % clients.count]
@@ -33,8 +33,8 @@ import TestSupport
 
     @Test(arguments: StorageBackend.available)
     func twoHundredRegistrationsRacingForOneChallengeExactlyOneSucceeds(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let outcomes = try await Self.race(challenge: try await kit.challenge(id), applicationId: id, clients: [kit])
             #expect(outcomes.filter { $0 == "created" }.count == 1)
             #expect(outcomes.filter { $0 == "INVALID_CHALLENGE" }.count == Self.racers - 1)
@@ -49,7 +49,7 @@ import TestSupport
         let authority = try TestAttestationAuthority()
         try await StorageBackend.sqlite.withConfiguration { base in
             var configuration = base
-            configuration.publicURL = TetheringTestKit.publicURL
+            configuration.publicURL = ServerTestKit.publicURL
             configuration.ephemeral = .redis(url: redisURL)
             let (first, startup) = try await HoldfastApplication.build(configuration: configuration,
                                                                        options: .init(logger: StorageBackend.quietLogger))
@@ -59,9 +59,9 @@ import TestSupport
             let shared = configuration
             try await first.test(.router) { client1 in
                 try await second.test(.router) { client2 in
-                    let node1 = TetheringTestKit(client: client1, adminKey: adminKey, authority: authority, configuration: shared)
-                    let node2 = TetheringTestKit(client: client2, adminKey: adminKey, authority: authority, configuration: shared)
-                    let id = try #require(try await node1.createApplication(TetheringTestKit.iosApplication()).id)
+                    let node1 = ServerTestKit(client: client1, adminKey: adminKey, authority: authority, configuration: shared)
+                    let node2 = ServerTestKit(client: client2, adminKey: adminKey, authority: authority, configuration: shared)
+                    let id = try #require(try await node1.createApplication(ServerTestKit.iosApplication()).id)
                     // Issued by node 1, raced on both.
                     let outcomes = try await Self.race(challenge: try await node1.challenge(id), applicationId: id,
                                                        clients: [node1, node2])
@@ -69,7 +69,7 @@ import TestSupport
                     #expect(outcomes.filter { $0 == "INVALID_CHALLENGE" }.count == Self.racers - 1)
                     // A challenge of node 2 is usable on node 1: state is shared.
                     let fromNode2 = try await node2.challenge(id)
-                    let crossNode = try await node1.register(id, try TetheringTestKit.registration(challenge: fromNode2, key: .init()))
+                    let crossNode = try await node1.register(id, try ServerTestKit.registration(challenge: fromNode2, key: .init()))
                     #expect(crossNode.status == .created)
                 }
             }
@@ -78,8 +78,8 @@ import TestSupport
 
     @Test(arguments: StorageBackend.available)
     func pagesHaveNoDuplicatesOrGapsWhileInstancesAreAdded(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             var existing: Set<String> = []
             for _ in 0..<25 { existing.insert(try await kit.registerDevice(id).instanceId) }
             let seen = try await withThrowingTaskGroup(of: [String].self) { group in

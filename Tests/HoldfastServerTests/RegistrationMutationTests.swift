@@ -22,7 +22,7 @@ import TestSupport
         return try #require(Data(base64Encoded: text).map(Array.init) ?? Base64URL.decode(text))
     }
 
-    static func send(_ kit: TetheringTestKit, _ applicationId: String, _ body: [String: Any]) async throws -> String? {
+    static func send(_ kit: ServerTestKit, _ applicationId: String, _ body: [String: Any]) async throws -> String? {
         let data = try JSONSerialization.data(withJSONObject: body)
         let response = try await kit.client.execute(uri: TetheringRoutes.Template.instances.path(["applicationId": applicationId]), method: .post,
                                                     headers: .json(bearer: nil), body: jsonBody(String(decoding: data, as: UTF8.self)))
@@ -31,17 +31,17 @@ import TestSupport
 
     @Test func everyMutationOfAnHonestRegistrationIsRefused() async throws {
         let clock = ManualClock(Date())
-        try await TetheringTestKit.run(.sqlite, clock: clock, configure: { $0.tethering.challengeLifetime = .seconds(60) }) { kit in
+        try await ServerTestKit.run(.sqlite, clock: clock, configure: { $0.tethering.challengeLifetime = .seconds(60) }) { kit in
             var campaign = MutationCampaign(verifier: "instance registration")
-            let ios = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-            let other = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-            let android = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
+            let ios = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
+            let other = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
+            let android = try #require(try await kit.createApplication(ServerTestKit.androidApplication()).id)
 
             /// An honest assertion registration's body with a fresh challenge and key.
             func honest(_ applicationId: String = ios) async throws -> (body: [String: Any], key: P256.Signing.PrivateKey, challenge: String) {
                 let key = P256.Signing.PrivateKey()
                 let challenge = try await kit.challenge(applicationId)
-                return (try Self.body(try TetheringTestKit.registration(challenge: challenge, key: key)), key, challenge)
+                return (try Self.body(try ServerTestKit.registration(challenge: challenge, key: key)), key, challenge)
             }
             #expect(try await Self.send(kit, ios, try await honest().body) == nil, "the honest registration must succeed")
 
@@ -81,7 +81,7 @@ import TestSupport
                 // Stay inside the base64url alphabet: swap the character for its neighbour.
                 characters[index] = characters[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
                 let mutated = String(decoding: characters, as: UTF8.self)
-                var signed = try Self.body(try TetheringTestKit.registration(challenge: mutated, key: key))
+                var signed = try Self.body(try ServerTestKit.registration(challenge: mutated, key: key))
                 signed["deviceDetails"] = body["deviceDetails"]
                 campaign.record("challenge character \(index) changed", oneOf: ["INVALID_CHALLENGE", "VALIDATION_FAILED"], got: try await Self.send(kit, ios, signed))
             }
@@ -95,7 +95,7 @@ import TestSupport
             let spent = try await honest()
             #expect(try await Self.send(kit, ios, spent.body) == nil)
             campaign.record("a spent challenge", expected: "INVALID_CHALLENGE",
-                            got: try await Self.send(kit, ios, try Self.body(try TetheringTestKit.registration(challenge: spent.challenge, key: .init()))))
+                            got: try await Self.send(kit, ios, try Self.body(try ServerTestKit.registration(challenge: spent.challenge, key: .init()))))
             campaign.record("another application's challenge", expected: "INVALID_CHALLENGE", got: try await Self.send(kit, ios, try await honest(other).body))
             var otherKey = try await honest()
             otherKey.body["publicKey"] = InstancePublicKey(P256.Signing.PrivateKey().publicKey).encoded
@@ -111,13 +111,13 @@ import TestSupport
                 let key = P256.Signing.PrivateKey()
                 let challenge = try await kit.challenge(android)
                 let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
-                return try Self.body(try TetheringTestKit.registration(challenge: challenge, key: key,
+                return try Self.body(try ServerTestKit.registration(challenge: challenge, key: key,
                                                                        attestation: .androidKeyAttestation(certificateChain: try chain(key, nonce.bytes))))
             }
             let stranger = try TestAttestationAuthority()
             func chain(_ authority: TestAttestationAuthority, _ key: P256.Signing.PrivateKey, _ nonce: [UInt8]) throws -> [[UInt8]] {
                 try authority.androidChain(instanceKey: key.publicKey, challenge: nonce, packageName: "com.example.wallet",
-                                           signingDigest: TetheringTestKit.signingDigest)
+                                           signingDigest: ServerTestKit.signingDigest)
             }
             #expect(try await Self.send(kit, android, try await androidBody { try chain(kit.authority, $0, $1) }) == nil, "the honest Android registration")
             campaign.record("Android leaf from another chain", oneOf: ["INVALID_ATTESTATION", "ATTESTATION_FAILED"],

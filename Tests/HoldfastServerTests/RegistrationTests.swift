@@ -14,8 +14,8 @@ import Testing
 @Suite struct RegistrationTests {
     @Test(arguments: StorageBackend.available)
     func registrationWithAssertionAnswersALicense(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let app = try await kit.createApplication(TetheringTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86400"#))
+        try await ServerTestKit.run(backend) { kit in
+            let app = try await kit.createApplication(ServerTestKit.iosApplication(extra: #","maxTimeOfflineInSecs":86400"#))
             let id = try #require(app.id)
             let challengeResponse = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": id]), method: .post)
             let challenge = try challengeResponse.wire(ChallengeResponse.self)
@@ -24,7 +24,7 @@ import Testing
             #expect(challengeResponse.headers[.date] != nil)
 
             let key = P256.Signing.PrivateKey()
-            let response = try await kit.register(id, try TetheringTestKit.registration(challenge: challenge.challenge, key: key))
+            let response = try await kit.register(id, try ServerTestKit.registration(challenge: challenge.challenge, key: key))
             #expect(response.status == .created)
             let registered = try response.wire(InstanceRegistrationResponse.self)
             #expect(registered.status == .registered)
@@ -36,7 +36,7 @@ import Testing
             let jws = try JWS(compactSerialization: token)
             #expect(jws.header.typ == LicenseTokenClaims.type)
             let claims = try #require(LicenseTokenClaims(claims: try JWTClaims(payload: jws.payload)))
-            #expect(claims.issuer == TetheringTestKit.publicURL)
+            #expect(claims.issuer == ServerTestKit.publicURL)
             #expect(claims.instanceId == registered.instanceId)
             #expect(claims.applicationId == id)
             #expect(claims.keyThumbprint == (try InstancePublicKey(key.publicKey).thumbprint()))
@@ -51,42 +51,42 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func aChallengeIsUsableOnce(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let challenge = try await kit.challenge(id)
-            #expect(try await kit.register(id, try TetheringTestKit.registration(challenge: challenge, key: .init())).status == .created)
-            let second = try await kit.register(id, try TetheringTestKit.registration(challenge: challenge, key: .init()))
+            #expect(try await kit.register(id, try ServerTestKit.registration(challenge: challenge, key: .init())).status == .created)
+            let second = try await kit.register(id, try ServerTestKit.registration(challenge: challenge, key: .init()))
             #expect(second.status == .badRequest)
             #expect(second.problemCode == "INVALID_CHALLENGE")
         }
     }
 
     @Test func aChallengeOfAnotherApplicationIsInvalid() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let first = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-            let second = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let first = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
+            let second = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let challenge = try await kit.challenge(first)
-            let response = try await kit.register(second, try TetheringTestKit.registration(challenge: challenge, key: .init()))
+            let response = try await kit.register(second, try ServerTestKit.registration(challenge: challenge, key: .init()))
             #expect(response.problemCode == "INVALID_CHALLENGE")
         }
     }
 
     @Test func anExpiredChallengeIsChallengeExpired() async throws {
         let clock = ManualClock(Date())
-        try await TetheringTestKit.run(.sqlite, clock: clock, configure: { $0.tethering.challengeLifetime = .seconds(60) }) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite, clock: clock, configure: { $0.tethering.challengeLifetime = .seconds(60) }) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let challenge = try await kit.challenge(id)
             clock.advance(by: 61)
-            let response = try await kit.register(id, try TetheringTestKit.registration(challenge: challenge, key: .init()))
+            let response = try await kit.register(id, try ServerTestKit.registration(challenge: challenge, key: .init()))
             #expect(response.status == .badRequest)
             #expect(response.problemCode == "CHALLENGE_EXPIRED")
         }
     }
 
     @Test func anAssertionOverAnotherNonceIsInvalidAttestation() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
-            var request = try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init())
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
+            var request = try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init())
             request.assertion = try InstanceAssertion.sign(BindingNonce(challenge: "other", encodedPublicKey: request.publicKey),
                                                            with: .init())
             let response = try await kit.register(id, request)
@@ -96,16 +96,16 @@ import Testing
     }
 
     @Test func applicationsRequiringAttestationRefuseAssertions() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
-            let response = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init()))
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
+            let response = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init()))
             #expect(response.status == .forbidden)
             #expect(response.problemCode == "ATTESTATION_REQUIRED")
         }
     }
 
     @Test func unknownApplicationIsApplicationNotFound() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let response = try await kit.client.execute(uri: TetheringRoutes.Template.challenges.path(["applicationId": UUID().uuidString.lowercased()]),
                                                         method: .post)
             #expect(response.status == .notFound)
@@ -114,30 +114,30 @@ import Testing
     }
 
     @Test func malformedRegistrationsAreValidationFailedAndKeepTheChallenge() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let challenge = try await kit.challenge(id)
-            var request = try TetheringTestKit.registration(challenge: challenge, key: .init())
+            var request = try ServerTestKit.registration(challenge: challenge, key: .init())
             request.publicKey = "AAAA"
             request.deviceDetails.deviceModel = ""
             let response = try await kit.register(id, request)
             #expect(response.problemCode == "VALIDATION_FAILED")
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["publicKey", "deviceDetails.deviceModel"])
             // Nothing was consumed: the challenge still works.
-            #expect(try await kit.register(id, try TetheringTestKit.registration(challenge: challenge, key: .init())).status == .created)
+            #expect(try await kit.register(id, try ServerTestKit.registration(challenge: challenge, key: .init())).status == .created)
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func appAttestRegistrationRunsTheRealVerifier(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
             let challenge = try await kit.challenge(id)
             let key = P256.Signing.PrivateKey()
             let appKey = TestAttestationAuthority.AppAttestKey()
             let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
             let object = try kit.authority.appAttestation(key: appKey, appId: "ABCDE12345.com.example.wallet", clientDataHash: nonce.bytes)
-            let request = try TetheringTestKit.registration(challenge: challenge, key: key,
+            let request = try ServerTestKit.registration(challenge: challenge, key: key,
                                                             attestation: .appAttest(attestationObject: object, keyId: appKey.keyId))
             let response = try await kit.register(id, request)
             #expect(response.status == .created, "\(response.text)")
@@ -148,13 +148,13 @@ import Testing
     }
 
     @Test func appAttestOverAnotherNonceFails() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
             let challenge = try await kit.challenge(id)
             let appKey = TestAttestationAuthority.AppAttestKey()
             let object = try kit.authority.appAttestation(key: appKey, appId: "ABCDE12345.com.example.wallet",
                                                           clientDataHash: [UInt8](repeating: 1, count: 32))
-            let request = try TetheringTestKit.registration(challenge: challenge, key: .init(),
+            let request = try ServerTestKit.registration(challenge: challenge, key: .init(),
                                                             attestation: .appAttest(attestationObject: object, keyId: appKey.keyId))
             let response = try await kit.register(id, request)
             #expect(response.status == .forbidden)
@@ -163,24 +163,24 @@ import Testing
     }
 
     @Test func appAttestFromAnUntrustedCAFails() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
             let challenge = try await kit.challenge(id)
             let key = P256.Signing.PrivateKey()
             let appKey = TestAttestationAuthority.AppAttestKey()
             let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
             let object = try TestAttestationAuthority().appAttestation(key: appKey, appId: "ABCDE12345.com.example.wallet",
                                                                        clientDataHash: nonce.bytes)
-            let request = try TetheringTestKit.registration(challenge: challenge, key: key,
+            let request = try ServerTestKit.registration(challenge: challenge, key: key,
                                                             attestation: .appAttest(attestationObject: object, keyId: appKey.keyId))
             #expect(try await kit.register(id, request).problemCode == "ATTESTATION_FAILED")
         }
     }
 
     @Test func garbageAttestationIsInvalidAttestation() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
-            var request = try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init(), assertion: false)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
+            var request = try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init(), assertion: false)
             request.attestation = .string("not-cbor")
             request.keyId = "AAAA"
             let response = try await kit.register(id, request)
@@ -191,8 +191,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func androidKeyAttestationRegistrationRunsTheRealVerifier(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.androidApplication()).id)
             let response = try await kit.registerWithAndroidAttestation(id)
             #expect(response.status == .created, "\(response.text)")
             let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
@@ -201,15 +201,15 @@ import Testing
     }
 
     @Test func androidChainForAnotherKeyOrPackageFails() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.androidApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.androidApplication()).id)
             let key = P256.Signing.PrivateKey()
             for (instanceKey, package) in [(P256.Signing.PrivateKey().publicKey, "com.example.wallet"), (key.publicKey, "com.evil.app")] {
                 let challenge = try await kit.challenge(id)
                 let nonce = BindingNonce(challenge: challenge, publicKey: InstancePublicKey(key.publicKey))
                 let chain = try kit.authority.androidChain(instanceKey: instanceKey, challenge: nonce.bytes, packageName: package,
-                                                           signingDigest: TetheringTestKit.signingDigest)
-                let response = try await kit.register(id, try TetheringTestKit.registration(
+                                                           signingDigest: ServerTestKit.signingDigest)
+                let response = try await kit.register(id, try ServerTestKit.registration(
                     challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
                 #expect(response.status.code >= 400 && response.status.code < 500)
                 #expect(["INVALID_ATTESTATION", "ATTESTATION_FAILED"].contains(response.problemCode ?? ""), "\(response.text)")
@@ -218,13 +218,13 @@ import Testing
     }
 
     @Test func attestationOfTheWrongPlatformIsInvalid() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(required: true)).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
             let challenge = try await kit.challenge(id)
             let key = P256.Signing.PrivateKey()
             let chain = try kit.authority.androidChain(instanceKey: key.publicKey, challenge: [], packageName: "x.y",
-                                                       signingDigest: TetheringTestKit.signingDigest)
-            let response = try await kit.register(id, try TetheringTestKit.registration(
+                                                       signingDigest: ServerTestKit.signingDigest)
+            let response = try await kit.register(id, try ServerTestKit.registration(
                 challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
             #expect(response.problemCode == "INVALID_ATTESTATION")
         }
@@ -232,13 +232,13 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func manualApprovalMakesInstancesPendingUntilApproved(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(extra: #","manualApproval":true"#)).id)
+        try await ServerTestKit.run(backend) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(extra: #","manualApproval":true"#)).id)
             let key = P256.Signing.PrivateKey()
-            let response = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: key))
+            let response = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: key))
             let registered = try response.wire(InstanceRegistrationResponse.self)
             #expect(registered.status == .pending && registered.licenseToken == nil)
-            let device = TetheringTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
+            let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
             let path = "/v1/holder/instances/\(device.instanceId)/license"
 
             let early = try await kit.callWithoutToken(device, path)
@@ -254,14 +254,14 @@ import Testing
     }
 
     @Test func rejectedInstancesAreRevoked() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(extra: #","manualApproval":true"#)).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(extra: #","manualApproval":true"#)).id)
             let key = P256.Signing.PrivateKey()
-            let registered = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: key))
+            let registered = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: key))
                 .wire(InstanceRegistrationResponse.self)
             let rejected = try await kit.admin(TetheringRoutes.Template.reject, ["applicationId": id, "instanceId": registered.instanceId], .post)
             #expect(try rejected.wire(InstanceListItem.self).status == .rejected)
-            let device = TetheringTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
+            let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
             let refused = try await kit.callWithoutToken(device, "/v1/holder/instances/\(registered.instanceId)/license")
             #expect(refused.problemCode == "INSTANCE_REVOKED")
         }
@@ -270,21 +270,21 @@ import Testing
     // MARK: dev / QA bypass
 
     @Test func devModeWaivesAttestationOnANonProductionChannel() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(
                 required: true, extra: #","developmentIntegrityAllowed":true,"channel":"staging""#)).id)
-            let request = try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init())
+            let request = try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init())
             #expect(try await kit.register(id, request, devMode: true).status == .created)
-            let withoutHeader = try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init())
+            let withoutHeader = try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init())
             #expect(try await kit.register(id, withoutHeader).problemCode == "ATTESTATION_REQUIRED")
         }
     }
 
     @Test func devModeWithoutTheAllowFlagIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(
                 required: true, extra: #","channel":"development""#)).id)
-            let response = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init()),
+            let response = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init()),
                                                   devMode: true)
             #expect(response.status == .forbidden && response.problemCode == "DEV_MODE_NOT_ALLOWED")
         }
@@ -294,13 +294,13 @@ import Testing
         let recorder = LogRecorder()
         let authority = try TestAttestationAuthority()
         let configured = ConfigurationBox()
-        try await withTestApp(.sqlite, configure: { $0.publicURL = TetheringTestKit.publicURL; configured.value = $0 },
+        try await withTestApp(.sqlite, configure: { $0.publicURL = ServerTestKit.publicURL; configured.value = $0 },
                               logger: recorder.logger) { client, startup in
-            let kit = TetheringTestKit(client: client, adminKey: try #require(startup.bootstrapAdminKey), authority: authority,
+            let kit = ServerTestKit(client: client, adminKey: try #require(startup.bootstrapAdminKey), authority: authority,
                                        configuration: try #require(configured.value))
-            let id = try #require(try await kit.createApplication(TetheringTestKit.iosApplication(
+            let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(
                 extra: #","developmentIntegrityAllowed":true,"channel":"production""#)).id)
-            let response = try await kit.register(id, try TetheringTestKit.registration(challenge: try await kit.challenge(id), key: .init()),
+            let response = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: .init()),
                                                   devMode: true)
             #expect(response.status == .forbidden && response.problemCode == "DEV_MODE_NOT_ALLOWED")
             #expect(recorder.events.contains(DevModeGuard.incidentEvent))
@@ -310,7 +310,7 @@ import Testing
     }
 }
 
-extension TetheringTestKit {
+extension ServerTestKit {
     /// A renewal call with the DPoP proof alone (no license token), as a pending instance makes it.
     func callWithoutToken(_ device: Device, _ path: String) async throws -> TestResponse {
         var headers = HTTPFields.json(bearer: nil)

@@ -12,13 +12,13 @@ import Testing
 /// challenge is still good afterwards), an activation refuses every code after five wrong ones for it, and past the
 /// tenant's hourly budget of wrong codes no code is checked until the hour ends.
 @Suite struct SCAActivationGuessingTests {
-    static func createWallet(_ kit: TetheringTestKit, applicationId: String) async throws -> SCAWalletCreated {
+    static func createWallet(_ kit: ServerTestKit, applicationId: String) async throws -> SCAWalletCreated {
         let created = try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(applicationId)","userId":"user-1"}"#)
         try #require(created.status == .created, "\(created.text)")
         return try HoldfastJSON.decode(SCAWalletCreated.self, from: Data(created.body.readableBytesView))
     }
 
-    static func activate(_ kit: TetheringTestKit, code: String, registration: InstanceRegistrationRequest) async throws -> TestResponse {
+    static func activate(_ kit: ServerTestKit, code: String, registration: InstanceRegistrationRequest) async throws -> TestResponse {
         let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
                                            assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
         return try await kit.client.execute(uri: SCARoutes.Template.activations.template, method: .post, headers: .json(bearer: nil),
@@ -41,10 +41,10 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func aWrongCodeIsRefusedBeforeTheChallengeIsSpent(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let wallet = try await Self.createWallet(kit, applicationId: applicationId)
-            let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+            let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             let wrong = try await Self.activate(kit, code: Self.wrongSecret(wallet.activationCode, 1), registration: registration)
             #expect(wrong.status == .badRequest && wrong.problem?.code == .invalidActivationCode, "\(wrong.text)")
             // The challenge was not consumed, nor the key's evidence looked at: the same request with the right code works.
@@ -55,31 +55,31 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func anActivationLocksAfterFiveWrongCodesForItAndANewWalletIsNotLocked(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let wallet = try await Self.createWallet(kit, applicationId: applicationId)
             let other = try await Self.createWallet(kit, applicationId: applicationId)
             for index in 0..<Int(SCAActivationService.maximumFailuresPerActivation) {
-                let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+                let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
                 let wrong = try await Self.activate(kit, code: Self.wrongSecret(wallet.activationCode, index), registration: registration)
                 #expect(wrong.problem?.code == .invalidActivationCode, "wrong code \(index): \(wrong.text)")
             }
-            let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+            let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             let locked = try await Self.activate(kit, code: wallet.activationCode, registration: registration)
             #expect(locked.status == .badRequest && locked.problem?.code == .activationLocked, "\(locked.text)")
             #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": wallet.walletId], .get).wire(SCAWallet.self).state == "pending")
             // Another activation is not affected; the back end's new wallet (a new code) activates.
             #expect(try await Self.activate(kit, code: other.activationCode, registration: registration).status == .created)
             let again = try await Self.createWallet(kit, applicationId: applicationId)
-            let fresh = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
+            let fresh = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             #expect(try await Self.activate(kit, code: again.activationCode, registration: fresh).status == .created)
         }
     }
 
     @Test(arguments: StorageBackend.available)
     func pastTheHourlyBudgetOfWrongCodesNoCodeIsCheckedUntilTheHourEnds(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let wallet = try await Self.createWallet(kit, applicationId: applicationId)
             try await TestServices.with(kit.configuration) { services in
                 let challenges = ChallengeStore(tokens: services.tokens, spent: services.ephemeral.challenges, lifetime: .seconds(60))

@@ -13,8 +13,8 @@ import TestSupport
 /// with its code.
 @Suite struct SCAProofMutationTests {
     @Test func everyMutationOfAnHonestProofIsRefused() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             #expect(try await kit.admin(SCARoutes.Template.policies, .put, SCAWalletTests.policies).status == .ok)
             let (key, walletId, _) = try await SCAWalletTests.activatedWallet(kit, applicationId: applicationId)
             let (otherKey, otherWalletId, _) = try await SCAWalletTests.activatedWallet(kit, applicationId: applicationId, userId: "user-2")

@@ -22,7 +22,7 @@ import Testing
     """#
 
     /// A wallet made, activated with a fresh key over an assertion; the key and the wallet id.
-    static func activatedWallet(_ kit: TetheringTestKit, applicationId: String, userId: String = "user-1") async throws
+    static func activatedWallet(_ kit: ServerTestKit, applicationId: String, userId: String = "user-1") async throws
         -> (key: P256.Signing.PrivateKey, walletId: String, code: String) {
         let created = try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(applicationId)","userId":"\#(userId)"}"#)
         try #require(created.status == .created, "\(created.text)")
@@ -33,8 +33,8 @@ import Testing
         return (key, wallet.walletId, wallet.activationCode)
     }
 
-    static func activate(_ kit: TetheringTestKit, applicationId: String, code: String, key: P256.Signing.PrivateKey) async throws -> TestResponse {
-        let registration = try TetheringTestKit.registration(challenge: try await kit.challenge(applicationId), key: key)
+    static func activate(_ kit: ServerTestKit, applicationId: String, code: String, key: P256.Signing.PrivateKey) async throws -> TestResponse {
+        let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: key)
         let request = SCAActivationRequest(activationCode: code, challenge: registration.challenge, publicKey: registration.publicKey,
                                            assertion: registration.assertion, device: .init(model: "iPhone16,1", appVersion: "2.4.0"))
         return try await kit.client.execute(uri: SCARoutes.Template.activations.template, method: .post, headers: .json(bearer: nil),
@@ -52,7 +52,7 @@ import Testing
         return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: JWSSigningKey(key)).compactSerialization
     }
 
-    static func verify(_ kit: TetheringTestKit, proof: String, method: String, url: String, body: JSONValue?,
+    static func verify(_ kit: ServerTestKit, proof: String, method: String, url: String, body: JSONValue?,
                        bearer: String? = nil) async throws -> SCAProofVerification {
         let request = SCAProofVerifyRequest(proof: proof, method: method, url: url, body: body)
         let answer = try await kit.client.execute(uri: SCARoutes.Template.verifyProof.template, method: .post, headers: .json(bearer: bearer ?? kit.adminKey),
@@ -63,8 +63,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func aWalletIsMadeActivatedOnceLockedUnlockedAndDeleted(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let (key, walletId, code) = try await Self.activatedWallet(kit, applicationId: applicationId)
             // The code is spent: a second activation, even with a new key and challenge, is refused.
             let again = try await Self.activate(kit, applicationId: applicationId, code: code, key: P256.Signing.PrivateKey())
@@ -100,8 +100,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func proofsThatMustFailFailWithTheirCodes(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             #expect(try await kit.admin(SCARoutes.Template.policies, .put, Self.policies).status == .ok)
             let policies = try await kit.client.execute(uri: SCARoutes.Template.policies.template, method: .get)
             #expect(policies.status == .ok)
@@ -182,9 +182,9 @@ import Testing
     }
 
     /// A device call with a DPoP proof of `key` (RFC 9449; no access token).
-    static func device(_ kit: TetheringTestKit, _ method: HTTPRequest.Method, _ path: String, key: P256.Signing.PrivateKey,
+    static func device(_ kit: ServerTestKit, _ method: HTTPRequest.Method, _ path: String, key: P256.Signing.PrivateKey,
                        body: String? = nil, proof: String? = nil, headers extra: HTTPFields = [:]) async throws -> (TestResponse, String) {
-        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: TetheringTestKit.publicURL + path.split(separator: "?")[0],
+        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: ServerTestKit.publicURL + path.split(separator: "?")[0],
                                                  key: JWSSigningKey(key), issuedAt: Date())
         var headers = body == nil ? HTTPFields() : HTTPFields.json(bearer: nil)
         headers[HTTPField.Name("DPoP")!] = dpop
@@ -206,8 +206,8 @@ import Testing
     /// wallet key and single use.
     @Test(arguments: StorageBackend.available)
     func theDeviceReportsPinAttemptsAndReadsItsEvents(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
             let attempts = "/v1/sca/wallets/\(walletId)/pin-attempts"
             let (first, used) = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#)
@@ -239,7 +239,7 @@ import Testing
             #expect(Self.events(resumed.text).map(\.1) == ["unlocked"])
             #expect(try await Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=61", key: key).0.status == .badRequest)
             // An event that comes while the feed is open is written to it.
-            async let waiting = Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=3&after=\(all.last!.0 + 1)", key: key)
+            async let waiting = Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=8&after=\(all.last!.0 + 1)", key: key)
             try await Task.sleep(for: .milliseconds(700))
             _ = try await kit.admin(SCAAdminRoutes.Template.resetCredentials, ["walletId": walletId], .put)
             #expect(Self.events(try await waiting.0.text).map(\.1) == ["credentialsReset"])
@@ -248,8 +248,8 @@ import Testing
 
     @Test(arguments: StorageBackend.available)
     func eligibilityRulesDecideChecksRecordDenialsAndTellActivatedWallets(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(backend) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let (_, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)   // iPhone16,1, app 2.4.0
             func check(model: String, version: String, compromised: Bool = false) async throws -> SCAEligibilityCheckResponse {
                 let request = SCAEligibilityCheckRequest(applicationId: applicationId, device: .init(model: model, appVersion: version),
@@ -305,8 +305,8 @@ import Testing
 
     /// The check is public: past the hourly cap over all sources a denial is answered but not stored.
     @Test func eligibilityDenialsStopBeingStoredAtTheHourlyCap() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
-            let applicationId = try #require(try await kit.createApplication(TetheringTestKit.iosApplication()).id)
+        try await ServerTestKit.run(.sqlite) { kit in
+            let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             try await TestServices.with(kit.configuration) { services in
                 var service = SCAServices(database: services.database, logger: services.logger).eligibility
                 service.maximumDenialsPerHour = 2

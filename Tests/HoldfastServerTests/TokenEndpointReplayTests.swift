@@ -12,7 +12,7 @@ import Testing
 @Suite struct TokenEndpointReplayTests {
     @Test(arguments: StorageBackend.available)
     func junkCodesFromARegisteredInstanceLeaveTheReplayRoomToInstanceCalls(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend, configure: {
+        try await ServerTestKit.run(backend, configure: {
             $0.ephemeralCapacity = EphemeralCapacity(challengeEntries: 100, replayEntries: 100)
             $0.rateLimit = .off
         }) { kit in

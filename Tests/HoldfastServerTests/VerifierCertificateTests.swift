@@ -22,7 +22,7 @@ import X509
 
     @Test(arguments: StorageBackend.available)
     func theRequestSignerNamesThePublicHostAndChainsToTheListedCA(_ backend: StorageBackend) async throws {
-        try await TetheringTestKit.run(backend) { kit in
+        try await ServerTestKit.run(backend) { kit in
             let answer = try await kit.admin(PresentationAdminRoutes.Template.verifierCAs, .get)
             #expect(answer.status == .ok)
             let cas = try answer.wire(VerifierCAList.self)
@@ -54,7 +54,7 @@ import X509
     }
 
     @Test func trustedIssuersAreAddedListedAndDeleted() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let key = P256.Signing.PrivateKey()
             let now = Date()
             let iaca = try MDocCertificates.iaca(key: key, subject: try MDocCertificates.name(commonName: "Other IACA", country: "ZZ"),

@@ -36,7 +36,7 @@ struct InstanceStore: Sendable {
 
     /// The instance with this id (revoked ones included), or nil.
     func get(id: String) async throws -> HolderInstance? {
-        guard TetheringID.isValid(id) else { return nil }
+        guard ResourceID.isValid(id) else { return nil }
         // Fixed SQL text (no builder): it is serialised for nothing and prepared once per connection.
         return try await database.sql.raw("SELECT * FROM holder_instances WHERE id = \(bind: id)").first()
             .map(HolderInstance.from)
@@ -45,7 +45,7 @@ struct InstanceStore: Sendable {
     /// The instance with this id and its application (nil when the application was deleted), in one statement:
     /// every instance call needs both.
     func getWithApplication(id: String) async throws -> (instance: HolderInstance, application: HolderApplication?)? {
-        guard TetheringID.isValid(id) else { return nil }
+        guard ResourceID.isValid(id) else { return nil }
         let row = try await database.sql.raw("""
             SELECT holder_instances.*, holder_applications.document AS application_document FROM holder_instances \
             LEFT JOIN holder_applications ON holder_applications.id = holder_instances.application_id \

@@ -57,7 +57,7 @@ struct PresentationSessionService: Sendable {
             }
         }
         let prefix = request.clientIdPrefix ?? "x509_hash"
-        let dnsHost = IPAddressParser.bytes(certificates.host) == nil
+        let dnsHost = IPAddress.literalBytes(certificates.host) == nil
         if prefix != "x509_hash", prefix != "x509_san_dns" {
             errors.append(.init(field: "clientIdPrefix", code: ProblemDetails.FieldError.invalidValue, detail: #""x509_hash" or "x509_san_dns""#))
         } else if (prefix == "x509_san_dns" || !isOpenID) && !dnsHost {

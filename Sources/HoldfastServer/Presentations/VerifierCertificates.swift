@@ -55,7 +55,7 @@ public struct VerifierCertificates: Sendable {
         var signer = try await active("request-signer", db, masterKey: masterKey)
         if signer?.host != host {
             let key = P256.Signing.PrivateKey()
-            let name: GeneralName = IPAddressParser.bytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
+            let name: GeneralName = IPAddress.literalBytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
             let certificate = try Certificate(
                 version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: now.addingTimeInterval(-60),
                 notValidAfter: min(now.addingTimeInterval(signerLifetime), ca.entry.certificate.notValidAfter), issuer: ca.entry.certificate.subject,
@@ -104,15 +104,4 @@ public struct VerifierCertificates: Sendable {
 struct VerifierCertificateError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// IPv4 and IPv6 literals as the 4 or 16 bytes of an iPAddress SAN (RFC 5280 §4.2.1.6).
-enum IPAddressParser {
-    static func bytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
 }

@@ -29,7 +29,7 @@ struct RegistrationService: Sendable {
             assertion: request.assertion, applicationId: applicationId, application: application,
             developmentMode: developmentMode, now: now)
         let status: InstanceStatus = application.manualApproval == true ? .pending : .registered
-        let instanceId = TetheringID.generate()
+        let instanceId = ResourceID.generate()
         let thumbprint = try publicKey.thumbprint()
         var license: (token: String, expiresAt: Date)?
         if status == .registered {

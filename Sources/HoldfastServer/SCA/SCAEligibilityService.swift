@@ -48,7 +48,7 @@ struct SCAEligibilityService: Sendable {
                                 detail: "dotted whole numbers, such as 2.4 or 3.0.1"))
         }
         for (index, rule) in rules.minimumAppVersions.enumerated() {
-            if let id = rule.applicationId, !TetheringID.isValid(id) {
+            if let id = rule.applicationId, !ResourceID.isValid(id) {
                 errors.append(.init(field: "minimumAppVersions[\(index)].applicationId", code: ProblemDetails.FieldError.invalidValue,
                                     detail: "a holder application id"))
             }
@@ -94,7 +94,7 @@ struct SCAEligibilityService: Sendable {
             return SCAEligibilityCheckResponse(
                 eligible: true, appSunset: rules.scheduledSunset(applicationId: request.applicationId, appVersion: request.device.appVersion, at: now))
         }
-        let reference = "DEN-" + TetheringID.generate()
+        let reference = "DEN-" + ResourceID.generate()
         let stamp = Timestamp.milliseconds(now)
         try await rulesStore.deleteDenials(before: stamp - Int64(Self.denialRetention * 1000))
         // The route is public: past the hourly cap a denial is answered but not stored, so that no flood of checks

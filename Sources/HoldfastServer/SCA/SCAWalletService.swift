@@ -42,7 +42,7 @@ struct SCAWalletService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         _ = try await applications.get(id: request.applicationId)
-        let id = TetheringID.generate()
+        let id = ResourceID.generate()
         let code = Self.activationCode()
         let expiresAt = Timestamp.milliseconds(now.addingTimeInterval(Self.activationLifetime))
         try await store.insert(SCAWalletStore.NewWallet(
@@ -134,7 +134,7 @@ struct SCAWalletService: Sendable {
     /// One state change and its event, in one transaction; a wallet in another state is `409 CONFLICT`.
     private func change(id: String, from states: Set<SCAWalletState>, event: SCAEventType, data: [String: JSONValue], now: Date,
                         _ update: @escaping @Sendable (SCAWalletStore.Transaction) async throws -> Void) async throws -> SCAWallet {
-        guard TetheringID.isValid(id) else { throw SCAError.walletNotFound(id: id) }
+        guard ResourceID.isValid(id) else { throw SCAError.walletNotFound(id: id) }
         return try await store.transaction { transaction in
             guard let state = try await transaction.walletForUpdate(id: id)?.state else { throw SCAError.walletNotFound(id: id) }
             guard states.contains(state) else { throw SCAError.walletState(state) }

@@ -60,7 +60,7 @@ struct SCAWalletStore: Sendable {
 
     /// The wallet with this id, or nil.
     func wallet(id: String) async throws -> SCAWallet? {
-        guard TetheringID.isValid(id) else { return nil }
+        guard ResourceID.isValid(id) else { return nil }
         return try await database.sql.select().column("*").from("sca_wallets").where("id", .equal, id).first().map(Self.wallet)
     }
 
@@ -72,7 +72,7 @@ struct SCAWalletStore: Sendable {
 
     /// A wallet's state and key, as a device call or a proof is checked against them; nil for an unknown wallet.
     func credential(walletId: String) async throws -> (userId: String, state: SCAWalletState, publicKey: String?)? {
-        guard TetheringID.isValid(walletId),
+        guard ResourceID.isValid(walletId),
               let row = try await database.sql.select().columns("user_id", "state", "public_key").from("sca_wallets")
                 .where("id", .equal, walletId).first() else { return nil }
         return (try row.decode(column: "user_id", as: String.self), SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),

@@ -11,7 +11,7 @@ import Testing
 
 /// Drives the tethering API in tests: applications, challenges, registration with an assertion or with
 /// attestations from `TestAttestationAuthority`, and DPoP-signed instance calls.
-struct TetheringTestKit: Sendable {
+struct ServerTestKit: Sendable {
     static let publicURL = "https://tenant.holdfast.test"
 
     let client: any TestClientProtocol
@@ -23,7 +23,7 @@ struct TetheringTestKit: Sendable {
     static func run(_ backend: StorageBackend, authority given: TestAttestationAuthority? = nil,
                     clock: any HoldfastClock = SystemClock(), testing: TestingSetup = .router,
                     configure: @escaping @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
-                    _ body: @escaping @Sendable (TetheringTestKit) async throws -> Void) async throws {
+                    _ body: @escaping @Sendable (ServerTestKit) async throws -> Void) async throws {
         let authority = try given ?? TestAttestationAuthority()
         let roots = try authority.roots
         try await backend.withConfiguration { base in
@@ -37,7 +37,7 @@ struct TetheringTestKit: Sendable {
             let final = configuration
             try await application.test(testing) { client in
                 let key = try #require(startup.bootstrapAdminKey)
-                try await body(TetheringTestKit(client: client, adminKey: key, authority: authority, configuration: final))
+                try await body(ServerTestKit(client: client, adminKey: key, authority: authority, configuration: final))
             }
         }
     }

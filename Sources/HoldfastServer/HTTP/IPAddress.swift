@@ -27,17 +27,21 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     init?(_ text: Substring) {
         var text = text
         if text.first == "[", text.last == "]" { text = text.dropFirst().dropLast() }
-        guard !text.isEmpty, text.utf8.count <= 45 else { return nil }
-        let string = String(text)
-        if string.contains(":") {
+        guard !text.isEmpty, text.utf8.count <= 45, let bytes = Self.literalBytes(String(text)) else { return nil }
+        self.init(bytes: bytes)
+    }
+
+    /// An IPv4 or IPv6 literal as written, unbracketed, as its 4 or 16 bytes without the IPv4-mapped folding
+    /// (the form of an iPAddress subject alternative name, RFC 5280 §4.2.1.6); nil for anything else.
+    static func literalBytes(_ text: String) -> [UInt8]? {
+        if text.contains(":") {
             var address = in6_addr()
-            guard inet_pton(AF_INET6, string, &address) == 1 else { return nil }
-            self.init(bytes: withUnsafeBytes(of: &address) { Array($0) })
-        } else {
-            var address = in_addr()
-            guard inet_pton(AF_INET, string, &address) == 1 else { return nil }
-            self.init(bytes: withUnsafeBytes(of: &address) { Array($0) })
+            guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
+            return withUnsafeBytes(of: &address) { Array($0) }
         }
+        var address = in_addr()
+        guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
+        return withUnsafeBytes(of: &address) { Array($0) }
     }
 
     /// The peer of a TCP connection; nil for a Unix socket.

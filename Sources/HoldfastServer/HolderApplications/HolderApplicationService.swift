@@ -18,7 +18,7 @@ public struct HolderApplicationService: Sendable {
     /// Validates and stores a new application with a generated `id`.
     public func create(_ request: HolderApplication) async throws -> HolderApplication {
         var application = try Self.validated(request)
-        application.id = TetheringID.generate()
+        application.id = ResourceID.generate()
         let document = try Self.document(application)
         let now = Timestamp.now()
         try await uniqueName(application.name) {
@@ -44,7 +44,7 @@ public struct HolderApplicationService: Sendable {
 
     /// One application, or `APPLICATION_NOT_FOUND`.
     public func get(id: String) async throws -> HolderApplication {
-        guard TetheringID.isValid(id),
+        guard ResourceID.isValid(id),
               let row = try await database.sql.raw("SELECT id, document FROM holder_applications WHERE id = \(bind: id)")
                 .first() else { throw TetheringError.applicationNotFound(id) }
         return try Self.application(row)
