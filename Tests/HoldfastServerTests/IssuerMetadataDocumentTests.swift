@@ -8,7 +8,7 @@ import Testing
 /// tenant writes them, key for key: the documents are built from the `OpenID4VCI` module's types, and what a wallet
 /// reads must not change with how they are built.
 @Suite struct IssuerMetadataDocumentTests {
-    static let base = TetheringTestKit.publicURL
+    static let base = ServerTestKit.publicURL
 
     /// One configuration with every `display` member and `nameSpaces`, one with only a name and no `nameSpaces`.
     static let full = #"""
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func theIssuerMetadataIsWhatItWas() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration(Self.full)
             try await wallet.createConfiguration(Self.bare)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func theAuthorizationServerMetadataIsWhatItWas() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let response = try await kit.client.execute(uri: "/.well-known/oauth-authorization-server", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.cacheControl] == "public, max-age=60")
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func theOfferIsWhatItWas() async throws {
-        try await TetheringTestKit.run(.sqlite) { kit in
+        try await ServerTestKit.run(.sqlite) { kit in
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (plain, code) = try await wallet.offer()
