@@ -198,7 +198,7 @@ import Testing
     func secretsAreStoredOnlyAsHashesAndUseIsRecorded(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
             try await TestServices.with(configuration) { services in
-                let created = try await services.adminKeys.create(name: "hashed")
+                let created = try await services.adminKeys.create(name: "hashed", now: Date())
                 let row = try #require(try await services.database.sql.select().column("secret_hash").from("admin_api_keys")
                     .where("id", .equal, created.adminKey.id).first())
                 let stored = try row.decode(column: "secret_hash", as: String.self)
@@ -206,7 +206,7 @@ import Testing
                 #expect(stored != secret)
                 #expect(stored.count == 64)
                 #expect(created.adminKey.lastUsedAt == nil)
-                #expect(try await services.adminKeys.authenticate(token: created.key).id == created.adminKey.id)
+                #expect(try await services.adminKeys.authenticate(token: created.key, now: Date()).id == created.adminKey.id)
                 #expect(try await services.adminKeys.get(id: created.adminKey.id).lastUsedAt != nil)
             }
         }
@@ -222,16 +222,16 @@ import Testing
                 for round in 0..<8 {
                     // Every earlier key revoked: exactly two active keys at the start of each round.
                     for key in try await keys.list(limit: 500).keys where key.isActive {
-                        _ = try await keys.revoke(id: key.id, actingKeyID: nil)
+                        _ = try await keys.revoke(id: key.id, actingKeyID: nil, now: Date())
                     }
-                    let first = try await keys.create(name: "a\(round)").adminKey.id
-                    let second = try await keys.create(name: "b\(round)").adminKey.id
+                    let first = try await keys.create(name: "a\(round)", now: Date()).adminKey.id
+                    let second = try await keys.create(name: "b\(round)", now: Date()).adminKey.id
                     let attempts: [(id: String, acting: String)] = round.isMultiple(of: 2)
                         ? [(second, first), (first, second)]          // each revokes the other
                         : [(first, first), (first, first), (second, second)] // themselves, twice over
                     await withTaskGroup(of: Void.self) { group in
                         for attempt in attempts {
-                            group.addTask { _ = try? await keys.revoke(id: attempt.id, actingKeyID: attempt.acting) }
+                            group.addTask { _ = try? await keys.revoke(id: attempt.id, actingKeyID: attempt.acting, now: Date()) }
                         }
                     }
                     let active = try await keys.list(limit: 500).keys.filter(\.isActive)

@@ -22,7 +22,7 @@ import X509
                 let certificates = await services.issuerCertificates.current(now: now)
                 let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
                 let bootstrap = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
-                    .create(name: "test").key
+                    .create(name: "test", now: Date()).key
                 try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
                     let unauthenticated = try await client.execute(uri: CredentialAdminRoutes.Template.iacas.template, method: .get)
                     #expect(unauthenticated.status == .unauthorized)

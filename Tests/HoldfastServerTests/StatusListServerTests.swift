@@ -20,7 +20,7 @@ import Testing
     static func withRouter(_ services: ServerServices,
                            _ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
         let admin = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
-            .create(name: "test").key
+            .create(name: "test", now: Date()).key
         let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
         try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
             try await body(client, admin)

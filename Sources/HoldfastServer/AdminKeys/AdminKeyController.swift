@@ -8,6 +8,7 @@ import Hummingbird
 /// access. There is no `GET /v1/admin/keys/{id}`, so that a revoked resource is never served by id.
 struct AdminKeyController: HoldfastController {
     let adminKeys: AdminKeyService
+    let clock: any HoldfastClock
 
     var routes: [Route] {
         [
@@ -18,12 +19,12 @@ struct AdminKeyController: HoldfastController {
             },
             .admin(.post, AdminKeyRoutes.Template.keys) { request, context in
                 let body = try await JSONBodyDecoder.decode(AdminKeyCreateRequest.self, from: request, context: context)
-                let created = try await adminKeys.create(name: body.name, scope: body.scope ?? .admin)
+                let created = try await adminKeys.create(name: body.name, scope: body.scope ?? .admin, now: clock.now())
                 return try JSONResponse.make(created, status: .created, headers: JSONResponse.noStore)
             },
             .admin(.delete, AdminKeyRoutes.Template.key) { _, context in
                 let id = try context.parameters.require("id")
-                return try JSONResponse.make(try await adminKeys.revoke(id: id, actingKeyID: context.adminKey.id))
+                return try JSONResponse.make(try await adminKeys.revoke(id: id, actingKeyID: context.adminKey.id, now: clock.now()))
             },
         ]
     }

@@ -24,9 +24,9 @@ public struct AdminKeyService: Sendable {
     }
 
     /// Creates a key; the returned value is the only place the full key appears.
-    public func create(name: String, scope: AdminKey.Scope = .admin) async throws -> CreatedAdminKey {
+    public func create(name: String, scope: AdminKey.Scope = .admin, now: Date) async throws -> CreatedAdminKey {
         try Self.validate(name: name)
-        return try await insert(name: name, bootstrap: false, scope: scope, on: database.sql)
+        return try await insert(name: name, bootstrap: false, scope: scope, now: now, on: database.sql)
     }
 
     /// Keys ordered by id, `limit` at most, after `cursor` (an id from `nextCursor`).
@@ -61,9 +61,9 @@ public struct AdminKeyService: Sendable {
     /// holding the active keys: SQLite's `BEGIN IMMEDIATE` write lock, PostgreSQL's `SELECT … FOR UPDATE` (a
     /// concurrent revocation waits, then sees the committed state). The CLI passes nil: an operator on the box can
     /// always create another key.
-    public func revoke(id: String, actingKeyID: String?) async throws -> AdminKey {
+    public func revoke(id: String, actingKeyID: String?, now: Date) async throws -> AdminKey {
         guard AdminKeyToken.isValidID(id) else { throw AdminKeyError.notFound(id: id) }
-        let now = Timestamp.now()
+        let now = Timestamp.milliseconds(now)
         let lockActive = database.dialect == .postgresql ? " FOR UPDATE" : ""
         return try await database.transaction { session in
             guard let row = try await session.select().column("*").from("admin_api_keys")
@@ -88,7 +88,7 @@ public struct AdminKeyService: Sendable {
 
     /// The active key a bearer token names, or `AdminKeyError.unauthenticated`. Records `last_used_at`
     /// (best effort, at most once a minute per key).
-    public func authenticate(token: String) async throws -> AdminKey {
+    public func authenticate(token: String, now: Date) async throws -> AdminKey {
         guard let parsed = AdminKeyToken(token) else { throw AdminKeyError.unauthenticated(credentialsPresented: true) }
         guard let row = try await database.sql.select().column("*").from("admin_api_keys")
             .where("id", .equal, parsed.id).first() else {
@@ -100,7 +100,7 @@ public struct AdminKeyService: Sendable {
         }
         var key = try Self.adminKey(row)
         guard key.isActive else { throw AdminKeyError.unauthenticated(credentialsPresented: true) }
-        let now = Timestamp.now()
+        let now = Timestamp.milliseconds(now)
         let lastUsed = try row.decodeNil(column: "last_used_at") ? nil : try row.decode(column: "last_used_at", as: Int64.self)
         if lastUsed.map({ now - $0 >= Self.lastUsedResolutionMilliseconds }) ?? true {
             do {
@@ -117,12 +117,12 @@ public struct AdminKeyService: Sendable {
     /// On a database with no admin key at all, creates the bootstrap key and returns it; otherwise nil.
     /// The `bootstrap` column is UNIQUE, so of two nodes racing here only one insert succeeds; the other
     /// sees the constraint fail, finds the winner's row and returns nil.
-    func createBootstrapKeyIfEmpty(on session: any SQLDatabase) async throws -> CreatedAdminKey? {
+    func createBootstrapKeyIfEmpty(on session: any SQLDatabase, now: Date) async throws -> CreatedAdminKey? {
         let count = try await session.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from("admin_api_keys").first()?.decode(column: "n", as: Int64.self) ?? 0
         guard count == 0 else { return nil }
         do {
-            return try await insert(name: Self.bootstrapKeyName, bootstrap: true, scope: .admin, on: session)
+            return try await insert(name: Self.bootstrapKeyName, bootstrap: true, scope: .admin, now: now, on: session)
         } catch {
             let existing = try await session.select().column("id").from("admin_api_keys")
                 .where("bootstrap", .equal, SQLBind(1)).first()
@@ -131,9 +131,9 @@ public struct AdminKeyService: Sendable {
         }
     }
 
-    private func insert(name: String, bootstrap: Bool, scope: AdminKey.Scope, on db: any SQLDatabase) async throws -> CreatedAdminKey {
+    private func insert(name: String, bootstrap: Bool, scope: AdminKey.Scope, now: Date, on db: any SQLDatabase) async throws -> CreatedAdminKey {
         let token = AdminKeyToken.generate()
-        let now = Timestamp.now()
+        let now = Timestamp.milliseconds(now)
         try await db.insert(into: "admin_api_keys")
             .columns("id", "name", "secret_hash", "created_at", "last_used_at", "revoked_at", "bootstrap", "scope")
             .values(SQLBind(token.id), SQLBind(name), SQLBind(token.secretHash), SQLBind(now),

@@ -1,4 +1,6 @@
+import Foundation
 import HoldfastAdmin
+import HoldfastProtocol
 import Hummingbird
 import HummingbirdAuth
 
@@ -11,6 +13,7 @@ struct AdminAuthenticator: AuthenticatorMiddleware {
     typealias Identity = HoldfastIdentity
 
     let adminKeys: AdminKeyService
+    let clock: any HoldfastClock
     var scopes: Set<AdminKey.Scope> = [.admin]
 
     func authenticate(request: Request, context: Context) async throws -> HoldfastIdentity? {
@@ -21,7 +24,7 @@ struct AdminAuthenticator: AuthenticatorMiddleware {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw AdminKeyError.unauthenticated(credentialsPresented: true)
         }
-        let key = try await adminKeys.authenticate(token: parts[1].trimmingCharacters(in: .whitespaces))
+        let key = try await adminKeys.authenticate(token: parts[1].trimmingCharacters(in: .whitespaces), now: clock.now())
         guard scopes.contains(key.scope) else {
             throw AdminKeyError.insufficientScope(required: scopes.map(\.rawValue).sorted().joined(separator: " "))
         }

@@ -7,12 +7,13 @@ struct HolderApplicationController: HoldfastController {
     typealias Template = TetheringRoutes.Template
 
     let applications: HolderApplicationService
+    let clock: any HoldfastClock
 
     var routes: [Route] {
         [
             .admin(.post, Template.applications) { request, context in
                 let body = try await JSONBodyDecoder.decode(HolderApplication.self, from: request, context: context)
-                return try JSONResponse.make(try await applications.create(body), status: .created)
+                return try JSONResponse.make(try await applications.create(body, now: clock.now()), status: .created)
             },
             .admin(.get, Template.applications) { request, _ in
                 let page = try await applications.list(limit: try QueryParameters.integer("limit", in: request),
@@ -26,10 +27,10 @@ struct HolderApplicationController: HoldfastController {
                 let id = try context.parameters.require("applicationId")
                 _ = try await applications.get(id: id)
                 let body = try await JSONBodyDecoder.decode(HolderApplication.self, from: request, context: context)
-                return try JSONResponse.make(try await applications.replace(id: id, with: body))
+                return try JSONResponse.make(try await applications.replace(id: id, with: body, now: clock.now()))
             },
             .admin(.delete, Template.application) { _, context in
-                try await applications.delete(id: try context.parameters.require("applicationId"))
+                try await applications.delete(id: try context.parameters.require("applicationId"), now: clock.now())
                 return Response(status: .noContent)
             },
         ]

@@ -16,11 +16,11 @@ public struct HolderApplicationService: Sendable {
     }
 
     /// Validates and stores a new application with a generated `id`.
-    public func create(_ request: HolderApplication) async throws -> HolderApplication {
+    public func create(_ request: HolderApplication, now: Date) async throws -> HolderApplication {
         var application = try Self.validated(request)
         application.id = ResourceID.generate()
         let document = try Self.document(application)
-        let now = Timestamp.now()
+        let now = Timestamp.milliseconds(now)
         try await uniqueName(application.name) {
             try await database.sql.insert(into: "holder_applications")
                 .columns("id", "name", "platform", "document", "created_at", "updated_at")
@@ -52,7 +52,7 @@ public struct HolderApplicationService: Sendable {
 
     /// Replaces an application's settings (`PUT`). The `type` cannot change: its instances were attested for
     /// the platform they registered on.
-    public func replace(id: String, with request: HolderApplication) async throws -> HolderApplication {
+    public func replace(id: String, with request: HolderApplication, now: Date) async throws -> HolderApplication {
         let existing = try await get(id: id)
         var application = try Self.validated(request, id: id)
         guard existing.platform.holderPlatform == application.platform.holderPlatform else {
@@ -65,16 +65,16 @@ public struct HolderApplicationService: Sendable {
         let document = try Self.document(application)
         try await uniqueName(application.name) {
             try await database.sql.update("holder_applications")
-                .set("name", to: application.name).set("document", to: document).set("updated_at", to: Timestamp.now())
+                .set("name", to: application.name).set("document", to: document).set("updated_at", to: Timestamp.milliseconds(now))
                 .where("id", .equal, id).run()
         }
         return application
     }
 
     /// Deletes an application and revokes every instance of it, at once.
-    public func delete(id: String) async throws {
+    public func delete(id: String, now: Date) async throws {
         _ = try await get(id: id)
-        let now = Timestamp.now()
+        let now = Timestamp.milliseconds(now)
         let revoked = try await database.transaction { session -> Int in
             try await session.delete(from: "holder_applications").where("id", .equal, id).run()
             let count = try await session.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")

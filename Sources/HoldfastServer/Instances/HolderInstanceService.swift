@@ -26,10 +26,10 @@ public struct HolderInstanceService: Sendable {
     }
 
     /// Revokes a live instance: from now on every token and DPoP proof of it is refused (`INSTANCE_REVOKED`).
-    public func delete(applicationId: String, instanceId: String) async throws {
+    public func delete(applicationId: String, instanceId: String, now: Date) async throws {
         _ = try await applications.get(id: applicationId)
         let instance = try await store.live(applicationId: applicationId, id: instanceId)
-        guard try await store.revoke(id: instance.id) else { throw TetheringError.instanceNotFound(instanceId) }
+        guard try await store.revoke(id: instance.id, now: now) else { throw TetheringError.instanceNotFound(instanceId) }
         logger.info("instance revoked", metadata: ["application_id": .string(applicationId), "instance_id": .string(instance.id)])
     }
 }

@@ -9,6 +9,7 @@ struct InstanceController: HoldfastController {
     let applications: HolderApplicationService
     let instances: InstanceStore
     let admin: HolderInstanceService
+    let clock: any HoldfastClock
 
     var routes: [Route] {
         [
@@ -20,7 +21,7 @@ struct InstanceController: HoldfastController {
             },
             .admin(.delete, Template.instance) { _, context in
                 try await admin.delete(applicationId: try context.parameters.require("applicationId"),
-                                       instanceId: try context.parameters.require("instanceId"))
+                                       instanceId: try context.parameters.require("instanceId"), now: clock.now())
                 return Response(status: .noContent)
             },
             .admin(.post, Template.approve) { _, context in

@@ -95,8 +95,8 @@ struct InstanceStore: Sendable {
     }
 
     /// Marks a live instance revoked; false when it was not live.
-    func revoke(id: String) async throws -> Bool {
-        let rows = try await database.sql.update("holder_instances").set("revoked_at", to: Timestamp.now())
+    func revoke(id: String, now: Date) async throws -> Bool {
+        let rows = try await database.sql.update("holder_instances").set("revoked_at", to: Timestamp.milliseconds(now))
             .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null).returning("id").all()
         return !rows.isEmpty
     }

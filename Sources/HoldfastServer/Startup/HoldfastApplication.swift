@@ -203,7 +203,7 @@ public enum HoldfastApplication {
         let dialect = database.dialect
         return try await database.withStartupLock { session in
             let applied = try await migrator.migrate(session, dialect: dialect, logger: logger)
-            let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session)
+            let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session, now: now)
             let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, logger: logger)
             let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
@@ -236,15 +236,15 @@ public enum HoldfastApplication {
         router.add(middleware: ProblemMiddleware(routes: table))
         router.add(middleware: BodyLimitMiddleware())
         let admin = router.group()
-            .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys))
+            .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, clock: services.clock))
             .group(context: AdminRequestContext.self)
         let sca = router.group()
-            .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .sca]))
+            .add(middleware: AdminAuthenticator(adminKeys: services.adminKeys, clock: services.clock, scopes: [.admin, .sca]))
             .group(context: AdminRequestContext.self)
         let wallet = router.group()
             .add(middleware: services.sca.authenticator(proofs: services.instanceAuthenticator, clock: services.clock))
             .group(context: WalletRequestContext.self)
-        let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, scopes: [.admin, .verifier])
+        let verifierKeys = AdminAuthenticator(adminKeys: services.adminKeys, clock: services.clock, scopes: [.admin, .verifier])
         let verifier = router.group()
             .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: false, limit: services.publicRouteLimit))
             .group(context: VerifierRequestContext.self)

@@ -23,7 +23,7 @@ struct ApplicationsCommand: AsyncParsableCommand {
             // Every invalid field with its JSON path, as the API answers (README "Holder applications").
             let request = try document.input.decode(HolderApplication.self, what: "holder application")
             let created = try await storage.withDatabase { database, logger in
-                try await HolderApplicationService(database: database, logger: logger).create(request)
+                try await HolderApplicationService(database: database, logger: logger).create(request, now: Date())
             }
             try Console.json(created)
         }
@@ -77,7 +77,7 @@ struct ApplicationsCommand: AsyncParsableCommand {
         func run() async throws {
             let id = self.id
             try await storage.withDatabase { database, logger in
-                try await HolderApplicationService(database: database, logger: logger).delete(id: id)
+                try await HolderApplicationService(database: database, logger: logger).delete(id: id, now: Date())
             }
             try Console.json(["deleted": id])
         }

@@ -49,7 +49,7 @@ struct InstancesCommand: AsyncParsableCommand {
             let (applicationId, instanceId) = (application, instance)
             try await storage.withDatabase { database, logger in
                 try await HolderInstanceService(database: database, logger: logger)
-                    .delete(applicationId: applicationId, instanceId: instanceId)
+                    .delete(applicationId: applicationId, instanceId: instanceId, now: Date())
             }
             try Console.json(["revoked": instanceId])
         }

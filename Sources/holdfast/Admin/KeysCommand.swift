@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HoldfastAdmin
 import HoldfastServer
 
@@ -20,7 +21,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let name = self.name, scope = self.scope
-            let created = try await storage.withAdminKeys { try await $0.create(name: name, scope: scope) }
+            let created = try await storage.withAdminKeys { try await $0.create(name: name, scope: scope, now: Date()) }
             try Console.json(created)
         }
     }
@@ -54,7 +55,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = self.id
-            let revoked = try await storage.withAdminKeys { try await $0.revoke(id: id, actingKeyID: nil) }
+            let revoked = try await storage.withAdminKeys { try await $0.revoke(id: id, actingKeyID: nil, now: Date()) }
             try Console.json(revoked)
         }
     }
