@@ -18,6 +18,9 @@ struct ServerTestKit: Sendable {
     let adminKey: String
     let authority: TestAttestationAuthority
     let configuration: HoldfastConfiguration
+    /// The server's clock: a device's proofs are made at its time, so that a manual clock that stands still while a
+    /// loaded machine runs the test does not put them out of the server's window.
+    var clock: any HoldfastClock = SystemClock()
 
     /// A server on `backend` whose attestation roots are the test authority's, public URL `publicURL`.
     static func run(_ backend: StorageBackend, authority given: TestAttestationAuthority? = nil,
@@ -37,7 +40,7 @@ struct ServerTestKit: Sendable {
             let final = configuration
             try await application.test(testing) { client in
                 let key = try #require(startup.bootstrapAdminKey)
-                try await body(ServerTestKit(client: client, adminKey: key, authority: authority, configuration: final))
+                try await body(ServerTestKit(client: client, adminKey: key, authority: authority, configuration: final, clock: clock))
             }
         }
     }
@@ -136,13 +139,13 @@ struct ServerTestKit: Sendable {
     /// A DPoP-signed call of `device` (license token + proof); `proof` overrides the generated proof.
     func call(_ device: Device, _ path: String, body: String = "{}", token: String? = nil, key: P256.Signing.PrivateKey? = nil,
               nonce: String? = nil, proof: String? = nil, devMode: Bool = false,
-              issuedAt: Date = Date()) async throws -> TestResponse {
+              issuedAt: Date? = nil) async throws -> TestResponse {
         let signingKey = JWSSigningKey(key ?? device.key)
         let licenseToken = token ?? device.licenseToken
         var headers = HTTPFields.json(bearer: nil)
         headers[.authorization] = HoldfastHeaders.authorizationValue(licenseToken: licenseToken)
         let dpop = try proof ?? DPoPProof.create(method: "POST", uri: Self.publicURL + path, key: signingKey,
-                                                 issuedAt: issuedAt, accessToken: licenseToken, nonce: nonce)
+                                                 issuedAt: issuedAt ?? clock.now(), accessToken: licenseToken, nonce: nonce)
         headers[HTTPField.Name("DPoP")!] = dpop
         if devMode, let name = HTTPField.Name(HoldfastHeaders.devMode) { headers[name] = "true" }
         return try await client.execute(uri: path, method: .post, headers: headers, body: jsonBody(body))

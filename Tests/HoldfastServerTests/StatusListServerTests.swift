@@ -48,7 +48,7 @@ import Testing
                     let first = try await client.execute(uri: path, method: .get)
                     #expect(first.status == .ok)
                     #expect(first.headers[.contentType] == "application/statuslist+cwt")
-                    let before = try await verifier.verify(Array(first.body.readableBytesView), expectedURI: uri, at: now)
+                    let before = try await verifier.verify(Array(first.body.readableBytesView), expectedURI: uri, at: services.clock.now())
                     #expect(before.format == .cwt)
                     #expect(before.token.list.count == StatusListService.listSize)
                     #expect(try before.token.list.status(at: revoked.index) == 0)
@@ -58,7 +58,7 @@ import Testing
                         try await lists.setStatus(.suspended, at: suspended, on: db)
                     }
                     let after = try await client.execute(uri: path, method: .get)
-                    let signed = try await verifier.verify(Array(after.body.readableBytesView), expectedURI: uri, at: now)
+                    let signed = try await verifier.verify(Array(after.body.readableBytesView), expectedURI: uri, at: services.clock.now())
                     #expect(try signed.token.list.status(at: revoked.index) == 1)
                     #expect(try signed.token.list.status(at: suspended.index) == 2)
                     #expect(try signed.token.list.status(at: untouched.index) == 0)
@@ -70,7 +70,7 @@ import Testing
                     let jwt = try await client.execute(uri: path, method: .get, headers: jwtHeaders)
                     #expect(jwt.status == .ok)
                     #expect(jwt.headers[.contentType] == "application/statuslist+jwt")
-                    let decoded = try await verifier.verify(Array(jwt.body.readableBytesView), expectedURI: uri, at: now)
+                    let decoded = try await verifier.verify(Array(jwt.body.readableBytesView), expectedURI: uri, at: services.clock.now())
                     #expect(decoded.format == .jwt)
                     #expect(try decoded.token.list.status(at: revoked.index) == 1)
                 }
