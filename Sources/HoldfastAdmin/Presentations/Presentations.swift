@@ -143,35 +143,24 @@ public struct PresentationResult: Codable, Sendable, Hashable {
 /// How the wallet reaches a presentation session (README "Verifier"): `cross-device` (a QR code shown to another
 /// device) or `same-device` (a link, answered with a redirect to `redirectUri`). String-backed so that a value a newer
 /// client sends still decodes (the tenant refuses it with a field error).
-public struct PresentationMode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct PresentationMode: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     public static let crossDevice: Self = "cross-device"
     public static let sameDevice: Self = "same-device"
 
     /// Every mode this version knows (openapi.json lists the same).
     public static let all: [Self] = [.crossDevice, .sameDevice]
-
-    /// True for the modes this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }
 
 /// Where a presentation session stands (`PresentationResult.status`, README "Verifier"). String-backed so that a
 /// status a newer tenant writes still decodes.
-public struct PresentationStatus: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct PresentationStatus: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// No answer yet, and the session has not expired.
     public static let pending: Self = "pending"
@@ -186,21 +175,14 @@ public struct PresentationStatus: RawRepresentable, Codable, Sendable, Hashable,
 
     /// Every status this version writes (openapi.json lists the same).
     public static let all: [Self] = [.pending, .verified, .failed, .declined, .expired]
-
-    /// True for the statuses this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }
 
 /// The `code` of a `PresentationResult.Failure` (README "Verifier"): a code namespace of its own, beside
 /// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes.
-public struct PresentationFailureCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct PresentationFailureCode: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     public static let issuerUntrusted: Self = "ISSUER_UNTRUSTED"
     public static let issuerSignatureInvalid: Self = "ISSUER_SIGNATURE_INVALID"
@@ -240,7 +222,4 @@ public struct PresentationFailureCode: RawRepresentable, Codable, Sendable, Hash
         expired, notYetValid, statusRevoked, statusSuspended, statusUnknown, nonceMismatch, malformed, credentialMissing,
         claimMissing, claimValueMismatch, tooManyPresentations, credentialNotRequested, deviceResponseStatus, documentErrors,
     ]
-
-    /// True for the codes this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }

@@ -144,14 +144,10 @@ public struct SCAProofVerification: Codable, Sendable, Hashable {
 
 /// Why a proof is not valid (`SCAProofVerification.code`, README "SCA wallet"): a code namespace of its own, beside
 /// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes for an older bank client.
-public struct SCAProofFailureCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct SCAProofFailureCode: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// Not a compact JWS of `typ` `sca-proof+jwt`, ES256, with `kid` and exactly the documented payload members.
     public static let malformed: Self = "PROOF_MALFORMED"
@@ -183,9 +179,6 @@ public struct SCAProofFailureCode: RawRepresentable, Codable, Sendable, Hashable
         .malformed, .walletNotFound, .walletNotActive, .walletLocked, .walletDeleted, .signatureInvalid, .policyNotFound,
         .methodMismatch, .payloadMismatch, .patternInsufficient, .expired, .replayed, .issuedBeforeStoreReset,
     ]
-
-    /// True for the codes this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }
 
 /// A device found not eligible for an SCA wallet, as recorded under the reference it was given

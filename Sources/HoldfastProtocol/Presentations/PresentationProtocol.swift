@@ -1,14 +1,10 @@
 /// The protocol of a presentation (README "Verifier"): the tenant verifier's session asks with it
 /// (`PresentationSessionRequest.protocol`) and the SDK says which one a request it received follows.
 /// String-backed so that a value a newer client sends still decodes (the tenant refuses it with a field error).
-public struct PresentationProtocol: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct PresentationProtocol: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// OpenID4VP 1.0 with DCQL (HAIP 1.0): `client_id` with a prefix, `dcql_query`.
     public static let openID4VP: Self = "openid4vp-1.0"
@@ -17,7 +13,4 @@ public struct PresentationProtocol: RawRepresentable, Codable, Sendable, Hashabl
 
     /// Every protocol this version speaks (openapi.json lists the same).
     public static let all: [Self] = [.openID4VP, .iso18013_7]
-
-    /// True for the protocols this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }

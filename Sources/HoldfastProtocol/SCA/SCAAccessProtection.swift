@@ -5,14 +5,10 @@
 ///
 /// The wire spelling is `biometric` (README, openapi.json); `biometry` is the name of the *pattern* a proof was made
 /// with (`SCAPattern`), a different field.
-public struct SCAAccessProtection: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct SCAAccessProtection: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// A PIN of 6 to 8 digits; `maxPinAttempts` wrong ones in a row lock the wallet.
     public static let pin: Self = "pin"
@@ -23,7 +19,4 @@ public struct SCAAccessProtection: RawRepresentable, Codable, Sendable, Hashable
 
     /// Every value this version writes and reads (openapi.json lists the same).
     public static let all: [Self] = [.pin, .biometric, .none]
-
-    /// True for the values this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }

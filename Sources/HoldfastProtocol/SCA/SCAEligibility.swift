@@ -138,14 +138,10 @@ public struct SCAEligibilityCheckResponse: Codable, Sendable, Hashable {
 
 /// Why a device is not eligible (`SCAEligibilityCheckResponse.reason`, the `deviceEligibilityLost` event's
 /// `reason`, README "SCA wallet"). String-backed so that a reason a newer tenant gives still decodes on an older device.
-public struct SCAIneligibilityReason: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct SCAIneligibilityReason: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// The device reports a compromised integrity (a rooted or jailbroken device …).
     public static let deviceIntegrity: Self = "DEVICE_INTEGRITY"
@@ -156,7 +152,4 @@ public struct SCAIneligibilityReason: RawRepresentable, Codable, Sendable, Hasha
 
     /// Every reason this version gives (openapi.json lists the same).
     public static let all: [Self] = [.deviceIntegrity, .deviceModelBlocked, .appVersionUnsupported]
-
-    /// True for the reasons this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }

@@ -1,13 +1,10 @@
 /// The `type` of an SCA wallet feed event (README "SCA wallet (back end)"), the tenant writes and the device reads.
 /// String-backed rather than an enum, so that an event a newer tenant sends still decodes on an older device (which
 /// skips it).
-public struct SCAEventType: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct SCAEventType: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     /// The wallet was activated by a device.
     public static let loaded: Self = "loaded"

@@ -1,14 +1,10 @@
 /// The state of an SCA wallet on the tenant (README "SCA wallet"): `pending` (made, not activated yet), `active`,
 /// `locked` (by the back end or by the last wrong PIN), `deleted`. String-backed so that a state a newer tenant
 /// writes still decodes.
-public struct SCAWalletState: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible {
+public struct SCAWalletState: WireValueSet {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
 
     public static let pending: Self = "pending"
     public static let active: Self = "active"
@@ -17,7 +13,4 @@ public struct SCAWalletState: RawRepresentable, Codable, Sendable, Hashable, Exp
 
     /// Every state this version writes and reads (openapi.json lists the same for `SCAWallet.state`).
     public static let all: [Self] = [.pending, .active, .locked, .deleted]
-
-    /// True for the states this version knows.
-    public var isKnown: Bool { Self.all.contains(self) }
 }
