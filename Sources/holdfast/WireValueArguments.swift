@@ -21,3 +21,14 @@ extension KnownWireValue {
 extension SCAAccessProtection: KnownWireValue {}
 extension PresentationProtocol: KnownWireValue {}
 extension PresentationMode: KnownWireValue {}
+
+/// `--reason` of `admin sca wallets lock`: the reasons a back end gives (`PIN_ATTEMPTS` is the tenant's own).
+extension SCALockReason: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let value = Self.backEnd.first(where: { $0.rawValue == argument }) else { return nil }
+        self = value
+    }
+
+    public static var allValueStrings: [String] { backEnd.map(\.rawValue) }
+    public var defaultValueDescription: String { rawValue }
+}

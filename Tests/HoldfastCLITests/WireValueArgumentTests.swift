@@ -28,6 +28,21 @@ import Testing
         #expect(SCACommand.Create.helpMessage(columns: 400).contains("pin, biometric, none"))
     }
 
+    @Test func lockReasonTakesOnlyABackEndsReason() throws {
+        for value in ["LOST_DEVICE", "STOLEN_DEVICE", "FRAUD_SUSPICION", "OTHER"] {
+            #expect(try SCACommand.Lock.parse(["w", "--reason", value]).reason.rawValue == value)
+        }
+        #expect(try SCACommand.Lock.parse(["w"]).reason == .other)
+        for value in ["PIN_ATTEMPTS", "lost_device", ""] {
+            do {
+                _ = try SCACommand.Lock.parse(["w", "--reason", value])
+                Issue.record("--reason \(value) was taken")
+            } catch {
+                #expect(SCACommand.Lock.exitCode(for: error) == .validationFailure, "\(value)")
+            }
+        }
+    }
+
     @Test func protocolAndModeTakeTheDocumentedValues() throws {
         let defaults = try PresentationsCommand.Create.parse(Self.element)
         #expect(defaults.presentationProtocol.rawValue == "openid4vp-1.0" && defaults.mode.rawValue == "cross-device")

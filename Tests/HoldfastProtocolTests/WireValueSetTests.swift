@@ -86,7 +86,20 @@ import Testing
         #expect(try Self.roundTrip(response) == json)
     }
 
+    @Test func lockReasonValues() throws {
+        #expect(SCALockReason.backEnd.map(\.rawValue) == ["LOST_DEVICE", "STOLEN_DEVICE", "FRAUD_SUSPICION", "OTHER"])
+        #expect(SCALockReason.all == SCALockReason.backEnd + [.pinAttempts] && SCALockReason.pinAttempts.rawValue == "PIN_ATTEMPTS")
+        for reason in SCALockReason.all {
+            #expect(reason.isKnown)
+            #expect(try HoldfastJSON.decode(SCALockReason.self, from: Data(try HoldfastJSON.encode(reason))) == reason)
+        }
+        let unknown = try HoldfastJSON.decode(SCALockReason.self, from: Data(#""REGULATOR_ORDER""#.utf8))
+        #expect(unknown.rawValue == "REGULATOR_ORDER" && !unknown.isKnown)
+        #expect(String(decoding: try HoldfastJSON.encode(unknown), as: UTF8.self) == #""REGULATOR_ORDER""#)
+    }
+
     @Test func eachSetListsAValueOnce() {
+        #expect(Set(SCALockReason.all).count == SCALockReason.all.count)
         #expect(Set(SCAAccessProtection.all).count == SCAAccessProtection.all.count)
         #expect(Set(SCAWalletState.all).count == SCAWalletState.all.count)
         #expect(Set(SCAPinAttemptOutcome.all).count == SCAPinAttemptOutcome.all.count)

@@ -179,6 +179,8 @@ import Testing
         ("SCAWallet", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAActivationResponse", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAWallet", ["state"], SCAWalletState.all.map(\.rawValue)),
+        ("SCAWallet", ["lockReason"], SCALockReason.all.map(\.rawValue)),
+        ("SCAWalletLockRequest", ["reason"], SCALockReason.backEnd.map(\.rawValue)),
         ("SCAPinAttemptReport", ["outcome"], SCAPinAttemptOutcome.all.map(\.rawValue)),
         ("SCAProofVerification", ["code"], SCAProofFailureCode.all.map(\.rawValue)),
         ("SCAEligibilityCheckResponse", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),

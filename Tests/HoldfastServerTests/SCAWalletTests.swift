@@ -81,6 +81,9 @@ import Testing
             let locked = try await kit.admin(SCAAdminRoutes.Template.lock, ["walletId": walletId], .put, #"{"reason":"LOST_DEVICE"}"#)
             #expect(try locked.wire(SCAWallet.self).state == "locked")
             #expect(try await kit.admin(SCAAdminRoutes.Template.lock, ["walletId": walletId], .put, #"{"reason":"BORED"}"#).status == .badRequest)
+            // PIN_ATTEMPTS is the tenant's own reason, not one a back end gives.
+            #expect(try await kit.admin(SCAAdminRoutes.Template.lock, ["walletId": walletId], .put, #"{"reason":"PIN_ATTEMPTS"}"#)
+                .problem?.errors?.first?.field == "reason")
             #expect(try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put).wire(SCAWallet.self).state == "active")
             #expect(try await kit.admin(SCAAdminRoutes.Template.resetCredentials, ["walletId": walletId], .put).status == .ok)
             #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .delete).status == .noContent)

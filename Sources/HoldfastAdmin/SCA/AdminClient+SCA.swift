@@ -18,7 +18,7 @@ extension AdminClient {
         try await call("GET", SCARoutes.Template.wallet, ["walletId": id], expecting: 200)
     }
 
-    public func lockSCAWallet(id: String, reason: String) async throws -> SCAWallet {
+    public func lockSCAWallet(id: String, reason: SCALockReason) async throws -> SCAWallet {
         try await call("PUT", SCAAdminRoutes.Template.lock, ["walletId": id], body: SCAWalletLockRequest(reason: reason), expecting: 200)
     }
 

@@ -63,13 +63,13 @@ public struct SCAWallet: Codable, Sendable, Hashable {
     public var maxPinAttempts: Int
     public var pinAttemptsLeft: Int
     public var publicKeyJwk: JSONValue?
-    public var lockReason: String?
+    public var lockReason: SCALockReason?
     public var createdAt: Date
     public var activatedAt: Date?
     public var device: Device?
 
     public init(id: String, applicationId: String, userId: String, state: SCAWalletState, accessProtection: SCAAccessProtection, maxPinAttempts: Int,
-                pinAttemptsLeft: Int, publicKeyJwk: JSONValue?, lockReason: String?, createdAt: Date, activatedAt: Date?,
+                pinAttemptsLeft: Int, publicKeyJwk: JSONValue?, lockReason: SCALockReason?, createdAt: Date, activatedAt: Date?,
                 device: Device?) {
         self.id = id
         self.applicationId = applicationId
@@ -102,9 +102,9 @@ public struct SCAProductsUpdated: Codable, Sendable, Hashable {
 
 /// `PUT /v1/sca/wallets/{walletId}/lock`: `LOST_DEVICE`, `STOLEN_DEVICE`, `FRAUD_SUSPICION` or `OTHER`.
 public struct SCAWalletLockRequest: Codable, Sendable, Hashable {
-    public var reason: String
+    public var reason: SCALockReason
 
-    public init(reason: String) { self.reason = reason }
+    public init(reason: SCALockReason) { self.reason = reason }
 }
 
 /// `POST /v1/sca/proofs/verify`: the proof the bank received with a request, and that request.

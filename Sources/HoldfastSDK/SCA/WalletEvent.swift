@@ -23,14 +23,14 @@ public struct WalletStatus: Sendable, Hashable, Codable {
     public var credentialsSet: Bool?
     public var pinAttemptsLeft: Int?
     public var maxPinAttempts: Int?
-    public var lockReason: String?
+    public var lockReason: SCALockReason?
     /// PIN attempt outcomes still to report to the tenant (made offline).
     public var pendingPinReports: Int?
     /// The last event of the tenant's feed applied on the device.
     public var lastEventId: Int64?
 
     public init(state: WalletState, walletId: String? = nil, userId: String? = nil, accessProtection: SCAAccessProtection? = nil,
-                credentialsSet: Bool? = nil, pinAttemptsLeft: Int? = nil, maxPinAttempts: Int? = nil, lockReason: String? = nil,
+                credentialsSet: Bool? = nil, pinAttemptsLeft: Int? = nil, maxPinAttempts: Int? = nil, lockReason: SCALockReason? = nil,
                 pendingPinReports: Int? = nil, lastEventId: Int64? = nil) {
         self.state = state
         self.walletId = walletId
@@ -92,7 +92,7 @@ public enum WalletEvent: Sendable, Hashable {
     /// The back end reset the customer's credentials: the next `connect` asks for new ones.
     case customerCredentialsReset
     /// `reason`: `LOST_DEVICE`, `STOLEN_DEVICE`, `FRAUD_SUSPICION`, `OTHER` (the back end) or `PIN_ATTEMPTS`.
-    case walletLocked(reason: String)
+    case walletLocked(reason: SCALockReason)
     case walletUnlocked
     /// `reason`: `DEVICE_MODEL_BLOCKED`, `APP_VERSION_UNSUPPORTED` or `DEVICE_INTEGRITY`.
     case deviceEligibilityLost(reason: String)

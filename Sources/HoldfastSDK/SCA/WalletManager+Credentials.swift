@@ -85,13 +85,13 @@ extension WalletManager {
                 wallet.pendingReports.append(.failure)
                 if wallet.pinAttemptsLeft <= 0, wallet.state != .locked {
                     wallet.state = .locked
-                    wallet.lockReason = "PIN_ATTEMPTS"
+                    wallet.lockReason = .pinAttempts
                     locks = true
                 }
             }
             if locks { connection = 0 }
             emit(.countersUpdated(pinAttemptsLeft: after.pinAttemptsLeft))
-            if locks { emit(.walletLocked(reason: "PIN_ATTEMPTS")) }
+            if locks { emit(.walletLocked(reason: .pinAttempts)) }
             await deliverReports()
             if after.state == .locked { throw HoldfastError(.lockedWallet, "wrong PIN: the wallet is locked until the back end unlocks it") }
             throw HoldfastError(.wrongCredentials, "wrong PIN: \(after.pinAttemptsLeft) attempt(s) left")
@@ -122,13 +122,13 @@ extension WalletManager {
                     if !wallet.pendingReports.isEmpty { wallet.pendingReports.removeFirst() }
                     if result.state == .locked, wallet.state != .locked {
                         wallet.state = .locked
-                        wallet.lockReason = "PIN_ATTEMPTS"
+                        wallet.lockReason = .pinAttempts
                         locks = true
                     }
                 }
                 if locks {
                     connection = 0
-                    emit(.walletLocked(reason: "PIN_ATTEMPTS"))
+                    emit(.walletLocked(reason: .pinAttempts))
                 }
             } catch {
                 if error.httpStatus == 409 { _ = try? await update { $0.pendingReports.removeAll() } }

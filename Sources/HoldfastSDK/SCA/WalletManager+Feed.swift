@@ -75,7 +75,7 @@ extension WalletManager {
         case .loaded:
             return (wallet, [.walletLoaded])
         case .locked:
-            let reason = data["reason"]?.stringValue ?? "OTHER"
+            let reason = data["reason"]?.stringValue.map(SCALockReason.init(rawValue:)) ?? .other
             guard wallet.state != .locked || wallet.lockReason != reason else { return (wallet, []) }
             wallet.state = .locked
             wallet.lockReason = reason

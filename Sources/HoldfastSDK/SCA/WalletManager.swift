@@ -126,7 +126,7 @@ public actor WalletManager {
             _ = try? await synchronize()
             guard let wallet = try await load() else { return .provisioningRequired }
             if wallet.state == .locked {
-                return .connectionError(HoldfastError(.lockedWallet, "the wallet is locked (\(wallet.lockReason ?? "by the back end"))"))
+                return .connectionError(HoldfastError(.lockedWallet, "the wallet is locked (\(wallet.lockReason?.rawValue ?? "by the back end"))"))
             }
             if wallet.needsNewCredentials {
                 guard let new else { return .credentialsRequired(.new) }

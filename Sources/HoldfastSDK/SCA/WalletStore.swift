@@ -12,7 +12,7 @@ struct StoredWallet: Codable, Sendable, Hashable {
     var keyAlias: String
     /// `ready`, `locked` or `logout`.
     var state: WalletState
-    var lockReason: String?
+    var lockReason: SCALockReason?
     /// Set once the customer chose credentials; nil until then, and again after the back end reset them.
     var vault: WalletPINVault?
     var credentialsSet: Bool

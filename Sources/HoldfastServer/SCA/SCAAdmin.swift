@@ -47,7 +47,7 @@ public struct SCAAdmin: Sendable {
 
     public func wallets(userId: String) async throws -> SCAWalletList { try await wallets.list(userId: userId) }
 
-    public func lock(id: String, reason: String, now: Date) async throws -> SCAWallet {
+    public func lock(id: String, reason: SCALockReason, now: Date) async throws -> SCAWallet {
         try await wallets.lock(id: id, reason: reason, now: now)
     }
 

@@ -18,12 +18,12 @@ struct SCADeviceService: Sendable {
             guard wallet.state == .active else { throw SCAError.walletState(wallet.state) }
             let left = success ? wallet.maxPinAttempts : max(0, wallet.pinAttemptsLeft - 1)
             let locks = left == 0
-            try await transaction.setPinAttemptsLeft(id: walletId, left, lockReason: locks ? "PIN_ATTEMPTS" : nil)
+            try await transaction.setPinAttemptsLeft(id: walletId, left, lockReason: locks ? .pinAttempts : nil)
             if !success {
                 try await transaction.appendEvent(walletId: walletId, type: .countersUpdated, data: ["pinAttemptsLeft": .integer(left)], now: now)
             }
             if locks {
-                try await transaction.appendEvent(walletId: walletId, type: .locked, data: ["reason": .string("PIN_ATTEMPTS")], now: now)
+                try await transaction.appendEvent(walletId: walletId, type: .locked, data: ["reason": .string(SCALockReason.pinAttempts.rawValue)], now: now)
             }
             return SCAPinAttemptResult(pinAttemptsLeft: Int(left), state: locks ? .locked : .active)
         }

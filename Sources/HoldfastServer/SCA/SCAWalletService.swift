@@ -12,7 +12,6 @@ import Plumbing
 struct SCAWalletService: Sendable {
     static let defaultMaxPinAttempts = 3
     static let maxPinAttemptsRange = 1...10
-    static let lockReasons: Set<String> = ["LOST_DEVICE", "STOLEN_DEVICE", "FRAUD_SUSPICION", "OTHER"]
     static let activationLifetime: TimeInterval = 900
     static let maximumUserIdLength = 255
     static let maximumDetailLength = 200
@@ -63,12 +62,12 @@ struct SCAWalletService: Sendable {
     }
 
     /// Locks an active wallet (its proofs are refused until it is unlocked).
-    func lock(id: String, reason: String, now: Date) async throws -> SCAWallet {
-        guard Self.lockReasons.contains(reason) else {
+    func lock(id: String, reason: SCALockReason, now: Date) async throws -> SCAWallet {
+        guard SCALockReason.backEnd.contains(reason) else {
             throw ProblemError.invalidField("reason", code: ProblemDetails.FieldError.invalidValue,
-                                            detail: Self.lockReasons.sorted().joined(separator: ", "))
+                                            detail: SCALockReason.backEnd.map(\.rawValue).sorted().joined(separator: ", "))
         }
-        return try await change(id: id, from: [.active, .locked], event: .locked, data: ["reason": .string(reason)], now: now) { transaction in
+        return try await change(id: id, from: [.active, .locked], event: .locked, data: ["reason": .string(reason.rawValue)], now: now) { transaction in
             try await transaction.lock(id: id, reason: reason)
         }
     }

@@ -183,8 +183,8 @@ struct SCAWalletStore: Sendable {
             try await db.select().column("*").from("sca_wallets").where("id", .equal, id).first().map(SCAWalletStore.wallet)
         }
 
-        func lock(id: String, reason: String) async throws {
-            try await db.raw("UPDATE sca_wallets SET state = 'locked', lock_reason = \(bind: reason) WHERE id = \(bind: id)").run()
+        func lock(id: String, reason: SCALockReason) async throws {
+            try await db.raw("UPDATE sca_wallets SET state = 'locked', lock_reason = \(bind: reason.rawValue) WHERE id = \(bind: id)").run()
         }
 
         /// Active again, its PIN attempts back to the maximum.
@@ -220,10 +220,10 @@ struct SCAWalletStore: Sendable {
         }
 
         /// The attempts left and, with `lockReason`, the wallet locked for it (otherwise active).
-        func setPinAttemptsLeft(id: String, _ left: Int64, lockReason: String?) async throws {
+        func setPinAttemptsLeft(id: String, _ left: Int64, lockReason: SCALockReason?) async throws {
             try await db.raw("""
                 UPDATE sca_wallets SET pin_attempts_left = \(bind: left), state = \(bind: (lockReason == nil ? SCAWalletState.active : .locked).rawValue), \
-                lock_reason = \(bind: lockReason) WHERE id = \(bind: id)
+                lock_reason = \(bind: lockReason?.rawValue) WHERE id = \(bind: id)
                 """).run()
         }
 
@@ -265,7 +265,7 @@ struct SCAWalletStore: Sendable {
             accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
             maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)),
             pinAttemptsLeft: Int(try row.decode(column: "pin_attempts_left", as: Int64.self)),
-            publicKeyJwk: jwk, lockReason: try row.decode(column: "lock_reason", as: String?.self),
+            publicKeyJwk: jwk, lockReason: try row.decode(column: "lock_reason", as: String?.self).map(SCALockReason.init(rawValue:)),
             createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)),
             activatedAt: try row.decode(column: "activated_at", as: Int64?.self).map(Timestamp.date),
             device: model == nil && version == nil ? nil : SCAWallet.Device(model: model, appVersion: version))

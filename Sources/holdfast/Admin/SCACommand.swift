@@ -66,7 +66,7 @@ struct SCACommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Locks a wallet.")
         @OptionGroup var storage: AdminStorageOptions
         @Argument(help: "The wallet id.") var walletId: String
-        @Option(help: "LOST_DEVICE, STOLEN_DEVICE, FRAUD_SUSPICION or OTHER.") var reason = "OTHER"
+        @Option(help: "Why the wallet is locked.") var reason: SCALockReason = .other
 
         func run() async throws {
             let id = walletId, reason = self.reason

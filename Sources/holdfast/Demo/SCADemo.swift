@@ -66,7 +66,7 @@ enum SCADemo {
             let tenantSide = try await admin.scaWallet(id: wallet.id)
             guard tenantSide.state == .locked else { throw CommandFailure(.failure, "the tenant has the wallet \(tenantSide.state)") }
             return [.init("answers", codes.joined(separator: ", ")), .init("device", "locked"),
-                    .init("tenant", "\(tenantSide.state) (\(tenantSide.lockReason ?? "-"))")]
+                    .init("tenant", "\(tenantSide.state) (\(tenantSide.lockReason?.rawValue ?? "-"))")]
         }
         try await recorder.step("sca-unlock", "The bank unlocks it",
                                 "PUT \(SCARoutes.Template.wallets)/{id}/unlock; the device reads walletUnlocked from its event feed (server-sent events, authenticated by the wallet key), connects again and signs.") {

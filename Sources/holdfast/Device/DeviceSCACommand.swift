@@ -62,7 +62,8 @@ struct DeviceSCA: AsyncParsableCommand {
         init(_ event: WalletEvent) {
             type = event.name
             switch event {
-            case .walletLocked(let reason), .deviceEligibilityLost(let reason): self.reason = reason
+            case .walletLocked(let reason): self.reason = reason.rawValue
+            case .deviceEligibilityLost(let reason): self.reason = reason
             case .countersUpdated(let left): pinAttemptsLeft = left
             case .appSunsetScheduled(let version, let date):
                 minimumVersion = version
