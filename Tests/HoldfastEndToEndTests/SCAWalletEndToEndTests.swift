@@ -498,7 +498,7 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
     func onCredentialsRequired(_ kind: WalletCredentialsKind) { note("credentialsRequired \(kind.rawValue)") }
     func onConnectionError(_ error: HoldfastError) { note("connectionError \(error.code)") }
     func onDeviceEligible(_ features: Set<WalletFeature>) { note("eligible") }
-    func onDeviceNotEligible(reason: String, denialReference: String) { note("notEligible \(reason)") }
+    func onDeviceNotEligible(reason: SCAIneligibilityReason, denialReference: String) { note("notEligible \(reason)") }
     func onCheckEligibilityError(_ error: HoldfastError) { note("eligibilityError \(error.code)") }
     func onProvisioningSuccess(walletId: String) { note("provisioningSuccess") }
     func onProvisioningError(_ error: HoldfastError) { note("provisioningError \(error.code)") }

@@ -68,7 +68,7 @@ struct WalletRig {
         let rig = try WalletRig()
         await rig.tenant.setEligibility(SCAEligibilityCheckResponse(eligible: false, reason: SCAIneligibilityReason.deviceModelBlocked,
                                                                     denialReference: "DEN-1"))
-        #expect(await rig.manager.provisioning.checkEligibility() == .deviceNotEligible(reason: SCAIneligibilityReason.deviceModelBlocked.rawValue,
+        #expect(await rig.manager.provisioning.checkEligibility() == .deviceNotEligible(reason: .deviceModelBlocked,
                                                                                         denialReference: "DEN-1"))
     }
 

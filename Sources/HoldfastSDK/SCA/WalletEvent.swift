@@ -95,7 +95,7 @@ public enum WalletEvent: Sendable, Hashable {
     case walletLocked(reason: SCALockReason)
     case walletUnlocked
     /// `reason`: `DEVICE_MODEL_BLOCKED`, `APP_VERSION_UNSUPPORTED` or `DEVICE_INTEGRITY`.
-    case deviceEligibilityLost(reason: String)
+    case deviceEligibilityLost(reason: SCAIneligibilityReason)
     case walletDeleted
     /// Versions below `minimumVersion` stop being supported at `sunsetAt`.
     case appSunsetScheduled(minimumVersion: String, sunsetAt: Date)
@@ -137,7 +137,7 @@ public enum EligibilityResult: Sendable, Hashable {
     case deviceEligible(Set<WalletFeature>)
     /// `reason`: `DEVICE_INTEGRITY`, `DEVICE_MODEL_BLOCKED` or `APP_VERSION_UNSUPPORTED`; the tenant recorded the
     /// denial under `denialReference`.
-    case deviceNotEligible(reason: String, denialReference: String)
+    case deviceNotEligible(reason: SCAIneligibilityReason, denialReference: String)
     case checkEligibilityError(HoldfastError)
 }
 
@@ -165,7 +165,7 @@ public extension WalletManagerDelegate {
 /// Delegate style: eligibility and provisioning outcomes.
 public protocol WalletProvisioningDelegate: AnyObject, Sendable {
     func onDeviceEligible(_ features: Set<WalletFeature>)
-    func onDeviceNotEligible(reason: String, denialReference: String)
+    func onDeviceNotEligible(reason: SCAIneligibilityReason, denialReference: String)
     func onCheckEligibilityError(_ error: HoldfastError)
     func onProvisioningSuccess(walletId: String)
     func onProvisioningError(_ error: HoldfastError)
@@ -173,7 +173,7 @@ public protocol WalletProvisioningDelegate: AnyObject, Sendable {
 
 public extension WalletProvisioningDelegate {
     func onDeviceEligible(_ features: Set<WalletFeature>) {}
-    func onDeviceNotEligible(reason: String, denialReference: String) {}
+    func onDeviceNotEligible(reason: SCAIneligibilityReason, denialReference: String) {}
     func onCheckEligibilityError(_ error: HoldfastError) {}
     func onProvisioningSuccess(walletId: String) {}
     func onProvisioningError(_ error: HoldfastError) {}

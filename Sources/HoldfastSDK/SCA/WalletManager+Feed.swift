@@ -103,7 +103,7 @@ extension WalletManager {
             connection = 0
             return (nil, [.walletDeleted])
         case .deviceEligibilityLost:
-            return (wallet, [.deviceEligibilityLost(reason: data["reason"]?.stringValue ?? "")])
+            return (wallet, [.deviceEligibilityLost(reason: SCAIneligibilityReason(rawValue: data["reason"]?.stringValue ?? ""))])
         case .appSunsetScheduled:
             guard let version = data["minimumVersion"]?.stringValue, let date = data["sunsetAt"]?.stringValue.flatMap(HoldfastJSON.parseDate) else {
                 return (wallet, [])

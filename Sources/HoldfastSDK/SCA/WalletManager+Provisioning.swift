@@ -23,7 +23,7 @@ extension WalletManager {
                 }
                 result = .deviceEligible(features)
             } else {
-                result = .deviceNotEligible(reason: answer.reason?.rawValue ?? "", denialReference: answer.denialReference ?? "")
+                result = .deviceNotEligible(reason: answer.reason ?? "", denialReference: answer.denialReference ?? "")
             }
         } catch {
             result = .checkEligibilityError(error)

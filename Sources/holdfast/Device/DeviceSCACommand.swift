@@ -63,7 +63,7 @@ struct DeviceSCA: AsyncParsableCommand {
             type = event.name
             switch event {
             case .walletLocked(let reason): self.reason = reason.rawValue
-            case .deviceEligibilityLost(let reason): self.reason = reason
+            case .deviceEligibilityLost(let reason): self.reason = reason.rawValue
             case .countersUpdated(let left): pinAttemptsLeft = left
             case .appSunsetScheduled(let version, let date):
                 minimumVersion = version
@@ -96,7 +96,7 @@ struct DeviceSCA: AsyncParsableCommand {
                 case .deviceEligible(let features):
                     return DeviceCredentialOutput.json(Report(eligible: true, features: features.map(\.rawValue).sorted()))
                 case .deviceNotEligible(let reason, let reference):
-                    return DeviceCredentialOutput.json(Report(eligible: false, reason: reason, denialReference: reference))
+                    return DeviceCredentialOutput.json(Report(eligible: false, reason: reason.rawValue, denialReference: reference))
                 case .checkEligibilityError(let error):
                     throw error
                 }
