@@ -15,9 +15,9 @@ struct HTTPConventionTests {
 
     @Test func idsAreOnePathSegment() {
         #expect(TetheringRoutes.license(instanceId: "../x y") == "/v1/holder/instances/..%2Fx%20y/license")
-        #expect(TetheringRoutes.segment("aZ09-._~") == "aZ09-._~")
-        #expect(TetheringRoutes.segment("é?#%") == "%C3%A9%3F%23%25")
-        #expect(TetheringRoutes.segment("") == "")
+        #expect(PercentEncoding.pathSegment("aZ09-._~") == "aZ09-._~")
+        #expect(PercentEncoding.pathSegment("é?#%") == "%C3%A9%3F%23%25")
+        #expect(PercentEncoding.pathSegment("") == "")
     }
 
     @Test func templatesMatchPaths() {

@@ -43,12 +43,6 @@ struct PercentEncodingTests {
         #expect(PercentEncoding.formBody([]) == "")
     }
 
-    /// `TetheringRoutes.segment` is the path-segment encoder.
-    @Test func tetheringRoutesSegmentIsThePathSegmentEncoder() {
-        for id in ["inst-1", "a/b c", "é"] {
-            #expect(TetheringRoutes.segment(id) == PercentEncoding.pathSegment(id))
-        }
-    }
 
     /// Foundation's `addingPercentEncoding` with the same sets is the oracle: every ASCII character and a few
     /// multi-byte ones encode as it encodes them.

@@ -37,7 +37,6 @@ actor FakeWalletTenant: HTTPTransport {
     var now: Date { clock.now() }
 
     func setActivationCode(_ code: String) { activationCode = code }
-    func setAccessProtection(_ value: SCAAccessProtection) { accessProtection = value }
     func setEligibility(_ answer: SCAEligibilityCheckResponse) { eligibility = answer }
     func setPolicies(_ value: [SCAPolicy]) { policies = value }
     func inject(_ fault: Fault, on route: String, times: Int = 1) { faults[route, default: []] += Array(repeating: fault, count: times) }

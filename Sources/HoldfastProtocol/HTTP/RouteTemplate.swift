@@ -18,12 +18,12 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The concrete path: each `{name}` replaced by `values[name]` as one percent-encoded segment
-    /// (`TetheringRoutes.segment`). A parameter without a value is a programming error.
+    /// (`PercentEncoding.pathSegment`). A parameter without a value is a programming error.
     public func path(_ values: [String: String]) -> String {
         segments.map { segment in
             guard let name = Self.parameterName(segment) else { return String(segment) }
             guard let value = values[name] else { preconditionFailure("no value for {\(name)} in \(template)") }
-            return TetheringRoutes.segment(value)
+            return PercentEncoding.pathSegment(value)
         }.joined(separator: "/")
     }
 
@@ -32,7 +32,7 @@ public struct RouteTemplate: Sendable, Hashable, CustomStringConvertible {
     public func path(_ values: [String: String], query: [(name: String, value: String)]) -> String {
         let path = path(values)
         guard !query.isEmpty else { return path }
-        return path + "?" + query.map { TetheringRoutes.segment($0.name) + "=" + TetheringRoutes.segment($0.value) }.joined(separator: "&")
+        return path + "?" + query.map { PercentEncoding.queryValue($0.name) + "=" + PercentEncoding.queryValue($0.value) }.joined(separator: "&")
     }
 
     /// A template below this one: `applications.appending("{applicationId}")`.

@@ -77,9 +77,4 @@ public enum TetheringRoutes {
         public static let limit = "limit"
         public static let cursor = "cursor"
     }
-
-    /// `id` as one path segment (`PercentEncoding.pathSegment`).
-    public static func segment(_ id: String) -> String {
-        PercentEncoding.pathSegment(id)
-    }
 }

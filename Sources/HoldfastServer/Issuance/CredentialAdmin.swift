@@ -45,11 +45,4 @@ public struct CredentialAdmin: Sendable {
     public func setStatus(credentialId: String, to status: String) async throws -> IssuedCredential {
         try await issued.setStatus(id: credentialId, to: status)
     }
-
-    /// A problem's text for a person (the CLI prints it).
-    public static func message(_ error: any Error) -> String {
-        guard let problem = error as? any ProblemConvertible else { return String(describing: error) }
-        let fields = problem.problemFieldErrors.map { "\($0.field): \($0.detail)" }
-        return ([problem.problemDetail ?? problem.problemTitle] + fields).joined(separator: "\n  ")
-    }
 }
