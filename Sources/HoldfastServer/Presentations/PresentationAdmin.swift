@@ -12,7 +12,7 @@ public struct PresentationAdmin: Sendable {
     public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
                             logger: Logger) async throws -> PresentationAdmin {
         let masterKey = try MasterKey.load(configuration.masterKey)
-        let publicURL = configuration.effectivePublicURL(boundPort: nil)
+        let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
         let issuer = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database, now: now, logger: logger)
         let verifier = try await database.withStartupLock { session in
             try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),

@@ -80,6 +80,13 @@ public enum HoldfastApplication {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.set(port)
+                let publicURL = configuration.effectivePublicURL(boundPort: port)
+                do {
+                    try await TenantPublicURL.record(publicURL, on: services.database, now: clock.now())
+                } catch {
+                    logger.warning("the public URL could not be recorded for the admin commands",
+                                   metadata: ["error": .string(String(describing: error))])
+                }
                 logger.info("listening", metadata: ["host": .string(configuration.host), "port": .stringConvertible(port)])
                 await onServerRunning(port)
             },
