@@ -4,7 +4,7 @@ import Testing
 
 /// The admin commands and a simulated device against `holdfast serve`, all as processes, as README "The `holdfast`
 /// command" has a person use them: the admin commands name the public URL the server recorded (nothing exported for
-/// them).
+/// them), and the certificates they print as PEM are what `device issuers add` and `device verifiers add` read.
 @Suite(.serialized) struct CommandLineTenantTests {
     static let application = #"{"type":"ios","name":"Example Wallet","clientId":"example-wallet","bundleId":"com.example.wallet","teamId":"ABCDE12345","appAttest":{"required":false,"environment":"production"}}"#
     static let configuration = #"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name","given_name"]},"display":{"name":"Driving licence"}}"#
@@ -19,7 +19,7 @@ import Testing
         return try JSONDecoder().decode(T.self, from: Data(run.output.utf8))
     }
 
-    @Test func adminCommandsNameTheServersPublicURL() async throws {
+    @Test func adminCommandsNameTheServersPublicURLAndPrintPEMTheDeviceTrusts() async throws {
         let port = try RawConnection.freePort()
         let server = try ServeProcessTests.Server(port: port)
         defer { server.process.terminate() }
@@ -47,11 +47,15 @@ import Testing
         #expect(elsewhere.output.removingPercentEncoding?.contains(#""credential_issuer":"\#(tenant)""#) == true, "\(elsewhere.output)")
         #expect(elsewhere.error.contains("HOLDFAST_PUBLIC_URL differs"), "\(elsewhere.error)")
 
-        // The device trusts the IACAs the tenant lists.
+        // `iacas` prints PEM (`--json` the API's list), which the device trusts from a file.
+        let iacas = try await ServeProcessTests.run(["admin", "credentials", "iacas"] + data)
+        #expect(iacas.status == 0 && iacas.output.hasPrefix("-----BEGIN CERTIFICATE-----\n") && iacas.output.hasSuffix("-----END CERTIFICATE-----\n"),
+                "\(iacas.output) \(iacas.error)")
         struct CertificateList: Decodable { struct Item: Decodable { var certificatePem: String }; var data: [Item] }
-        let iacaList = try await Self.json(CertificateList.self, ["admin", "credentials", "iacas"] + data)
+        let iacaList = try await Self.json(CertificateList.self, ["admin", "credentials", "iacas", "--json"] + data)
+        #expect(iacaList.data.map { $0.certificatePem.hasSuffix("\n") ? $0.certificatePem : $0.certificatePem + "\n" }.joined() == iacas.output)
         let iacaFile = work.appendingPathComponent("iacas.pem")
-        try Data(iacaList.data.map(\.certificatePem).joined(separator: "\n").utf8).write(to: iacaFile)
+        try Data(iacas.output.utf8).write(to: iacaFile)
 
         _ = try await ServeProcessTests.run(device + ["register", "--tenant", tenant, "--application", application.id])
         let trusted = try await ServeProcessTests.run(device + ["issuers", "add", "@" + iacaFile.path])
@@ -70,11 +74,24 @@ import Testing
         let issued = try #require(try await Self.json(Page.self, ["admin", "credentials", "list"] + data).data.first)
         #expect(issued.statusList?.uri.hasPrefix(tenant + "/") == true, "\(String(describing: issued.statusList))")
 
-        // A presentation session's request URI is the server's too.
-        struct Session: Decodable { var sessionId: String; var requestUri: String }
+        // `presentations verifier-cas` prints PEM the device trusts: the request is then verified by certificate.
+        let cas = try await ServeProcessTests.run(["admin", "presentations", "verifier-cas"] + data)
+        #expect(cas.status == 0 && cas.output.hasPrefix("-----BEGIN CERTIFICATE-----\n"), "\(cas.output) \(cas.error)")
+        let caList = try await Self.json(CertificateList.self, ["admin", "presentations", "verifier-cas", "--json"] + data)
+        #expect(caList.data.map { $0.certificatePem.hasSuffix("\n") ? $0.certificatePem : $0.certificatePem + "\n" }.joined() == cas.output)
+        let caFile = work.appendingPathComponent("verifier-ca.pem")
+        try Data(cas.output.utf8).write(to: caFile)
+        let verifiers = try await ServeProcessTests.run(device + ["verifiers", "add", "@" + caFile.path])
+        #expect(verifiers.status == 0, "\(verifiers.output) \(verifiers.error)")
+        struct Session: Decodable { var sessionId: String; var authorizationRequestUri: String; var requestUri: String }
         let session = try await Self.json(Session.self, ["admin", "presentations", "create", "--doc-type", "org.iso.18013.5.1.mDL",
                                                          "--element", "org.iso.18013.5.1:family_name"] + data)
-        #expect(session.requestUri == "\(tenant)/v2/presentations/sessions/\(session.sessionId)/request", "\(session.requestUri)")
+        #expect(session.requestUri.hasPrefix(tenant + "/"), "\(session.requestUri)")
+        struct Presented: Decodable { struct Verifier: Decodable { var verifiedBy: String }; var verifier: Verifier; var sent: [String] }
+        let presented = try await Self.json(Presented.self, device + ["present", session.authorizationRequestUri, "--require-trusted-verifier", "--yes"])
+        #expect(presented.verifier.verifiedBy == "certificate" && presented.sent.count == 1)
+        struct Result: Decodable { var status: String }
+        #expect(try await Self.json(Result.self, ["admin", "presentations", "result", session.sessionId] + data).status == "verified")
 
         let revoked = try await Self.json(Issued.self, ["admin", "credentials", "status", issued.id, "revoked"] + data)
         #expect(revoked.status == "revoked" && revoked.statusList?.uri == issued.statusList?.uri)

@@ -112,12 +112,12 @@ import Testing
         #expect(valid.status == 0, "\(valid.error)")
     }
 
-    /// `holdfast admin credentials iacas` lists the IACA made on first start; `rotate-certificates --iaca` adds one.
+    /// `holdfast admin credentials iacas --json` lists the IACA made on first start; `rotate-certificates --iaca` adds one.
     @Test func theIACAsAreListedAndRotatedFromTheCommandLine() async throws {
         let data = try await Self.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         struct List: Decodable { struct Item: Decodable { var id: String; var certificatePem: String; var active: Bool }; var data: [Item] }
-        let listed = try await Self.run(["admin", "credentials", "iacas", "--data", data.path])
+        let listed = try await Self.run(["admin", "credentials", "iacas", "--json", "--data", data.path])
         #expect(listed.status == 0, "\(listed.error)")
         let first = try JSONDecoder().decode(List.self, from: Data(listed.output.utf8))
         #expect(first.data.count == 1 && first.data[0].active)

@@ -8,6 +8,7 @@ import Logging
 public struct PresentationAdmin: Sendable {
     static let creator = "cli"
     let service: PresentationSessionService
+    let certificates: VerifierCertificates
 
     public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
                             logger: Logger) async throws -> PresentationAdmin {
@@ -23,11 +24,16 @@ public struct PresentationAdmin: Sendable {
         let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
                                             statusLists: issuance.statusLists, outbound: configuration.outbound,
                                             publicURL: { publicURL }, logger: logger)
-        return PresentationAdmin(service: services.sessions)
+        return PresentationAdmin(service: services.sessions, certificates: verifier)
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {
         try await service.create(request, adminKeyID: Self.creator, now: now)
+    }
+
+    /// The verifier CA wallets add as a trusted verifier, as `GET /v1/presentations/verifier-cas` lists it.
+    public func verifierCAs() throws -> VerifierCAList {
+        try certificates.caList()
     }
 
     public func result(sessionId: String, now: Date) async throws -> PresentationResult {

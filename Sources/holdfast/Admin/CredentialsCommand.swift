@@ -140,9 +140,12 @@ struct CredentialsCommand: AsyncParsableCommand {
 
     struct IACAs: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "iacas", abstract: "List the IACA certificates verifiers should trust (PEM), the active one first.")
+            commandName: "iacas",
+            abstract: "Print the IACA certificates wallets and verifiers should trust as PEM, the active one first (--json: the JSON list).",
+            discussion: "holdfast admin credentials iacas > iacas.pem; holdfast device --state DIR issuers add @iacas.pem")
 
         @OptionGroup var storage: AdminStorageOptions
+        @OptionGroup var output: CertificateOutputOptions
 
         func run() async throws {
             let dataDirectory = storage.dataDirectory
@@ -151,7 +154,7 @@ struct CredentialsCommand: AsyncParsableCommand {
                     configuration: try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory), database: database,
                     now: SystemClock().now(), logger: logger)
             }
-            try Console.json(list)
+            try output.print(list, pems: list.data.map(\.certificatePem))
         }
     }
 

@@ -4,12 +4,12 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin presentations create|result` (README "The `holdfast` command"): verifier sessions made directly
-/// on the configured database.
+/// `holdfast admin presentations create|result|verifier-cas` (README "The `holdfast` command"): verifier sessions
+/// made directly on the configured database, and the verifier CA wallets trust.
 struct PresentationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presentations", abstract: "The verifier: presentation sessions and their results.",
-        subcommands: [Create.self, Result.self])
+        subcommands: [Create.self, Result.self, VerifierCAs.self])
 
     /// Runs `body` with the presentation admin of the configured database; failures go to `Holdfast.main`.
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
@@ -69,6 +69,20 @@ struct PresentationsCommand: AsyncParsableCommand {
         func run() async throws {
             let id = sessionId
             try Console.json(try await PresentationsCommand.withAdmin(storage) { try await $0.result(sessionId: id, now: SystemClock().now()) })
+        }
+    }
+
+    struct VerifierCAs: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verifier-cas",
+            abstract: "Print the verifier CA wallets add as a trusted verifier, as PEM (--json: the JSON list).",
+            discussion: "holdfast admin presentations verifier-cas > verifier-ca.pem; holdfast device --state DIR verifiers add @verifier-ca.pem")
+        @OptionGroup var storage: AdminStorageOptions
+        @OptionGroup var output: CertificateOutputOptions
+
+        func run() async throws {
+            let list = try await PresentationsCommand.withAdmin(storage) { try $0.verifierCAs() }
+            try output.print(list, pems: list.data.map(\.certificatePem))
         }
     }
 }
