@@ -3,7 +3,7 @@ import Testing
 
 /// README "The `holdfast` command" and "Exit codes", through the built executable: JSON input is read one way (every
 /// invalid field by its path, once, on one line, 65), a file name without `@` gets a hint, a malformed flag is a usage
-/// error (64).
+/// error (64), and the smaller promises — `--version`, the help of `inspect` and `demo`, the committed samples.
 @Suite(.serialized) struct CommandLineInputTests {
     typealias Run = ExitCodeTests.Run
 
@@ -96,6 +96,18 @@ import Testing
         }
     }
 
+    /// README "Quick start": an iOS application's teamId is Apple's ten upper-case letters and digits.
+    @Test func aShortTeamIdIsRefusedWithItsField() async throws {
+        let data = try await ExitCodeTests.tenantFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        for teamId in ["short", "abcde12345", "ABCDE123456"] {
+            let run = try await Self.run(["admin", "applications", "create", "--data", data.path,
+                                          #"{"type":"ios","name":"Wallet","clientId":"wallet","bundleId":"com.example.wallet","teamId":"\#(teamId)","appAttest":{"required":false,"environment":"production"}}"#])
+            Self.expectOneDataErrorLine(run, code: "VALIDATION_FAILED", teamId)
+            #expect(run.error.contains("teamId: must be the 10-character Apple team identifier"), "\(run.error)")
+        }
+    }
+
     /// A port out of range is a wrong command line: 64 and the usage, before anything starts or is created.
     @Test func servesPortOutOfRangeIsAUsageError() async throws {
         let data = ExitCodeTests.temporaryFolder()
@@ -106,5 +118,57 @@ import Testing
             #expect(run.error.contains(arguments[0]) && (run.error.contains("Usage") || run.error.contains("USAGE")), "\(arguments): \(run.error)")
             #expect(!FileManager.default.fileExists(atPath: data.path))
         }
+    }
+
+    @Test func versionAndTheHelpOfInspectAndDemo() async throws {
+        let version = try await Self.run(["--version"])
+        #expect(version.status == 0 && version.output == "0.1.0\n", "\(version.output) \(version.error)")
+        let inspect = try await Self.run(["inspect", "--help"])
+        for promise in ["Status List Token", "mDoc", "App Attest", "COSE_Sign1", "JWS", "samples/"] {
+            #expect(inspect.output.contains(promise), "inspect --help lacks \(promise): \(inspect.output)")
+        }
+        let demo = try await Self.run(["demo", "--help"])
+        for promise in ["every capability", "mDoc", "verifier", "revoked", "SCA wallet"] {
+            #expect(demo.output.contains(promise), "demo --help lacks \(promise): \(demo.output)")
+        }
+    }
+
+    /// The samples README points at (`samples/README.md`): `inspect` reads each, and the App Attest one verifies with
+    /// the command written there.
+    @Test func theCommittedSamplesDoWhatTheirREADMESays() async throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("samples")
+        let expectations = [("status-list-token.cwt.hex", "https://example.com/statuslists/1"),
+                            ("status-list-token.jwt", "https://example.com/statuslists/1"),
+                            ("eudi-pid-device-response.b64", "eu.europa.ec.eudi.pid.1"),
+                            ("appattest-warden-iphone15.attestation.b64", "appattestdevelop")]
+        for (file, shown) in expectations {
+            let run = try await Self.run(["inspect", "@" + samples.appendingPathComponent(file).path])
+            #expect(run.status == 0 && run.output.contains(shown), "\(file): \(run.error) \(run.output.prefix(600))")
+        }
+        let attest = try await Self.run([
+            "attest", "apple", "--attestation", "@" + samples.appendingPathComponent("appattest-warden-iphone15.attestation.b64").path,
+            "--key-id", "LSvIC9++WgE27+2zyYe0QoYK/O+gXhQlZk8qxoQe0Ic=",
+            "--client-data-hash-base64", "xF2iCYpBtu1TPMxR4qgrbRQaxPRmI38yMWpalQUvB3g=",
+            "--app-id", "9CYHJNG644.at.asitplus.attestation.Test", "--environment", "development", "--at", "2024-03-05T07:39:28Z"])
+        #expect(attest.status == 0 && attest.output.hasPrefix(#"{"valid":true,"#), "\(attest.output) \(attest.error)")
+        let readme = try String(contentsOf: samples.appendingPathComponent("README.md"), encoding: .utf8)
+        for (file, _) in expectations { #expect(readme.contains("`\(file)`")) }
+        #expect(readme.contains("--key-id LSvIC9++WgE27+2zyYe0QoYK/O+gXhQlZk8qxoQe0Ic="))
+    }
+
+    /// `--qr`: the JSON alone on standard output, the QR code on standard error.
+    @Test func theQRCodeGoesToStandardError() async throws {
+        let data = try await ExitCodeTests.tenantFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let configuration = try await Self.run(["admin", "credentials", "configurations", "create", "--data", data.path,
+                                                #"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name"]},"display":{"name":"Licence"}}"#])
+        #expect(configuration.status == 0, "\(configuration.error)")
+        let offer = try await Self.run(["admin", "credentials", "offer", "--data", data.path, "--configuration", "mdl",
+                                        "--claims", #"{"org.iso.18013.5.1":{"family_name":"Doe"}}"#, "--qr"])
+        #expect(offer.status == 0, "\(offer.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(offer.output.utf8)) as? [String: Any]
+        #expect((object?["offerUri"] as? String)?.hasPrefix("openid-credential-offer://") == true, "\(offer.output)")
+        #expect(offer.error.contains("▀") && !offer.output.contains("▀"))
     }
 }

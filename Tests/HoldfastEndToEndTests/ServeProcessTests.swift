@@ -193,10 +193,9 @@ import Testing
         let created = try await Self.run(["admin", "presentations", "create", "--data", data.path, "--doc-type", "org.iso.18013.5.1.mDL",
                                           "--element", "org.iso.18013.5.1:family_name,org.iso.18013.5.1:age_over_18!", "--qr"])
         #expect(created.status == 0, "\(created.error)")
-        // The JSON object, then the QR code.
-        let json = try #require(created.output.range(of: "\n}\n")).upperBound
-        let session = try JSONDecoder().decode(Created.self, from: Data(created.output[..<json].utf8))
-        #expect(created.output[json...].contains("▀"))
+        // The JSON object alone on standard output (`| jq` reads it), the QR code on standard error.
+        let session = try JSONDecoder().decode(Created.self, from: Data(created.output.utf8))
+        #expect(created.error.contains("▀") && !created.output.contains("▀"))
         #expect(session.authorizationRequestUri.hasPrefix("openid4vp://?client_id=x509_hash%3A"))
         #expect(session.requestUri == "http://127.0.0.1:8080/v2/presentations/sessions/\(session.sessionId)/request")
         let result = try await Self.run(["admin", "presentations", "result", session.sessionId, "--data", data.path])
@@ -251,6 +250,34 @@ import Testing
         defer { third.process.terminate() }
         #expect(try await third.waitFor("listening on"))
         #expect(third.bootstrapKey != nil)
+    }
+
+    /// SIGTERM is logged when the shutdown starts and once more with its outcome (README "The `holdfast` command").
+    /// Before it, the verifier page of this tenant — public URL `http://127.0.0.1:PORT`, an IP literal — offers
+    /// 18013-7:2024 disabled with the reason (README "Verifier page"); with `localhost` it is offered.
+    @Test func sigtermIsLoggedWithItsOutcomeAndThePageKnowsItsHost() async throws {
+        func page(_ port: Int) async throws -> String {
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /verifier HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return String(decoding: await connection.readUntilClosed(timeout: .seconds(30)).bytes, as: UTF8.self)
+        }
+        let port = try RawConnection.freePort()
+        let server = try Server(port: port)
+        #expect(try await server.waitFor("listening on"))
+        let literal = try await page(port)
+        #expect(literal.contains(#"<option value="18013-7-2024" disabled>"#) && literal.contains("needs a DNS name"), "\(literal.suffix(1_500))")
+        server.process.terminate()
+        #expect(try await server.waitForExit(timeout: .seconds(30)) == 0)
+        let lines = server.output.split(separator: "\n")
+        let started = lines.firstIndex { $0.contains("shutting down") }
+        let ended = lines.firstIndex { $0.contains("shut down") && $0.contains("every request finished before the deadline") }
+        #expect(started != nil && ended != nil && started! < ended!, "\(server.output.suffix(2_000))")
+
+        let named = try Server(port: port, environment: ["HOLDFAST_PUBLIC_URL": "http://localhost:\(port)"])
+        defer { named.process.terminate() }
+        #expect(try await named.waitFor("listening on"))
+        let dns = try await page(port)
+        #expect(dns.contains(#"<option value="18013-7-2024">"#) && !dns.contains("needs a DNS name"), "\(dns.suffix(1_500))")
     }
 
     @Test func eachStartUpLineIsPrintedOnce() async throws {

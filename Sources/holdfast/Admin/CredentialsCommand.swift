@@ -79,7 +79,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
     struct Offer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Offer a credential: prints the offer URI (openid-credential-offer://…), with --qr also as a QR code.")
+            abstract: "Offer a credential: prints the offer URI (openid-credential-offer://…), with --qr also as a QR code on standard error.")
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("configuration"), help: "The configuration id.")
         var configurationId: String
@@ -92,7 +92,7 @@ struct CredentialsCommand: AsyncParsableCommand {
         var txCodeInputMode: String?
         @Option(name: .customLong("expires-in"), help: "Seconds the offer can be redeemed (default 86400).")
         var expiresIn: Int?
-        @Flag(help: "Also print the offer URI as a QR code for the terminal.")
+        @Flag(help: "Also print the offer URI as a QR code for the terminal, on standard error.")
         var qr = false
 
         func run() async throws {
@@ -108,7 +108,7 @@ struct CredentialsCommand: AsyncParsableCommand {
             }
             try Console.json(created)
             if qr {
-                Console.line(try TerminalQR.render(created.offerUri))
+                Console.errorLine(try TerminalQR.render(created.offerUri))
             }
         }
     }

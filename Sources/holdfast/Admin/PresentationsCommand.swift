@@ -24,7 +24,7 @@ struct PresentationsCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code.")
+            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code on standard error.")
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("protocol"), help: "The presentation protocol.") var presentationProtocol: PresentationProtocol = .openID4VP
         @Option(name: .customLong("doc-type"), help: "The docType asked for.") var docType: String
@@ -38,7 +38,7 @@ struct PresentationsCommand: AsyncParsableCommand {
         @Option(name: .customLong("authorization-endpoint"),
                 help: "A wallet's https universal link to use instead of the openid4vp:// or mdoc-openid4vp:// scheme.")
         var authorizationEndpoint: String?
-        @Flag(help: "Also print the URI as a QR code for the terminal.") var qr = false
+        @Flag(help: "Also print the URI as a QR code for the terminal, on standard error.") var qr = false
 
         func run() async throws {
             var spaces: [String: [String: Bool]] = [:]
@@ -57,7 +57,7 @@ struct PresentationsCommand: AsyncParsableCommand {
                                                      query: .init(docType: docType, nameSpaces: spaces))
             let created = try await PresentationsCommand.withAdmin(storage) { try await $0.createSession(request, now: SystemClock().now()) }
             try Console.json(created)
-            if qr { Console.line(try TerminalQR.render(created.authorizationRequestUri)) }
+            if qr { Console.errorLine(try TerminalQR.render(created.authorizationRequestUri)) }
         }
     }
 
