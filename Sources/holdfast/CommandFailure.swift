@@ -57,10 +57,14 @@ struct CommandFailure: Error, CustomStringConvertible, Sendable {
         self.code = code
     }
 
-    /// A problem a server service raised: its detail and each invalid field with its JSON path.
+    /// A problem a server service raised: each invalid field with its JSON path (a field without a path by its detail
+    /// alone), after the problem's detail unless that detail only lists the same fields; without fields, the detail.
     init(_ problem: any ProblemConvertible, context: String? = nil) {
-        let fields = problem.problemFieldErrors.map { "\($0.field): \($0.detail)" }
-        let text = ([problem.problemDetail ?? problem.problemTitle] + fields).joined(separator: "; ")
+        let errors = problem.problemFieldErrors
+        let fields = errors.map { $0.field.isEmpty ? $0.detail : "\($0.field): \($0.detail)" }
+        let detail = problem.problemDetail ?? problem.problemTitle
+        let listsTheFields = detail == errors.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")
+        let text = ((fields.isEmpty || !listsTheFields ? [detail] : []) + fields).joined(separator: "; ")
         self.init(ExitStatus(problemStatus: problem.problemStatus.code), context.map { "\($0): \(text)" } ?? text,
                   code: problem.problemCode.rawValue)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldfastServer
 
 /// `holdfast` — the tenant server and the tools around it (docs/DESIGN.md §5).
 ///
@@ -10,6 +11,7 @@ struct Holdfast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "holdfast",
         abstract: "Holdfast — an open, self-hostable mobile-credential platform.",
+        version: HoldfastServerInfo.version,
         subcommands: [
             ServeCommand.self,
             MigrateCommand.self,

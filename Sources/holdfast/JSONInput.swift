@@ -48,13 +48,28 @@ struct JSONInput: ExpressibleByArgument, Sendable {
 
     /// Decodes `T` as the API decodes its request bodies (`JSONFieldErrors`): what is not JSON, or not of `T`'s
     /// shape, is a data error naming every invalid field with its JSON path.
+    ///
+    /// Text that is not JSON but names a file that exists is most likely a file given without its `@`: the failure
+    /// says so (`did you mean @app.json?`).
     func decode<T: Decodable>(_ type: T.Type, what: String) throws(CommandFailure) -> T {
         let data = try data()
         do {
             return try JSONFieldErrors.decode(type, from: data)
         } catch {
-            throw CommandFailure(error, context: "not a valid \(what)")
+            let failure = CommandFailure(error, context: "not a valid \(what)")
+            guard let hint = fileHint, error.problemCode == .invalidJSON else { throw failure }
+            throw CommandFailure(failure.status, failure.message + "; \(hint)", code: failure.code)
         }
+    }
+
+    /// `did you mean @path?` when the text given is the path of a file that exists.
+    var fileHint: String? {
+        guard case .text(let text) = source else { return nil }
+        let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var isFolder: ObjCBool = false
+        guard !path.isEmpty, !path.hasPrefix("{"), !path.hasPrefix("["),
+              FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
+        return "did you mean @\(path)?"
     }
 }
 

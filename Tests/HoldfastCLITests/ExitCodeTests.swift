@@ -45,6 +45,14 @@ import TestSupport
         FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-exit-\(UUID().uuidString)")
     }
 
+    /// A data folder holding a new tenant (`holdfast migrate`), for the admin commands.
+    static func tenantFolder() async throws -> URL {
+        let data = temporaryFolder()
+        let migrated = try await run(["migrate", "--data", data.path])
+        guard migrated.status == 0 else { throw TestSupportError("holdfast migrate: \(migrated.error)") }
+        return data
+    }
+
     // MARK: The table
 
     @Test func problemsMapByTheirHTTPStatus() {
@@ -96,12 +104,48 @@ import TestSupport
 
     /// A refusal by the server's services (the admin commands call them on the database): 65, one line with the code.
     @Test func aServerProblemIsADataError() async throws {
-        let data = Self.temporaryFolder()
+        let data = try await Self.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let unknown = try await Self.run(["admin", "sca", "wallets", "get", UUID().uuidString.lowercased(), "--data", data.path])
         #expect(unknown.status == 65, "\(unknown.error)")
         #expect(unknown.errorLines.count == 1 && unknown.error.hasPrefix("error: no SCA wallet") && unknown.error.hasSuffix(")\n"),
                 "\(unknown.error)")
+    }
+
+    /// An admin command on a data folder that holds no tenant (README "The `holdfast` command"): 65, one line that
+    /// names what it looked at and how to point at the right one (`--data`, `HOLDFAST_DATABASE_URL`), nothing on
+    /// standard output, and nothing created — not the folder, not a database. `holdfast migrate` makes one.
+    @Test func anAdminCommandOnAFolderWithoutATenantCreatesNothing() async throws {
+        let data = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let database = data.appendingPathComponent("holdfast.sqlite").path
+        for command in [["applications", "list"], ["applications", "create", #"{"type":"ios","name":"Wallet","clientId":"wallet","bundleId":"com.example.wallet","teamId":"ABCDE12345","appAttest":{"required":false,"environment":"production"}}"#], ["keys", "list"],
+                        ["instances", "list", "--application", "a"], ["credentials", "iacas"], ["credentials", "list"],
+                        ["presentations", "result", "s"], ["sca", "eligibility", "get"]] {
+            let run = try await Self.run(["admin"] + command + ["--data", data.path])
+            #expect(run.status == 65, "\(command): \(run.error)")
+            #expect(run.errorLines.count == 1 && run.error.hasPrefix("error: no Holdfast tenant in sqlite \(database): ")
+                    && run.error.contains("--data") && run.error.contains("HOLDFAST_DATABASE_URL")
+                    && run.error.hasSuffix("(TENANT_NOT_FOUND)\n"), "\(command): \(run.error)")
+            #expect(run.output.isEmpty, "\(command): \(run.output)")
+            #expect(!FileManager.default.fileExists(atPath: data.path), "\(command) created \(data.path)")
+        }
+        // HOLDFAST_DATA names the folder as --data does.
+        let byVariable = try await Self.run(["admin", "applications", "list"], environment: ["HOLDFAST_DATA": data.path])
+        #expect(byVariable.status == 65 && byVariable.error.hasSuffix("(TENANT_NOT_FOUND)\n"), "\(byVariable.error)")
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+        // An SQLite file no server has prepared holds no tenant either.
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: database, contents: Data()))
+        let empty = try await Self.run(["admin", "applications", "list", "--data", data.path])
+        #expect(empty.status == 65 && empty.error.hasSuffix("(TENANT_NOT_FOUND)\n"), "\(empty.error)")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("master.key").path))
+
+        let migrated = try await Self.run(["migrate", "--data", data.path])
+        #expect(migrated.status == 0, "\(migrated.error)")
+        let listed = try await Self.run(["admin", "applications", "list", "--data", data.path])
+        #expect(listed.status == 0, "\(listed.error)")
+        #expect(listed.output.contains(#""data""#), "\(listed.output)")
     }
 
     /// A tenant that answers a problem (`holdfast serve` here, an application it does not know): 65, the device's

@@ -70,17 +70,25 @@ import Testing
         }
     }
 
+    /// A data folder holding a new tenant (`holdfast migrate`): admin commands work on an existing tenant only.
+    static func tenantFolder() async throws -> URL {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        let migrated = try await run(["migrate", "--data", data.path])
+        guard migrated.status == 0 else { throw RawConnection.Failure(description: "holdfast migrate: \(migrated.error)") }
+        return data
+    }
+
     /// Runs `holdfast` with `arguments` to its end: exit status, standard output, standard error.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String, error: String) {
         let result = try await ChildProcess.run(
             executable: try executable().path, arguments: arguments,
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") })
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") }.merging(environment) { _, new in new })
         return (result.status, String(decoding: result.output, as: UTF8.self), String(decoding: result.error, as: UTF8.self))
     }
 
     /// sysexits(3): wrong data is 65 and one line naming every invalid field; a wrong command line is 64 with usage.
     @Test func aDataErrorIsOneLineWithEveryFieldAndExit65() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        let data = try await Self.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let invalid = try await Self.run(["admin", "applications", "create", "--data", data.path,
                                     "--json", #"{"type":"ios","name":"Wallet","bundleId":7}"#])
@@ -104,12 +112,12 @@ import Testing
         #expect(valid.status == 0, "\(valid.error)")
     }
 
-    /// `holdfast admin credentials iacas` lists the IACA made on first start; `rotate-certificates --iaca` adds one.
+    /// `holdfast admin credentials iacas --json` lists the IACA made on first start; `rotate-certificates --iaca` adds one.
     @Test func theIACAsAreListedAndRotatedFromTheCommandLine() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        let data = try await Self.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         struct List: Decodable { struct Item: Decodable { var id: String; var certificatePem: String; var active: Bool }; var data: [Item] }
-        let listed = try await Self.run(["admin", "credentials", "iacas", "--data", data.path])
+        let listed = try await Self.run(["admin", "credentials", "iacas", "--json", "--data", data.path])
         #expect(listed.status == 0, "\(listed.error)")
         let first = try JSONDecoder().decode(List.self, from: Data(listed.output.utf8))
         #expect(first.data.count == 1 && first.data[0].active)
@@ -125,7 +133,7 @@ import Testing
     /// `holdfast admin sca wallets …` and `holdfast admin sca policies set @file.json` (README "SCA wallet"): a wallet
     /// made, read, listed, locked, unlocked, reset and deleted on the database; policies replaced from a file.
     @Test func scaWalletsAreManagedFromTheCommandLine() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        let data = try await Self.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         struct Application: Decodable { var id: String }
         struct Created: Decodable { var walletId: String; var activationCode: String }
@@ -179,16 +187,15 @@ import Testing
     /// `holdfast admin presentations create|result` (README "The `holdfast` command"): a session on the database,
     /// its authorization request URI, and its result.
     @Test func presentationSessionsAreMadeFromTheCommandLine() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-cli-\(UUID().uuidString)")
+        let data = try await Self.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         struct Created: Decodable { var sessionId: String; var authorizationRequestUri: String; var requestUri: String }
         let created = try await Self.run(["admin", "presentations", "create", "--data", data.path, "--doc-type", "org.iso.18013.5.1.mDL",
                                           "--element", "org.iso.18013.5.1:family_name,org.iso.18013.5.1:age_over_18!", "--qr"])
         #expect(created.status == 0, "\(created.error)")
-        // The JSON object, then the QR code.
-        let json = try #require(created.output.range(of: "\n}\n")).upperBound
-        let session = try JSONDecoder().decode(Created.self, from: Data(created.output[..<json].utf8))
-        #expect(created.output[json...].contains("▀"))
+        // The JSON object alone on standard output (`| jq` reads it), the QR code on standard error.
+        let session = try JSONDecoder().decode(Created.self, from: Data(created.output.utf8))
+        #expect(created.error.contains("▀") && !created.output.contains("▀"))
         #expect(session.authorizationRequestUri.hasPrefix("openid4vp://?client_id=x509_hash%3A"))
         #expect(session.requestUri == "http://127.0.0.1:8080/v2/presentations/sessions/\(session.sessionId)/request")
         let result = try await Self.run(["admin", "presentations", "result", session.sessionId, "--data", data.path])
@@ -199,6 +206,31 @@ import Testing
         #expect(refused.status != 0 && refused.error.contains("x509_san_dns"), "\(refused.error)")
         let malformed = try await Self.run(["admin", "presentations", "create", "--data", data.path, "--doc-type", "d", "--element", "nocolon"])
         #expect(malformed.status == 64)
+    }
+
+    /// An admin command on a PostgreSQL database no server has prepared (README "The `holdfast` command"): 65 with
+    /// `TENANT_NOT_FOUND` and the way to the right one, and no table made there; `holdfast migrate` makes a tenant.
+    @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
+    func anAdminCommandOnADatabaseWithoutATenantCreatesNothing() async throws {
+        let baseURL = try #require(TestEnvironment.postgresURL)
+        try await PostgresTestDatabase.with(baseURL: baseURL) { url in
+            let environment = ["HOLDFAST_DATABASE_URL": url, "HOLDFAST_LOG_LEVEL": "error"]
+            let refused = try await Self.run(["admin", "applications", "list"], environment: environment)
+            #expect(refused.status == 65, "\(refused.error)")
+            #expect(refused.error.hasPrefix("error: no Holdfast tenant in postgresql ") && refused.error.contains("HOLDFAST_DATABASE_URL")
+                    && refused.error.hasSuffix("(TENANT_NOT_FOUND)\n"), "\(refused.error)")
+            var quiet = Logger(label: "holdfast.test.no-tenant")
+            quiet.logLevel = .critical
+            let database = try HoldfastDatabase.open(.postgres(url: url), logger: quiet)
+            let row = try await database.sql.raw("""
+                SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema()
+                """).first()
+            #expect(try #require(row).decode(column: "n", as: Int.self) == 0)
+            await database.close()
+            #expect(try await Self.run(["migrate"], environment: environment).status == 0)
+            let listed = try await Self.run(["admin", "applications", "list"], environment: environment)
+            #expect(listed.status == 0, "\(listed.error)")
+        }
     }
 
     @Test func aTakenPortIsReportedBeforeAnythingIsCreated() async throws {
@@ -218,6 +250,34 @@ import Testing
         defer { third.process.terminate() }
         #expect(try await third.waitFor("listening on"))
         #expect(third.bootstrapKey != nil)
+    }
+
+    /// SIGTERM is logged when the shutdown starts and once more with its outcome (README "The `holdfast` command").
+    /// Before it, the verifier page of this tenant — public URL `http://127.0.0.1:PORT`, an IP literal — offers
+    /// 18013-7:2024 disabled with the reason (README "Verifier page"); with `localhost` it is offered.
+    @Test func sigtermIsLoggedWithItsOutcomeAndThePageKnowsItsHost() async throws {
+        func page(_ port: Int) async throws -> String {
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /verifier HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return String(decoding: await connection.readUntilClosed(timeout: .seconds(30)).bytes, as: UTF8.self)
+        }
+        let port = try RawConnection.freePort()
+        let server = try Server(port: port)
+        #expect(try await server.waitFor("listening on"))
+        let literal = try await page(port)
+        #expect(literal.contains(#"<option value="18013-7-2024" disabled>"#) && literal.contains("needs a DNS name"), "\(literal.suffix(1_500))")
+        server.process.terminate()
+        #expect(try await server.waitForExit(timeout: .seconds(30)) == 0)
+        let lines = server.output.split(separator: "\n")
+        let started = lines.firstIndex { $0.contains("shutting down") }
+        let ended = lines.firstIndex { $0.contains("shut down") && $0.contains("every request finished before the deadline") }
+        #expect(started != nil && ended != nil && started! < ended!, "\(server.output.suffix(2_000))")
+
+        let named = try Server(port: port, environment: ["HOLDFAST_PUBLIC_URL": "http://localhost:\(port)"])
+        defer { named.process.terminate() }
+        #expect(try await named.waitFor("listening on"))
+        let dns = try await page(port)
+        #expect(dns.contains(#"<option value="18013-7-2024">"#) && !dns.contains("needs a DNS name"), "\(dns.suffix(1_500))")
     }
 
     @Test func eachStartUpLineIsPrintedOnce() async throws {

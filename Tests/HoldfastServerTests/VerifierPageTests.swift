@@ -10,13 +10,15 @@ import Testing
     /// SHA-256 of the bytes the page served when its HTML, CSS and script were Swift string literals: the resources
     /// must be those same bytes.
     static let renderedBefore: [(path: String, type: String, sha256: String, count: Int)] = [
-        ("/verifier", "text/html; charset=utf-8", "232a4cb295170c5ae90de5e327e20f2519138eb23b55bfb649a0de26c4974212", 2508),
+        // The page gained `#protocol-note` (empty and hidden for a tenant whose public URL has a DNS name).
+        ("/verifier", "text/html; charset=utf-8", "21905553082b8cdc2453b6f46a4ee6f21d5735384f785f483361245daa54736b", 2554),
         ("/verifier/verifier.css", "text/css; charset=utf-8", "7791ef2ed54759f35d803c359d786af3899bebdc6ac75ffa65594b2185cab500", 904),
         ("/verifier/verifier.js", "text/javascript; charset=utf-8", "99969b2392ebf4d3959574683c14cd2586799b5d40e938da59f1defa55ca0088", 5172),
     ]
 
     @Test func theFilesServedAreTheBytesRenderedBefore() async throws {
-        try await withTestApp(.sqlite) { client, _ in
+        // A DNS name in the public URL: the page as it is (an IP literal disables 18013-7:2024, tested below).
+        try await withTestApp(.sqlite, configure: { try? $0.setPublicURL("https://tenant.holdfast.test") }) { client, _ in
             for file in Self.renderedBefore {
                 let response = try await client.execute(uri: file.path, method: .get)
                 #expect(response.status == .ok)
@@ -25,6 +27,23 @@ import Testing
                 let bytes = Array(response.body.readableBytesView)
                 #expect(bytes.count == file.count, "\(file.path)")
                 #expect(SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() == file.sha256, "\(file.path)")
+            }
+        }
+    }
+
+    /// README "Verifier": ISO/IEC TS 18013-7:2024 needs a DNS name in the public URL. With an IP literal there the
+    /// page offers it disabled and says why; with a DNS name (`localhost` too) it is offered as any other choice.
+    @Test func theIPLiteralPublicHostDisables18013_7WithTheReason() async throws {
+        for (publicURL, disabled) in [("http://127.0.0.1:8080", true), ("http://[::1]:8080", true), ("http://localhost:8080", false),
+                                      ("https://tenant.holdfast.test", false)] {
+            try await withTestApp(.sqlite, configure: { try? $0.setPublicURL(publicURL) }) { client, _ in
+                let response = try await client.execute(uri: "/verifier", method: .get)
+                #expect(response.status == .ok)
+                let html = String(decoding: Array(response.body.readableBytesView), as: UTF8.self)
+                #expect(html.contains(#"<option value="18013-7-2024" disabled>"#) == disabled, "\(publicURL)")
+                #expect(html.contains(#"<option value="openid4vp-1.0">"#), "\(publicURL)")
+                #expect(html.contains(#"<small id="protocol-note">ISO/IEC TS 18013-7:2024 needs a DNS name"#) == disabled, "\(publicURL)")
+                #expect(html.contains(#"<small id="protocol-note" hidden></small>"#) == !disabled, "\(publicURL)")
             }
         }
     }

@@ -10,14 +10,15 @@ public struct CredentialAdmin: Sendable {
     let offers: CredentialOfferService
     let issued: IssuedCredentialService
 
-    /// `configuration` gives the master key (sealing offer claims) and the public URL offers name as issuer; the
+    /// `configuration` gives the master key (sealing offer claims); offers name as issuer the public URL the server
+    /// recorded (`TenantPublicURL`), or without one the configuration's; the
     /// issuer certificates are made as the server's first start would when there are none yet.
     public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
                             logger: Logger) async throws -> CredentialAdmin {
         let masterKey = try MasterKey.load(configuration.masterKey)
         let certificates = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database,
                                                                          now: now, logger: logger)
-        let publicURL = configuration.effectivePublicURL(boundPort: nil)
+        let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
         let store = IssuerCertificateStore(initial: certificates, loadedAt: now, database: database, masterKey: masterKey,
                                            logger: logger)
         let services = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })

@@ -8,11 +8,12 @@ import Logging
 public struct PresentationAdmin: Sendable {
     static let creator = "cli"
     let service: PresentationSessionService
+    let certificates: VerifierCertificates
 
     public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
                             logger: Logger) async throws -> PresentationAdmin {
         let masterKey = try MasterKey.load(configuration.masterKey)
-        let publicURL = configuration.effectivePublicURL(boundPort: nil)
+        let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
         let issuer = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database, now: now, logger: logger)
         let verifier = try await database.withStartupLock { session in
             try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
@@ -23,11 +24,16 @@ public struct PresentationAdmin: Sendable {
         let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
                                             statusLists: issuance.statusLists, outbound: configuration.outbound,
                                             publicURL: { publicURL }, logger: logger)
-        return PresentationAdmin(service: services.sessions)
+        return PresentationAdmin(service: services.sessions, certificates: verifier)
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {
         try await service.create(request, adminKeyID: Self.creator, now: now)
+    }
+
+    /// The verifier CA wallets add as a trusted verifier, as `GET /v1/presentations/verifier-cas` lists it.
+    public func verifierCAs() throws -> VerifierCAList {
+        try certificates.caList()
     }
 
     public func result(sessionId: String, now: Date) async throws -> PresentationResult {

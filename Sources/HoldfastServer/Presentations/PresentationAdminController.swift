@@ -16,8 +16,7 @@ struct PresentationAdminController: HoldfastController {
     var routes: [Route] {
         [
             .admin(.get, PresentationAdminRoutes.Template.verifierCAs) { _, _ in
-                let pem = try certificates.ca.certificate.serializeAsPEM().pemString
-                return try JSONResponse.make(VerifierCAList(data: [VerifierCA(id: certificates.ca.id, certificatePem: pem)]))
+                try JSONResponse.make(try certificates.caList())
             },
             .admin(.post, PresentationAdminRoutes.Template.trustedIssuers) { request, context in
                 let body = try await JSONBodyDecoder.decode(PresentationTrustedIssuer.self, from: request, context: context)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HoldfastAdmin
 import Logging
 import MDoc
 import SQLKit
@@ -25,6 +26,12 @@ public struct VerifierCertificates: Sendable {
 
     static let caLifetime: TimeInterval = 3650 * 86_400
     static let signerLifetime: TimeInterval = 397 * 86_400
+
+    /// The CA wallets add as a trusted verifier (`GET /v1/presentations/verifier-cas`,
+    /// `holdfast admin presentations verifier-cas`).
+    public func caList() throws -> VerifierCAList {
+        VerifierCAList(data: [VerifierCA(id: ca.id, certificatePem: try ca.certificate.serializeAsPEM().pemString)])
+    }
 
     /// The host of `publicURL`, lower-cased, without brackets.
     static func host(of publicURL: String) -> String {

@@ -9,12 +9,20 @@ import Hummingbird
 /// page calls the same API as any client: `POST /v2/presentations/sessions`, `GET …/qr` (the QR code, an SVG drawn
 /// by the server), `GET …/result` until the wallet has answered. A same-device wallet is sent back to
 /// `/verifier?response_code=…`, where the page reads the result with that code alone (OpenID4VP 1.0 §8.2).
+///
+/// ISO/IEC TS 18013-7:2024 names the verifier by the DNS name of the public URL (`x509_san_dns`); with an IP literal
+/// there the API refuses such a session, so the page offers that protocol disabled, with the reason beside it
+/// (`VerifierPage.html(publicHost:)`).
 struct VerifierPageController: HoldfastController {
     let files: VerifierPage
+    /// The tenant's public URL (README "Configuration"), whose host decides whether 18013-7:2024 can be offered.
+    let publicURL: @Sendable () -> String
 
     var routes: [Route] {
         [
-            .public(.get, PresentationRoutes.Template.verifierPage) { _, _ in Self.response(files.html, type: "text/html; charset=utf-8") },
+            .public(.get, PresentationRoutes.Template.verifierPage) { _, _ in
+                Self.response(files.html(publicHost: VerifierCertificates.host(of: publicURL())), type: "text/html; charset=utf-8")
+            },
             .public(.get, PresentationRoutes.Template.verifierScript) { _, _ in Self.response(files.javaScript, type: "text/javascript; charset=utf-8") },
             .public(.get, PresentationRoutes.Template.verifierStyles) { _, _ in Self.response(files.css, type: "text/css; charset=utf-8") },
         ]
@@ -41,6 +49,27 @@ public struct VerifierPage: Sendable {
     public let html: [UInt8]
     public let css: [UInt8]
     public let javaScript: [UInt8]
+
+    static let protocol2024Option = #"<option value="18013-7-2024">"#
+    static let protocolNote = #"<small id="protocol-note" hidden></small>"#
+
+    /// The page for a tenant whose public URL has `publicHost`: as it is for a DNS name; for an IP literal with the
+    /// 18013-7:2024 choice disabled and the reason shown (README "Verifier": it needs a DNS host in the public URL).
+    func html(publicHost: String) -> [UInt8] {
+        guard IPAddress.literalBytes(publicHost) != nil else { return html }
+        let reason = "ISO/IEC TS 18013-7:2024 needs a DNS name in the tenant's public URL, and this tenant's is the IP "
+            + "address \(publicHost): start the server with HOLDFAST_PUBLIC_URL=http://localhost:PORT (or its DNS name) to offer it."
+        let page = String(decoding: html, as: UTF8.self)
+            .replacingOccurrences(of: Self.protocol2024Option, with: #"<option value="18013-7-2024" disabled>"#)
+            .replacingOccurrences(of: Self.protocolNote, with: #"<small id="protocol-note">"# + Self.escaped(reason) + "</small>")
+        return Array(page.utf8)
+    }
+
+    /// `text` safe inside an HTML element.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
 
     /// The files' bytes, from the module's resources; read once at start-up.
     public static func load() throws(StorageError) -> VerifierPage {

@@ -24,15 +24,9 @@ public struct SCAAdmin: Sendable {
     public func eligibilityRules() async throws -> SCAEligibilityRules { try await eligibility.rules() }
 
     /// Replaces the eligibility rules with the JSON object `document` (activated wallets they affect get events).
-    public func replaceEligibilityRules(_ document: Data, now: Date) async throws -> SCAEligibilityRules {
-        let rules: SCAEligibilityRules
-        do {
-            rules = try HoldfastJSON.decode(SCAEligibilityRules.self, from: document)
-        } catch {
-            throw ProblemError.validation([.init(field: "", code: ProblemDetails.FieldError.invalidValue,
-                                                 detail: "a JSON object {blockedDeviceModels, minimumAppVersions}")])
-        }
-        return try await eligibility.replace(rules, now: now)
+    /// Replaces the eligibility rules (the command line reads and checks the JSON first, as the API does).
+    public func replaceEligibilityRules(_ rules: SCAEligibilityRules, now: Date) async throws -> SCAEligibilityRules {
+        try await eligibility.replace(rules, now: now)
     }
 
     public func eligibilityDenial(reference: String) async throws -> SCAEligibilityDenial {
@@ -59,15 +53,8 @@ public struct SCAAdmin: Sendable {
 
     public func delete(id: String, now: Date) async throws { try await wallets.delete(id: id, now: now) }
 
-    /// Replaces the policies with the JSON list `document`.
-    public func replacePolicies(_ document: Data, now: Date) async throws -> [SCAPolicy] {
-        let list: [SCAPolicy]
-        do {
-            list = try HoldfastJSON.decode([SCAPolicy].self, from: document)
-        } catch {
-            throw ProblemError.validation([.init(field: "", code: ProblemDetails.FieldError.invalidValue,
-                                                 detail: "a JSON list of {method, pathTemplate, signedFields, requiredPatterns}")])
-        }
-        return try await policies.replace(list, now: now)
+    /// Replaces the policies (the command line reads and checks the JSON first, as the API does).
+    public func replacePolicies(_ list: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {
+        try await policies.replace(list, now: now)
     }
 }

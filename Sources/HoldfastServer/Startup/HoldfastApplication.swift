@@ -80,6 +80,13 @@ public enum HoldfastApplication {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.set(port)
+                let publicURL = configuration.effectivePublicURL(boundPort: port)
+                do {
+                    try await TenantPublicURL.record(publicURL, on: services.database, now: clock.now())
+                } catch {
+                    logger.warning("the public URL could not be recorded for the admin commands",
+                                   metadata: ["error": .string(String(describing: error))])
+                }
                 logger.info("listening", metadata: ["host": .string(configuration.host), "port": .stringConvertible(port)])
                 await onServerRunning(port)
             },
@@ -160,12 +167,22 @@ public enum HoldfastApplication {
         }
     }
 
-    /// Opens the configured database, migrated, for tools working on it directly (`holdfast admin`).
-    /// The caller closes it.
-    public static func openMigratedDatabase(configuration: HoldfastConfiguration, logger: Logger) async throws -> HoldfastDatabase {
+    /// Opens the database of an existing tenant, migrated, for tools working on it directly (`holdfast admin`):
+    /// one that `holdfast serve` or `holdfast migrate` has prepared. Where the configuration points at none, it
+    /// throws `TenantNotFoundError` and creates nothing (no data folder, no SQLite file, no schema). The caller
+    /// closes the database.
+    public static func openTenantDatabase(configuration: HoldfastConfiguration, logger: Logger) async throws -> HoldfastDatabase {
+        let described = HoldfastConfiguration.describe(configuration.database)
+        if case .sqlite(let path) = configuration.database, !FileManager.default.fileExists(atPath: path) {
+            throw TenantNotFoundError(database: described)
+        }
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
                                                  waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
+            try await checkReachable(database)
+            guard try await Migrator.hasApplied(database.sql, dialect: database.dialect) else {
+                throw TenantNotFoundError(database: described)
+            }
             try await migrate(database, logger: logger)
             return database
         } catch {

@@ -25,7 +25,7 @@ public enum HoldfastControllers {
             SCAPolicyController(policyService: services.sca.policies, proofs: services.sca.proofs(replay: services.ephemeral.replay),
                                 clock: clock),
             SCAEligibilityController(eligibilityService: services.sca.eligibility, clock: clock),
-            VerifierPageController(files: services.verifierPage),
+            VerifierPageController(files: services.verifierPage, publicURL: { services.publicURL }),
             PresentationAdminController(certificates: services.presentations.certificates,
                                         trusted: services.presentations.trustedIssuers, clock: clock),
             PresentationController(service: services.presentations.sessions, clock: clock),

@@ -59,14 +59,41 @@ extension HoldfastApplication {
     /// `shutdownDeadline`; at the deadline their connections are closed (`ConnectionGuard`) and their handlers
     /// cancelled — a transaction not committed by then is rolled back (`HoldfastDatabase.transaction`) — and this
     /// returns once they have ended.
+    ///
+    /// The shutdown is logged when it starts and once more with its outcome: every request finished, or those still
+    /// running at the deadline were cancelled.
     public static func serve(_ application: some ApplicationProtocol, shutdownDeadline: Duration) async throws {
-        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: application.logger)
+        let logger = application.logger
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: application),
+                       .init(service: ShutdownAnnouncement(logger: logger, deadline: shutdownDeadline), successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownDeadline
         do {
             try await ServiceGroup(configuration: configuration).run()
+            logger.info("shut down", metadata: ["outcome": "every request finished before the deadline"])
         } catch is CancellationError {
             // The handlers cancelled at the deadline: the shutdown the signal asked for.
+            logger.notice("shut down", metadata: ["outcome": "requests still running at the deadline were cancelled"])
+        } catch {
+            logger.error("shut down after a failure", metadata: ["error": .string(String(describing: error))])
+            throw error
         }
+    }
+}
+
+/// Logs the start of a graceful shutdown (SIGTERM or SIGINT) and the deadline requests in flight get.
+struct ShutdownAnnouncement: Service {
+    let logger: Logger
+    let deadline: Duration
+
+    func run() async throws {
+        do {
+            try await gracefulShutdown()
+        } catch {
+            return  // cancelled: the group is ending without a graceful shutdown
+        }
+        logger.info("shutting down: no new connections; requests in flight have until the deadline",
+                    metadata: ["deadlineSeconds": .stringConvertible(deadline.components.seconds)])
     }
 }

@@ -5,7 +5,7 @@
 ///
 /// | versions | capability |
 /// |---|---|
-/// | 1–99 | core: admin API keys, tenant keys |
+/// | 1–99 | core: admin API keys, tenant keys, tenant settings |
 /// | 100–199 | holder applications |
 /// | 200–299 | instances |
 /// | 300–399 | licenses, wallet attestation |
@@ -17,6 +17,7 @@ public enum HoldfastMigrations {
     public static var all: [Migration] {
         AdminKeyMigrations.migrations
             + TenantKeyMigrations.migrations
+            + TenantSettingsMigrations.migrations
             + HolderApplicationMigrations.migrations
             + InstanceMigrations.migrations
             + StatusListMigrations.migrations

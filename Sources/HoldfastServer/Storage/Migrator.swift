@@ -59,6 +59,20 @@ public struct Migrator: Sendable {
         return done
     }
 
+    /// Whether `database` has a migration recorded, asked without creating anything (no `schema_migrations` table
+    /// is a database no Holdfast server has prepared).
+    public static func hasApplied(_ database: any SQLDatabase, dialect: HoldfastDatabase.Dialect) async throws -> Bool {
+        let table: String = switch dialect {
+        case .sqlite:
+            "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        case .postgresql:
+            "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
+        }
+        guard let row = try await database.raw(SQLQueryString(table)).first(),
+              try row.decode(column: "n", as: Int.self) > 0 else { return false }
+        return try await !appliedVersions(database).isEmpty
+    }
+
     /// The versions recorded in `schema_migrations`.
     public static func appliedVersions(_ database: any SQLDatabase) async throws -> Set<Int> {
         let rows = try await database.select().column("version").from("schema_migrations").all()

@@ -13,9 +13,11 @@ struct AdminCommand: AsyncParsableCommand {
                       PresentationsCommand.self, SCACommand.self])
 }
 
-/// The storage flags every `admin` subcommand takes.
+/// The storage flags every `admin` subcommand takes. An admin command works on an existing tenant only: a data
+/// folder or database that holds none is refused (`TENANT_NOT_FOUND`, exit 65) and left as it was.
 struct AdminStorageOptions: ParsableArguments {
-    @Option(name: .customLong("data"), help: "Data folder (HOLDFAST_DATA, default ./holdfast-data).")
+    @Option(name: .customLong("data"),
+            help: "The data folder holdfast serve uses (HOLDFAST_DATA, default ./holdfast-data); HOLDFAST_DATABASE_URL for PostgreSQL.")
     var dataDirectory: String?
 
     /// Opens the migrated database, runs `body` with the admin key service, closes the database.
@@ -23,11 +25,16 @@ struct AdminStorageOptions: ParsableArguments {
         try await withDatabase { database, logger in try await body(AdminKeyService(database: database, logger: logger)) }
     }
 
-    /// Opens the migrated database, runs `body` with it, closes it.
+    /// Opens the tenant's database (migrated), runs `body` with it, closes it.
     func withDatabase<T: Sendable>(_ body: @Sendable (HoldfastDatabase, Logger) async throws -> T) async throws -> T {
         let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
         let logger = Console.logger(configuration)
-        let database = try await HoldfastApplication.openMigratedDatabase(configuration: configuration, logger: logger)
+        let database: HoldfastDatabase
+        do {
+            database = try await HoldfastApplication.openTenantDatabase(configuration: configuration, logger: logger)
+        } catch let error as TenantNotFoundError {
+            throw Self.failure(error, configuration: configuration)
+        }
         do {
             let result = try await body(database, logger)
             await database.close()
@@ -36,5 +43,15 @@ struct AdminStorageOptions: ParsableArguments {
             await database.close()
             throw error
         }
+    }
+
+    /// What the one line says: where no tenant was found and how to point at the right one.
+    static func failure(_ error: TenantNotFoundError, configuration: HoldfastConfiguration) -> CommandFailure {
+        let hint = switch configuration.database {
+        case .sqlite: "give --data the folder holdfast serve uses (or set HOLDFAST_DATABASE_URL to its PostgreSQL database)"
+        case .postgres: "set HOLDFAST_DATABASE_URL to the database holdfast serve uses"
+        }
+        return CommandFailure(.dataError, "\(error.description): \(hint); holdfast serve or holdfast migrate makes a new tenant",
+                              code: TenantNotFoundError.code)
     }
 }

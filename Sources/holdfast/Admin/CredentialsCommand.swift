@@ -79,7 +79,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
     struct Offer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Offer a credential: prints the offer URI (openid-credential-offer://…), with --qr also as a QR code.")
+            abstract: "Offer a credential: prints the offer URI (openid-credential-offer://…), with --qr also as a QR code on standard error.")
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("configuration"), help: "The configuration id.")
         var configurationId: String
@@ -92,7 +92,7 @@ struct CredentialsCommand: AsyncParsableCommand {
         var txCodeInputMode: String?
         @Option(name: .customLong("expires-in"), help: "Seconds the offer can be redeemed (default 86400).")
         var expiresIn: Int?
-        @Flag(help: "Also print the offer URI as a QR code for the terminal.")
+        @Flag(help: "Also print the offer URI as a QR code for the terminal, on standard error.")
         var qr = false
 
         func run() async throws {
@@ -108,7 +108,7 @@ struct CredentialsCommand: AsyncParsableCommand {
             }
             try Console.json(created)
             if qr {
-                Console.line(try TerminalQR.render(created.offerUri))
+                Console.errorLine(try TerminalQR.render(created.offerUri))
             }
         }
     }
@@ -140,9 +140,12 @@ struct CredentialsCommand: AsyncParsableCommand {
 
     struct IACAs: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "iacas", abstract: "List the IACA certificates verifiers should trust (PEM), the active one first.")
+            commandName: "iacas",
+            abstract: "Print the IACA certificates wallets and verifiers should trust as PEM, the active one first (--json: the JSON list).",
+            discussion: "holdfast admin credentials iacas > iacas.pem; holdfast device --state DIR issuers add @iacas.pem")
 
         @OptionGroup var storage: AdminStorageOptions
+        @OptionGroup var output: CertificateOutputOptions
 
         func run() async throws {
             let dataDirectory = storage.dataDirectory
@@ -151,7 +154,7 @@ struct CredentialsCommand: AsyncParsableCommand {
                     configuration: try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory), database: database,
                     now: SystemClock().now(), logger: logger)
             }
-            try Console.json(list)
+            try output.print(list, pems: list.data.map(\.certificatePem))
         }
     }
 

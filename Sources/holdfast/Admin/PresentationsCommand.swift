@@ -4,12 +4,12 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin presentations create|result` (README "The `holdfast` command"): verifier sessions made directly
-/// on the configured database.
+/// `holdfast admin presentations create|result|verifier-cas` (README "The `holdfast` command"): verifier sessions
+/// made directly on the configured database, and the verifier CA wallets trust.
 struct PresentationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presentations", abstract: "The verifier: presentation sessions and their results.",
-        subcommands: [Create.self, Result.self])
+        subcommands: [Create.self, Result.self, VerifierCAs.self])
 
     /// Runs `body` with the presentation admin of the configured database; failures go to `Holdfast.main`.
     static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
@@ -24,7 +24,7 @@ struct PresentationsCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code.")
+            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code on standard error.")
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("protocol"), help: "The presentation protocol.") var presentationProtocol: PresentationProtocol = .openID4VP
         @Option(name: .customLong("doc-type"), help: "The docType asked for.") var docType: String
@@ -38,7 +38,7 @@ struct PresentationsCommand: AsyncParsableCommand {
         @Option(name: .customLong("authorization-endpoint"),
                 help: "A wallet's https universal link to use instead of the openid4vp:// or mdoc-openid4vp:// scheme.")
         var authorizationEndpoint: String?
-        @Flag(help: "Also print the URI as a QR code for the terminal.") var qr = false
+        @Flag(help: "Also print the URI as a QR code for the terminal, on standard error.") var qr = false
 
         func run() async throws {
             var spaces: [String: [String: Bool]] = [:]
@@ -57,7 +57,7 @@ struct PresentationsCommand: AsyncParsableCommand {
                                                      query: .init(docType: docType, nameSpaces: spaces))
             let created = try await PresentationsCommand.withAdmin(storage) { try await $0.createSession(request, now: SystemClock().now()) }
             try Console.json(created)
-            if qr { Console.line(try TerminalQR.render(created.authorizationRequestUri)) }
+            if qr { Console.errorLine(try TerminalQR.render(created.authorizationRequestUri)) }
         }
     }
 
@@ -69,6 +69,20 @@ struct PresentationsCommand: AsyncParsableCommand {
         func run() async throws {
             let id = sessionId
             try Console.json(try await PresentationsCommand.withAdmin(storage) { try await $0.result(sessionId: id, now: SystemClock().now()) })
+        }
+    }
+
+    struct VerifierCAs: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verifier-cas",
+            abstract: "Print the verifier CA wallets add as a trusted verifier, as PEM (--json: the JSON list).",
+            discussion: "holdfast admin presentations verifier-cas > verifier-ca.pem; holdfast device --state DIR verifiers add @verifier-ca.pem")
+        @OptionGroup var storage: AdminStorageOptions
+        @OptionGroup var output: CertificateOutputOptions
+
+        func run() async throws {
+            let list = try await PresentationsCommand.withAdmin(storage) { try $0.verifierCAs() }
+            try output.print(list, pems: list.data.map(\.certificatePem))
         }
     }
 }

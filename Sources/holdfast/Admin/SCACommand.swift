@@ -119,8 +119,8 @@ struct SCACommand: AsyncParsableCommand {
             @OptionGroup var input: JSONDocumentOptions
 
             func run() async throws {
-                let document = try input.input.data()
-                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replacePolicies(document, now: SystemClock().now()) })
+                let list = try input.input.decode([SCAPolicy].self, what: "list of policies [{method, pathTemplate, signedFields, requiredPatterns}]")
+                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replacePolicies(list, now: SystemClock().now()) })
             }
         }
     }
@@ -146,8 +146,8 @@ struct SCACommand: AsyncParsableCommand {
             @OptionGroup var input: JSONDocumentOptions
 
             func run() async throws {
-                let document = try input.input.data()
-                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replaceEligibilityRules(document, now: SystemClock().now()) })
+                let rules = try input.input.decode(SCAEligibilityRules.self, what: "set of eligibility rules {blockedDeviceModels, minimumAppVersions}")
+                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replaceEligibilityRules(rules, now: SystemClock().now()) })
             }
         }
 

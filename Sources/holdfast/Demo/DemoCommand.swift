@@ -7,7 +7,13 @@ import Logging
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run tethering end to end against an in-process tenant and show each step.")
+        abstract: "Run every capability end to end against an in-process tenant and show each step.",
+        discussion: """
+            A tenant server in this process and a simulated device: registration, license renewal, key rotation, \
+            wallet attestation; an mDoc offered, claimed and shown valid; presented to the tenant's verifier; revoked \
+            (refused by the verifier, seen by the wallet); an SCA wallet provisioned with a PIN signing an operation \
+            the bank's back end verifies, locked by wrong PINs and unlocked; the instance revoked.
+            """)
 
     @Flag(help: "Show the tenant server's logs on standard error.")
     var verbose = false

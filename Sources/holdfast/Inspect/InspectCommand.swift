@@ -6,8 +6,13 @@ import ArgumentParser
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Recognise and print CBOR (diagnostic notation), COSE_Sign1 or JWS/JWT/JWE.",
+        abstract: "Recognise and pretty-print Status List Tokens, mDocs, App Attest attestations, COSE_Sign1, CWT, JWS/JWT/JWE or CBOR.",
         discussion: """
+        Status List Tokens (CWT or JWT: claims, bits, size, a count per status value); mDocs — an IssuerSigned, a \
+        DeviceResponse, an MSO (docType, validity, status reference, each element); App Attest attestation objects \
+        (authenticator data, certificates, receipt length); COSE_Sign1 (headers, payload, certificates); JWS/JWT \
+        (header, claims), JWE (header); anything else CBOR in diagnostic notation. Samples: samples/ in the repository.
+
         INPUT is hex, base64, base64url, a compact JWS/JWE, or @FILE (binary, or text in one of those forms). \
         Hex is preferred when the text is both hex and base64.
         """

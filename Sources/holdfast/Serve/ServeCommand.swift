@@ -25,6 +25,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: "Data folder (HOLDFAST_DATA, default ./holdfast-data).")
     var dataDirectory: String?
 
+    /// A malformed flag is a wrong command line (README "Exit codes": 64 with the usage), found before anything starts.
+    func validate() throws {
+        var flags = HoldfastConfiguration()
+        do {
+            if let host { try flags.setHost(host) }
+            if let port { try flags.setPort(port) }
+        } catch {
+            throw ValidationError("\(error.variable) \(error.reason)")
+        }
+    }
+
     func run() async throws {
         var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
         if let host { try configuration.setHost(host) }

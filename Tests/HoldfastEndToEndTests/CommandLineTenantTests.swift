@@ -1,0 +1,99 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// The admin commands and a simulated device against `holdfast serve`, all as processes, as README "The `holdfast`
+/// command" has a person use them: the admin commands name the public URL the server recorded (nothing exported for
+/// them), and the certificates they print as PEM are what `device issuers add` and `device verifiers add` read.
+@Suite(.serialized) struct CommandLineTenantTests {
+    static let application = #"{"type":"ios","name":"Example Wallet","clientId":"example-wallet","bundleId":"com.example.wallet","teamId":"ABCDE12345","appAttest":{"required":false,"environment":"production"}}"#
+    static let configuration = #"{"id":"mdl","docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":["family_name","given_name"]},"display":{"name":"Driving licence"}}"#
+    static let claims = #"{"org.iso.18013.5.1":{"family_name":"Doe","given_name":"Jane"}}"#
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// Runs `holdfast`, requires exit 0, and decodes its JSON output as `T`.
+    static func json<T: Decodable>(_ type: T.Type, _ arguments: [String], environment: [String: String] = [:]) async throws -> T {
+        let run = try await ServeProcessTests.run(arguments, environment: environment)
+        guard run.status == 0 else { throw Failure(description: "\(arguments.prefix(4)): exit \(run.status): \(run.error)") }
+        return try JSONDecoder().decode(T.self, from: Data(run.output.utf8))
+    }
+
+    @Test func adminCommandsNameTheServersPublicURLAndPrintPEMTheDeviceTrusts() async throws {
+        let port = try RawConnection.freePort()
+        let server = try ServeProcessTests.Server(port: port)
+        defer { server.process.terminate() }
+        #expect(try await server.waitFor("listening on"))
+        let tenant = "http://127.0.0.1:\(port)"
+        let data = ["--data", server.data.path]
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-walk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let device = ["device", "--state", work.appendingPathComponent("device").path]
+
+        struct Identified: Decodable { var id: String }
+        let application = try await Self.json(Identified.self, ["admin", "applications", "create", Self.application] + data)
+        _ = try await Self.json(Identified.self, ["admin", "credentials", "configurations", "create", Self.configuration] + data)
+
+        // The offer names the server's URL — its bound port, not 8080 — with no HOLDFAST_PUBLIC_URL for the command, and
+        // the server's still wins over one the command is given.
+        struct Offer: Decodable { var offerUri: String }
+        let offer = try await Self.json(Offer.self, ["admin", "credentials", "offer", "--configuration", "mdl", "--claims", Self.claims] + data)
+        let decoded = try #require(offer.offerUri.removingPercentEncoding)
+        #expect(decoded.contains(#""credential_issuer":"\#(tenant)""#), "\(decoded)")
+        let elsewhere = try await ServeProcessTests.run(["admin", "credentials", "offer", "--configuration", "mdl", "--claims", Self.claims] + data,
+                                                        environment: ["HOLDFAST_PUBLIC_URL": "https://elsewhere.example"])
+        #expect(elsewhere.status == 0, "\(elsewhere.error)")
+        #expect(elsewhere.output.removingPercentEncoding?.contains(#""credential_issuer":"\#(tenant)""#) == true, "\(elsewhere.output)")
+        #expect(elsewhere.error.contains("HOLDFAST_PUBLIC_URL differs"), "\(elsewhere.error)")
+
+        // `iacas` prints PEM (`--json` the API's list), which the device trusts from a file.
+        let iacas = try await ServeProcessTests.run(["admin", "credentials", "iacas"] + data)
+        #expect(iacas.status == 0 && iacas.output.hasPrefix("-----BEGIN CERTIFICATE-----\n") && iacas.output.hasSuffix("-----END CERTIFICATE-----\n"),
+                "\(iacas.output) \(iacas.error)")
+        struct CertificateList: Decodable { struct Item: Decodable { var certificatePem: String }; var data: [Item] }
+        let iacaList = try await Self.json(CertificateList.self, ["admin", "credentials", "iacas", "--json"] + data)
+        #expect(iacaList.data.map { $0.certificatePem.hasSuffix("\n") ? $0.certificatePem : $0.certificatePem + "\n" }.joined() == iacas.output)
+        let iacaFile = work.appendingPathComponent("iacas.pem")
+        try Data(iacas.output.utf8).write(to: iacaFile)
+
+        _ = try await ServeProcessTests.run(device + ["register", "--tenant", tenant, "--application", application.id])
+        let trusted = try await ServeProcessTests.run(device + ["issuers", "add", "@" + iacaFile.path])
+        #expect(trusted.status == 0, "\(trusted.output) \(trusted.error)")
+        let claimed = try await ServeProcessTests.run(device + ["claim", offer.offerUri, "--tenant", tenant, "--application", application.id, "--yes"])
+        #expect(claimed.status == 0, "\(claimed.output) \(claimed.error)")
+
+        // The status list URI the admin commands show is the server's too.
+        struct Issued: Decodable {
+            struct StatusList: Decodable { var uri: String }
+            var id: String
+            var status: String
+            var statusList: StatusList?
+        }
+        struct Page: Decodable { var data: [Issued] }
+        let issued = try #require(try await Self.json(Page.self, ["admin", "credentials", "list"] + data).data.first)
+        #expect(issued.statusList?.uri.hasPrefix(tenant + "/") == true, "\(String(describing: issued.statusList))")
+
+        // `presentations verifier-cas` prints PEM the device trusts: the request is then verified by certificate.
+        let cas = try await ServeProcessTests.run(["admin", "presentations", "verifier-cas"] + data)
+        #expect(cas.status == 0 && cas.output.hasPrefix("-----BEGIN CERTIFICATE-----\n"), "\(cas.output) \(cas.error)")
+        let caList = try await Self.json(CertificateList.self, ["admin", "presentations", "verifier-cas", "--json"] + data)
+        #expect(caList.data.map { $0.certificatePem.hasSuffix("\n") ? $0.certificatePem : $0.certificatePem + "\n" }.joined() == cas.output)
+        let caFile = work.appendingPathComponent("verifier-ca.pem")
+        try Data(cas.output.utf8).write(to: caFile)
+        let verifiers = try await ServeProcessTests.run(device + ["verifiers", "add", "@" + caFile.path])
+        #expect(verifiers.status == 0, "\(verifiers.output) \(verifiers.error)")
+        struct Session: Decodable { var sessionId: String; var authorizationRequestUri: String; var requestUri: String }
+        let session = try await Self.json(Session.self, ["admin", "presentations", "create", "--doc-type", "org.iso.18013.5.1.mDL",
+                                                         "--element", "org.iso.18013.5.1:family_name"] + data)
+        #expect(session.requestUri.hasPrefix(tenant + "/"), "\(session.requestUri)")
+        struct Presented: Decodable { struct Verifier: Decodable { var verifiedBy: String }; var verifier: Verifier; var sent: [String] }
+        let presented = try await Self.json(Presented.self, device + ["present", session.authorizationRequestUri, "--require-trusted-verifier", "--yes"])
+        #expect(presented.verifier.verifiedBy == "certificate" && presented.sent.count == 1)
+        struct Result: Decodable { var status: String }
+        #expect(try await Self.json(Result.self, ["admin", "presentations", "result", session.sessionId] + data).status == "verified")
+
+        let revoked = try await Self.json(Issued.self, ["admin", "credentials", "status", issued.id, "revoked"] + data)
+        #expect(revoked.status == "revoked" && revoked.statusList?.uri == issued.statusList?.uri)
+    }
+}
