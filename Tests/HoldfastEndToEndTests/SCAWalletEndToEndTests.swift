@@ -336,9 +336,18 @@ import Testing
                 SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: Date().addingTimeInterval(-1))]))
             #expect(try await Self.verify(tenant, proof: beforeSunset).code == SCAProofFailureCode.appVersionSunset)
 
-            // Eligibility lost (the model blocked): the device refuses, and so does the tenant.
-            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules(blockedDeviceModels: ["iPhone16,1"]))
+            // The tenant's rule past its date makes the wallet's version unsupported: the device hears it lost its
+            // eligibility.
             clock.set(Date())
+            #expect(try await device.manager.synchronize() == [.deviceEligibilityLost(reason: "APP_VERSION_UNSUPPORTED")])
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .deviceNotEligible)
+
+            // The rules relaxed, an eligibility check makes the device sign again; then its model blocked: the device
+            // refuses, and so does the tenant.
+            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules())
+            guard case .deviceEligible = await device.manager.provisioning.checkEligibility() else { throw Failure("not eligible") }
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).result() != nil)
+            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules(blockedDeviceModels: ["iPhone16,1"]))
             #expect(try await device.manager.synchronize() == [.deviceEligibilityLost(reason: "DEVICE_MODEL_BLOCKED")])
             #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .deviceNotEligible)
             #expect(try await Self.verify(tenant, proof: signedBefore).code == SCAProofFailureCode.deviceIneligible)

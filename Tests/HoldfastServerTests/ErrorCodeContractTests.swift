@@ -124,7 +124,8 @@ import Testing
         (.walletLocked, "walletLocked"), (.walletDeleted, "walletDeleted"), (.signatureInvalid, "signatureInvalid"),
         (.policyNotFound, "policyNotFound"), (.methodMismatch, "methodMismatch"), (.payloadMismatch, "payloadMismatch"),
         (.patternInsufficient, "patternInsufficient"), (.expired, "expired"), (.replayed, "replayed"),
-        (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
+        (.issuedBeforeStoreReset, "issuedBeforeStoreReset"), (.deviceIneligible, "deviceIneligible"),
+        (.appVersionSunset, "appVersionSunset"), (.fraudSuspicion, "fraudSuspicion"),
     ]
 
     /// Each SCA ineligibility reason with the name of its constant.
