@@ -149,15 +149,20 @@ struct SCAProofService: Sendable {
                            "the tenant's ephemeral store lost its memory after this proof was made; sign again", wallet: kid)
         }
         let counter = claims.counter
-        let fresh = try await wallets.transaction { transaction -> Bool? in
-            guard let current = try await transaction.walletForUpdate(id: kid), current.state == .active else { return nil }
-            guard counter > current.proofCounter else {
-                try await transaction.lock(id: kid, reason: .fraudSuspicion)
-                try await transaction.appendEvent(walletId: kid, type: .locked, data: ["reason": .string(SCALockReason.fraudSuspicion.rawValue)], now: now)
-                return false
+        // One conditional update in the common case; the wallet's row is read and locked only when it refuses.
+        var fresh: Bool? = true
+        if try await !wallets.advanceProofCounter(walletId: kid, to: counter) {
+            fresh = try await wallets.transaction { transaction -> Bool? in
+                guard let current = try await transaction.walletForUpdate(id: kid), current.state == .active else { return nil }
+                guard counter > current.proofCounter else {
+                    try await transaction.lock(id: kid, reason: .fraudSuspicion)
+                    try await transaction.appendEvent(walletId: kid, type: .locked, data: ["reason": .string(SCALockReason.fraudSuspicion.rawValue)],
+                                                      now: now)
+                    return false
+                }
+                try await transaction.setProofCounter(id: kid, counter)
+                return true
             }
-            try await transaction.setProofCounter(id: kid, counter)
-            return true
         }
         switch fresh {
         case true?: break

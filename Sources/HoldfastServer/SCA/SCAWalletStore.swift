@@ -100,6 +100,15 @@ struct SCAWalletStore: Sendable {
                           appVersion: try row.decode(column: "app_version", as: String?.self))
     }
 
+    /// The proof counter moved to `counter` when the wallet is active and its last accepted counter is below it, in one
+    /// conditional update (the common case of a proof verification); false otherwise.
+    func advanceProofCounter(walletId: String, to counter: Int64) async throws -> Bool {
+        !(try await database.sql.raw("""
+            UPDATE sca_wallets SET proof_counter = \(bind: counter) \
+            WHERE id = \(bind: walletId) AND state = 'active' AND proof_counter < \(bind: counter) RETURNING id
+            """).all()).isEmpty
+    }
+
     /// A page of the activated (active or locked) wallets' devices, by id after `after`.
     func activatedDevices(after: String, limit: Int) async throws -> [ActivatedDevice] {
         try await database.sql.raw("""
