@@ -32,12 +32,12 @@ import Testing
 
     static func device(_ tenant: EndToEndTenant, applicationId: String, appVersion: String = "2.4.0", model: String = "iPhone16,1",
                        integrity: [String] = [], userVerification: any UserVerification = ScriptedUserVerification(),
-                       directory: URL? = nil) async throws -> Device {
+                       directory: URL? = nil, clock: any HoldfastClock = SystemClock()) async throws -> Device {
         let directory = directory ?? tenant.scratch.appendingPathComponent(UUID().uuidString)
         let storage = FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
         let recorder = RecordingTransport(URLSessionTransport(timeout: 10))
         let network = SwitchableTransport(recorder)
-        let seams = PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage), transport: network,
+        let seams = PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage), transport: network, clock: clock,
                                   deviceInfo: DeviceInfo(deviceModel: model, deviceMake: "Apple", osVersion: "18.1"),
                                   userVerification: userVerification, deviceIntegrity: ScriptedDeviceIntegrity(signals: integrity))
         let platform = PlatformConfiguration(tenantHost: tenant.baseURL, applicationId: applicationId, retryPolicy: SimulatedDevice.testRetryPolicy)
@@ -126,7 +126,8 @@ import Testing
             let parsed = try JWS(compactSerialization: jws)
             #expect(parsed.header.typ == "sca-proof+jwt" && parsed.header.kid == walletId && parsed.algorithm == .es256)
             let members = try #require(try JSONValue(json: parsed.payload).objectValue)
-            #expect(Set(members.keys) == ["method", "url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"])
+            #expect(Set(members.keys) == ["method", "url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti", "counter"])
+            #expect(members["counter"] == .integer(1))
             #expect(members["method"] == .string("POST"))
             #expect(members["body"]?.objectValue?["accessTag"] == nil && members["pattern"] == .string("pin"))
             let verdict = try await Self.verify(tenant, proof: jws)
@@ -142,14 +143,15 @@ import Testing
             // The PIN is nowhere: not in what the device sent, not in its store (decrypted), not in its files.
             #expect(!device.recorder.everything.contains(Self.pin))
             let stored = try #require(try await device.storage.read("holdfast.sca-wallet.v1.\(applicationId)"))
-            #expect(!String(decoding: stored, as: UTF8.self).contains(Self.pin) && String(decoding: stored, as: UTF8.self).contains("vault"))
+            #expect(!String(decoding: stored, as: UTF8.self).contains(Self.pin) && String(decoding: stored, as: UTF8.self).contains("derivation"))
             for file in try FileManager.default.contentsOfDirectory(at: device.directory, includingPropertiesForKeys: nil) {
                 #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(Self.pin))
             }
-            // State is read offline.
+            // State is read offline; possession signs offline, a PIN cannot be checked offline (only the tenant can tell).
             device.network.isOnline = false
             #expect(try await manager.state() == .ready)
-            #expect(try #require(await wallet.sign(signature, credentials: .pin(Self.pin)).result()).split(separator: ".").count == 3)
+            #expect(try #require(await wallet.sign(try await Self.beneficiarySignature(manager, pattern: .none)).result()).split(separator: ".").count == 3)
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .networkError)
         }
     }
 
@@ -237,28 +239,118 @@ import Testing
         }
     }
 
-    @Test func offlineWrongPinsAreCountedAndReportedLater() async throws {
+    /// Only the tenant can tell a right PIN from a wrong one (docs/DESIGN.md "The SCA wallet's PIN"): offline, no PIN is
+    /// checked and none is counted; back online, the tenant counts.
+    @Test func offlineNoPinIsCheckedAndNoneIsCounted() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             let device = try await Self.device(tenant, applicationId: applicationId)
             let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
             let signature = try await Self.beneficiarySignature(device.manager)
             device.network.isOnline = false
+            for pin in [Self.otherPin, Self.pin] {
+                #expect(await wallet.sign(signature, credentials: .pin(pin)).failureCode == .networkError)
+            }
+            #expect(try await device.manager.pinAttemptsLeft() == 3)
+            device.network.isOnline = true
             #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
             #expect(try await device.manager.pinAttemptsLeft() == 2)
-            // The app restarts offline: a new manager on the same store counts the same, and no attempt comes back.
-            let restarted = try await Self.device(tenant, applicationId: applicationId, directory: device.directory)
-            restarted.network.isOnline = false
-            #expect(try await restarted.manager.pinAttemptsLeft() == 2)
-            guard case .connectionSuccess(let again) = await restarted.manager.connect() else { throw Failure("offline connect") }
-            #expect(await again.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
-            #expect(try await restarted.manager.pinAttemptsLeft() == 1)
-            // Back online, both failures reach the tenant, in order.
-            restarted.network.isOnline = true
-            try await restarted.manager.synchronize()
+            #expect(try await tenant.admin.scaWallet(id: wallet.id).pinAttemptsLeft == 2)
+        }
+    }
+
+    /// A copy of the device's state, taken offline, answers a right PIN and a wrong one alike: nothing in it can check
+    /// a guess (the PIN key is sealed under the tenant's share), so guessing needs the tenant, which counts.
+    @Test func aCopyOfTheDeviceStateCannotTellARightPinFromAWrongOne() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
+            try FileManager.default.copyItem(at: device.directory, to: copy)
+            let stolen = try await Self.device(tenant, applicationId: applicationId, directory: copy)
+            stolen.network.isOnline = false
+            guard case .connectionSuccess(let handle) = await stolen.manager.connect() else { throw Failure("offline connect") }
+            let signature = try await Self.beneficiarySignature(device.manager)
+            var answers: [String] = []
+            for pin in [Self.pin, Self.otherPin] {
+                let result = await handle.sign(signature, credentials: .pin(pin))
+                answers.append("\(result.failureCode?.rawValue ?? "signed") \(try await stolen.manager.status().pinAttemptsLeft ?? -1)")
+                _ = try? await stolen.manager.checkCredentials(.pin(pin))
+            }
+            #expect(answers == ["NETWORK_ERROR 3", "NETWORK_ERROR 3"])
+            // Online, the copy's guesses go to the tenant and are counted against the wallet, for the device too.
+            stolen.network.isOnline = true
+            #expect(await handle.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
+            #expect(try await tenant.admin.scaWallet(id: wallet.id).pinAttemptsLeft == 2)
+        }
+    }
+
+    /// A clone signs with the same wallet: its proof counter is behind the device's, and the tenant locks the wallet
+    /// for it (`FRAUD_SUSPICION`), which the device hears.
+    @Test func aClonesProofLocksTheWalletForFraudSuspicion() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
+            try FileManager.default.copyItem(at: device.directory, to: copy)
+            let signature = try await Self.beneficiarySignature(device.manager)
+            for _ in 0..<2 {
+                let proof = try #require(await wallet.sign(signature, credentials: .pin(Self.pin)).result())
+                #expect(try await Self.verify(tenant, proof: proof).valid)
+            }
+            let clone = try await Self.device(tenant, applicationId: applicationId, directory: copy)
+            guard case .connectionSuccess(let cloned) = await clone.manager.connect() else { throw Failure("clone connect") }
+            let proof = try #require(await cloned.sign(signature, credentials: .pin(Self.pin)).result())
+            let verdict = try await Self.verify(tenant, proof: proof)
+            #expect(!verdict.valid && verdict.code == SCAProofFailureCode.fraudSuspicion, "\(verdict)")
             let server = try await tenant.admin.scaWallet(id: wallet.id)
-            #expect(server.pinAttemptsLeft == 1 && server.state == "active")
-            #expect(try await restarted.manager.pinAttemptsLeft() == 1)
+            #expect(server.state == "locked" && server.lockReason == "FRAUD_SUSPICION")
+            #expect(try await device.manager.synchronize() == [.walletLocked(reason: "FRAUD_SUSPICION")])
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+        }
+    }
+
+    /// Eligibility lost and a sunset passed take effect on both sides: the device refuses to sign, and the tenant
+    /// refuses an otherwise honest proof signed before.
+    @Test func eligibilityLostAndSunsetStopTheDeviceAndTheTenant() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let clock = ManualClock(Date())
+            let device = try await Self.device(tenant, applicationId: applicationId, clock: clock)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let signature = try await Self.beneficiarySignature(device.manager)
+            let signedBefore = try #require(await wallet.sign(signature, credentials: .pin(Self.pin)).result())
+
+            // A sunset announced for this version: signing works until the date, then stops with APP_SUNSET.
+            let sunset = Date().addingTimeInterval(86_400)
+            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules(minimumAppVersions: [
+                SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: sunset)]))
+            #expect(try await device.manager.synchronize().count == 1)
+            let beforeSunset = try #require(await wallet.sign(signature, credentials: .pin(Self.pin)).result())
+            clock.advance(by: 2 * 86_400)
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .appSunsetPassed)
+            // The tenant, past the sunset too (a rule whose date has passed), refuses the honest proof with the same code.
+            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules(minimumAppVersions: [
+                SCAMinimumAppVersion(applicationId: applicationId, version: "2.5", sunsetAt: Date().addingTimeInterval(-1))]))
+            #expect(try await Self.verify(tenant, proof: beforeSunset).code == SCAProofFailureCode.appVersionSunset)
+
+            // The tenant's rule past its date makes the wallet's version unsupported: the device hears it lost its
+            // eligibility.
+            clock.set(Date())
+            #expect(try await device.manager.synchronize() == [.deviceEligibilityLost(reason: "APP_VERSION_UNSUPPORTED")])
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .deviceNotEligible)
+
+            // The rules relaxed, an eligibility check makes the device sign again; then its model blocked: the device
+            // refuses, and so does the tenant.
+            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules())
+            guard case .deviceEligible = await device.manager.provisioning.checkEligibility() else { throw Failure("not eligible") }
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).result() != nil)
+            _ = try await tenant.admin.replaceSCAEligibilityRules(SCAEligibilityRules(blockedDeviceModels: ["iPhone16,1"]))
+            #expect(try await device.manager.synchronize() == [.deviceEligibilityLost(reason: "DEVICE_MODEL_BLOCKED")])
+            #expect(await wallet.sign(signature, credentials: .pin(Self.pin)).failureCode == .deviceNotEligible)
+            #expect(try await Self.verify(tenant, proof: signedBefore).code == SCAProofFailureCode.deviceIneligible)
         }
     }
 
@@ -565,6 +657,17 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             let wrong = try await sca(["sign", "--pin", "135790", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
                                        "--body", body, "--message", "Add Alex Martin"])
             #expect(wrong.status == 1 && wrong.output.isEmpty && wrong.error.contains("WRONG_CREDENTIALS"))
+            // The integrity is checked again before each signature: a signal makes the device ineligible, until an
+            // eligibility check finds it eligible again.
+            let hooked = try await sca(["sign", "--integrity-signal", "hooking", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                        "--body", body, "--message", "Add Alex Martin"])
+            #expect(hooked.status == 1 && hooked.output.isEmpty && hooked.error.contains("DEVICE_NOT_ELIGIBLE"), "\(hooked.error)")
+            let still = try await sca(["sign", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL, "--body", body, "--message", "m"])
+            #expect(still.status == 1 && still.error.contains("DEVICE_NOT_ELIGIBLE"))
+            #expect(try await sca(["eligibility"]).report?.eligible == true)
+            let again = try await sca(["sign", "--pin", "246810", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                       "--body", body, "--message", "Add Alex Martin"])
+            #expect(again.status == 0, "\(again.error)")
             let changed = try await sca(["change-pin", "--pin", "246810", "--new-pin", "11223344"])
             #expect(changed.report?.outcome == "credentialsChanged" && changed.report?.wallet?.pinAttemptsLeft == 3, "\(changed.error)")
             let old = try await sca(["connect", "--pin", "246810"])

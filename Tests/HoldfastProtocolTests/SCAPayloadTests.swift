@@ -89,7 +89,7 @@ import Testing
 
     @Test func proofClaimsHaveExactlyTheDocumentedMembers() throws {
         let claims = SCAProofClaims(method: "POST", url: "https://a.example/x", body: .object([:]), message: "Add Alex", pattern: .pin,
-                                    signatureInputData: .null, walletId: "w1", iat: 1_700_000_000, jti: "j1")
+                                    signatureInputData: .null, walletId: "w1", iat: 1_700_000_000, jti: "j1", counter: 7)
         let object = try #require(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(claims)).objectValue)
         #expect(Set(object.keys) == SCAProofClaims.memberNames)
         #expect(SCAProofClaims(members: object) == claims)
@@ -102,5 +102,11 @@ import Testing
         var withoutMethod = object
         withoutMethod["method"] = nil
         #expect(SCAProofClaims(members: withoutMethod) == nil)
+        // The counter is a whole number above 0.
+        for counter: JSONValue in [.integer(0), .integer(-1), .string("7"), .number(7.5)] {
+            var wrongCounter = object
+            wrongCounter["counter"] = counter
+            #expect(SCAProofClaims(members: wrongCounter) == nil)
+        }
     }
 }

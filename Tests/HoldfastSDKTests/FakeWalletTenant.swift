@@ -7,7 +7,8 @@ import JOSE
 /// A scripted, in-memory tenant answering the SCA wallet's device routes of the README's "SCA wallet" as an
 /// `HTTPTransport`: the eligibility check, the holder application's challenges, the activation (single-use code and
 /// challenge, the key's assertion checked over its binding nonce), the policies, and — with a DPoP proof made by the
-/// activated wallet key (RFC 9449, `jti` single use) — the event feed (`Last-Event-ID`) and the PIN attempt reports.
+/// activated wallet key (RFC 9449, `jti` single use) — the event feed (`Last-Event-ID`), the credentials' enrolment and
+/// the PIN attempts, checked against the enrolled PIN secret and counted here as the tenant does.
 actor FakeWalletTenant: HTTPTransport {
     enum Fault: Sendable { case network, problem(Int, HoldfastErrorCode) }
     struct NetworkDown: Error {}
@@ -28,11 +29,18 @@ actor FakeWalletTenant: HTTPTransport {
     private var events: [(id: Int64, type: String, data: String)] = []
     private(set) var walletKey: InstancePublicKey?
     private(set) var requests: [(route: String, request: TransportRequest)] = []
-    /// The outcomes the device reported, in order.
+    /// The outcomes of the PIN attempts, in order.
     private(set) var pinReports: [SCAPinAttemptOutcome] = []
+    private(set) var pinAttemptsLeft = 3
+    private(set) var locked = false
+    /// The enrolment as the device sent it.
+    private(set) var enrolment: SCACredentialsEnrolment?
     private(set) var activations: [SCAActivationRequest] = []
 
-    init(clock: ManualClock) { self.clock = clock }
+    init(clock: ManualClock, accessProtection: SCAAccessProtection = .pin) {
+        self.clock = clock
+        self.accessProtection = accessProtection
+    }
 
     var now: Date { clock.now() }
 
@@ -60,6 +68,7 @@ actor FakeWalletTenant: HTTPTransport {
         case ("GET", "/v1/sca/policies"): route = "policies"
         case ("GET", "/v1/sca/wallets/\(walletId)/events"): route = "events"
         case ("POST", "/v1/sca/wallets/\(walletId)/pin-attempts"): route = "pin-attempts"
+        case ("PUT", "/v1/sca/wallets/\(walletId)/credentials"): route = "credentials"
         default: route = "unknown"
         }
         requests.append((route, request))
@@ -94,16 +103,59 @@ actor FakeWalletTenant: HTTPTransport {
                                      body: Data(text.utf8))
         case "pin-attempts":
             if let refused = walletProof(request) { return refused }
-            guard let body = request.body, let report = try? HoldfastJSON.decode(SCAPinAttemptReport.self, from: body) else {
+            guard let body = request.body, let attempt = try? HoldfastJSON.decode(SCAPinAttemptRequest.self, from: body) else {
                 return problem(400, .validationFailed, "body")
             }
-            pinReports.append(report.outcome)
-            let failures = pinReports.reversed().prefix { $0 == .failure }.count
-            let left = max(0, maxPinAttempts - failures)
-            return json(200, SCAPinAttemptResult(pinAttemptsLeft: left, state: left == 0 ? .locked : .active))
+            guard !locked else { return problem(409, .conflict, "locked") }
+            guard let enrolled = enrolment?.pinSecret else { return problem(409, .conflict, "no PIN") }
+            return json(200, check(attempt.pinSecret, against: enrolled))
+        case "credentials":
+            if let refused = walletProof(request) { return refused }
+            guard let body = request.body, let new = try? HoldfastJSON.decode(SCACredentialsEnrolment.self, from: body) else {
+                return problem(400, .validationFailed, "body")
+            }
+            guard !locked else { return problem(409, .conflict, "locked") }
+            if let enrolled = enrolment?.pinSecret {
+                guard let current = new.currentPinSecret else { return problem(400, .validationFailed, "currentPinSecret") }
+                let checked = check(current, against: enrolled)
+                guard checked.outcome == .success else { return json(200, checked) }
+            }
+            enrolment = new
+            pinAttemptsLeft = maxPinAttempts
+            return json(200, SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: maxPinAttempts, state: .active))
         default:
             return problem(404, .notFound, "no route")
         }
+    }
+
+    /// The tenant's PIN check: the secret against the enrolled one, a wrong one counted (and the feed told).
+    private func check(_ secret: String, against enrolled: String) -> SCAPinAttemptResult {
+        if secret == enrolled {
+            pinReports.append(.success)
+            pinAttemptsLeft = maxPinAttempts
+            return SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: pinAttemptsLeft, state: .active, keyShare: enrolment?.keyShare)
+        }
+        pinReports.append(.failure)
+        pinAttemptsLeft = max(0, pinAttemptsLeft - 1)
+        append("countersUpdated", #"{"pinAttemptsLeft":\#(pinAttemptsLeft)}"#)
+        if pinAttemptsLeft == 0 {
+            locked = true
+            append("locked", #"{"reason":"PIN_ATTEMPTS"}"#)
+        }
+        return SCAPinAttemptResult(outcome: .failure, pinAttemptsLeft: pinAttemptsLeft, state: locked ? .locked : .active)
+    }
+
+    /// The back end's unlock and credentials reset, as they change the tenant's own state (their events appended).
+    func unlock() {
+        locked = false
+        pinAttemptsLeft = maxPinAttempts
+        append("unlocked")
+    }
+
+    func resetCredentials() {
+        enrolment = nil
+        pinAttemptsLeft = maxPinAttempts
+        append("credentialsReset")
     }
 
     /// A one-time code and a challenge of this application, with the new key's assertion over its binding nonce.
@@ -122,6 +174,7 @@ actor FakeWalletTenant: HTTPTransport {
             return problem(400, .invalidAttestation, "the assertion does not verify")
         }
         walletKey = key
+        pinAttemptsLeft = maxPinAttempts
         append("loaded")
         return json(201, SCAActivationResponse(walletId: walletId, userId: userId, accessProtection: accessProtection,
                                                maxPinAttempts: maxPinAttempts))

@@ -6,7 +6,7 @@ import Testing
 /// The SCA wallet's calls fill in the contract's route templates (`SCARoutes`): a wallet id is one percent-encoded
 /// path segment (RFC 3986 §2.1), so an id with reserved characters cannot reach another route.
 struct WalletRoutePathTests {
-    /// Records every request; answers the PIN attempt report and an empty event feed.
+    /// Records every request; answers the PIN attempt and an empty event feed.
     actor RecordingTenant: HTTPTransport {
         private(set) var urls: [String] = []
 
@@ -14,7 +14,7 @@ struct WalletRoutePathTests {
             urls.append(request.url.absoluteString)
             if request.url.path.hasSuffix("/pin-attempts") {
                 return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                         body: Data(#"{"pinAttemptsLeft":2,"state":"ready"}"#.utf8))
+                                         body: Data(#"{"outcome":"failure","pinAttemptsLeft":2,"state":"active"}"#.utf8))
             }
             return TransportResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data())
         }
@@ -29,10 +29,14 @@ struct WalletRoutePathTests {
         let alias = "holdfast.sca-wallet.app-1"
         _ = try await secureArea.createKey(alias: alias)
         try await manager.save(StoredWallet(
-            walletId: "w/1 ?#", userId: "u", applicationId: "app-1", accessProtection: "none", maxPinAttempts: 3,
-            pinAttemptsLeft: 3, keyAlias: alias, state: .ready, lockReason: nil, vault: nil, credentialsSet: true,
-            lastEventId: 0, pendingReports: ["failure"], clockOffsetMs: 0))
+            walletId: "w/1 ?#", userId: "u", applicationId: "app-1", accessProtection: "pin", maxPinAttempts: 3,
+            pinAttemptsLeft: 3, keyAlias: alias, state: .ready, lockReason: nil,
+            pin: StoredPIN(derivation: WalletPINSecret(salt: Array(repeating: 1, count: 16), rounds: 2, blockSize: 1, parallelism: 1),
+                           key: UserVerifiedKey(factor: .pin, publicKey: "", blob: [])),
+            biometryKey: nil, credentialsSet: true, lastEventId: 0, clockOffsetMs: 0, proofCounter: nil, ineligibility: nil, sunset: nil))
 
+        // A wrong PIN (as the tenant answers) throws; only the paths matter here.
+        _ = try? await manager.checkCredentials(.pin("123456"))
         _ = try await manager.synchronize()
 
         #expect(await tenant.urls == [

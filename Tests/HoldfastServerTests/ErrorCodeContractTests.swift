@@ -72,10 +72,11 @@ import Testing
                          "transactionCodeRequired", "untrustedIssuer", "credentialInvalid", "credentialNotFound",
                          "verifierUntrusted", "requestSignatureInvalid", "clientIdMismatch", "requestExpired", "requestInvalid",
                          "requestUnsupported", "walletNotProvisioned", "walletAlreadyProvisioned", "lockedWallet", "deletedWallet",
-                         "walletDisconnected", "wrongCredentials", "credentialsRequired", "patternUnavailable", "userVerificationFailed"] {
+                         "walletDisconnected", "wrongCredentials", "credentialsRequired", "patternUnavailable", "userVerificationFailed",
+                         "deviceNotEligible", "appSunsetPassed"] {
             #expect(!text.contains(".\(constant)"), "the server writes the SDK's code .\(constant)")
         }
-        #expect(HoldfastErrorCode.sdkCodes.count == 31, "name every SDK code in this test")
+        #expect(HoldfastErrorCode.sdkCodes.count == 33, "name every SDK code in this test")
     }
 
     @Test func serverAndSDKCodesAreDisjoint() {
@@ -123,7 +124,8 @@ import Testing
         (.walletLocked, "walletLocked"), (.walletDeleted, "walletDeleted"), (.signatureInvalid, "signatureInvalid"),
         (.policyNotFound, "policyNotFound"), (.methodMismatch, "methodMismatch"), (.payloadMismatch, "payloadMismatch"),
         (.patternInsufficient, "patternInsufficient"), (.expired, "expired"), (.replayed, "replayed"),
-        (.issuedBeforeStoreReset, "issuedBeforeStoreReset"),
+        (.issuedBeforeStoreReset, "issuedBeforeStoreReset"), (.deviceIneligible, "deviceIneligible"),
+        (.appVersionSunset, "appVersionSunset"), (.fraudSuspicion, "fraudSuspicion"),
     ]
 
     /// Each SCA ineligibility reason with the name of its constant.

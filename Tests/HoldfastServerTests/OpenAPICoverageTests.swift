@@ -181,7 +181,7 @@ import Testing
         ("SCAWallet", ["state"], SCAWalletState.all.map(\.rawValue)),
         ("SCAWallet", ["lockReason"], SCALockReason.all.map(\.rawValue)),
         ("SCAWalletLockRequest", ["reason"], SCALockReason.backEnd.map(\.rawValue)),
-        ("SCAPinAttemptReport", ["outcome"], SCAPinAttemptOutcome.all.map(\.rawValue)),
+        ("SCAPinAttemptResult", ["outcome"], SCAPinAttemptOutcome.all.map(\.rawValue)),
         ("SCAProofVerification", ["code"], SCAProofFailureCode.all.map(\.rawValue)),
         ("SCAEligibilityCheckResponse", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
         ("SCAEligibilityDenial", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// The mutation campaign of SCA proof verification (README "Security", "SCA wallet (back end)"): an honest proof for
-/// an operation verifies; each mutation — a member removed (the proof signed again by the wallet key), a signed byte
+/// an operation verifies; each mutation — a member removed (the proof signed again by the PIN key), a signed byte
 /// flipped, its time moved past the window, an id swapped for another wallet's, operation's or proof's — is refused
 /// with its code.
 @Suite struct SCAProofMutationTests {
@@ -20,6 +20,7 @@ import TestSupport
             let (otherKey, otherWalletId, _) = try await SCAWalletTests.activatedWallet(kit, applicationId: applicationId, userId: "user-2")
             let body: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185")])
             let url = "\(SCAWalletTests.base)/v1/beneficiaries"
+            let pinKey = try #require(SCAWalletTests.enrolled.withLock { $0[walletId] }?.pinKey)
             var campaign = MutationCampaign(verifier: "SCA proof")
             func code(_ proof: String, method: String = "POST", url: String = url, body: JSONValue? = body) async throws -> String? {
                 let verification = try await SCAWalletTests.verify(kit, proof: proof, method: method, url: url, body: body)
@@ -31,12 +32,12 @@ import TestSupport
             func resigned(_ change: (inout [String: Any], inout [String: Any]) -> Void, key signer: P256.Signing.PrivateKey? = nil) throws -> String {
                 var (header, payload) = try #require(JWSMutations.objects(try honest()))
                 change(&header, &payload)
-                return try JWSMutations.signed(header: header, payload: payload) { Array(try (signer ?? key).signature(for: $0).rawRepresentation) }
+                return try JWSMutations.signed(header: header, payload: payload) { Array(try (signer ?? pinKey).signature(for: $0).rawRepresentation) }
             }
             #expect(try await code(try honest()) == nil, "the honest proof must verify")
             #expect(try await code(try resigned { _, _ in }) == nil, "the honest proof signed again by hand must verify")
 
-            // Each member removed, the proof signed again by the wallet key.
+            // Each member removed, the proof signed again by the PIN key.
             for member in ["typ", "alg", "kid"] {
                 campaign.record("header without \(member)", oneOf: [SCAProofFailureCode.malformed.rawValue, SCAProofFailureCode.walletNotFound.rawValue],
                                 got: try await code(try resigned { header, _ in header[member] = nil }))
@@ -87,14 +88,23 @@ import TestSupport
                             got: try await code(try resigned { _, payload in payload["url"] = "https://evil.example/v1/beneficiaries" }))
             campaign.record("presented with another body", expected: SCAProofFailureCode.payloadMismatch.rawValue,
                             got: try await code(try honest(), body: .object(["name": .string("Eve"), "iban": .string("FR7630001007941234567890185")])))
+            // A weaker pattern, signed by the key of that pattern (the wallet key), or claimed over the PIN key's signature.
             campaign.record("a weaker pattern signed", expected: SCAProofFailureCode.patternInsufficient.rawValue,
-                            got: try await code(try resigned { _, payload in payload["pattern"] = "none" }))
+                            got: try await code(try resigned({ _, payload in payload["pattern"] = "none" }, key: key)))
+            campaign.record("a pattern its key does not give", expected: SCAProofFailureCode.signatureInvalid.rawValue,
+                            got: try await code(try resigned { _, payload in payload["pattern"] = "biometry" }))
+            campaign.record("a pin proof signed by the wallet key", expected: SCAProofFailureCode.signatureInvalid.rawValue,
+                            got: try await code(try resigned({ _, _ in }, key: key)))
             let spent = try honest()
             #expect(try await code(spent) == nil)
             campaign.record("a spent proof replayed", expected: SCAProofFailureCode.replayed.rawValue, got: try await code(spent))
             let jti = UUID().uuidString
             #expect(try await code(try honest(jti: jti)) == nil)
             campaign.record("another proof with a spent jti", expected: SCAProofFailureCode.replayed.rawValue, got: try await code(try honest(jti: jti)))
+
+            // Last, as it locks the wallet: a counter not above the last accepted one is a clone's.
+            campaign.record("a repeated counter", expected: SCAProofFailureCode.fraudSuspicion.rawValue,
+                            got: try await code(try resigned { _, payload in payload["counter"] = 1 }))
 
             campaign.report()
             #expect(campaign.escapes.isEmpty, "\(campaign.escapes)")

@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import JOSE
+import Synchronization
 import Testing
 
 /// The SCA wallet's back end (README "SCA wallet"): a wallet made for a user, activated once with its code and the
@@ -21,17 +22,52 @@ import Testing
      {"method":"DELETE","pathTemplate":"/v1/cards/{cardId}","signedFields":"all","requiredPatterns":["pin"]}]
     """#
 
-    /// A wallet made, activated with a fresh key over an assertion; the key and the wallet id.
-    static func activatedWallet(_ kit: ServerTestKit, applicationId: String, userId: String = "user-1") async throws
+    /// The credentials each test wallet enrolled (docs/DESIGN.md "The SCA wallet's PIN"), by wallet id.
+    struct Enrolled: Sendable {
+        let pinSecret: [UInt8]
+        let keyShare: [UInt8]
+        let pinKey: P256.Signing.PrivateKey
+        let biometryKey: P256.Signing.PrivateKey?
+    }
+    static let enrolled = Mutex<[String: Enrolled]>([:])
+    /// Proof counters, increasing over every test's proofs, so that each wallet's are increasing in the order made.
+    static let counters = Mutex<Int64>(0)
+    static func nextCounter() -> Int64 { counters.withLock { $0 += 1; return $0 } }
+
+    /// A wallet made, activated with a fresh key over an assertion, and its PIN enrolled as a device does; the key and
+    /// the wallet id.
+    static func activatedWallet(_ kit: ServerTestKit, applicationId: String, userId: String = "user-1",
+                                protection: SCAAccessProtection = .pin) async throws
         -> (key: P256.Signing.PrivateKey, walletId: String, code: String) {
-        let created = try await kit.admin(SCARoutes.Template.wallets, .post, #"{"applicationId":"\#(applicationId)","userId":"\#(userId)"}"#)
+        let created = try await kit.admin(SCARoutes.Template.wallets, .post,
+                                          #"{"applicationId":"\#(applicationId)","userId":"\#(userId)","settings":{"accessProtection":"\#(protection.rawValue)"}}"#)
         try #require(created.status == .created, "\(created.text)")
         let wallet = try HoldfastJSON.decode(SCAWalletCreated.self, from: Data(created.body.readableBytesView))
         let key = P256.Signing.PrivateKey()
         let activation = try await activate(kit, applicationId: applicationId, code: wallet.activationCode, key: key)
         try #require(activation.status == .created, "\(activation.text)")
+        if protection != .none {
+            let credentials = Enrolled(pinSecret: random(), keyShare: random(), pinKey: P256.Signing.PrivateKey(),
+                                       biometryKey: protection.allowsBiometry ? P256.Signing.PrivateKey() : nil)
+            let answer = try await enrol(kit, walletId: wallet.walletId, key: key, credentials, protection: protection)
+            try #require(answer.status == .ok, "\(answer.text)")
+            enrolled.withLock { $0[wallet.walletId] = credentials }
+        }
         return (key, wallet.walletId, wallet.activationCode)
     }
+
+    static func enrol(_ kit: ServerTestKit, walletId: String, key: P256.Signing.PrivateKey, _ credentials: Enrolled,
+                      protection: SCAAccessProtection = .pin, current: [UInt8]? = nil) async throws -> TestResponse {
+        let pin = protection.allowsPIN
+        let enrolment = SCACredentialsEnrolment(
+            currentPinSecret: current.map(Base64URL.encode), pinSecret: pin ? Base64URL.encode(credentials.pinSecret) : nil,
+            keyShare: pin ? Base64URL.encode(credentials.keyShare) : nil, pinKey: pin ? InstancePublicKey(credentials.pinKey.publicKey).encoded : nil,
+            biometryKey: credentials.biometryKey.map { InstancePublicKey($0.publicKey).encoded })
+        return try await device(kit, .put, SCARoutes.Template.credentials.path(["walletId": walletId]), key: key,
+                                body: String(decoding: try HoldfastJSON.encode(enrolment), as: UTF8.self)).0
+    }
+
+    static func random() -> [UInt8] { (0 ..< 32).map { _ in UInt8.random(in: 0 ... 255) } }
 
     static func activate(_ kit: ServerTestKit, applicationId: String, code: String, key: P256.Signing.PrivateKey) async throws -> TestResponse {
         let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: key)
@@ -41,15 +77,21 @@ import Testing
                                             body: jsonBody(String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)))
     }
 
+    /// A proof signed as a device signs it: by the wallet key `key` for `none`, by the wallet's enrolled PIN or biometry
+    /// key for `pin` or `biometry` (`signingKey` overrides), with the next counter (`counter` overrides).
     static func proof(walletId: String, key: P256.Signing.PrivateKey, method: String, url: String, body: JSONValue?,
                       pattern: SCAPattern = .pin, iat: Date = Date(), jti: String = UUID().uuidString,
-                      signedMethod: String? = nil, signedURL: String? = nil, signedBody: JSONValue? = nil) throws -> String {
+                      signedMethod: String? = nil, signedURL: String? = nil, signedBody: JSONValue? = nil,
+                      signingKey: P256.Signing.PrivateKey? = nil, counter: Int64? = nil) throws -> String {
         let policies = try JSONDecoder().decode([SCAPolicy].self, from: Data(Self.policies.utf8))
         let payload = try SCAPayload(method: method, url: url, body: body,
                                      policy: SCAPolicy.matching(policies, method: method, url: URL(string: url)!))
         let claims = SCAProofClaims(method: signedMethod ?? payload.method, url: signedURL ?? payload.url, body: signedBody ?? payload.body, message: "Approve", pattern: pattern,
-                                    signatureInputData: .null, walletId: walletId, iat: Int64(iat.timeIntervalSince1970), jti: jti)
-        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: JWSSigningKey(key)).compactSerialization
+                                    signatureInputData: .null, walletId: walletId, iat: Int64(iat.timeIntervalSince1970), jti: jti,
+                                    counter: counter ?? nextCounter())
+        let credentials = enrolled.withLock { $0[walletId] }
+        let signer = signingKey ?? (pattern == .pin ? credentials?.pinKey : pattern == .biometry ? credentials?.biometryKey : nil) ?? key
+        return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: JWSSigningKey(signer)).compactSerialization
     }
 
     static func verify(_ kit: ServerTestKit, proof: String, method: String, url: String, body: JSONValue?,
@@ -156,7 +198,10 @@ import Testing
             #expect(try await Self.verify(kit, proof: try Self.proof(walletId: walletId, key: key, method: "PUT", url: activate, body: nil, pattern: .none),
                                           method: "PUT", url: activate, body: nil).valid)
             // Signed by another key; iat too old; not a proof at all.
-            #expect(try await code(try Self.proof(walletId: walletId, key: P256.Signing.PrivateKey(), method: "POST", url: url, body: beneficiary))
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary,
+                                                  signingKey: P256.Signing.PrivateKey())) == SCAProofFailureCode.signatureInvalid)
+            // A pin proof signed by the wallet key, which signs without the PIN: the pattern is the key's.
+            #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary, signingKey: key))
                     == SCAProofFailureCode.signatureInvalid)
             #expect(try await code(try Self.proof(walletId: walletId, key: key, method: "POST", url: url, body: beneficiary,
                                                   iat: Date().addingTimeInterval(-301))) == SCAProofFailureCode.expired)
@@ -205,30 +250,37 @@ import Testing
         }
     }
 
-    /// The device's side: wrong PINs counted to the lock, the events in order and resumable, every call made with the
-    /// wallet key and single use.
+    /// The device's side: the PIN secret checked here, wrong ones counted to the lock, the key share released only for
+    /// the right one; the events in order and resumable, every call made with the wallet key and single use.
     @Test(arguments: StorageBackend.available)
-    func theDeviceReportsPinAttemptsAndReadsItsEvents(_ backend: StorageBackend) async throws {
+    func theDevicesPinAttemptsAreCheckedHereAndItReadsItsEvents(_ backend: StorageBackend) async throws {
         try await ServerTestKit.run(backend) { kit in
             let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
+            let credentials = try #require(Self.enrolled.withLock { $0[walletId] })
             let attempts = "/v1/sca/wallets/\(walletId)/pin-attempts"
-            let (first, used) = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#)
+            let wrongSecret = #"{"pinSecret":"\#(Base64URL.encode(Self.random()))"}"#
+            let rightSecret = #"{"pinSecret":"\#(Base64URL.encode(credentials.pinSecret))"}"#
+            let (first, used) = try await Self.device(kit, .post, attempts, key: key, body: wrongSecret)
             #expect(first.status == .ok)
-            #expect(try first.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 2, state: "active"))
+            #expect(try first.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(outcome: .failure, pinAttemptsLeft: 2, state: "active"))
             // The same proof again, another key's proof, no proof: refused before anything is counted.
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#, proof: used).0.status == .unauthorized)
-            #expect(try await Self.device(kit, .post, attempts, key: P256.Signing.PrivateKey(), body: #"{"outcome":"failure"}"#).0.status == .unauthorized)
-            #expect(try await kit.client.execute(uri: attempts, method: .post, headers: .json(bearer: nil), body: jsonBody(#"{"outcome":"failure"}"#)).status == .unauthorized)
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"maybe"}"#).0.status == .badRequest)
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == 3)
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: wrongSecret, proof: used).0.status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, key: P256.Signing.PrivateKey(), body: wrongSecret).0.status == .unauthorized)
+            #expect(try await kit.client.execute(uri: attempts, method: .post, headers: .json(bearer: nil), body: jsonBody(wrongSecret)).status == .unauthorized)
+            // Not a secret, or the old report of an outcome (which a copy of the device could send to win its attempts back).
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"pinSecret":"short"}"#).0.problem?.errors?.first?.field == "pinSecret")
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.status == .badRequest)
+            let right = try await Self.device(kit, .post, attempts, key: key, body: rightSecret).0.wire(SCAPinAttemptResult.self)
+            #expect(right == SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: 3, state: "active", keyShare: Base64URL.encode(credentials.keyShare)))
             for left in [2, 1] {
-                #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == left)
+                let wrong = try await Self.device(kit, .post, attempts, key: key, body: wrongSecret).0.wire(SCAPinAttemptResult.self)
+                #expect(wrong.pinAttemptsLeft == left && wrong.keyShare == nil)
             }
-            let locking = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#).0
-            #expect(try locking.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 0, state: "locked"))
-            // Brute force beyond the maximum needs the back end: a locked wallet takes no more attempts.
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.status == .conflict)
+            let locking = try await Self.device(kit, .post, attempts, key: key, body: wrongSecret).0
+            #expect(try locking.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(outcome: .failure, pinAttemptsLeft: 0, state: "locked"))
+            // Brute force beyond the maximum needs the back end: a locked wallet takes no more attempts, the right one neither.
+            #expect(try await Self.device(kit, .post, attempts, key: key, body: rightSecret).0.status == .conflict)
             #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .get).wire(SCAWallet.self).lockReason == "PIN_ATTEMPTS")
 
             let feed = "/v1/sca/wallets/\(walletId)/events?wait=0"

@@ -4,7 +4,7 @@ import JOSE
 
 // MARK: SCA wallets (README "SCA wallet")
 
-/// How a wallet is protected: `pin` (6 to 8 digits), `biometric`, or `none` (possession of the device alone);
+/// How a wallet is protected: `pin` (6 to 8 digits), `biometric`, `pinOrBiometric`, or `none` (possession of the device alone);
 /// `maxPinAttempts` wrong PINs in a row lock it (default 3).
 public struct SCAWalletSettings: Codable, Sendable, Hashable {
     public var accessProtection: SCAAccessProtection?
@@ -173,11 +173,20 @@ public struct SCAProofFailureCode: WireValueSet {
     /// The proof's `iat` precedes the tenant's ephemeral store epoch: the store lost its memory since (README
     /// "Redis"), so the proof may have been accepted and forgotten.
     public static let issuedBeforeStoreReset: Self = "ISSUED_BEFORE_STORE_RESET"
+    /// The wallet's device model is blocked, or its app version unsupported without a sunset date, by the tenant's
+    /// eligibility rules now.
+    public static let deviceIneligible: Self = "DEVICE_NOT_ELIGIBLE"
+    /// The wallet's app version is past the sunset date of a rule that covers it.
+    public static let appVersionSunset: Self = "APP_SUNSET"
+    /// The proof's `counter` is not above the last accepted one: a second copy of the wallet signs. The wallet is
+    /// locked with `FRAUD_SUSPICION` (event `locked`).
+    public static let fraudSuspicion: Self = "FRAUD_SUSPICION"
 
     /// Every code a verification can carry (openapi.json lists the same set).
     public static let all: [Self] = [
-        .malformed, .walletNotFound, .walletNotActive, .walletLocked, .walletDeleted, .signatureInvalid, .policyNotFound,
-        .methodMismatch, .payloadMismatch, .patternInsufficient, .expired, .replayed, .issuedBeforeStoreReset,
+        .malformed, .walletNotFound, .walletNotActive, .walletLocked, .walletDeleted, .signatureInvalid, .deviceIneligible,
+        .appVersionSunset, .policyNotFound, .methodMismatch, .payloadMismatch, .patternInsufficient, .expired, .replayed,
+        .issuedBeforeStoreReset, .fraudSuspicion,
     ]
 }
 

@@ -168,6 +168,12 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let patternUnavailable: Self = "PATTERN_UNAVAILABLE"
     /// The platform did not verify the user (cancelled, not recognised, locked out, not enrolled).
     public static let userVerificationFailed: Self = "USER_VERIFICATION_FAILED"
+    /// The device lost its eligibility (`deviceEligibilityLost`, or its integrity check failed before a signature):
+    /// the wallet no longer signs (README "SCA wallet").
+    public static let deviceNotEligible: Self = "DEVICE_NOT_ELIGIBLE"
+    /// The app's version is past its sunset date (`appSunsetScheduled`): the wallet no longer signs until the app is
+    /// updated (README "SCA wallet").
+    public static let appSunsetPassed: Self = "APP_SUNSET"
 
     /// Every code the server of this version writes (a test in the server checks that it writes no other and
     /// that each is written somewhere; one in the SDK that it maps each).
@@ -190,6 +196,6 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .credentialInvalid, .credentialNotFound, .verifierUntrusted, .requestSignatureInvalid, .clientIdMismatch,
         .requestExpired, .requestInvalid, .requestUnsupported,
         .walletNotProvisioned, .walletAlreadyProvisioned, .lockedWallet, .deletedWallet, .walletDisconnected, .wrongCredentials,
-        .credentialsRequired, .patternUnavailable, .userVerificationFailed,
+        .credentialsRequired, .patternUnavailable, .userVerificationFailed, .deviceNotEligible, .appSunsetPassed,
     ]
 }

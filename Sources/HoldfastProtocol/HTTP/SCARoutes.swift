@@ -1,5 +1,5 @@
 /// The SCA wallet's endpoints a device or a bank's back end calls (README "SCA wallet"): activation, the signing
-/// policies, the eligibility check, the wallet's own DPoP calls (PIN attempts, the event feed), and proof
+/// policies, the eligibility check, the wallet's own DPoP calls (PIN attempts, credentials, the event feed), and proof
 /// verification (a key of scope `sca`). The wallets' admin routes are `HoldfastAdmin.SCAAdminRoutes`.
 public enum SCARoutes {
     /// The route templates, exactly as in `openapi.json`.
@@ -18,13 +18,15 @@ public enum SCARoutes {
         public static let eligibility = RouteTemplate("/v1/sca/eligibility")
         /// `POST` (public) — `SCAEligibilityCheckRequest` → `SCAEligibilityCheckResponse`.
         public static let eligibilityChecks = eligibility.appending("checks")
-        /// `POST` (the wallet's DPoP proof) — `SCAPinAttemptReport` → `SCAPinAttemptResult`.
+        /// `POST` (the wallet's DPoP proof) — `SCAPinAttemptRequest` → `SCAPinAttemptResult`.
         public static let pinAttempts = wallet.appending("pin-attempts")
+        /// `PUT` (the wallet's DPoP proof) — `SCACredentialsEnrolment` → `SCAPinAttemptResult`.
+        public static let credentials = wallet.appending("credentials")
         /// `GET` (the wallet's DPoP proof) — the wallet's events as server-sent events (`?wait=`, `Last-Event-ID`).
         public static let events = wallet.appending("events")
 
         public static let all: [RouteTemplate] = [
-            wallets, wallet, activations, policies, verifyProof, eligibility, eligibilityChecks, pinAttempts, events,
+            wallets, wallet, activations, policies, verifyProof, eligibility, eligibilityChecks, pinAttempts, credentials, events,
         ]
     }
 

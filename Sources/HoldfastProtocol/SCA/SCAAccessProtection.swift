@@ -1,5 +1,5 @@
-/// How an SCA wallet is protected (README "SCA wallet"): `pin` (6 to 8 digits), `biometric`, or `none` (possession of
-/// the device alone). The admin API sets it, the activation and the `settingsUpdated` event carry it to the device.
+/// How an SCA wallet is protected (README "SCA wallet"): `pin` (6 to 8 digits), `biometric`, `pinOrBiometric` (either,
+/// as the customer chooses at each signature), or `none` (possession of the device alone). The admin API sets it, the activation and the `settingsUpdated` event carry it to the device.
 /// String-backed rather than an enum, so that a value a newer tenant sends still decodes on an older device (and the
 /// tenant refuses an unknown one with a field error rather than a decoding error).
 ///
@@ -14,9 +14,17 @@ public struct SCAAccessProtection: WireValueSet {
     public static let pin: Self = "pin"
     /// The platform's biometric check.
     public static let biometric: Self = "biometric"
+    /// The PIN or the platform's biometric check, whichever the customer uses: each has its own key, so a proof's
+    /// `pattern` says which one approved it.
+    public static let pinOrBiometric: Self = "pinOrBiometric"
     /// Possession of the device alone. Write `SCAAccessProtection.none` where the value is optional.
     public static let none: Self = "none"
 
     /// Every value this version writes and reads (openapi.json lists the same).
-    public static let all: [Self] = [.pin, .biometric, .none]
+    public static let all: [Self] = [.pin, .biometric, .pinOrBiometric, .none]
+
+    /// Whether the customer may approve with the PIN.
+    public var allowsPIN: Bool { self == .pin || self == .pinOrBiometric }
+    /// Whether the customer may approve with biometry.
+    public var allowsBiometry: Bool { self == .biometric || self == .pinOrBiometric }
 }

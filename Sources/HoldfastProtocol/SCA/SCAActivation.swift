@@ -51,22 +51,55 @@ public struct SCAActivationResponse: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /v1/sca/wallets/{walletId}/pin-attempts` (README "SCA wallet"): a PIN the customer entered on the device,
-/// right or wrong; the PIN itself never leaves the device.
-public struct SCAPinAttemptReport: Codable, Sendable, Hashable {
-    public var outcome: SCAPinAttemptOutcome
+/// `POST /v1/sca/wallets/{walletId}/pin-attempts` (README "SCA wallet"; docs/DESIGN.md "The SCA wallet's PIN"): a PIN
+/// the customer entered, as the device's PIN secret — derived from the PIN with scrypt and a salt only the device
+/// holds, then keyed (`HMAC`); never the PIN. Only the tenant can tell a right secret from a wrong one, and it counts the
+/// wrong ones.
+public struct SCAPinAttemptRequest: Codable, Sendable, Hashable {
+    /// base64url (no padding) of the 32-byte PIN secret.
+    public var pinSecret: String
 
-    public init(outcome: SCAPinAttemptOutcome) { self.outcome = outcome }
+    public init(pinSecret: String) { self.pinSecret = pinSecret }
 }
 
+/// The tenant's verdict on a PIN secret (`…/pin-attempts`) or a credentials enrolment (`PUT …/credentials`): on
+/// `success`, `keyShare` — the tenant's half of the key that unseals the wallet's PIN key on the device.
 public struct SCAPinAttemptResult: Codable, Sendable, Hashable {
+    public var outcome: SCAPinAttemptOutcome
     public var pinAttemptsLeft: Int
     /// `active`, or `locked` once no attempt is left.
     public var state: SCAWalletState
+    /// base64url (no padding), 32 bytes; only on `success` of a wallet with a PIN.
+    public var keyShare: String?
 
-    public init(pinAttemptsLeft: Int, state: SCAWalletState) {
+    public init(outcome: SCAPinAttemptOutcome, pinAttemptsLeft: Int, state: SCAWalletState, keyShare: String? = nil) {
+        self.outcome = outcome
         self.pinAttemptsLeft = pinAttemptsLeft
         self.state = state
+        self.keyShare = keyShare
+    }
+}
+
+/// `PUT /v1/sca/wallets/{walletId}/credentials` (README "SCA wallet"): the customer's credentials, set on the device
+/// and enrolled with the tenant — for a wallet that allows the PIN, the PIN secret, the key share (32 random bytes the
+/// device made, sealed the PIN key with and then forgot: the tenant releases it after each right PIN) and the public
+/// half of the PIN key; for one that allows biometry, the public half of the biometry key (required for `biometric`,
+/// optional for `pinOrBiometric` on a device without biometry). Keys are `InstancePublicKey.encoded`, secrets
+/// base64url. When the wallet has a PIN already, `currentPinSecret` must be its PIN (a wrong one counts as an
+/// attempt); a biometric wallet's credentials are set once, and again only after the back end reset them.
+public struct SCACredentialsEnrolment: Codable, Sendable, Hashable {
+    public var currentPinSecret: String?
+    public var pinSecret: String?
+    public var keyShare: String?
+    public var pinKey: String?
+    public var biometryKey: String?
+
+    public init(currentPinSecret: String? = nil, pinSecret: String? = nil, keyShare: String? = nil, pinKey: String? = nil, biometryKey: String? = nil) {
+        self.currentPinSecret = currentPinSecret
+        self.pinSecret = pinSecret
+        self.keyShare = keyShare
+        self.pinKey = pinKey
+        self.biometryKey = biometryKey
     }
 }
 

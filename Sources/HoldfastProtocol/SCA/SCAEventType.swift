@@ -8,7 +8,8 @@ public struct SCAEventType: WireValueSet {
 
     /// The wallet was activated by a device.
     public static let loaded: Self = "loaded"
-    /// `{reason}`: locked by the back end, or by the last PIN attempt (`PIN_ATTEMPTS`).
+    /// `{reason}`: locked by the back end, by the last PIN attempt (`PIN_ATTEMPTS`), or by a proof whose counter was not
+    /// above the last accepted one (`FRAUD_SUSPICION`: a clone).
     public static let locked: Self = "locked"
     public static let unlocked: Self = "unlocked"
     /// The back end reset the customer's credentials.

@@ -1,5 +1,4 @@
-/// What a PIN the customer entered on the device turned out to be (`SCAPinAttemptReport.outcome`, README "SCA
-/// wallet"). String-backed so that the tenant refuses an unknown outcome with a field error rather than a decoding
+/// What the tenant found a PIN the customer entered to be (`SCAPinAttemptResult.outcome`, README "SCA wallet"). String-backed so that the tenant refuses an unknown outcome with a field error rather than a decoding
 /// error.
 public struct SCAPinAttemptOutcome: WireValueSet {
     public let rawValue: String

@@ -22,9 +22,13 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
     public var iat: Int64
     /// Unique per proof; a proof is accepted once.
     public var jti: String
+    /// The wallet's proof counter: one more on every proof the device signs. The tenant requires it to increase from
+    /// one accepted proof to the next; a repeated or lower one means a second copy of the wallet (a clone), and locks
+    /// it (`FRAUD_SUSPICION`).
+    public var counter: Int64
 
     public init(method: String, url: String, body: JSONValue, message: String, pattern: SCAPattern, signatureInputData: JSONValue,
-                walletId: String, iat: Int64, jti: String) {
+                walletId: String, iat: Int64, jti: String, counter: Int64) {
         self.method = method
         self.url = url
         self.body = body
@@ -34,10 +38,11 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
         self.walletId = walletId
         self.iat = iat
         self.jti = jti
+        self.counter = counter
     }
 
     enum CodingKeys: String, CodingKey {
-        case method, url, body, message, pattern, signatureInputData, walletId, iat, jti
+        case method, url, body, message, pattern, signatureInputData, walletId, iat, jti, counter
     }
 
     /// The proof's JOSE header before `alg`: `typ` `sca-proof+jwt`, `kid` the wallet id.
@@ -49,16 +54,17 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
     }
 
     /// The member names, exactly: a proof with another member, or without one of these, is malformed.
-    public static let memberNames: Set<String> = ["method", "url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti"]
+    public static let memberNames: Set<String> = ["method", "url", "body", "message", "pattern", "signatureInputData", "walletId", "iat", "jti", "counter"]
 
     /// The claims of a payload already parsed: exactly `memberNames`, each of its type; nil for anything else.
     public init?(members: [String: JSONValue]) {
         guard Set(members.keys) == Self.memberNames, let method = members["method"]?.stringValue, let url = members["url"]?.stringValue, let body = members["body"],
               let message = members["message"]?.stringValue, let pattern = members["pattern"]?.stringValue.flatMap(SCAPattern.init),
               let signatureInputData = members["signatureInputData"], let walletId = members["walletId"]?.stringValue,
-              case .integer(let iat)? = members["iat"], let jti = members["jti"]?.stringValue else { return nil }
+              case .integer(let iat)? = members["iat"], let jti = members["jti"]?.stringValue,
+              case .integer(let counter)? = members["counter"], counter > 0 else { return nil }
         self.init(method: method, url: url, body: body, message: message, pattern: pattern, signatureInputData: signatureInputData,
-                  walletId: walletId, iat: iat, jti: jti)
+                  walletId: walletId, iat: iat, jti: jti, counter: counter)
     }
 
     // `signatureInputData` and `body` are written even when null, so that the payload always has every member.
@@ -73,5 +79,6 @@ public struct SCAProofClaims: Codable, Sendable, Hashable {
         try container.encode(walletId, forKey: .walletId)
         try container.encode(iat, forKey: .iat)
         try container.encode(jti, forKey: .jti)
+        try container.encode(counter, forKey: .counter)
     }
 }

@@ -29,7 +29,8 @@ public struct Wallet: Sendable, Hashable {
 /// What the customer approves (README "SCA wallet"): an operation's `{method, url, body}` (`SCAPayload`), the `message` they
 /// were shown, and how they approve it (`patternName`). `sign(with:credentials:)` makes the proof: a compact JWS,
 /// ES256 by the wallet key, header `typ` `sca-proof+jwt` and `kid` the wallet id, whose payload is exactly
-/// `{method, url, body, message, pattern, signatureInputData, walletId, iat, jti}` (`SCAProofClaims`).
+/// `{method, url, body, message, pattern, signatureInputData, walletId, iat, jti, counter}` (`SCAProofClaims`), signed by
+/// the key of its pattern: the wallet key for `none`, the PIN key for `pin`, the biometry key for `biometry`.
 public struct CustomerAuthenticatedSignature: Sendable, Hashable {
     public enum SignatureType: String, Sendable, Hashable {
         /// A compact JWS made on the device.
@@ -54,8 +55,8 @@ public struct CustomerAuthenticatedSignature: Sendable, Hashable {
         self.payload = payload
     }
 
-    /// Asks for the pattern's credentials (`.pin(…)` for `pin`; the platform's prompt for `biometry`; nothing for
-    /// `none`) and signs. A wrong PIN counts as an attempt.
+    /// Asks for the pattern's credentials (`.pin(…)` for `pin`, checked by the tenant; the platform's prompt for
+    /// `biometry`; nothing for `none`) and signs. A wrong PIN counts as an attempt.
     public func sign(with wallet: Wallet, credentials: WalletCredentials? = nil) async -> SignatureResult {
         do {
             return .success(try await wallet.manager.sign(self, credentials: credentials, handle: wallet))
@@ -66,7 +67,8 @@ public struct CustomerAuthenticatedSignature: Sendable, Hashable {
 }
 
 /// A signature's outcome: the proof, or why there is none (`WRONG_CREDENTIALS`, `WALLET_LOCKED`,
-/// `WALLET_DISCONNECTED`, `CREDENTIALS_REQUIRED`, `PATTERN_UNAVAILABLE`, `USER_VERIFICATION_FAILED` …).
+/// `WALLET_DISCONNECTED`, `CREDENTIALS_REQUIRED`, `PATTERN_UNAVAILABLE`, `USER_VERIFICATION_FAILED`, `DEVICE_NOT_ELIGIBLE`,
+/// `APP_SUNSET`, `NETWORK_ERROR` for a PIN offline …).
 public enum SignatureResult: Sendable, Hashable {
     case success(SCAProof)
     case failure(HoldfastError)

@@ -24,14 +24,19 @@ public struct WalletStatus: Sendable, Hashable, Codable {
     public var pinAttemptsLeft: Int?
     public var maxPinAttempts: Int?
     public var lockReason: SCALockReason?
-    /// PIN attempt outcomes still to report to the tenant (made offline).
-    public var pendingPinReports: Int?
     /// The last event of the tenant's feed applied on the device.
     public var lastEventId: Int64?
+    /// The last proof counter used (the tenant requires each proof's to be above the last it accepted).
+    public var proofCounter: Int64?
+    /// Why the device is no longer eligible (its proofs are refused with `DEVICE_NOT_ELIGIBLE`).
+    public var ineligibility: SCAIneligibilityReason?
+    /// The sunset announced for this app's version (past it, `APP_SUNSET`).
+    public var sunset: SCAMinimumAppVersion?
 
     public init(state: WalletState, walletId: String? = nil, userId: String? = nil, accessProtection: SCAAccessProtection? = nil,
                 credentialsSet: Bool? = nil, pinAttemptsLeft: Int? = nil, maxPinAttempts: Int? = nil, lockReason: SCALockReason? = nil,
-                pendingPinReports: Int? = nil, lastEventId: Int64? = nil) {
+                lastEventId: Int64? = nil, proofCounter: Int64? = nil, ineligibility: SCAIneligibilityReason? = nil,
+                sunset: SCAMinimumAppVersion? = nil) {
         self.state = state
         self.walletId = walletId
         self.userId = userId
@@ -40,8 +45,10 @@ public struct WalletStatus: Sendable, Hashable, Codable {
         self.pinAttemptsLeft = pinAttemptsLeft
         self.maxPinAttempts = maxPinAttempts
         self.lockReason = lockReason
-        self.pendingPinReports = pendingPinReports
         self.lastEventId = lastEventId
+        self.proofCounter = proofCounter
+        self.ineligibility = ineligibility
+        self.sunset = sunset
     }
 }
 
@@ -179,7 +186,58 @@ public extension WalletProvisioningDelegate {
     func onProvisioningError(_ error: HoldfastError) {}
 }
 
-/// Delegate style: every `WalletEvent`.
+/// Delegate style: every `WalletEvent` to `onWalletEvent(_:)`, and each of the wallet's events also to the callback
+/// named after it (README "SCA wallet (device)": `onSettingsUpdated`, `onProductsUpdated`, `onCountersUpdated` …).
+/// The connect outcomes have theirs in `WalletManagerDelegate` (`onConnectionSuccess` …), so that an object that is
+/// both hears each once. Every method has an empty default, so a listener implements the ones it needs.
 public protocol WalletEventListener: AnyObject, Sendable {
+    /// Every event, whatever its kind (beside the callback named after it).
     func onWalletEvent(_ event: WalletEvent)
+    func onWalletLoaded()
+    func onSettingsUpdated()
+    func onProductsUpdated()
+    func onCountersUpdated(pinAttemptsLeft: Int)
+    func onCustomerCredentialsReset()
+    func onWalletLocked(reason: SCALockReason)
+    func onWalletUnlocked()
+    func onDeviceEligibilityLost(reason: SCAIneligibilityReason)
+    func onWalletDeleted()
+    func onAppSunsetScheduled(minimumVersion: String, sunsetAt: Date)
+    func onLogout()
+}
+
+public extension WalletEventListener {
+    func onWalletEvent(_ event: WalletEvent) {}
+    func onWalletLoaded() {}
+    func onSettingsUpdated() {}
+    func onProductsUpdated() {}
+    func onCountersUpdated(pinAttemptsLeft: Int) {}
+    func onCustomerCredentialsReset() {}
+    func onWalletLocked(reason: SCALockReason) {}
+    func onWalletUnlocked() {}
+    func onDeviceEligibilityLost(reason: SCAIneligibilityReason) {}
+    func onWalletDeleted() {}
+    func onAppSunsetScheduled(minimumVersion: String, sunsetAt: Date) {}
+    func onLogout() {}
+}
+
+extension WalletEventListener {
+    /// `event` to `onWalletEvent(_:)`, then to its own callback.
+    func deliver(_ event: WalletEvent) {
+        onWalletEvent(event)
+        switch event {
+        case .connectionSuccess, .provisioningRequired, .credentialsRequired, .connectionError: break
+        case .walletLoaded: onWalletLoaded()
+        case .settingsUpdated: onSettingsUpdated()
+        case .productsUpdated: onProductsUpdated()
+        case .countersUpdated(let left): onCountersUpdated(pinAttemptsLeft: left)
+        case .customerCredentialsReset: onCustomerCredentialsReset()
+        case .walletLocked(let reason): onWalletLocked(reason: reason)
+        case .walletUnlocked: onWalletUnlocked()
+        case .deviceEligibilityLost(let reason): onDeviceEligibilityLost(reason: reason)
+        case .walletDeleted: onWalletDeleted()
+        case .appSunsetScheduled(let version, let date): onAppSunsetScheduled(minimumVersion: version, sunsetAt: date)
+        case .logout: onLogout()
+        }
+    }
 }

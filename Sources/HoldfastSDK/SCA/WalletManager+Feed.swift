@@ -11,7 +11,6 @@ extension WalletManager {
     @discardableResult
     public func synchronize() async throws(HoldfastError) -> [WalletEvent] {
         guard let wallet = try await load() else { throw Self.notProvisioned() }
-        await deliverReports()
         let signer = try await signer(for: wallet)
         let url = try client.url(SCARoutes.Template.events, ["walletId": wallet.walletId], query: [(SCARoutes.Query.wait, "0")])
         let after = (try await load())?.lastEventId ?? wallet.lastEventId
@@ -88,14 +87,15 @@ extension WalletManager {
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             return (wallet, [.walletUnlocked])
         case .credentialsReset:
-            wallet.vault = nil
+            wallet.pin = nil
+            wallet.biometryKey = nil
             wallet.credentialsSet = wallet.accessProtection == .none
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             connection = 0
             return (wallet, [.customerCredentialsReset])
         case .countersUpdated:
-            // Only a count lower than the device's own is news: the tenant's echo of failures this device reported
-            // is not, and a device state restored from an old copy learns the attempts it already spent.
+            // Only a count lower than the device's own is news: the tenant's echo of the wrong PINs this device
+            // tried (it applied the tenant's answer already) is not.
             guard case .integer(let left)? = data["pinAttemptsLeft"], Int(left) < wallet.pinAttemptsLeft else { return (wallet, []) }
             wallet.pinAttemptsLeft = Int(left)
             return (wallet, [.countersUpdated(pinAttemptsLeft: Int(left))])
@@ -103,17 +103,23 @@ extension WalletManager {
             connection = 0
             return (nil, [.walletDeleted])
         case .deviceEligibilityLost:
-            return (wallet, [.deviceEligibilityLost(reason: SCAIneligibilityReason(rawValue: data["reason"]?.stringValue ?? ""))])
+            // From now on the device refuses to sign (`DEVICE_NOT_ELIGIBLE`), as the tenant refuses its proofs.
+            let reason = SCAIneligibilityReason(rawValue: data["reason"]?.stringValue ?? "")
+            wallet.ineligibility = reason
+            return (wallet, [.deviceEligibilityLost(reason: reason)])
         case .appSunsetScheduled:
             guard let version = data["minimumVersion"]?.stringValue, let date = data["sunsetAt"]?.stringValue.flatMap(HoldfastJSON.parseDate) else {
                 return (wallet, [])
             }
+            // Past `sunsetAt` the device refuses to sign (`APP_SUNSET`) while its version is below `version`.
+            wallet.sunset = SCAMinimumAppVersion(version: version, sunsetAt: date)
             return (wallet, [.appSunsetScheduled(minimumVersion: version, sunsetAt: date)])
         case .settingsUpdated:
             // A new protection needs new credentials (asked at the next connect); fewer attempts cap those left.
             if let protection = data["accessProtection"]?.stringValue.map(SCAAccessProtection.init(rawValue:)), protection != wallet.accessProtection {
                 wallet.accessProtection = protection
-                wallet.vault = nil
+                wallet.pin = nil
+                wallet.biometryKey = nil
                 wallet.credentialsSet = protection == .none
                 connection = 0
             }

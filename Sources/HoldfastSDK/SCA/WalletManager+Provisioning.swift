@@ -18,12 +18,21 @@ extension WalletManager {
                 var features: Set<WalletFeature> = [.pin]
                 if (try? await seams.userVerification.checkAvailability(of: .biometry)) != nil { features.insert(.biometry) }
                 if !(seams.platformAttestation is UnavailablePlatformAttestation) { features.insert(.platformAttestation) }
+                // Eligible again: a provisioned wallet signs again (the tenant judges its proofs by the rules now).
+                if try await load() != nil {
+                    try await update { wallet in
+                        wallet.ineligibility = nil
+                        if let sunset = answer.appSunset { wallet.sunset = sunset }
+                    }
+                }
                 if let sunset = answer.appSunset, let date = sunset.sunsetAt {
                     emit(.appSunsetScheduled(minimumVersion: sunset.version, sunsetAt: date))
                 }
                 result = .deviceEligible(features)
             } else {
-                result = .deviceNotEligible(reason: answer.reason ?? "", denialReference: answer.denialReference ?? "")
+                let reason = answer.reason ?? ""
+                if try await load() != nil { try await update { $0.ineligibility = reason } }
+                result = .deviceNotEligible(reason: reason, denialReference: answer.denialReference ?? "")
             }
         } catch {
             result = .checkEligibilityError(error)
@@ -73,9 +82,9 @@ extension WalletManager {
             let wallet = StoredWallet(
                 walletId: activated.walletId, userId: activated.userId, applicationId: platform.applicationId,
                 accessProtection: activated.accessProtection, maxPinAttempts: activated.maxPinAttempts,
-                pinAttemptsLeft: activated.maxPinAttempts, keyAlias: alias, state: .ready, lockReason: nil, vault: nil,
-                credentialsSet: activated.accessProtection == .none, lastEventId: 0, pendingReports: [],
-                clockOffsetMs: await client.clockOffsetMilliseconds)
+                pinAttemptsLeft: activated.maxPinAttempts, keyAlias: alias, state: .ready, lockReason: nil, pin: nil, biometryKey: nil,
+                credentialsSet: activated.accessProtection == .none, lastEventId: 0, clockOffsetMs: await client.clockOffsetMilliseconds,
+                proofCounter: nil, ineligibility: nil, sunset: nil)
             try await save(wallet)
             return activated.walletId
         } catch {

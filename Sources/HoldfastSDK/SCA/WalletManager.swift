@@ -16,8 +16,9 @@ public struct WalletConfiguration: Sendable, Hashable {
 }
 
 /// The SCA wallet on the device (README "SCA wallet"; DESIGN.md §1 W): a wallet key in the secure area, registered
-/// with the tenant once with a one-time activation code and the platform's attestation, protected by the customer's
-/// PIN, biometrics or nothing (the wallet's settings), signing proofs of the operations the customer approves.
+/// with the tenant once with a one-time activation code and the platform's attestation, and the keys the customer's
+/// PIN or biometrics unlock (docs/DESIGN.md "The SCA wallet's PIN"), signing proofs of the operations the customer
+/// approves.
 ///
 /// Use it with delegates (`setDelegate`, `setProvisioningDelegate`, `setEventListener`) or with async/await and the
 /// `events` stream; every outcome is also an event, and nothing assumes that calls end in the order they were made.
@@ -36,7 +37,8 @@ public actor WalletManager {
     var connections: UInt64 = 0
     var policyCache: [SCAPolicy]?
     let pinChecks = AsyncGate()
-    var deliveringReports = false
+    /// The PIN and biometry keys' home (docs/DESIGN.md "The SCA wallet's PIN").
+    let keys: any UserVerifiedKeys
     var feedTask: Task<Void, Never>?
     weak var delegate: (any WalletManagerDelegate)?
     weak var provisioningDelegate: (any WalletProvisioningDelegate)?
@@ -57,6 +59,7 @@ public actor WalletManager {
         self.configuration = configuration
         self.client = TenantClient(baseURL: baseURL, transport: seams.transport, clock: seams.clock, extraHeaders: headers)
         self.store = WalletStore(storage: seams.secureStorage, applicationId: configuration.platform.applicationId)
+        self.keys = Self.userVerifiedKeys(seams: seams)
     }
 
     // MARK: listening
@@ -89,8 +92,8 @@ public actor WalletManager {
         guard let wallet = try await load() else { return WalletStatus(state: .notProvisioned) }
         return WalletStatus(state: wallet.state, walletId: wallet.walletId, userId: wallet.userId, accessProtection: wallet.accessProtection,
                             credentialsSet: wallet.credentialsSet, pinAttemptsLeft: wallet.pinAttemptsLeft,
-                            maxPinAttempts: wallet.maxPinAttempts, lockReason: wallet.lockReason,
-                            pendingPinReports: wallet.pendingReports.count, lastEventId: wallet.lastEventId)
+                            maxPinAttempts: wallet.maxPinAttempts, lockReason: wallet.lockReason, lastEventId: wallet.lastEventId,
+                            proofCounter: wallet.proofCounter, ineligibility: wallet.ineligibility, sunset: wallet.sunset)
     }
 
     // MARK: connection
@@ -135,7 +138,7 @@ public actor WalletManager {
             } else if wallet.state == .logout {
                 if wallet.accessProtection != .none {
                     guard let current else { return .credentialsRequired(.current) }
-                    try await verify(current, reason: "Log in to your wallet")
+                    _ = try await verify(current, reason: "Log in to your wallet")
                 }
                 try await update { if $0.state == .logout { $0.state = .ready } }
             }
@@ -213,7 +216,7 @@ public actor WalletManager {
         return try result.get()
     }
 
-    /// The wallet is gone (deleted by the back end): its key and state are removed from the device.
+    /// The wallet is gone (deleted by the back end): its keys and state are removed from the device.
     func forget(_ wallet: StoredWallet) async throws(HoldfastError) {
         connection = 0
         try? await seams.secureArea.deleteKey(alias: wallet.keyAlias)
@@ -230,7 +233,7 @@ public actor WalletManager {
 
     func emit(_ event: WalletEvent) {
         hub.yield(event)
-        eventListener?.onWalletEvent(event)
+        eventListener?.deliver(event)
     }
 
     static func notProvisioned() -> HoldfastError {

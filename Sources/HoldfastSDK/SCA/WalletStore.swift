@@ -13,16 +13,30 @@ struct StoredWallet: Codable, Sendable, Hashable {
     /// `ready`, `locked` or `logout`.
     var state: WalletState
     var lockReason: SCALockReason?
-    /// Set once the customer chose credentials; nil until then, and again after the back end reset them.
-    var vault: WalletPINVault?
+    /// The PIN's salt and parameters and the PIN key (docs/DESIGN.md "The SCA wallet's PIN"); nil until the customer
+    /// chose a PIN, and again after the back end reset the credentials.
+    var pin: StoredPIN?
+    /// The biometry key, for a wallet that allows biometry.
+    var biometryKey: UserVerifiedKey?
     var credentialsSet: Bool
     /// The last event of the tenant's feed applied here.
     var lastEventId: Int64
-    /// PIN attempt outcomes not yet delivered to the tenant, oldest first.
-    var pendingReports: [SCAPinAttemptOutcome]
     var clockOffsetMs: Int64
+    /// The last proof counter used (`SCAProofClaims.counter`); nil before the first proof.
+    var proofCounter: Int64?
+    /// Why the device lost its eligibility (`deviceEligibilityLost`, or its integrity check before a signature);
+    /// cleared by an eligible `checkEligibility()`.
+    var ineligibility: SCAIneligibilityReason?
+    /// The sunset announced for this app's version (`appSunsetScheduled`).
+    var sunset: SCAMinimumAppVersion?
 
     var needsNewCredentials: Bool { accessProtection != .none && !credentialsSet }
+}
+
+/// The PIN as the device keeps it: what turns it into its secrets, and the PIN key they unlock.
+struct StoredPIN: Codable, Sendable, Hashable {
+    var derivation: WalletPINSecret
+    var key: UserVerifiedKey
 }
 
 struct WalletStore: Sendable {

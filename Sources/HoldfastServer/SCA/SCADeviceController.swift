@@ -5,8 +5,8 @@ import HoldfastProtocol
 import Hummingbird
 
 /// The SCA wallet's calls from the device (README "SCA wallet"): `POST /v1/sca/activations` (public, with its
-/// one-time code), and with a DPoP proof of its wallet key `POST /v1/sca/wallets/{walletId}/pin-attempts` and
-/// `GET /v1/sca/wallets/{walletId}/events` (server-sent events).
+/// one-time code), and with a DPoP proof of its wallet key `POST /v1/sca/wallets/{walletId}/pin-attempts`,
+/// `PUT /v1/sca/wallets/{walletId}/credentials` and `GET /v1/sca/wallets/{walletId}/events` (server-sent events).
 struct SCADeviceController: HoldfastController {
     /// How long the event feed stays open waiting for new events (`wait`, seconds), and how often it looks.
     static let waits = 0...60
@@ -24,12 +24,14 @@ struct SCADeviceController: HoldfastController {
                 return try JSONResponse.make(try await activation.activate(body, now: clock.now()), status: .created, headers: JSONResponse.noStore)
             },
             .wallet(.post, SCARoutes.Template.pinAttempts) { request, context in
-                let body = try await JSONBodyDecoder.decode(SCAPinAttemptReport.self, from: request, context: context)
-                guard body.outcome.isKnown else {
-                    throw ProblemError.invalidField("outcome", code: ProblemDetails.FieldError.invalidValue, detail: #""success" or "failure""#)
-                }
-                return try JSONResponse.make(try await device.reportPinAttempt(walletId: context.wallet.walletId, success: body.outcome == .success,
-                                                                                now: clock.now()), headers: JSONResponse.noStore)
+                let body = try await JSONBodyDecoder.decode(SCAPinAttemptRequest.self, from: request, context: context)
+                return try JSONResponse.make(try await device.attemptPin(walletId: context.wallet.walletId, body, now: clock.now()),
+                                             headers: JSONResponse.noStore)
+            },
+            .wallet(.put, SCARoutes.Template.credentials) { request, context in
+                let body = try await JSONBodyDecoder.decode(SCACredentialsEnrolment.self, from: request, context: context)
+                return try JSONResponse.make(try await device.enrol(walletId: context.wallet.walletId, body, now: clock.now()),
+                                             headers: JSONResponse.noStore)
             },
             .wallet(.get, SCARoutes.Template.events) { request, context in
                 try Self.eventStream(request, walletId: context.wallet.walletId, device: device)

@@ -18,11 +18,16 @@ public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {
     case activationAttemptsExhausted(retryAfter: Int64)
     /// No recorded eligibility denial with this reference.
     case denialNotFound(reference: String)
+    /// A PIN attempt for a wallet whose customer has no PIN enrolled (yet, or since a reset).
+    case credentialsNotSet
+    /// New credentials for a wallet whose biometry key is enrolled and that has no PIN to prove them by: the back
+    /// end resets its credentials first.
+    case credentialsSet
 
     public var problemStatus: HTTPResponse.Status {
         switch self {
         case .walletNotFound, .denialNotFound: .notFound
-        case .walletState: .conflict
+        case .walletState, .credentialsNotSet, .credentialsSet: .conflict
         case .invalidActivationCode, .activationLocked: .badRequest
         case .activationAttemptsExhausted: .tooManyRequests
         }
@@ -31,7 +36,7 @@ public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {
     public var problemCode: HoldfastErrorCode {
         switch self {
         case .walletNotFound, .denialNotFound: .notFound
-        case .walletState: .conflict
+        case .walletState, .credentialsNotSet, .credentialsSet: .conflict
         case .invalidActivationCode: .invalidActivationCode
         case .activationLocked: .activationLocked
         case .activationAttemptsExhausted: .activationAttemptsExhausted
@@ -46,6 +51,8 @@ public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {
         case .activationLocked: "Activation locked"
         case .activationAttemptsExhausted: "Activation attempts exhausted"
         case .denialNotFound: "Denial not found"
+        case .credentialsNotSet: "Credentials not set"
+        case .credentialsSet: "Credentials set"
         }
     }
 
@@ -57,6 +64,8 @@ public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {
         case .activationLocked: "too many wrong codes were given for this activation: the wallet must be made again (a new code)"
         case .activationAttemptsExhausted: "too many wrong activation codes this hour; try again later"
         case .denialNotFound(let reference): "no eligibility denial \(reference.prefix(64))"
+        case .credentialsNotSet: "the customer's PIN is not enrolled: set the credentials first"
+        case .credentialsSet: "the credentials are set and there is no PIN to prove them by: the back end resets them first"
         }
     }
 

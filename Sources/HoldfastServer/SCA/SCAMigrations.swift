@@ -13,12 +13,66 @@
 /// first half of an activation code (the row a code is for, so that wrong codes count against it), and
 /// `activation_failures`, the wrong codes given for it; `sca_activation_failures`, the wrong codes per hour over all
 /// sources (the tenant-wide budget), one row per hour.
+///
+/// Version 703, the keys behind the customer's credentials (docs/DESIGN.md "The SCA wallet's PIN"):
+/// `access_protection` may be `pinOrBiometric`; `pin_verifier` (SHA-256 of the device's PIN secret), `key_share` (the
+/// tenant's half of the key that unseals the PIN key, released after a right PIN), `pin_key` and `biometry_key` (the
+/// public keys that sign the `pin` and `biometry` proofs) and `proof_counter` (the last accepted proof's counter).
+/// SQLite cannot change a CHECK constraint, so its table is made again and the rows copied.
 enum SCAMigrations {
     static let migrations: [Migration] = [
         Migration(version: 700, name: "create sca_wallets, sca_policies and sca_events",
                   sqlite: tables(serial: "INTEGER PRIMARY KEY AUTOINCREMENT"), postgresql: tables(serial: "BIGSERIAL PRIMARY KEY")),
         Migration(version: 701, name: "create sca_eligibility and sca_eligibility_denials", sql: eligibility),
         Migration(version: 702, name: "add activation selectors and failure counts", sql: activationFailures),
+        Migration(version: 703, name: "add the credentials' keys, the PIN verifier and the proof counter",
+                  sqlite: credentialKeysSQLite, postgresql: credentialKeysPostgreSQL),
+    ]
+
+    private static let newColumns = ["pin_verifier TEXT", "key_share TEXT", "pin_key TEXT", "biometry_key TEXT",
+                                     "proof_counter BIGINT NOT NULL DEFAULT 0"]
+
+    private static let credentialKeysPostgreSQL = [
+        "ALTER TABLE sca_wallets DROP CONSTRAINT IF EXISTS sca_wallets_access_protection_check",
+        "ALTER TABLE sca_wallets ADD CONSTRAINT sca_wallets_access_protection_check CHECK (access_protection IN ('pin', 'biometric', 'pinOrBiometric', 'none'))",
+    ] + newColumns.map { "ALTER TABLE sca_wallets ADD COLUMN \($0)" }
+
+    private static let copiedColumns = """
+        id, application_id, user_id, state, access_protection, max_pin_attempts, pin_attempts_left, activation_code_hash, \
+        activation_expires_at, public_key, attestation_type, device_model, app_version, lock_reason, created_at, activated_at, \
+        deleted_at, activation_selector, activation_failures
+        """
+
+    private static let credentialKeysSQLite = [
+        """
+        CREATE TABLE sca_wallets_703 (
+            id TEXT PRIMARY KEY,
+            application_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'active', 'locked', 'deleted')),
+            access_protection TEXT NOT NULL CHECK (access_protection IN ('pin', 'biometric', 'pinOrBiometric', 'none')),
+            max_pin_attempts BIGINT NOT NULL,
+            pin_attempts_left BIGINT NOT NULL,
+            activation_code_hash TEXT UNIQUE,
+            activation_expires_at BIGINT NOT NULL,
+            public_key TEXT,
+            attestation_type TEXT,
+            device_model TEXT,
+            app_version TEXT,
+            lock_reason TEXT,
+            created_at BIGINT NOT NULL,
+            activated_at BIGINT,
+            deleted_at BIGINT,
+            activation_selector TEXT,
+            activation_failures BIGINT NOT NULL DEFAULT 0,
+            \(newColumns.joined(separator: ",\n    "))
+        )
+        """,
+        "INSERT INTO sca_wallets_703 (\(copiedColumns)) SELECT \(copiedColumns) FROM sca_wallets",
+        "DROP TABLE sca_wallets",
+        "ALTER TABLE sca_wallets_703 RENAME TO sca_wallets",
+        "CREATE INDEX sca_wallets_user ON sca_wallets (user_id, id)",
+        "CREATE INDEX sca_wallets_activation_selector ON sca_wallets (activation_selector)",
     ]
 
     private static let activationFailures = [

@@ -57,10 +57,14 @@ struct SCAPolicyService: Sendable {
 /// `POST /v1/sca/proofs/verify` (README "SCA wallet"): what the bank's back end asks of a proof it received with a
 /// request. Checked in this order, the first failure answered with its code: the proof's form (compact JWS, ES256,
 /// `typ` `sca-proof+jwt`, `kid` = `walletId`, exactly the documented members); the wallet (exists, activated, not
-/// locked, not deleted); the signature with the wallet's key; the policy covering the request; the signed `method`
-/// against the request's; the signed `{url, body}` against the one the policy makes of the request (`CanonicalJSON`); the pattern; `iat` within
-/// `maximumAge` (and not ahead by more than `skew`); and last, atomically on every node, that `jti` was never
-/// accepted before (the ephemeral store's replay part) and that `iat` is not before the store's epoch (README "A store that lost its memory").
+/// locked, not deleted); the signature with the wallet's key for the proof's `pattern` (the wallet key for `none`,
+/// the enrolled PIN key for `pin`, the biometry key for `biometry`: docs/DESIGN.md "The SCA wallet's PIN"); the
+/// wallet's device against the eligibility rules now (`DEVICE_NOT_ELIGIBLE`, `APP_SUNSET`); the policy covering the
+/// request; the signed `method` against the request's; the signed `{url, body}` against the one the policy makes of
+/// the request (`CanonicalJSON`); the pattern; `iat` within `maximumAge` (and not ahead by more than `skew`); then,
+/// atomically on every node, that `jti` was never accepted before (the ephemeral store's replay part) and that `iat`
+/// is not before the store's epoch (README "A store that lost its memory"); and last the proof counter, which must be
+/// above the last accepted one — a repeated or lower counter is a clone's, and locks the wallet (`FRAUD_SUSPICION`).
 struct SCAProofService: Sendable {
     static let maximumAge: TimeInterval = 300
     static let skew: TimeInterval = 60
@@ -68,6 +72,7 @@ struct SCAProofService: Sendable {
 
     let wallets: SCAWalletStore
     let policies: SCAPolicyService
+    let eligibility: SCAEligibilityService
     let replay: any EphemeralStore
 
     func verify(_ request: SCAProofVerifyRequest, now: Date) async throws -> SCAProofVerification {
@@ -93,9 +98,18 @@ struct SCAProofService: Sendable {
         case .pending: return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
         default: break
         }
-        guard let encoded = wallet.publicKey, let key = try? InstancePublicKey(encoded: encoded),
+        let signingKey = switch claims.pattern {
+        case .none: wallet.publicKey
+        case .pin: wallet.pinKey
+        case .biometry: wallet.biometryKey
+        }
+        guard let encoded = signingKey, let key = try? InstancePublicKey(encoded: encoded),
               (try? jws.verify(with: .p256(key.key), allowedAlgorithms: [.es256])) != nil else {
-            return invalid(SCAProofFailureCode.signatureInvalid, "the signature does not verify with the wallet's key", wallet: kid)
+            return invalid(SCAProofFailureCode.signatureInvalid,
+                           "the signature does not verify with the wallet's \(claims.pattern == .none ? "" : "\(claims.pattern.rawValue) ")key", wallet: kid)
+        }
+        if let refusal = try await ineligibility(of: wallet, now: now) {
+            return invalid(refusal.code, refusal.reason, wallet: kid)
         }
         guard let url = URL(string: request.url),
               let policy = SCAPolicy.matching(try await policies.policies(), method: request.method, url: url) else {
@@ -134,7 +148,46 @@ struct SCAProofService: Sendable {
             return invalid(SCAProofFailureCode.issuedBeforeStoreReset,
                            "the tenant's ephemeral store lost its memory after this proof was made; sign again", wallet: kid)
         }
+        let counter = claims.counter
+        // One conditional update in the common case; the wallet's row is read and locked only when it refuses.
+        var fresh: Bool? = true
+        if try await !wallets.advanceProofCounter(walletId: kid, to: counter) {
+            fresh = try await wallets.transaction { transaction -> Bool? in
+                guard let current = try await transaction.walletForUpdate(id: kid), current.state == .active else { return nil }
+                guard counter > current.proofCounter else {
+                    try await transaction.lock(id: kid, reason: .fraudSuspicion)
+                    try await transaction.appendEvent(walletId: kid, type: .locked, data: ["reason": .string(SCALockReason.fraudSuspicion.rawValue)],
+                                                      now: now)
+                    return false
+                }
+                try await transaction.setProofCounter(id: kid, counter)
+                return true
+            }
+        }
+        switch fresh {
+        case true?: break
+        case false?:
+            return invalid(SCAProofFailureCode.fraudSuspicion,
+                           "the proof's counter is not above the last accepted one: another copy of the wallet signs; the wallet is locked", wallet: kid)
+        case nil:
+            return invalid(SCAProofFailureCode.walletLocked, "the wallet was locked meanwhile", wallet: kid)
+        }
         return SCAProofVerification(valid: true, walletId: kid, userId: wallet.userId,
                                     pattern: claims.pattern)
+    }
+
+    /// The eligibility rules as they stand now, applied to the wallet's device (README "SCA wallet (back end)"): a
+    /// blocked model, or a version unsupported at once, is `DEVICE_NOT_ELIGIBLE`; a version past a rule's sunset date
+    /// is `APP_SUNSET`.
+    private func ineligibility(of wallet: SCAWalletStore.Credential, now: Date) async throws -> (code: SCAProofFailureCode, reason: String)? {
+        let rules = try await eligibility.rules()
+        if let model = wallet.deviceModel, rules.blockedDeviceModels.contains(model) {
+            return (SCAProofFailureCode.deviceIneligible, "the wallet's device model is blocked")
+        }
+        guard let rule = rules.unsupportedVersion(applicationId: wallet.applicationId, appVersion: wallet.appVersion, at: now) else { return nil }
+        if let sunset = rule.sunsetAt {
+            return (SCAProofFailureCode.appVersionSunset, "the wallet's app version is below \(rule.version), unsupported since \(HoldfastJSON.formatDate(sunset))")
+        }
+        return (SCAProofFailureCode.deviceIneligible, "the wallet's app version is below \(rule.version)")
     }
 }

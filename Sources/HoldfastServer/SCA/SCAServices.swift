@@ -12,7 +12,7 @@ public struct SCAServices: Sendable {
     let logger: Logger
     /// The back end's operations on wallets.
     let wallets: SCAWalletService
-    /// The device's calls with its wallet key: PIN attempts and the event feed.
+    /// The device's calls with its wallet key: PIN attempts, credentials and the event feed.
     let device: SCADeviceService
     let policies: SCAPolicyService
     let eligibility: SCAEligibilityService
@@ -37,7 +37,7 @@ public struct SCAServices: Sendable {
 
     /// The verification of the proofs the bank's back end receives, each accepted once on every node.
     func proofs(replay: any EphemeralStore) -> SCAProofService {
-        SCAProofService(wallets: walletStore, policies: policies, replay: replay)
+        SCAProofService(wallets: walletStore, policies: policies, eligibility: eligibility, replay: replay)
     }
 
     /// The `.wallet` routes' authentication.

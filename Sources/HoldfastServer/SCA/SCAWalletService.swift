@@ -32,7 +32,7 @@ struct SCAWalletService: Sendable {
         let protection = request.settings?.accessProtection ?? .pin
         if !protection.isKnown {
             errors.append(.init(field: "settings.accessProtection", code: ProblemDetails.FieldError.invalidValue,
-                                detail: #""pin", "biometric" or "none""#))
+                                detail: #""pin", "biometric", "pinOrBiometric" or "none""#))
         }
         let attempts = request.settings?.maxPinAttempts ?? Self.defaultMaxPinAttempts
         if !Self.maxPinAttemptsRange.contains(attempts) {
@@ -79,10 +79,12 @@ struct SCAWalletService: Sendable {
         }
     }
 
-    /// The customer's credentials are to be set again: the device asks for new ones at its next connection.
+    /// The customer's credentials are to be set again: the enrolled PIN secret, key share and keys are dropped (no
+    /// `pin` or `biometry` proof verifies until new ones are enrolled), and the device asks for new ones at its next
+    /// connection.
     func resetCredentials(id: String, now: Date) async throws -> SCAWallet {
         try await change(id: id, from: [.active, .locked], event: .credentialsReset, data: [:], now: now) { transaction in
-            try await transaction.restorePinAttempts(id: id)
+            try await transaction.setCredentials(id: id, pinVerifier: nil, keyShare: nil, pinKey: nil, biometryKey: nil)
         }
     }
 
@@ -92,7 +94,7 @@ struct SCAWalletService: Sendable {
     func updateSettings(id: String, _ settings: SCAWalletSettings, now: Date) async throws -> SCAWallet {
         var errors: [ProblemDetails.FieldError] = []
         if let protection = settings.accessProtection, !protection.isKnown {
-            errors.append(.init(field: "accessProtection", code: ProblemDetails.FieldError.invalidValue, detail: #""pin", "biometric" or "none""#))
+            errors.append(.init(field: "accessProtection", code: ProblemDetails.FieldError.invalidValue, detail: #""pin", "biometric", "pinOrBiometric" or "none""#))
         }
         if let attempts = settings.maxPinAttempts, !Self.maxPinAttemptsRange.contains(attempts) {
             errors.append(.init(field: "maxPinAttempts", code: ProblemDetails.FieldError.outOfRange,
@@ -106,7 +108,10 @@ struct SCAWalletService: Sendable {
         if let protection = settings.accessProtection { data["accessProtection"] = .string(protection.rawValue) }
         if let attempts = settings.maxPinAttempts { data["maxPinAttempts"] = .integer(Int64(attempts)) }
         return try await change(id: id, from: [.pending, .active, .locked], event: .settingsUpdated, data: data, now: now) { transaction in
-            if let protection = settings.accessProtection { try await transaction.setAccessProtection(id: id, protection) }
+            if let protection = settings.accessProtection, try await transaction.walletForUpdate(id: id)?.accessProtection != protection {
+                try await transaction.setAccessProtection(id: id, protection)
+                try await transaction.setCredentials(id: id, pinVerifier: nil, keyShare: nil, pinKey: nil, biometryKey: nil)
+            }
             if let attempts = settings.maxPinAttempts { try await transaction.setMaxPinAttempts(id: id, attempts) }
         }
     }

@@ -70,13 +70,43 @@ struct SCAWalletStore: Sendable {
             .orderBy("id").limit(limit).all().map(Self.wallet)
     }
 
-    /// A wallet's state and key, as a device call or a proof is checked against them; nil for an unknown wallet.
-    func credential(walletId: String) async throws -> (userId: String, state: SCAWalletState, publicKey: String?)? {
+    /// What a device call or a proof is checked against: the wallet's state, its keys and its device.
+    struct Credential: Sendable {
+        let userId: String
+        let applicationId: String
+        let state: SCAWalletState
+        /// The wallet key (possession): the device's calls and `none` proofs.
+        let publicKey: String?
+        /// The key of `pin` proofs, and of `biometry` proofs (docs/DESIGN.md "The SCA wallet's PIN").
+        let pinKey: String?
+        let biometryKey: String?
+        let deviceModel: String?
+        let appVersion: String?
+    }
+
+    /// A wallet's state, keys and device; nil for an unknown wallet.
+    func credential(walletId: String) async throws -> Credential? {
         guard ResourceID.isValid(walletId),
-              let row = try await database.sql.select().columns("user_id", "state", "public_key").from("sca_wallets")
-                .where("id", .equal, walletId).first() else { return nil }
-        return (try row.decode(column: "user_id", as: String.self), SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
-                try row.decode(column: "public_key", as: String?.self))
+              let row = try await database.sql.select()
+                .columns("user_id", "application_id", "state", "public_key", "pin_key", "biometry_key", "device_model", "app_version")
+                .from("sca_wallets").where("id", .equal, walletId).first() else { return nil }
+        return Credential(userId: try row.decode(column: "user_id", as: String.self),
+                          applicationId: try row.decode(column: "application_id", as: String.self),
+                          state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
+                          publicKey: try row.decode(column: "public_key", as: String?.self),
+                          pinKey: try row.decode(column: "pin_key", as: String?.self),
+                          biometryKey: try row.decode(column: "biometry_key", as: String?.self),
+                          deviceModel: try row.decode(column: "device_model", as: String?.self),
+                          appVersion: try row.decode(column: "app_version", as: String?.self))
+    }
+
+    /// The proof counter moved to `counter` when the wallet is active and its last accepted counter is below it, in one
+    /// conditional update (the common case of a proof verification); false otherwise.
+    func advanceProofCounter(walletId: String, to counter: Int64) async throws -> Bool {
+        !(try await database.sql.raw("""
+            UPDATE sca_wallets SET proof_counter = \(bind: counter) \
+            WHERE id = \(bind: walletId) AND state = 'active' AND proof_counter < \(bind: counter) RETURNING id
+            """).all()).isEmpty
     }
 
     /// A page of the activated (active or locked) wallets' devices, by id after `after`.
@@ -169,14 +199,47 @@ struct SCAWalletStore: Sendable {
         let db: any SQLDatabase
         let dialect: HoldfastDatabase.Dialect
 
-        /// The wallet's state and PIN attempts, its row held until the transaction ends; nil for an unknown wallet.
-        func walletForUpdate(id: String) async throws -> (state: SCAWalletState, pinAttemptsLeft: Int64, maxPinAttempts: Int64)? {
+        /// The columns a change decides on, the wallet's row held until the transaction ends.
+        struct LockedWallet: Sendable {
+            let state: SCAWalletState
+            let pinAttemptsLeft: Int64
+            let maxPinAttempts: Int64
+            let accessProtection: SCAAccessProtection
+            /// SHA-256 (hex) of the PIN secret; nil while no PIN is set.
+            let pinVerifier: String?
+            let keyShare: String?
+            let biometryKey: String?
+            let proofCounter: Int64
+        }
+
+        /// The wallet's row, held until the transaction ends; nil for an unknown wallet.
+        func walletForUpdate(id: String) async throws -> LockedWallet? {
             let lock = dialect == .postgresql ? " FOR UPDATE" : ""
             guard let row = try await db.raw("""
-                SELECT state, pin_attempts_left, max_pin_attempts FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)
+                SELECT state, pin_attempts_left, max_pin_attempts, access_protection, pin_verifier, key_share, biometry_key, proof_counter \
+                FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)
                 """).first() else { return nil }
-            return (SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)), try row.decode(column: "pin_attempts_left", as: Int64.self),
-                    try row.decode(column: "max_pin_attempts", as: Int64.self))
+            return LockedWallet(state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
+                                pinAttemptsLeft: try row.decode(column: "pin_attempts_left", as: Int64.self),
+                                maxPinAttempts: try row.decode(column: "max_pin_attempts", as: Int64.self),
+                                accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
+                                pinVerifier: try row.decode(column: "pin_verifier", as: String?.self),
+                                keyShare: try row.decode(column: "key_share", as: String?.self),
+                                biometryKey: try row.decode(column: "biometry_key", as: String?.self),
+                                proofCounter: try row.decode(column: "proof_counter", as: Int64.self))
+        }
+
+        /// The customer's credentials as enrolled (all nil: none, after a reset or a new protection); the attempts
+        /// back to the maximum.
+        func setCredentials(id: String, pinVerifier: String?, keyShare: String?, pinKey: String?, biometryKey: String?) async throws {
+            try await db.raw("""
+                UPDATE sca_wallets SET pin_verifier = \(bind: pinVerifier), key_share = \(bind: keyShare), pin_key = \(bind: pinKey), \
+                biometry_key = \(bind: biometryKey), pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
+                """).run()
+        }
+
+        func setProofCounter(id: String, _ counter: Int64) async throws {
+            try await db.raw("UPDATE sca_wallets SET proof_counter = \(bind: counter) WHERE id = \(bind: id)").run()
         }
 
         func wallet(id: String) async throws -> SCAWallet? {
@@ -192,10 +255,6 @@ struct SCAWalletStore: Sendable {
             try await db.raw("""
                 UPDATE sca_wallets SET state = 'active', lock_reason = NULL, pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
                 """).run()
-        }
-
-        func restorePinAttempts(id: String) async throws {
-            try await db.raw("UPDATE sca_wallets SET pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)").run()
         }
 
         func setAccessProtection(id: String, _ protection: SCAAccessProtection) async throws {

@@ -31,7 +31,7 @@ struct SCABench: AsyncParsableCommand {
     static let url = "https://api.bank.example/v1/beneficiaries"
     static let body: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185"),
                                           "accessTag": .string("bench")])
-    static let policies = #"[{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":["pin"]}]"#
+    static let policies = #"[{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":[]}]"#
     /// Proofs signed ahead per client: more than a client verifies in `seconds` at several times the target rate.
     var proofsPerClient: Int { max(200, Int(seconds * 12_000) / concurrency) }
 
@@ -43,7 +43,7 @@ struct SCABench: AsyncParsableCommand {
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
         let key = P256.Signing.PrivateKey()
-        let sample = try Self.proof(walletId: "00000000-0000-4000-8000-000000000000", key: JWSSigningKey(key), jti: "sample")
+        let sample = try Self.proof(walletId: "00000000-0000-4000-8000-000000000000", key: JWSSigningKey(key), jti: "sample", counter: 1)
         let parts = sample.split(separator: ".")
         let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
         guard let rawSignature = Base64URL.decode(String(parts[2])) else { throw CommandFailure(.failure, "the sample proof has no signature") }
@@ -71,8 +71,9 @@ struct SCABench: AsyncParsableCommand {
             let (walletId, key) = try await activateWallet(admin: admin, target: target, applicationId: applicationId, user: "bench-\(index)")
             var proofs: [[UInt8]] = []
             proofs.reserveCapacity(proofsPerClient)
-            for _ in 0..<proofsPerClient {
-                let proof = try Self.proof(walletId: walletId, key: key, jti: UUID().uuidString)
+            for index in 0..<proofsPerClient {
+                // Verified in the order signed, so that each counter is above the last accepted one.
+                let proof = try Self.proof(walletId: walletId, key: key, jti: UUID().uuidString, counter: Int64(index + 1))
                 proofs.append(Array(try HoldfastJSON.encode(SCAProofVerifyRequest(proof: proof, method: "POST", url: Self.url, body: Self.body))))
             }
             clients.append(Client(connection: try await BenchConnection.connect(host: target.host, port: target.port), key: scaKey, requests: proofs))
@@ -109,10 +110,12 @@ struct SCABench: AsyncParsableCommand {
         return (wallet.walletId, JWSSigningKey(key))
     }
 
-    static func proof(walletId: String, key: JWSSigningKey, jti: String) throws -> String {
+    /// A possession (`none`) proof, signed with the wallet key: the PIN and biometry keys sign only on a device.
+    static func proof(walletId: String, key: JWSSigningKey, jti: String, counter: Int64) throws -> String {
         let payload = try SCAPayload(method: "POST", url: url, body: body, policy: nil)
-        let claims = SCAProofClaims(method: payload.method, url: payload.url, body: payload.body, message: "Add Alex Martin as a beneficiary", pattern: .pin,
-                                    signatureInputData: .null, walletId: walletId, iat: Int64(Date().timeIntervalSince1970), jti: jti)
+        let claims = SCAProofClaims(method: payload.method, url: payload.url, body: payload.body, message: "Add Alex Martin as a beneficiary", pattern: .none,
+                                    signatureInputData: .null, walletId: walletId, iat: Int64(Date().timeIntervalSince1970), jti: jti,
+                                    counter: counter)
         return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: key).compactSerialization
     }
 

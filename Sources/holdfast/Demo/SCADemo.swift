@@ -27,7 +27,7 @@ enum SCADemo {
         let manager = try WalletManager(seams: seams, configuration: WalletConfiguration(
             platform: PlatformConfiguration(tenantHost: tenant, applicationId: applicationId), appVersion: "1.0.0"))
         let wallet = try await recorder.stepProducing("sca-provision", "Provision the wallet and set the PIN",
-                                                      "The device checks its eligibility, makes the wallet key and registers it with the activation code (challenge, binding nonce, assertion); the first connect asks for new credentials, and the PIN seals the signing capability (scrypt, AES-GCM).") {
+                                                      "The device checks its eligibility, makes the wallet key and registers it with the activation code (challenge, binding nonce, assertion); the first connect asks for new credentials: the PIN's secret (scrypt, HMAC) is enrolled with the tenant, with the key share that seals the PIN key (HKDF, AES-GCM) and that only the tenant releases.") {
             guard case .deviceEligible = await manager.provisioning.checkEligibility() else { throw CommandFailure(.failure, "the device is not eligible") }
             if case .provisioningError(let error) = await manager.provisioning.provision(activationCode: created.activationCode) { throw error }
             guard case .credentialsRequired(.new) = await manager.connect() else { throw CommandFailure(.failure, "expected credentialsRequired(.new)") }
@@ -38,7 +38,7 @@ enum SCADemo {
         }
         let body = try JSONValue(json: Array(Self.beneficiary.utf8))
         let proof = try await recorder.stepProducing("sca-sign", "Sign a beneficiary creation with the PIN",
-                                                     "The policy signs every field but the transport's accessTag; the device asks for the PIN and signs {method, url, body, message, pattern, signatureInputData, walletId, iat, jti} with the wallet key (ES256, typ sca-proof+jwt).") {
+                                                     "The policy signs every field but the transport's accessTag; the device asks for the PIN and signs {method, url, body, message, pattern, signatureInputData, walletId, iat, jti, counter} with the PIN key, unlocked by the tenant's share after it checked the PIN (ES256, typ sca-proof+jwt).") {
             let payload = try await manager.payload(method: "POST", url: Self.beneficiaryURL, body: body)
             let signature = CustomerAuthenticatedSignature(patternName: .pin, message: "Add Alex Martin as a beneficiary",
                                                            signatureType: .localJws, payload: payload)
@@ -46,7 +46,7 @@ enum SCADemo {
             return (jws, [.init("proof", String(jws.prefix(48)) + "…"), .init("signedBody", String(decoding: try payload.body.jsonBytes(), as: UTF8.self))])
         }
         try await recorder.step("sca-verify", "The bank's back end verifies the proof",
-                                "POST \(SCARoutes.Template.verifyProof) with the request the bank received: the wallet's key, its state, the policy's {url, body}, the pattern, freshness, and the jti once — a replay is refused.") {
+                                "POST \(SCARoutes.Template.verifyProof) with the request the bank received: the pattern's key, the wallet's state and eligibility, the policy's {url, body}, the pattern, freshness, the jti once — a replay is refused — and a counter above the last.") {
             let first = try await verify(admin, proof: proof, body: body)
             guard first.valid else { throw CommandFailure(.failure, "refused: \(first.code ?? "-")") }
             let replay = try await verify(admin, proof: proof, body: body)
@@ -55,7 +55,7 @@ enum SCADemo {
                     .init("replay", SCAProofFailureCode.replayed.rawValue)]
         }
         try await recorder.step("sca-lockout", "Three wrong PINs lock the wallet",
-                                "Each wrong PIN is spent on the device before it is tried and reported to the tenant; the third locks the wallet on both sides, and the right PIN no longer helps.") {
+                                "Only the tenant can tell a wrong PIN (the device stores nothing to check one against): it counts each, and the third locks the wallet on both sides; the right PIN no longer helps.") {
             let signature = CustomerAuthenticatedSignature(patternName: .pin, message: "Add Alex Martin as a beneficiary",
                                                            payload: try await manager.payload(method: "POST", url: Self.beneficiaryURL, body: body))
             var codes: [String] = []
