@@ -15,7 +15,7 @@ import Testing
     func afterInitializeTheSDKRegistersAndRenewsByItself(_ backend: EndToEndBackend) async throws {
         let clock = ManualClock(Date())
         try await backend.withTenant(clock: clock) { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication(maxTimeOfflineInSecs: 3_600).id)
+            let applicationId = try #require(try await tenant.createIOSApplication(maxTimeOfflineInSecs: 86_400).id)
             let scheduler = ManualTetheringScheduler()
             let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId, clock: clock, scheduler: scheduler)
             var events = device.holder.tetheringEvents.makeAsyncIterator()
@@ -27,7 +27,7 @@ import Testing
             #expect(try await tenant.admin.instances(applicationId: applicationId).data.map(\.id) == [state.instanceId])
             // The next pass is at 75 % of the license's life; there the license is renewed.
             let delay = try #require(await scheduler.scheduledDelay)
-            #expect(abs(delay - 2_700) <= 2, "\(delay)")
+            #expect(abs(delay - 64_800) <= 2, "\(delay)")
             clock.advance(by: delay)
             await scheduler.runScheduled()
             guard case .renewed(let license) = await events.next() else { Issue.record("not renewed"); return }
@@ -37,7 +37,7 @@ import Testing
             #expect(try await device.holder.registerDevice() == .alreadyRegistered(instanceId: state.instanceId))
 
             // Offline at the next renewal point: renewal failed, then a backoff; back online, the next pass renews.
-            clock.advance(by: 2_700)
+            clock.advance(by: 64_800)
             device.network.isOnline = false
             await scheduler.runScheduled()
             guard case .renewalFailed(let failure) = await events.next() else { Issue.record("no renewalFailed"); return }
@@ -50,7 +50,7 @@ import Testing
 
             // Revoked by an admin: the next pass learns it, forgets the registration and stops.
             try await tenant.admin.deleteInstance(applicationId: applicationId, instanceId: state.instanceId)
-            clock.advance(by: 2_700)
+            clock.advance(by: 64_800)
             await scheduler.runScheduled()
             var revoked = false
             for _ in 0 ..< 2 where !revoked { revoked = await events.next() == .revoked(instanceId: state.instanceId) }
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    /// Past `maxTimeOfflineInSecs` the credential operations fail with LICENSE_EXPIRED until a renewal succeeds, which
+    /// Past `maxTimeOfflineInSecs` (one day, the smallest the tenant takes) the credential operations fail with LICENSE_EXPIRED until a renewal succeeds, which
     /// the SDK makes itself as soon as the tenant answers. The moved clock is the device's and the tenant's.
     @Test(arguments: EndToEndBackend.available)
     func pastTheOfflineLimitCredentialOperationsFailUntilRenewed(_ backend: EndToEndBackend) async throws {
@@ -68,7 +68,7 @@ import Testing
         try await PresentationEndToEndTests.withLocalhostTenant(backend, clock: clock) { tenant in
             try await CredentialsEndToEndTests.configure(tenant)
             let iacas = try await tenant.admin.iacas()
-            let application = try await tenant.createIOSApplication(maxTimeOfflineInSecs: 3_600)
+            let application = try await tenant.createIOSApplication(maxTimeOfflineInSecs: 86_400)
             // The SDK talks to the tenant by its public URL, which DPoP proofs name.
             let localhost = tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
             let device = try await SimulatedDevice.make(tenant: tenant, applicationId: try #require(application.id), clock: clock,
@@ -76,6 +76,7 @@ import Testing
             let holder = device.holder
             _ = try await holder.registerDevice()
             _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))
+            _ = try await holder.addTrustedVerifierCertificates(try await tenant.admin.verifierCAs().data.map(\.certificatePem))
             let offerURI = try await CredentialsEndToEndTests.offer(tenant, txCode: false).offerUri
             let credentialId = try #require(try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: offerURI)).first).id
             let session = try await PresentationEndToEndTests.session(tenant, #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(PresentationEndToEndTests.query)}"#)
@@ -84,7 +85,7 @@ import Testing
 
             // Offline, just before the expiry: everything still works from what the device holds.
             device.network.isOnline = false
-            clock.advance(by: 3_599)
+            clock.advance(by: 86_399)
             #expect(try await holder.getCredential(credentialId: credentialId, skipStatusCheck: true).verificationResult.verified)
             // At the expiry: get, present, claim — LICENSE_EXPIRED.
             clock.advance(by: 1)
