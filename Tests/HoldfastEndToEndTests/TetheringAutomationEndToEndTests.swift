@@ -3,6 +3,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastSDK
+import HoldfastServer
 import JOSE
 @testable import holdfast
 import Testing
@@ -173,9 +174,37 @@ import Testing
     }
 }
 
-/// README "Registration errors", the rows that the real tenant produces from a simulated device over HTTP (the nonce
-/// mismatch of an attestation needs a platform attestation, which the tenant's own tests forge: `RegistrationTests`).
+/// README "Registration errors", one test per row, from a simulated device to the real tenant over HTTP.
 @Suite struct RegistrationErrorEndToEndTests {
+    /// A nonce mismatch is the tenant's INVALID_CHALLENGE, and the SDK fetches a new challenge and starts again; an
+    /// attestation that never matches ends, after the bounded restarts, in INVALID_CHALLENGE.
+    @Test(arguments: EndToEndBackend.available)
+    func aNonceMismatchFetchesANewChallengeAndRestarts(_ backend: EndToEndBackend) async throws {
+        let keystore = try SimulatedAndroidKeystore(wrongNonces: 1)
+        var tethering = TetheringConfiguration()
+        tethering.androidTrustedRoots = try keystore.roots
+        try await backend.withTenant(tethering: tethering) { tenant in
+            let applicationId = try #require(try await tenant.createAndroidApplication(requiresAttestation: true).id)
+            let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId, secureArea: keystore,
+                                                        platformAttestation: keystore)
+            guard case .registered = try await device.holder.registerDevice() else { Issue.record("not registered"); return }
+            let challenges = await keystore.attestedChallenges
+            #expect(challenges.count == 2)
+            #expect(challenges.first == [UInt8](repeating: 1, count: 32) && challenges.last != challenges.first)
+            #expect(try await tenant.admin.instances(applicationId: applicationId).data.map(\.appAttestationType) == [.keyAttestation])
+
+            let other = try #require(try await tenant.createAndroidApplication(requiresAttestation: true).id)
+            await keystore.setWrongNonces(10)
+            let stubborn = try await SimulatedDevice.make(tenant: tenant, applicationId: other, secureArea: keystore,
+                                                          platformAttestation: keystore)
+            let error = await expectHoldfastError(.invalidChallenge) { try await stubborn.holder.registerDevice() }
+            #expect(error?.httpStatus == 400)
+            // The first attempt and RetryPolicy's two restarts, each with a new challenge.
+            #expect(await keystore.attestedChallenges.count == 2 + 3)
+            #expect(try await tenant.admin.instances(applicationId: other).data.isEmpty)
+        }
+    }
+
     /// A secure area whose signatures are over another message than the one asked: the tenant's assertion check fails.
     actor MisSigningSecureArea: SecureArea {
         private var keys: [String: P256.Signing.PrivateKey] = [:]
