@@ -52,7 +52,11 @@ public actor Tethering {
             headers[HoldfastHeaders.devMode] = HoldfastHeaders.devModeEnabled
         }
         #endif
-        if configuration != platformConfiguration { automationGeneration += 1 }
+        if configuration != platformConfiguration {
+            // The automatic work was for the previous configuration: `startAutomaticTethering()` starts it anew.
+            automationGeneration += 1
+            automationRunning = false
+        }
         configuration = platformConfiguration
         client = TenantClient(baseURL: baseURL, transport: seams.transport, clock: seams.clock, extraHeaders: headers)
         store = TetheringStore(storage: seams.secureStorage, applicationId: platformConfiguration.applicationId)
