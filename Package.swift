@@ -236,7 +236,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
-            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR", "StatusList",
+            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR", "StatusList", "Attestation",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

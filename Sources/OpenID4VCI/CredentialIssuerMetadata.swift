@@ -91,11 +91,15 @@ public struct CredentialIssuerMetadata: Codable, Sendable, Hashable {
         public var display: [CredentialDisplay]?
         /// `claims` at the top level, as drafts before 1.0 had it.
         public var claims: Claims?
+        /// `client_attestation`, Holdfast's extension member (README "Credentials"; §12.2.4 allows others): `required`
+        /// or `optional` — whether the token endpoint demands OAuth client attestation for this configuration.
+        /// Absent means required.
+        public var clientAttestation: String?
 
         public init(format: String, scope: String? = nil, doctype: String? = nil,
                     cryptographicBindingMethodsSupported: [String]? = nil, credentialSigningAlgValuesSupported: [JSONValue]? = nil,
                     proofTypesSupported: [String: ProofTypeMetadata]? = nil, credentialMetadata: CredentialMetadata? = nil,
-                    display: [CredentialDisplay]? = nil, claims: Claims? = nil) {
+                    display: [CredentialDisplay]? = nil, claims: Claims? = nil, clientAttestation: String? = nil) {
             self.format = format
             self.scope = scope
             self.doctype = doctype
@@ -105,10 +109,12 @@ public struct CredentialIssuerMetadata: Codable, Sendable, Hashable {
             self.credentialMetadata = credentialMetadata
             self.display = display
             self.claims = claims
+            self.clientAttestation = clientAttestation
         }
 
         enum CodingKeys: String, CodingKey {
             case format, scope, doctype, display, claims
+            case clientAttestation = "client_attestation"
             case cryptographicBindingMethodsSupported = "cryptographic_binding_methods_supported"
             case credentialSigningAlgValuesSupported = "credential_signing_alg_values_supported"
             case proofTypesSupported = "proof_types_supported"

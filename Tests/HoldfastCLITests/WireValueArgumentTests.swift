@@ -63,3 +63,20 @@ import Testing
         #expect(help.contains("openid4vp-1.0, 18013-7-2024") && help.contains("cross-device, same-device"))
     }
 }
+
+/// `--client-attestation` of `admin credentials configurations create` (README "Credentials"): the two values, no other.
+@Suite struct ClientAttestationArgumentTests {
+    @Test func clientAttestationTakesRequiredOrOptional() throws {
+        for value in ["required", "optional"] {
+            let create = try CredentialsCommand.Configurations.Create.parse(["{}", "--client-attestation", value])
+            #expect(create.clientAttestation?.rawValue == value)
+        }
+        #expect(try CredentialsCommand.Configurations.Create.parse(["{}"]).clientAttestation == nil)
+        do {
+            _ = try CredentialsCommand.Configurations.Create.parse(["{}", "--client-attestation", "sometimes"])
+            Issue.record("--client-attestation sometimes was taken")
+        } catch {
+            #expect(CredentialsCommand.Configurations.Create.exitCode(for: error) == .validationFailure)
+        }
+    }
+}

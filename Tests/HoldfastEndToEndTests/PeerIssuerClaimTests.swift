@@ -117,7 +117,8 @@ struct PeerIssuerClaimTests {
             let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("wallet"), applicationId: "holdfast-sdk")
             let holder = MobileCredentialHolder(seams: PlatformSeams(
                 secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
-                transport: PeerRoutingTransport(issuer: issuer, network: URLSessionTransport(timeout: 30))))
+                transport: PeerRoutingTransport(issuer: issuer, network: URLSessionTransport(timeout: 30)),
+                tetheringScheduler: ManualTetheringScheduler()))
             try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: tenant.baseURL,
                                                                                    applicationId: try #require(application.id)))
             _ = try await holder.registerDevice()

@@ -77,7 +77,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("wallet"), applicationId: "holdfast-sdk")
         let network = RecordingTransport(URLSessionTransport(timeout: 15))
         let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
-                                                                 transport: network))
+                                                                 transport: network, tetheringScheduler: ManualTetheringScheduler()))
         // The SDK talks to the tenant by its public URL, which DPoP proofs name.
         try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
                                                                                applicationId: try #require(application.id)))
@@ -234,7 +234,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
             let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("attacker"), applicationId: "holdfast-sdk")
             let secureArea = SoftwareSecureArea(storage: storage)
             let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea,
-                                                                     transport: URLSessionTransport(timeout: 15)))
+                                                                     transport: URLSessionTransport(timeout: 15),
+                                                                     tetheringScheduler: ManualTetheringScheduler()))
             try await holder.initialize(platformConfiguration: PlatformConfiguration(
                 tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"), applicationId: try #require(application.id)))
             _ = try await holder.registerDevice()

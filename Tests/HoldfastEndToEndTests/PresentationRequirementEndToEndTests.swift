@@ -48,7 +48,8 @@ import Testing
         let application = try await tenant.createIOSApplication()
         let storage = FileSecureStorage(directory: tenant.scratch.appendingPathComponent("requirements-wallet"), applicationId: "holdfast-sdk")
         let secureArea = SoftwareSecureArea(storage: storage)
-        let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea, transport: URLSessionTransport(timeout: 15)))
+        let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea, transport: URLSessionTransport(timeout: 15),
+                                                                 tetheringScheduler: ManualTetheringScheduler()))
         try await holder.initialize(platformConfiguration: PlatformConfiguration(
             tenantHost: tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost"), applicationId: try #require(application.id)))
         _ = try await holder.registerDevice()

@@ -15,19 +15,25 @@ struct SimulatedDevice: Sendable {
 
     static func make(tenant: EndToEndTenant, applicationId: String, clock: any HoldfastClock = SystemClock(),
                      secureArea: (any SecureArea)? = nil, externalReferenceId: String? = nil,
-                     developmentIntegrityBypass: Bool = false) async throws -> SimulatedDevice {
+                     developmentIntegrityBypass: Bool = false,
+                     scheduler: any TetheringScheduler = ManualTetheringScheduler(),
+                     platformAttestation: any PlatformAttestation = UnavailablePlatformAttestation(),
+                     configure: (inout PlatformConfiguration) -> Void = { _ in }) async throws -> SimulatedDevice {
         let directory = tenant.scratch.appendingPathComponent(UUID().uuidString)
         let storage = FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
         let network = SwitchableTransport(URLSessionTransport(timeout: 10))
+        // Tethering is driven by the test: explicit calls, or the scheduler's pass when the test runs it.
         let seams = PlatformSeams(secureStorage: storage, secureArea: secureArea ?? SoftwareSecureArea(storage: storage),
-                                  transport: network, clock: clock,
-                                  deviceInfo: DeviceInfo(deviceModel: "Simulated", deviceMake: "Holdfast", osVersion: "Linux e2e"))
+                                  platformAttestation: platformAttestation, transport: network, clock: clock,
+                                  deviceInfo: DeviceInfo(deviceModel: "Simulated", deviceMake: "Holdfast", osVersion: "Linux e2e"),
+                                  tetheringScheduler: scheduler)
         let holder = MobileCredentialHolder(seams: seams)
         var configuration = PlatformConfiguration(tenantHost: tenant.baseURL, applicationId: applicationId,
                                                   retryPolicy: testRetryPolicy, externalReferenceId: externalReferenceId)
         #if DEBUG
         configuration.developmentIntegrityBypass = developmentIntegrityBypass
         #endif
+        configure(&configuration)
         try await holder.initialize(platformConfiguration: configuration)
         return SimulatedDevice(holder: holder, network: network, stateDirectory: directory)
     }

@@ -1,4 +1,5 @@
 #if canImport(Security) && canImport(LocalAuthentication) && canImport(Darwin)
+import DeviceCheck
 import Foundation
 import LocalAuthentication
 import Security
@@ -42,6 +43,14 @@ struct AppleSeamTests {
         #expect(LocalAuthenticationCode.appCancel == LAError.Code.appCancel.rawValue)
         #expect(LocalAuthenticationCode.invalidContext == LAError.Code.invalidContext.rawValue)
         #expect(LocalAuthenticationCode.notInteractive == LAError.Code.notInteractive.rawValue)
+    }
+
+    @Test func appAttestCodesAreDCErrorValues() {
+        #expect(AppAttestErrorCode.unknownSystemFailure == DCError.Code.unknownSystemFailure.rawValue)
+        #expect(AppAttestErrorCode.featureUnsupported == DCError.Code.featureUnsupported.rawValue)
+        #expect(AppAttestErrorCode.invalidInput == DCError.Code.invalidInput.rawValue)
+        #expect(AppAttestErrorCode.invalidKey == DCError.Code.invalidKey.rawValue)
+        #expect(AppAttestErrorCode.serverUnavailable == DCError.Code.serverUnavailable.rawValue)
     }
 
     @Test func deviceInfoNamesTheModel() {

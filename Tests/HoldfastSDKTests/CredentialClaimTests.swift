@@ -199,7 +199,8 @@ struct TenantAndIssuer: HTTPTransport {
         secureArea = SoftwareSecureArea(storage: storage)
         holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: secureArea,
                                                              transport: TenantAndIssuer(tenant: tenant, issuer: issuer), clock: clock,
-                                                             sleeper: RecordingSleeper(), jitter: { 1.0 }))
+                                                             sleeper: RecordingSleeper(), jitter: { 1.0 },
+                                                             tetheringScheduler: ManualTetheringScheduler()))
         try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
         _ = try await holder.registerDevice()
     }

@@ -128,7 +128,8 @@ actor ScriptedVerifier {
                                         issuerIACA: await issuer.iaca, clock: clock)
         let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
                                                                  transport: TenantAndIssuer(tenant: tenant, issuer: issuer, verifier: verifier),
-                                                                 clock: clock, sleeper: RecordingSleeper(), jitter: { 1.0 }))
+                                                                 clock: clock, sleeper: RecordingSleeper(), jitter: { 1.0 },
+                                                                 tetheringScheduler: ManualTetheringScheduler()))
         try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
         _ = try await holder.registerDevice()
         _ = try await holder.addTrustedIssuerCertificates([await issuer.iacaPEM])

@@ -43,17 +43,24 @@ actor ScriptedAttestation: PlatformAttestation {
     static let assertPrefix = Array("FAKE-ASSERT".utf8)
     var failuresBeforeSuccess = 0
     var unavailable = false
+    /// Attestations that answer "not right now" (Apple's service unreachable) before the platform attests again.
+    var temporarilyUnavailableTimes = 0
     private(set) var attestCalls = 0
     private(set) var assertCalls = 0
 
-    init(failuresBeforeSuccess: Int = 0, unavailable: Bool = false) {
+    init(failuresBeforeSuccess: Int = 0, unavailable: Bool = false, temporarilyUnavailableTimes: Int = 0) {
         self.failuresBeforeSuccess = failuresBeforeSuccess
         self.unavailable = unavailable
+        self.temporarilyUnavailableTimes = temporarilyUnavailableTimes
     }
 
     func attestKey(clientDataHash: [UInt8]) async throws(PlatformAttestationError) -> PlatformAttestationPayload {
         attestCalls += 1
         if unavailable { throw .unavailable("scripted") }
+        if temporarilyUnavailableTimes > 0 {
+            temporarilyUnavailableTimes -= 1
+            throw .temporarilyUnavailable("scripted: the attestation service cannot be reached")
+        }
         if failuresBeforeSuccess > 0 {
             failuresBeforeSuccess -= 1
             throw .failed("scripted failure")

@@ -8,6 +8,8 @@ struct TestRig {
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let storage = MemorySecureStorage()
     let sleeper = RecordingSleeper()
+    /// Automatic tethering runs only when a test runs the scheduled pass.
+    let scheduler = ManualTetheringScheduler()
     let tenant: FakeTenant
     let attestation: any PlatformAttestation
     let secureArea: SoftwareSecureArea
@@ -19,23 +21,26 @@ struct TestRig {
         self.attestation = attestation ?? UnavailablePlatformAttestation()
         secureArea = SoftwareSecureArea(storage: storage)
         holder = MobileCredentialHolder(seams: Self.seams(storage: storage, secureArea: secureArea, attestation: self.attestation,
-                                                          tenant: tenant, clock: clock, sleeper: sleeper))
+                                                          tenant: tenant, clock: clock, sleeper: sleeper, scheduler: scheduler))
         var configuration = PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1", retryPolicy: retryPolicy)
         configure(&configuration)
         try await holder.initialize(platformConfiguration: configuration)
     }
 
     static func seams(storage: MemorySecureStorage, secureArea: SoftwareSecureArea, attestation: any PlatformAttestation,
-                      tenant: FakeTenant, clock: ManualClock, sleeper: RecordingSleeper) -> PlatformSeams {
+                      tenant: FakeTenant, clock: ManualClock, sleeper: RecordingSleeper,
+                      scheduler: ManualTetheringScheduler) -> PlatformSeams {
         PlatformSeams(secureStorage: storage, secureArea: secureArea, platformAttestation: attestation, transport: tenant,
                       clock: clock, sleeper: sleeper,
-                      deviceInfo: DeviceInfo(deviceModel: "sim-1", deviceMake: "Holdfast", osVersion: "1.0"), jitter: { 1.0 })
+                      deviceInfo: DeviceInfo(deviceModel: "sim-1", deviceMake: "Holdfast", osVersion: "1.0"), jitter: { 1.0 },
+                      tetheringScheduler: scheduler)
     }
 
     /// A second holder on the same device storage and tenant: what the app sees after a restart.
     func restartedHolder() async throws -> MobileCredentialHolder {
         let holder = MobileCredentialHolder(seams: Self.seams(storage: storage, secureArea: secureArea, attestation: attestation,
-                                                              tenant: tenant, clock: clock, sleeper: sleeper))
+                                                              tenant: tenant, clock: clock, sleeper: sleeper,
+                                                              scheduler: ManualTetheringScheduler()))
         try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
         return holder
     }

@@ -9,7 +9,8 @@ struct TetheringTests {
     /// A `Tethering` on the rig's device and tenant, configured for `app-1`, not through a holder.
     private func tethering(on rig: TestRig) async throws -> Tethering {
         let tethering = Tethering(seams: TestRig.seams(storage: rig.storage, secureArea: rig.secureArea, attestation: rig.attestation,
-                                                       tenant: rig.tenant, clock: rig.clock, sleeper: rig.sleeper))
+                                                       tenant: rig.tenant, clock: rig.clock, sleeper: rig.sleeper,
+                                                       scheduler: ManualTetheringScheduler()))
         try await tethering.configure(PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
         return tethering
     }

@@ -28,7 +28,7 @@ import Testing
             "\#(id)":{"format":"mso_mdoc","doctype":"\#(docType)","scope":"\#(id)",
             "cryptographic_binding_methods_supported":["cose_key"],"credential_signing_alg_values_supported":[-7],
             "proof_types_supported":{"jwt":{"proof_signing_alg_values_supported":["ES256"]}},
-            "credential_metadata":\#(metadata),"display":[\#(display)]}
+            "credential_metadata":\#(metadata),"display":[\#(display)],"client_attestation":"required"}
             """#
     }
 

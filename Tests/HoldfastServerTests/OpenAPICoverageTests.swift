@@ -185,6 +185,7 @@ import Testing
         ("SCAProofVerification", ["code"], SCAProofFailureCode.all.map(\.rawValue)),
         ("SCAEligibilityCheckResponse", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
         ("SCAEligibilityDenial", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
+        ("CredentialConfiguration", ["clientAttestation"], ClientAttestationRequirement.all.map(\.rawValue)),
     ]
 
     @Test func wireValueSetsAreDocumented() throws {

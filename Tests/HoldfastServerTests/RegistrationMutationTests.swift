@@ -132,7 +132,8 @@ import TestSupport
                             got: try await Self.send(kit, android, try await androidBody { try chain(stranger, $0, $1) }))
             campaign.record("Android attestation of another key", oneOf: ["INVALID_ATTESTATION", "ATTESTATION_FAILED"],
                             got: try await Self.send(kit, android, try await androidBody { _, nonce in try chain(kit.authority, P256.Signing.PrivateKey(), nonce) }))
-            campaign.record("Android attestation over another nonce", oneOf: ["INVALID_ATTESTATION", "ATTESTATION_FAILED"],
+            // README "Registration errors": a nonce mismatch is INVALID_CHALLENGE.
+            campaign.record("Android attestation over another nonce", expected: "INVALID_CHALLENGE",
                             got: try await Self.send(kit, android, try await androidBody { key, _ in try chain(kit.authority, key, Array(repeating: 1, count: 32)) }))
             // Each signed byte of the leaf flipped.
             let leafLength = try chain(kit.authority, P256.Signing.PrivateKey(), Array(repeating: 0, count: 32))[0].count

@@ -147,7 +147,8 @@ import Testing
         }
     }
 
-    @Test func appAttestOverAnotherNonceFails() async throws {
+    /// README "Registration errors": a nonce mismatch is INVALID_CHALLENGE (the device starts again with a new one).
+    @Test func appAttestOverAnotherNonceIsInvalidChallenge() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)
             let challenge = try await kit.challenge(id)
@@ -157,8 +158,22 @@ import Testing
             let request = try ServerTestKit.registration(challenge: challenge, key: .init(),
                                                             attestation: .appAttest(attestationObject: object, keyId: appKey.keyId))
             let response = try await kit.register(id, request)
-            #expect(response.status == .forbidden)
-            #expect(response.problemCode == "ATTESTATION_FAILED")
+            #expect(response.status == .badRequest)
+            #expect(response.problemCode == "INVALID_CHALLENGE")
+        }
+    }
+
+    /// The same rule for Android Key Attestation: an attestationChallenge that is not the binding nonce.
+    @Test func androidAttestationOverAnotherNonceIsInvalidChallenge() async throws {
+        try await ServerTestKit.run(.sqlite) { kit in
+            let id = try #require(try await kit.createApplication(ServerTestKit.androidApplication()).id)
+            let key = P256.Signing.PrivateKey()
+            let chain = try kit.authority.androidChain(instanceKey: key.publicKey, challenge: [UInt8](repeating: 1, count: 32),
+                                                       packageName: "com.example.wallet", signingDigest: ServerTestKit.signingDigest)
+            let response = try await kit.register(id, try ServerTestKit.registration(
+                challenge: try await kit.challenge(id), key: key, attestation: .androidKeyAttestation(certificateChain: chain)))
+            #expect(response.status == .badRequest)
+            #expect(response.problemCode == "INVALID_CHALLENGE", "\(response.text)")
         }
     }
 

@@ -43,7 +43,8 @@ public struct StatusListSettings: Codable, Sendable, Hashable {
 
 /// `POST /v1/credentials/mobile/configurations`: an mDoc the tenant issues. `nameSpaces`, when given, lists every
 /// element an offer may carry; `validForDays` defaults to 365 and `revocable` to true (the mDoc then carries a
-/// status list reference). `id` may be chosen (letters, digits, `.`, `_`, `-`); `createdAt` is the server's.
+/// status list reference); `clientAttestation` (`required` by default) says whether the token endpoint demands a
+/// client attestation for it. `id` may be chosen (letters, digits, `.`, `_`, `-`); `createdAt` is the server's.
 public struct CredentialConfiguration: Codable, Sendable, Hashable {
     public var id: String?
     public var docType: String
@@ -51,16 +52,19 @@ public struct CredentialConfiguration: Codable, Sendable, Hashable {
     public var display: CredentialDisplay
     public var validForDays: Int?
     public var revocable: Bool?
+    public var clientAttestation: ClientAttestationRequirement?
     public var createdAt: Date?
 
     public init(id: String? = nil, docType: String, nameSpaces: [String: [String]]? = nil, display: CredentialDisplay,
-                validForDays: Int? = nil, revocable: Bool? = nil, createdAt: Date? = nil) {
+                validForDays: Int? = nil, revocable: Bool? = nil, clientAttestation: ClientAttestationRequirement? = nil,
+                createdAt: Date? = nil) {
         self.id = id
         self.docType = docType
         self.nameSpaces = nameSpaces
         self.display = display
         self.validForDays = validForDays
         self.revocable = revocable
+        self.clientAttestation = clientAttestation
         self.createdAt = createdAt
     }
 }

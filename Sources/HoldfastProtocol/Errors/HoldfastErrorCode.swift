@@ -109,6 +109,9 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let registrationInProgress: Self = "REGISTRATION_IN_PROGRESS"
     /// `initialize(platformConfiguration:)` was not called: tethering is unavailable.
     public static let notConfigured: Self = "NOT_CONFIGURED"
+    /// The issuer requires client attestation (a wallet attestation) and this SDK has none to give: it was
+    /// initialized without a platform configuration (README "Holder: tethering is optional").
+    public static let walletAttestationUnavailable: Self = "WALLET_ATTESTATION_UNAVAILABLE"
     /// The secure store cannot be read now (locked device); nothing was assumed about its contents.
     public static let secureStorageUnavailable: Self = "SECURE_STORAGE_UNAVAILABLE"
     /// The secure store's contents are damaged.
@@ -190,7 +193,8 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
 
     /// Every SDK-only code of this version.
     public static let sdkCodes: Set<Self> = [
-        .networkError, .attestationUnavailable, .registrationInProgress, .notConfigured, .secureStorageUnavailable,
+        .networkError, .attestationUnavailable, .registrationInProgress, .notConfigured, .walletAttestationUnavailable,
+        .secureStorageUnavailable,
         .secureStorageCorrupted, .secureAreaUnavailable, .notRegistered, .invalidResponse,
         .credentialOfferInvalid, .issuerMetadataInvalid, .issuerError, .transactionCodeRequired, .untrustedIssuer,
         .credentialInvalid, .credentialNotFound, .verifierUntrusted, .requestSignatureInvalid, .clientIdMismatch,

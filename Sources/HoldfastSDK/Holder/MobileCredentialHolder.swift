@@ -9,8 +9,8 @@ import HoldfastProtocol
 /// signed requests), `statusLists` (status list tokens cached as README "Holder: status" says) and `credentials`
 /// (claiming, keeping and checking mDocs); presentation and the SCA wallet will sit beside them.
 ///
-/// `initialize(platformConfiguration:)` ties the SDK to a tenant; without it every tethering call fails with
-/// `NOT_CONFIGURED`. The concurrency guarantees are tethering's (see `Tethering`): concurrent `registerDevice()`
+/// `initialize(platformConfiguration:)` ties the SDK to a tenant and keeps it tethered by itself; `initialize()` (or
+/// no call) leaves it untethered, where every tethering call fails with `NOT_CONFIGURED`. The concurrency guarantees are tethering's (see `Tethering`): concurrent `registerDevice()`
 /// calls await the registration in flight, concurrent renewals share one renewal, and `rotateKey()` during a
 /// registration (or another rotation) fails with `REGISTRATION_IN_PROGRESS`. The holder keeps no state of its own.
 public actor MobileCredentialHolder {
@@ -30,11 +30,25 @@ public actor MobileCredentialHolder {
         self.presentations = Presentations(seams: seams, credentials: credentials)
     }
 
-    /// Ties the SDK to a tenant and a holder application. Calling it again with another configuration drops what
-    /// was cached for the previous one (nothing stored is deleted).
+    /// Ties the SDK to a tenant and a holder application, and starts automatic tethering (README "Holder: automatic
+    /// tethering"): the SDK registers when the device is not registered and keeps the license fresh by itself, through
+    /// `seams.tetheringScheduler`; `tethering.events` says what happened. Calling it again with another configuration
+    /// drops what was cached for the previous one (nothing stored is deleted).
     public func initialize(platformConfiguration: PlatformConfiguration) async throws(HoldfastError) {
         try await tethering.configure(platformConfiguration)
+        try await tethering.startAutomaticTethering()
     }
+
+    /// Initializes the SDK without a platform configuration (README "Holder: tethering is optional"): no registration,
+    /// no license and no offline limit; wallet attestation is unavailable, so only issuers that do not require it
+    /// can be claimed from (others fail with `WALLET_ATTESTATION_UNAVAILABLE`). Credentials, status checks and
+    /// presentations work as they do tethered.
+    public func initialize() async {
+        await tethering.unconfigure()
+    }
+
+    /// Every tethering event from now on (registered, renewed, renewal failed, revoked …).
+    public nonisolated var tetheringEvents: AsyncStream<TetheringEvent> { tethering.events }
 
     /// Whether `initialize(platformConfiguration:)` was called.
     public var isConfigured: Bool {

@@ -34,6 +34,15 @@ public struct CredentialOffer: Sendable, Hashable {
 
     var preAuthorizedCode: String
     var metadata: IssuerMetadata
+
+    /// Whether claiming needs a wallet attestation (README "Holder: tethering is optional"): unless the
+    /// authorization server accepts anonymous pre-authorized requests (OpenID4VCI 1.0 §12.3
+    /// `pre-authorized_grant_anonymous_access_supported`) or every offered configuration says
+    /// `client_attestation: optional` (README "Credentials"), it does.
+    public var requiresClientAttestation: Bool {
+        if metadata.anonymousAccessSupported { return false }
+        return !credentials.allSatisfy { metadata.configurations[$0.configurationId]?.clientAttestation == ClientAttestationRequirement.optional.rawValue }
+    }
 }
 
 /// The parts of the Credential Issuer Metadata (OpenID4VCI 1.0 §12.2.4) and Authorization Server Metadata
@@ -46,6 +55,8 @@ struct IssuerMetadata: Sendable, Hashable {
     /// The authorization server's issuer identifier: the audience of the client attestation PoP.
     var authorizationServer: String
     var statusListAggregationEndpoint: URL?
+    /// RFC 8414 / OpenID4VCI 1.0 §12.3 `pre-authorized_grant_anonymous_access_supported`.
+    var anonymousAccessSupported = false
     var issuerName: String?
     var configurations: [String: CredentialIssuerMetadata.CredentialConfiguration]
 }
@@ -143,6 +154,7 @@ struct OfferReader: Sendable {
         return IssuerMetadata(credentialIssuer: issuer, credentialEndpoint: credentialEndpoint, nonceEndpoint: Self.url(root.nonceEndpoint),
                               tokenEndpoint: tokenEndpoint, authorizationServer: authorizationServer.absoluteString,
                               statusListAggregationEndpoint: Self.url(root.statusListAggregationEndpoint),
+                              anonymousAccessSupported: asRoot.preAuthorizedGrantAnonymousAccessSupported ?? false,
                               issuerName: root.display?.first?.name, configurations: root.credentialConfigurationsSupported)
     }
 

@@ -91,11 +91,31 @@ public actor Credentials {
             throw HoldfastError(.transactionCodeRequired, "this offer needs its transaction code")
         }
         let client = OpenID4VCIClient(transport: seams.transport, clock: seams.clock, metadata: offer.metadata)
-        let attestation = try await tethering.walletAttestation()
-        let pop = try await tethering.walletAttestationProof(audience: offer.metadata.authorizationServer)
-        let clientId = (try? JWS(compactSerialization: attestation.walletAttestation)).flatMap { try? JWTClaims(payload: $0.payload) }?.sub
-        let session = try await client.token(code: offer.preAuthorizedCode, transactionCode: transactionCode,
-                                             attestation: attestation.walletAttestation, pop: pop)
+        // A tethered SDK authenticates with its wallet attestation, within the offline limit (README "Holder: the
+        // offline limit"); one initialized without a platform configuration has none, and claims only what the
+        // issuer lets it claim without (README "Holder: tethering is optional").
+        var clientAuthentication: (attestation: String, pop: String)?
+        var clientId: String?
+        if await tethering.isConfigured {
+            try await tethering.requireWithinOfflineLimit()
+            let attestation = try await tethering.walletAttestation()
+            let pop = try await tethering.walletAttestationProof(audience: offer.metadata.authorizationServer)
+            clientAuthentication = (attestation.walletAttestation, pop)
+            clientId = (try? JWS(compactSerialization: attestation.walletAttestation)).flatMap { try? JWTClaims(payload: $0.payload) }?.sub
+        } else if offer.requiresClientAttestation {
+            throw HoldfastError(.walletAttestationUnavailable,
+                                "\(offer.issuer) requires a wallet attestation, and the SDK was initialized without a platform configuration")
+        }
+        let session: OpenID4VCIClient.Session
+        do {
+            session = try await client.token(code: offer.preAuthorizedCode, transactionCode: transactionCode,
+                                             clientAuthentication: clientAuthentication)
+        } catch where clientAuthentication == nil && error.issuerError == "invalid_client" {
+            // An issuer whose metadata did not say it asks for one all the same.
+            throw HoldfastError(.walletAttestationUnavailable,
+                                "\(offer.issuer) requires client authentication, and the SDK has no wallet attestation: \(error.message)",
+                                httpStatus: error.httpStatus)
+        }
         var claimed: [MobileCredentialMetadata] = []
         for offered in offer.credentials {
             let alias = "holdfast.credential-key." + UUID().uuidString.lowercased()
@@ -184,6 +204,8 @@ public actor Credentials {
     /// The credential with its claim values and its verification now: issuer chain, signature, digests, validity,
     /// and — for a credential with a status reference, always — its status (README "Holder: status").
     public func getCredential(credentialId: String, skipStatusCheck: Bool = false) async throws(HoldfastError) -> MobileCredential {
+        // README "Holder: the offline limit": past the license's expiry, nothing is shown until a renewal succeeds.
+        try await tethering.requireWithinOfflineLimit()
         var entry: CachedCredential
         if let cached = cache[credentialId], cached.trustGeneration == trustGeneration {
             entry = cached

@@ -19,15 +19,20 @@ struct OpenID4VCIClient: Sendable {
     let clock: any HoldfastClock
     let metadata: IssuerMetadata
 
-    func token(code: String, transactionCode: String?, attestation: String, pop: String) async throws(HoldfastError) -> Session {
+    /// §6 token request; `clientAuthentication` (a wallet attestation and its PoP) is omitted for an issuer that does
+    /// not require it and an SDK that has none (README "Holder: tethering is optional").
+    func token(code: String, transactionCode: String?,
+               clientAuthentication: (attestation: String, pop: String)?) async throws(HoldfastError) -> Session {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
         let form = PercentEncoding.formBody(TokenRequest(preAuthorizedCode: code, txCode: transactionCode).formParameters)
         let response = try await DPoPNonceRetry.send { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
             let proof = try dpop("POST", metadata.tokenEndpoint, key: dpopKey, accessToken: nil, nonce: nonce)
-            return try await send(TransportRequest(method: "POST", url: metadata.tokenEndpoint, headers: [
-                "Content-Type": TokenRequest.mediaType, "Accept": "application/json",
-                HoldfastHeaders.oauthClientAttestation: attestation, HoldfastHeaders.oauthClientAttestationPoP: pop, HoldfastHeaders.dpop: proof,
-            ], body: Data(form.utf8)))
+            var headers = ["Content-Type": TokenRequest.mediaType, "Accept": "application/json", HoldfastHeaders.dpop: proof]
+            if let clientAuthentication {
+                headers[HoldfastHeaders.oauthClientAttestation] = clientAuthentication.attestation
+                headers[HoldfastHeaders.oauthClientAttestationPoP] = clientAuthentication.pop
+            }
+            return try await send(TransportRequest(method: "POST", url: metadata.tokenEndpoint, headers: headers, body: Data(form.utf8)))
         }
         guard response.status == 200 else { throw Self.error(response, step: "token") }
         guard let token = try? TokenResponse.decode(response.body), token.isDPoPBound else {

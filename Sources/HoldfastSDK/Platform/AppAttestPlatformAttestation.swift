@@ -35,11 +35,9 @@ public struct AppAttestPlatformAttestation: PlatformAttestation {
         }
     }
 
+    /// `AppAttestErrorCode`'s decision, tested on Linux.
     private static func map(_ error: any Error) -> PlatformAttestationError {
-        if let error = error as? DCError, error.code == .featureUnsupported {
-            return .unavailable("App Attest is not supported: \(error.localizedDescription)")
-        }
-        return .failed(error.localizedDescription)
+        AppAttestErrorCode.platformAttestationError(code: (error as? DCError)?.code.rawValue, description: error.localizedDescription)
     }
 }
 #endif

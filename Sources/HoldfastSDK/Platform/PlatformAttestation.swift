@@ -16,8 +16,12 @@ public protocol PlatformAttestation: Sendable {
 
 /// Why platform attestation failed.
 public enum PlatformAttestationError: Error, Sendable, Hashable {
-    /// The platform cannot attest (Linux, simulator, unsupported device): the SDK uses an assertion instead.
+    /// The platform cannot attest (Linux, simulator, unsupported device): the SDK uses an assertion instead when the
+    /// application allows it (`PlatformConfiguration.allowsAssertionFallback`), else `ATTESTATION_UNAVAILABLE`.
     case unavailable(String)
+    /// The platform could attest but cannot right now (its attestation service is unreachable or busy): handled as
+    /// `unavailable` — an assertion when the application allows it, else `ATTESTATION_UNAVAILABLE`.
+    case temporarilyUnavailable(String)
     /// The platform tried and failed (e.g. Apple's server unreachable); registration reports `ATTESTATION_FAILED`.
     case failed(String)
 }

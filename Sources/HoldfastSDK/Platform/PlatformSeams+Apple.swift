@@ -5,7 +5,9 @@ extension PlatformSeams {
     /// The Apple seams (DESIGN.md §3), assembled as `linux(stateDirectory:)` assembles the Linux ones: state in the
     /// Keychain (`KeychainSecureStorage`), the instance key in the Secure Enclave (`SecureEnclaveSecureArea`, its blob
     /// in the same Keychain service), App Attest (`AppAttestPlatformAttestation`), LocalAuthentication, the device's
-    /// model identifier, `URLSession`, the system clock, and on iOS the jailbreak traces (`HeuristicDeviceIntegrity`).
+    /// model identifier, `URLSession`, the system clock, and on iOS the jailbreak traces (`HeuristicDeviceIntegrity`)
+    /// and a background refresh task for tethering (`BackgroundTaskTetheringScheduler`, whose launch handler the app
+    /// registers: `(seams.tetheringScheduler as? BackgroundTaskTetheringScheduler)?.registerLaunchHandler()`).
     ///
     /// Without a Secure Enclave (the Simulator) key creation fails with `SECURE_AREA_UNAVAILABLE`; an app that wants
     /// to run there assembles its own seams with `SoftwareSecureArea(storage: KeychainSecureStorage())`.
@@ -20,12 +22,15 @@ extension PlatformSeams {
         let storage = KeychainSecureStorage(service: keychainService, accessGroup: accessGroup)
         #if os(iOS)
         let integrity: any DeviceIntegrity = HeuristicDeviceIntegrity.iOS()
+        let scheduler: any TetheringScheduler = BackgroundTaskTetheringScheduler()
         #else
         let integrity: any DeviceIntegrity = ScriptedDeviceIntegrity()
+        let scheduler: any TetheringScheduler = TimerTetheringScheduler()
         #endif
         return PlatformSeams(secureStorage: storage, secureArea: SecureEnclaveSecureArea(storage: storage, keyAccess: keyAccess),
                              platformAttestation: AppAttestPlatformAttestation(), deviceInfo: .current,
-                             userVerification: LocalAuthenticationUserVerification(), deviceIntegrity: integrity)
+                             userVerification: LocalAuthenticationUserVerification(), deviceIntegrity: integrity,
+                             tetheringScheduler: scheduler)
     }
 }
 #endif

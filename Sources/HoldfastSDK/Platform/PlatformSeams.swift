@@ -14,6 +14,8 @@ public struct PlatformSeams: Sendable {
     public var userVerification: any UserVerification
     /// Jailbreak / root signals for the SCA wallet's eligibility check (none unless the app plugs a detector in).
     public var deviceIntegrity: any DeviceIntegrity
+    /// When tethering's automatic work runs (README "Holder: automatic tethering"): a timer by default.
+    public var tetheringScheduler: any TetheringScheduler
     /// A number in `0 ... 1` for backoff jitter (injectable so that tests see fixed delays).
     public var jitter: @Sendable () -> Double
 
@@ -23,7 +25,8 @@ public struct PlatformSeams: Sendable {
                 sleeper: any Sleeper = TaskSleeper(), deviceInfo: DeviceInfo = .current,
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) },
                 userVerification: any UserVerification = PlatformSeams.platformUserVerification,
-                deviceIntegrity: any DeviceIntegrity = ScriptedDeviceIntegrity()) {
+                deviceIntegrity: any DeviceIntegrity = ScriptedDeviceIntegrity(),
+                tetheringScheduler: any TetheringScheduler = TimerTetheringScheduler()) {
         self.secureStorage = secureStorage
         self.secureArea = secureArea
         self.platformAttestation = platformAttestation
@@ -34,6 +37,7 @@ public struct PlatformSeams: Sendable {
         self.jitter = jitter
         self.userVerification = userVerification
         self.deviceIntegrity = deviceIntegrity
+        self.tetheringScheduler = tetheringScheduler
     }
 
     /// LocalAuthentication where there is one; elsewhere a script with no answers, whose every prompt is
@@ -47,8 +51,8 @@ public struct PlatformSeams: Sendable {
     }
 
     /// The Linux seams: state (keys included) in an encrypted file under `stateDirectory`, software keys, no
-    /// platform attestation (assertion fallback), `URLSession`, the system clock, and a user verification script
-    /// with no answers (`userVerification` can be replaced by one that has some).
+    /// platform attestation (assertion fallback), `URLSession`, the system clock, a timer for automatic tethering,
+    /// and a user verification script with no answers (`userVerification` can be replaced by one that has some).
     public static func linux(stateDirectory: URL) -> PlatformSeams {
         let storage = FileSecureStorage(directory: stateDirectory, applicationId: "holdfast-sdk")
         return PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),

@@ -48,6 +48,8 @@ public actor Presentations {
     /// not verify is not offered; one whose status is unknown is (the verifier decides).
     public func createOnlinePresentationSession(authorisationRequestUri: String,
                                                 requireTrustedVerifier: Bool = false) async throws(HoldfastError) -> OnlinePresentationSession {
+        // README "Holder: the offline limit".
+        try await credentials.tethering.requireWithinOfflineLimit()
         let (clientId, requestURI) = try AuthorizationRequestVerifier.parameters(of: authorisationRequestUri)
         let response: TransportResponse
         do {
@@ -99,6 +101,7 @@ public actor OnlinePresentationSession {
     @discardableResult
     public func sendResponse(credentialIds: [String], autoRedirect: Bool = true) async throws(HoldfastError) -> String? {
         guard !answered else { throw HoldfastError(.validationFailed, "this session has answered already") }
+        try await presentations.credentials.tethering.requireWithinOfflineLimit()
         var chosen: [(MobileCredentialRequest, String)] = []
         for id in credentialIds {
             guard let match = matchedCredentials.first(where: { $0.matchedMobileCredentials.contains { $0.id == id } }) else {
@@ -150,6 +153,7 @@ public actor OnlinePresentationSession {
     /// Tells the verifier the person declined (OpenID4VP 1.0 §8.5: `access_denied`, encrypted like a response).
     public func declineRequest() async throws(HoldfastError) {
         guard !answered else { throw HoldfastError(.validationFailed, "this session has answered already") }
+        try await presentations.credentials.tethering.requireWithinOfflineLimit()
         _ = try await post(["error": .string("access_denied")], mdocGeneratedNonce: Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max) }),
                            autoRedirect: false)
     }

@@ -3,7 +3,8 @@ import Foundation
 import HoldfastProtocol
 
 /// Registration protocol steps 2–4 (DESIGN.md §1 R) for one challenge: a new P-256 key in the secure area, the binding
-/// nonce over it, and the platform's attestation of it — or, where the platform has none, an assertion.
+/// nonce over it, and the platform's attestation of it — or, where the platform has none or cannot attest right now
+/// and the application allows it, an assertion.
 struct KeyEvidence: Sendable {
     let alias: String
     let publicKey: InstancePublicKey
@@ -36,6 +37,10 @@ struct KeyEvidence: Sendable {
                 case .unavailable(let why):
                     guard allowsAssertionFallback else {
                         throw HoldfastError(.attestationUnavailable, "platform attestation is unavailable: \(why)")
+                    }
+                case .temporarilyUnavailable(let why):
+                    guard allowsAssertionFallback else {
+                        throw HoldfastError(.attestationUnavailable, "platform attestation is unavailable right now: \(why)")
                     }
                 }
             }

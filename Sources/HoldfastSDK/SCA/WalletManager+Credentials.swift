@@ -180,6 +180,7 @@ extension WalletManager {
     }
 
     func sign(_ signature: CustomerAuthenticatedSignature, credentials: WalletCredentials?, handle: Wallet) async throws(HoldfastError) -> SCAProof {
+        try await Tethering.requireWithinOfflineLimit(seams: seams, platformConfiguration: configuration.platform)
         guard handle.connection != 0, handle.connection == connection else {
             throw HoldfastError(.walletDisconnected, "this Wallet handle's connection has ended: connect again")
         }

@@ -13,6 +13,10 @@ public struct PlatformConfiguration: Sendable, Hashable {
     /// When the platform cannot attest, register with an assertion (`appAttestationType: none`) instead of failing
     /// with `ATTESTATION_UNAVAILABLE`. The tenant still decides whether it accepts it.
     public var allowsAssertionFallback: Bool
+    /// The waits of the automatic work (README "Holder: automatic tethering") after a failed pass: exponential from
+    /// `initialDelay` to `maximumDelay` while the tenant cannot be reached, `maximumDelay` after a refusal. Only
+    /// the delays are used.
+    public var automaticBackoff: RetryPolicy
     /// An id of the app's own that the tenant stores with the instance.
     public var externalReferenceId: String?
     /// The SDK version reported in `sdkDetails`.
@@ -26,7 +30,8 @@ public struct PlatformConfiguration: Sendable, Hashable {
 
     public init(tenantHost: String, applicationId: String, retryPolicy: RetryPolicy = RetryPolicy(),
                 renewalFraction: Double = 0.75, allowsAssertionFallback: Bool = true, externalReferenceId: String? = nil,
-                sdkVersion: String = HoldfastSDKInfo.version) {
+                sdkVersion: String = HoldfastSDKInfo.version,
+                automaticBackoff: RetryPolicy = RetryPolicy(initialDelay: 15, maximumDelay: 900)) {
         self.tenantHost = tenantHost
         self.applicationId = applicationId
         self.retryPolicy = retryPolicy
@@ -34,6 +39,7 @@ public struct PlatformConfiguration: Sendable, Hashable {
         self.allowsAssertionFallback = allowsAssertionFallback
         self.externalReferenceId = externalReferenceId
         self.sdkVersion = sdkVersion
+        self.automaticBackoff = automaticBackoff
     }
 
     /// The tenant's base URL, or `nil` when `tenantHost` cannot be one.

@@ -64,8 +64,10 @@ extension Tethering {
             renewed.licenseIssuedAt = await client.serverNow()
             renewed.licenseExpiresAt = response.licenseExpiresAt
             try await save(renewed)
+            if let license = try? Self.license(of: renewed) { hub.yield(.renewed(license)) }
             return renewed
         } catch {
+            hub.yield(.renewalFailed(error))
             try await forgetIfRevoked(error, state: state)
             throw error
         }
@@ -84,7 +86,7 @@ extension Tethering {
             return LicenseRenewalRequest(challenge: challenge.challenge, appAttestAssertion: Base64URL.encode(assertion))
         } catch {
             switch error {
-            case .unavailable(let why): throw HoldfastError(.attestationUnavailable, why)
+            case .unavailable(let why), .temporarilyUnavailable(let why): throw HoldfastError(.attestationUnavailable, why)
             case .failed(let why): throw HoldfastError(.attestationFailed, why)
             }
         }
@@ -98,6 +100,9 @@ extension Tethering {
         try await store.delete()
         cachedState = nil
         try? await seams.secureArea.deleteKey(alias: state.keyAlias)
+        automationGeneration += 1
+        automationRunning = false
+        hub.yield(.revoked(instanceId: state.instanceId))
     }
 
     static func license(of state: TetheringState) throws(HoldfastError) -> License {

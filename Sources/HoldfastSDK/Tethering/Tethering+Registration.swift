@@ -45,9 +45,16 @@ extension Tethering {
             challenge: challenge.challenge, publicKey: evidence.publicKey.encoded, attestation: wire?.attestation,
             assertion: evidence.assertion, keyId: wire?.keyId, deviceDetails: seams.deviceInfo.wire,
             sdkDetails: SDKDetails(sdkVersion: configuration.sdkVersion), externalReferenceId: configuration.externalReferenceId)
-        let response = try await client.call("POST", TetheringRoutes.Template.instances, ["applicationId": applicationId],
-                                             body: request, as: InstanceRegistrationResponse.self)
-        return (response, evidence)
+        do {
+            let response = try await client.call("POST", TetheringRoutes.Template.instances, ["applicationId": applicationId],
+                                                 body: request, as: InstanceRegistrationResponse.self)
+            return (response, evidence)
+        } catch where error.code == .invalidAttestation {
+            // README "Registration errors": the tenant's INVALID_ATTESTATION reaches the app as ATTESTATION_FAILED (its
+            // problem details kept), retried as that is (`Retrier`).
+            throw HoldfastError(.attestationFailed, "the tenant refused the attestation: \(error.message)",
+                                httpStatus: error.httpStatus, problem: error.problem)
+        }
     }
 
     private func record(_ response: InstanceRegistrationResponse, evidence: KeyEvidence, configuration: PlatformConfiguration,
@@ -55,6 +62,7 @@ extension Tethering {
         let now = await client.serverNow()
         switch response.status {
         case .rejected:
+            hub.yield(.revoked(instanceId: response.instanceId))
             throw HoldfastError(.instanceRevoked, "the tenant rejected the registration of instance \(response.instanceId)")
         case .registered:
             guard response.licenseToken != nil, response.licenseExpiresAt != nil else {
@@ -71,6 +79,7 @@ extension Tethering {
             licenseIssuedAt: response.licenseToken == nil ? nil : now, licenseExpiresAt: response.licenseExpiresAt)
         try await store.save(state)
         cachedState = state
+        hub.yield(.registered(instanceId: response.instanceId, pending: response.status == .pending))
         return response.status == .pending ? .pending(instanceId: response.instanceId) : .registered(instanceId: response.instanceId)
     }
 }

@@ -26,6 +26,12 @@ public actor Tethering {
     var registrationTask: Task<RegistrationResult, any Error>?
     var renewalTask: Task<TetheringState, any Error>?
     var rotationInFlight = false
+    let hub = TetheringEventHub()
+    /// Bumped by every start and stop of the automatic work, so that a pass scheduled before is ignored.
+    var automationGeneration = 0
+    var automationRunning = false
+    /// Automatic passes that failed in a row (the backoff's exponent).
+    var automaticFailures = 0
 
     public init(seams: PlatformSeams) {
         self.seams = seams
@@ -46,14 +52,32 @@ public actor Tethering {
             headers[HoldfastHeaders.devMode] = HoldfastHeaders.devModeEnabled
         }
         #endif
+        if configuration != platformConfiguration {
+            // The automatic work was for the previous configuration: `startAutomaticTethering()` starts it anew.
+            automationGeneration += 1
+            automationRunning = false
+        }
         configuration = platformConfiguration
         client = TenantClient(baseURL: baseURL, transport: seams.transport, clock: seams.clock, extraHeaders: headers)
         store = TetheringStore(storage: seams.secureStorage, applicationId: platformConfiguration.applicationId)
         cachedState = nil
     }
 
+    /// Unties tethering from its tenant (README "Holder: tethering is optional"): the automatic work stops and every
+    /// tethering call fails with `NOT_CONFIGURED` again. Nothing stored is deleted.
+    public func unconfigure() async {
+        await stopAutomaticTethering()
+        configuration = nil
+        client = nil
+        store = nil
+        cachedState = nil
+    }
+
     /// Whether `configure(_:)` was called.
     public var isConfigured: Bool { configuration != nil }
+
+    /// Every tethering event from now on (registered, renewed, renewal failed, revoked …), until the consumer stops.
+    public nonisolated var events: AsyncStream<TetheringEvent> { hub.stream() }
 
     /// The configuration in use, `nil` before `configure(_:)`.
     public var platformConfiguration: PlatformConfiguration? { configuration }

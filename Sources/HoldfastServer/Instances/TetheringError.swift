@@ -50,6 +50,13 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         .invalidChallenge, status: .badRequest, title: "Invalid challenge",
         detail: "the challenge is unknown, belongs to another application, or was already used; request a new one")
 
+    /// README "Registration errors": the attestation is over another nonce than the one recomputed from this
+    /// challenge and key; the device fetches a new challenge and starts again.
+    static func nonceMismatch(_ detail: String) -> TetheringError {
+        TetheringError(.invalidChallenge, status: .badRequest, title: "Invalid challenge",
+                       detail: "the attestation is not over the binding nonce of this challenge and key (\(detail)); request a new challenge")
+    }
+
     /// README "A store that lost its memory": the ephemeral store lost its memory after this challenge was issued.
     static let challengeIssuedBeforeStoreReset = TetheringError(
         .issuedBeforeStoreReset, status: .badRequest, title: "Challenge issued before a store reset",

@@ -59,7 +59,10 @@ public struct CredentialConfigurationService: Sendable {
     }
 
     static func configuration(_ document: String) throws -> CredentialConfiguration {
-        try HoldfastJSON.decode(CredentialConfiguration.self, from: Data(document.utf8))
+        var configuration = try HoldfastJSON.decode(CredentialConfiguration.self, from: Data(document.utf8))
+        // Stored before the field existed: the default.
+        configuration.clientAttestation = configuration.clientAttestation ?? .required
+        return configuration
     }
 
     /// Letters, digits, `.`, `_` and `-`, 1 to 64 of them: safe in a URL, a file name and a metadata key.
@@ -114,12 +117,17 @@ public struct CredentialConfigurationService: Sendable {
         if !(1...maximumValidForDays).contains(days) {
             fail("validForDays", ProblemDetails.FieldError.outOfRange, "1 to \(maximumValidForDays)")
         }
+        if let requirement = request.clientAttestation, !requirement.isKnown {
+            fail("clientAttestation", ProblemDetails.FieldError.invalidValue,
+                 "one of \(ClientAttestationRequirement.all.map(\.rawValue).joined(separator: ", "))")
+        }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         var configuration = request
         // Read-only: set by `create`.
         configuration.createdAt = nil
         configuration.validForDays = days
         configuration.revocable = request.revocable ?? true
+        configuration.clientAttestation = request.clientAttestation ?? .required
         return configuration
     }
 }

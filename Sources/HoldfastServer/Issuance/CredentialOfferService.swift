@@ -142,7 +142,9 @@ struct CredentialOfferService: Sendable {
     /// Exactly one of any number of concurrent redemptions succeeds (a conditional update).
     /// A read of the code, before the token endpoint records anything: known, unspent, unexpired and not locked by
     /// wrong transaction codes, or the `invalid_grant` `redeem` would give. `redeem` checks it all again, atomically.
-    func checkRedeemable(code: String, now: Date) async throws {
+    /// The code's offer can still be redeemed: its credential configuration's id, or `invalid_grant`.
+    @discardableResult
+    func checkRedeemable(code: String, now: Date) async throws -> String {
         guard code.utf8.count <= 512, let offer = try await store.offer(codeHash: Self.hash(code)) else {
             throw OAuthError.invalidGrant("the pre-authorized code is not known")
         }
@@ -155,9 +157,11 @@ struct CredentialOfferService: Sendable {
         if offer.txCodeHash != nil, offer.txAttempts >= Self.maximumTxCodeAttempts {
             throw OAuthError.invalidGrant("too many wrong transaction codes: the offer can no longer be used")
         }
+        return offer.configurationID
     }
 
-    func redeem(code: String, txCode: String?, instanceID: String?, clientID: String, dpopThumbprint: String,
+    /// `clientID` and `instanceID` are nil for a wallet that claimed without client attestation.
+    func redeem(code: String, txCode: String?, instanceID: String?, clientID: String?, dpopThumbprint: String,
                 now: Date) async throws -> Redeemed {
         let nowMilliseconds = Timestamp.milliseconds(now)
         guard code.utf8.count <= 512, let offer = try await store.offer(codeHash: Self.hash(code)) else {

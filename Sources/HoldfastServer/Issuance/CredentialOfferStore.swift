@@ -63,13 +63,13 @@ struct CredentialOfferStore: Sendable {
     /// Redeems the offer, on condition that it is unredeemed, unexpired at `now` and under `maximumTxAttempts` wrong
     /// transaction codes; false when it was not (another redemption won).
     func redeem(offerID: String, now: Int64, instanceID: String?, accessTokenHash: String, dpopThumbprint: String,
-                accessExpiresAt: Int64, clientID: String, maximumTxAttempts: Int) async throws -> Bool {
+                accessExpiresAt: Int64, clientID: String?, maximumTxAttempts: Int) async throws -> Bool {
         !(try await database.sql.raw("""
             UPDATE credential_offers SET redeemed_at = \(bind: now), \
             instance_id = \(instanceID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null), \
             access_token_hash = \(bind: accessTokenHash), access_jkt = \(bind: dpopThumbprint), \
             access_expires_at = \(bind: accessExpiresAt), \
-            client_id = \(bind: clientID) \
+            client_id = \(clientID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null) \
             WHERE id = \(bind: offerID) AND redeemed_at IS NULL AND expires_at > \(bind: now) \
             AND tx_attempts < \(bind: maximumTxAttempts) RETURNING id
             """).all()).isEmpty

@@ -86,7 +86,8 @@ struct OpenID4VCIController: HoldfastController {
                 proofTypesSupported: [OpenID4VCIIdentifiers.jwtProofType: .init(proofSigningAlgValuesSupported: ["ES256"])],
                 credentialMetadata: .init(display: [display], claims: claims),
                 // Also at the top level, where wallets written against the drafts before 1.0 look for it.
-                display: [display])
+                display: [display],
+                clientAttestation: (configuration.clientAttestation ?? .required).rawValue)
         }
         return CredentialIssuerMetadata(
             credentialIssuer: base, credentialEndpoint: base + IssuanceRoutes.Template.credential.template,

@@ -37,7 +37,8 @@ struct OpenID4VCIService: Sendable {
     // MARK: token endpoint
 
     /// OpenID4VCI 1.0 §6 with draft-ietf-oauth-attestation-based-client-auth and RFC 9449. Client authentication
-    /// comes first, so a request without a good attestation never touches the code; then the DPoP proof is checked and
+    /// comes first, so a request without a good attestation never touches the code (a request without one at all is
+    /// accepted only for a configuration whose `clientAttestation` is `optional`); then the DPoP proof is checked and
     /// the code read, and only a request with a code that can still be redeemed records its PoP and DPoP `jti`s.
     func token(form: [String: [String]], attestation: [String], pop: [String], dpop: [String],
                now: Date) async throws -> TokenResponse {
@@ -52,18 +53,36 @@ struct OpenID4VCIService: Sendable {
         let code = request.preAuthorizedCode
         let txCode = request.txCode
 
-        // draft-ietf-oauth-attestation-based-client-auth §6.1: both headers, once each.
-        guard attestation.count == 1, pop.count == 1 else {
-            throw OAuthError.invalidClient("OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
+        // draft-ietf-oauth-attestation-based-client-auth §6.1: both headers, once each — or neither, which only a
+        // configuration whose `clientAttestation` is `optional` accepts (README "Credentials"), checked below.
+        let client: (verified: VerifiedClientAttestation, instanceID: String?)?
+        if attestation.isEmpty, pop.isEmpty {
+            client = nil
+        } else {
+            guard attestation.count == 1, pop.count == 1 else {
+                throw OAuthError.invalidClient("OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
+            }
+            let (verified, instanceID) = try await authenticateClient(attestation: attestation[0], pop: pop[0], now: now)
+            client = (verified, instanceID)
         }
-        let (verified, instanceID) = try await authenticateClient(attestation: attestation[0], pop: pop[0], now: now)
-        let thumbprint = try verified.instanceKey.thumbprint()
         // RFC 9449 §5: the token is bound to the key of this proof.
         let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: IssuanceRoutes.Template.token.template,
                                    resource: false, now: now)
         // The code is read before anything is recorded (README "Credentials"): requests with unknown, spent or
         // expired codes write nothing to the replay store, whose room the instance calls need.
-        try await offers.checkRedeemable(code: code, now: now)
+        let configurationID = try await offers.checkRedeemable(code: code, now: now)
+        guard let client else {
+            guard try await configurations.find(id: configurationID)?.clientAttestation == .optional else {
+                throw OAuthError.invalidClient(
+                    "this credential requires client attestation: OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
+            }
+            try await spend(proof, resource: false, now: now)
+            let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: nil, clientID: nil,
+                                                   dpopThumbprint: proof.thumbprint, now: now)
+            return TokenResponse(accessToken: redeemed.accessToken, tokenType: TokenResponse.dpopTokenType, expiresIn: redeemed.expiresIn)
+        }
+        let verified = client.verified
+        let thumbprint = try verified.instanceKey.thumbprint()
         // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
         // A PoP or proof whose `iat` precedes the store's epoch is refused (README "A store that lost its memory").
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
@@ -77,7 +96,7 @@ struct OpenID4VCIService: Sendable {
         }
         try await spend(proof, resource: false, now: now)
 
-        let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: instanceID,
+        let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: client.instanceID,
                                                clientID: verified.clientId, dpopThumbprint: proof.thumbprint, now: now)
         return TokenResponse(accessToken: redeemed.accessToken, tokenType: TokenResponse.dpopTokenType, expiresIn: redeemed.expiresIn)
     }

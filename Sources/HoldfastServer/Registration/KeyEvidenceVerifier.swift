@@ -109,11 +109,13 @@ struct KeyEvidenceVerifier: Sendable {
 
     static func appId(_ settings: HolderApplication.IOSSettings) -> String { "\(settings.teamId).\(settings.bundleId)" }
 
-    /// `INVALID_ATTESTATION` for input that is not an attestation at all, `ATTESTATION_FAILED` for one that is
-    /// refused; the verifier's own code is in the detail.
+    /// `INVALID_ATTESTATION` for input that is not an attestation at all, `INVALID_CHALLENGE` for one over another
+    /// nonce (README "Registration errors": the device starts again with a new challenge), `ATTESTATION_FAILED` for
+    /// one that is refused otherwise; the verifier's own code is in the detail.
     static func problem(for error: AttestationError) -> TetheringError {
         switch error {
         case .invalidFormat, .chainTooLong: TetheringError.invalidAttestation(error.description)
+        case .nonceMismatch: TetheringError.nonceMismatch(error.description)
         default: TetheringError.attestationFailed(error.description)
         }
     }

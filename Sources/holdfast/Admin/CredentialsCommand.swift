@@ -31,12 +31,17 @@ struct CredentialsCommand: AsyncParsableCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Create a configuration from JSON (README \"Credentials\"): {\"id\"?, \"docType\", \"nameSpaces\"?, \"display\": {\"name\", …}, \"validForDays\"?, \"revocable\"?}.")
+                abstract: "Create a configuration from JSON (README \"Credentials\"): {\"id\"?, \"docType\", \"nameSpaces\"?, \"display\": {\"name\", …}, \"validForDays\"?, \"revocable\"?, \"clientAttestation\"?}.")
             @OptionGroup var storage: AdminStorageOptions
             @OptionGroup var document: JSONDocumentOptions
+            @Option(name: .customLong("client-attestation"),
+                    help: "Whether claiming needs a client (wallet) attestation; sets the document's clientAttestation (default required).")
+            var clientAttestation: ClientAttestationRequirement?
 
             func run() async throws {
-                let request = try document.input.decode(CredentialConfiguration.self, what: "credential configuration")
+                var decoded = try document.input.decode(CredentialConfiguration.self, what: "credential configuration")
+                if let clientAttestation { decoded.clientAttestation = clientAttestation }
+                let request = decoded
                 try Console.json(try await CredentialsCommand.withAdmin(storage) {
                     try await $0.createConfiguration(request, now: SystemClock().now())
                 })

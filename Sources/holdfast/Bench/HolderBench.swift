@@ -40,7 +40,9 @@ struct HolderBench: AsyncParsableCommand {
             let offerURI = try await admin.createCredentialOffer(try HoldfastJSON.decode(CredentialOfferRequest.self,
                                                                                          from: Data(IssuanceWallet.offer))).offerUri
 
-            let holder = MobileCredentialHolder(seams: .linux(stateDirectory: folder.appendingPathComponent("device")))
+            var seams = PlatformSeams.linux(stateDirectory: folder.appendingPathComponent("device"))
+            seams.tetheringScheduler = ManualTetheringScheduler()
+            let holder = MobileCredentialHolder(seams: seams)
             try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: server.baseURL, applicationId: applicationId))
             _ = try await holder.registerDevice()
             _ = try await holder.addTrustedIssuerCertificates(iacas.data.map(\.certificatePem))

@@ -48,6 +48,8 @@ struct DemoRunner: Sendable {
         let network = SwitchableNetwork(transport)
         seams.transport = network
         seams.clock = deviceClock
+        // The demo drives tethering step by step (README "Holder: automatic tethering" shows the automatic way).
+        seams.tetheringScheduler = ManualTetheringScheduler()
         let holder = MobileCredentialHolder(seams: seams)
 
         let registered = try await TetheringDemo.steps(server: server, admin: admin, holder: holder, recorder: recorder)

@@ -3,21 +3,27 @@ import Foundation
 import HoldfastProtocol
 import HoldfastSDK
 
-/// `holdfast device --state DIR --tenant URL --application ID claim <uri>` (README "The `holdfast` command"):
-/// claims the credentials of an offer with the registered instance and prints them.
+/// `holdfast device --state DIR [--tenant URL --application ID] claim <uri>` (README "The `holdfast` command"):
+/// claims the credentials of an offer and prints them — tethered (the instance registered first when it is not, its
+/// wallet attestation sent) with `--tenant` and `--application`, untethered without them, which only an issuer that
+/// does not require client attestation accepts (README "Holder: tethering is optional").
 struct DeviceClaim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "claim",
-        abstract: "Claim the credentials of an offer with the registered instance (asks first unless --yes).",
-        discussion: "Needs --tenant and --application of a registered device; the issuer's IACA must be trusted (issuers add).")
-    @OptionGroup var options: TetheredDeviceOptions
+        abstract: "Claim the credentials of an offer (asks first unless --yes).",
+        discussion: """
+            With --tenant and --application the device is tethered (registered first when it is not) and sends its wallet \
+            attestation; without them it claims untethered, which only an issuer whose configuration has clientAttestation \
+            optional accepts (WALLET_ATTESTATION_UNAVAILABLE otherwise). The issuer's IACA must be trusted (issuers add).
+            """)
+    @OptionGroup var options: DeviceOptions
     @Argument(help: "The offer URI.") var uri: String
     @Option(name: .customLong("tx-code"), help: "The transaction code the issuer sent by another channel.") var txCode: String?
     @Flag(help: "Claim without asking.") var yes = false
 
     func run() async throws {
         try await DeviceCredentialOutput.run("claim") { () async throws(HoldfastError) in
-            let holder = try await DeviceCredentialOutput.holder(options, needsTethering: true)
+            let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
             let offer = try await holder.retrieveCredentialOffer(uri: uri)
             if !yes {
                 let summary = offer.credentials.map { "\($0.branding?.name ?? $0.docType) (\($0.docType))" }.joined(separator: ", ")
@@ -32,7 +38,7 @@ struct DeviceClaim: AsyncParsableCommand {
 
     /// `claim --yes`.
     static func output(_ options: some DeviceSettings, uri: String, txCode: String?) async throws(HoldfastError) -> String {
-        let holder = try await DeviceCredentialOutput.holder(options, needsTethering: true)
+        let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
         let offer = try await holder.retrieveCredentialOffer(uri: uri)
         return DeviceCredentialOutput.json(try await holder.claimCredentials(offer: offer, transactionCode: txCode))
     }

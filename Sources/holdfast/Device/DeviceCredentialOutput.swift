@@ -8,11 +8,20 @@ import HoldfastSDK
 /// failure prints `{"ok": false, "command", "error": {code, message, …}}`, its one line on standard error, and exits
 /// with its status (README "Exit codes").
 enum DeviceCredentialOutput {
+    /// The holder, tethered when `--tenant` and `--application` are given (or `needsTethering`): then the automatic
+    /// work's pass runs once before the command (README "Holder: automatic tethering": it registers the device when it
+    /// is not registered and renews a license that is due), and the offline limit applies. Without them the holder is
+    /// initialized without a platform configuration (README "Holder: tethering is optional").
     static func holder(_ options: some DeviceSettings, needsTethering: Bool) async throws(HoldfastError) -> MobileCredentialHolder {
-        let seams = PlatformSeams.linux(stateDirectory: options.stateURL)
+        var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
+        let scheduler = ManualTetheringScheduler()
+        seams.tetheringScheduler = scheduler
         let holder = MobileCredentialHolder(seams: seams)
         if needsTethering || options.namesTenantAndApplication {
             try await holder.initialize(platformConfiguration: options.platformConfiguration)
+            await scheduler.runScheduled()
+        } else {
+            await holder.initialize()
         }
         return holder
     }

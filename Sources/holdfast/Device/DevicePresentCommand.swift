@@ -55,7 +55,12 @@ struct DevicePresent: AsyncParsableCommand {
                        confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> String {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
         if let transport { seams.transport = transport }
+        seams.tetheringScheduler = ManualTetheringScheduler()
         let holder = MobileCredentialHolder(seams: seams)
+        if options.namesTenantAndApplication {
+            // README "Holder: the offline limit": a tethered device presents only within its license.
+            try await holder.tethering.configure(options.platformConfiguration)
+        }
         let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier)
         let request = session.request
         var report = Report(verifier: .init(clientId: request.clientId, name: request.verifierName, verifiedBy: request.verifiedBy.rawValue,

@@ -19,7 +19,10 @@ struct DeviceSession: Sendable {
 
     init(configuration: PlatformConfiguration, stateDirectory: URL) {
         self.configuration = configuration
-        self.seams = .linux(stateDirectory: stateDirectory)
+        var seams = PlatformSeams.linux(stateDirectory: stateDirectory)
+        // One explicit tethering operation per run: nothing automatic runs beside it.
+        seams.tetheringScheduler = ManualTetheringScheduler()
+        self.seams = seams
     }
 
     init(options: some DeviceSettings) {
