@@ -45,9 +45,21 @@ public struct AuthorizationResponse: Codable, Sendable, Hashable {
         presentationSubmission = container.lenient(PresentationSubmission.self, .presentationSubmission)
     }
 
-    /// The response of a decrypted payload that is a JSON object (parsed by the caller, which refuses what is not one).
+    /// The response of a decrypted payload that is a JSON object (parsed by the caller, which refuses what is not one),
+    /// read as `init(from:)` reads it, without writing the `vp_token` out again.
     public init(members: [String: JSONValue]) {
-        self = OpenID4VPJSON.lenientObject(members, as: AuthorizationResponse.self) ?? AuthorizationResponse()
+        func present(_ key: CodingKeys) -> JSONValue? {
+            guard let value = members[key.rawValue], value != .null else { return nil }
+            return value
+        }
+        vpToken = present(.vpToken)
+        state = present(.state)?.stringValue
+        if let value = members[CodingKeys.error.rawValue] {
+            error = value.stringValue ?? (try? value.jsonBytes()).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        }
+        errorDescription = present(.errorDescription)?.stringValue
+        presentationSubmission = present(.presentationSubmission)
+            .flatMap { OpenID4VPJSON.lenientValue($0, as: PresentationSubmission.self) }
     }
 
     /// The payload to encrypt.

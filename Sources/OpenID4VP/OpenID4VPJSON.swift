@@ -10,4 +10,10 @@ enum OpenID4VPJSON {
         guard let data = try? JSONEncoder().encode(JSONValue.object(members)) else { return nil }
         return try? JSONDecoder().decode(type, from: data)
     }
+
+    /// `value` decoded as `T`, or nil when it is not one.
+    static func lenientValue<T: Decodable>(_ value: JSONValue, as type: T.Type) -> T? {
+        guard let data = try? JSONEncoder().encode(value) else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
+    }
 }

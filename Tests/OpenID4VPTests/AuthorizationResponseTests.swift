@@ -51,3 +51,16 @@ import Testing
         #expect(ResponseEndpointReply.decodeIfPresent(Data("[]".utf8)) == nil)
     }
 }
+
+/// The verifier reads a decrypted payload's members as the JSON decoding reads them.
+@Suite struct AuthorizationResponseMembersTests {
+    @Test(arguments: [
+        #"{"vp_token":{"q":["AA"]},"state":"s"}"#, #"{"vp_token":"AA","state":5,"error":null}"#, #"{"error":{"a":1},"error_description":"x"}"#,
+        #"{"vp_token":null,"presentation_submission":{"id":"i","definition_id":"d","descriptor_map":[{"id":"x","format":"mso_mdoc","path":"$"}]}}"#,
+        #"{"presentation_submission":{"id":1}}"#,
+    ])
+    func readingTheMembersIsReadingTheJSON(_ text: String) throws {
+        let members = try #require(try JSONValue(json: Array(text.utf8)).objectValue)
+        #expect(AuthorizationResponse(members: members) == (try JSONDecoder().decode(AuthorizationResponse.self, from: Data(text.utf8))))
+    }
+}
