@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "OpenID4VCI", targets: ["OpenID4VCI"]),
+        .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
         .library(name: "Attestation", targets: ["Attestation"]),
         .library(name: "Ephemeral", targets: ["Ephemeral"]),
         .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
@@ -77,6 +78,13 @@ let package = Package(
         // OpenID4VCI 1.0's wire types (offer, metadata, token, nonce and credential messages, key proofs), used by
         // the issuer in the server and the wallet in the SDK.
         .target(name: "OpenID4VCI", dependencies: ["JOSE"]),
+        // OpenID4VP 1.0's wire types and the ISO/IEC TS 18013-7:2024 Annex B pieces the verifier and the wallet use
+        // (authorization request URI, request object, DCQL and presentation definitions, response, handovers), used by
+        // the verifier in the server and the wallet in the SDK.
+        .target(name: "OpenID4VP", dependencies: [
+            "JOSE", "MDoc", "CBOR",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "Attestation", dependencies: [
             "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -89,7 +97,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [
-            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "Plumbing", "OpenID4VCI",
+            "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "Plumbing", "OpenID4VCI", "OpenID4VP",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
@@ -114,7 +122,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc", "StatusList", "COSE",
-            "ClientAttestation", "CBOR", "QR", "Plumbing", "OpenID4VCI",
+            "ClientAttestation", "CBOR", "QR", "Plumbing", "OpenID4VCI", "OpenID4VP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -136,7 +144,7 @@ let package = Package(
                        .copy("Presentations/verifier.js")]),
         .executableTarget(name: "holdfast", dependencies: [
             "CBOR", "COSE", "JOSE", "Attestation", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "MDoc", "StatusList",
-            "HoldfastAdmin", "ClientAttestation", "QR", "Plumbing", "OpenID4VCI",
+            "HoldfastAdmin", "ClientAttestation", "QR", "Plumbing", "OpenID4VCI", "OpenID4VP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -175,7 +183,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "MDocTests", dependencies: [
-            "TestSupport", "CertificatePath", "MDoc", "CBOR", "COSE",
+            "TestSupport", "CertificatePath", "MDoc", "CBOR", "COSE", "OpenID4VP",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -189,6 +197,7 @@ let package = Package(
             "OpenID4VCI", "JOSE",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .testTarget(name: "OpenID4VPTests", dependencies: ["OpenID4VP", "JOSE", "MDoc", "Plumbing"]),
         .testTarget(name: "AttestationTests", dependencies: [
             "TestSupport", "Attestation", "CBOR", "COSE", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -205,6 +214,7 @@ let package = Package(
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", "HoldfastProtocol"]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
             "TestSupport", "CertificatePath", "HoldfastSDK", "HoldfastProtocol", "JOSE", "ClientAttestation", "StatusList", "CBOR", "COSE", "MDoc",
+            "OpenID4VP",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -222,7 +232,7 @@ let package = Package(
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
             "HoldfastServer", "JOSE", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation", "Ephemeral",
-            "MDoc", "StatusList", "COSE",
+            "MDoc", "StatusList", "COSE", "OpenID4VP",
             .product(name: "PostgresKit", package: "postgres-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -236,7 +246,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
-            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR", "StatusList", "Attestation",
+            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR", "StatusList", "Attestation", "OpenID4VP",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

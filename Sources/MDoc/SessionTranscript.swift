@@ -1,10 +1,9 @@
 import CBOR
-import Crypto
 
 /// `SessionTranscript = [DeviceEngagementBytes, EReaderKeyBytes, Handover]` (ISO/IEC 18013-5 §9.1.5.1), kept as its
 /// exact encoding: DeviceAuthentication embeds it as received, so the device and the reader sign and verify the same
 /// bytes. Online presentation sets the first two to null and puts its own Handover last (OpenID4VP 1.0 §B.2.6.1,
-/// ISO/IEC TS 18013-7 Annex B).
+/// ISO/IEC TS 18013-7 Annex B): those handovers and the transcripts made with them are the `OpenID4VP` module's.
 public struct SessionTranscript: Sendable, Hashable {
     /// The encoded array (not tag 24).
     public let encoded: [UInt8]
@@ -28,22 +27,6 @@ public struct SessionTranscript: Sendable, Hashable {
     /// `[deviceEngagement, eReaderKey, handover]` encoded.
     public init(deviceEngagementBytes: CBOR = .null, eReaderKeyBytes: CBOR = .null, handover: CBOR) {
         encoded = CBOR.array([deviceEngagementBytes, eReaderKeyBytes, handover]).encoded()
-    }
-
-    /// OpenID4VP 1.0 §B.2.6.1: `[null, null, ["OpenID4VPHandover", SHA-256(CBOR [client_id, nonce,
-    /// jwkThumbprint or null, response_uri])]]`.
-    public static func openID4VP(clientId: String, nonce: String, jwkThumbprint: [UInt8]?, responseUri: String) -> SessionTranscript {
-        let info = CBOR.array([.text(clientId), .text(nonce), jwkThumbprint.map(CBOR.bytes) ?? .null, .text(responseUri)])
-        let hash = Array(SHA256.hash(data: info.encoded()))
-        return SessionTranscript(handover: .array([.text("OpenID4VPHandover"), .bytes(hash)]))
-    }
-
-    /// ISO/IEC TS 18013-7:2024 Annex B.4.4: `[null, null, [SHA-256(CBOR [client_id, mdocGeneratedNonce]),
-    /// SHA-256(CBOR [response_uri, mdocGeneratedNonce]), nonce]]`.
-    public static func iso18013_7(clientId: String, responseUri: String, nonce: String, mdocGeneratedNonce: String) -> SessionTranscript {
-        let clientIdHash = Array(SHA256.hash(data: CBOR.array([.text(clientId), .text(mdocGeneratedNonce)]).encoded()))
-        let responseUriHash = Array(SHA256.hash(data: CBOR.array([.text(responseUri), .text(mdocGeneratedNonce)]).encoded()))
-        return SessionTranscript(handover: .array([.bytes(clientIdHash), .bytes(responseUriHash), .text(nonce)]))
     }
 
     /// `SessionTranscriptBytes`.

@@ -6,6 +6,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 import MDoc
+import OpenID4VP
 import SwiftASN1
 import Testing
 import X509

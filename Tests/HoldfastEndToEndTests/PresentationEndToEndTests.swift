@@ -6,6 +6,7 @@ import HoldfastProtocol
 @testable import HoldfastSDK
 import JOSE
 import MDoc
+import OpenID4VP
 import ServerTestSupport
 import Testing
 

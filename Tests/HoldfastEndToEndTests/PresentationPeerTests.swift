@@ -5,6 +5,7 @@ import Foundation
 import HoldfastProtocol
 @testable import HoldfastSDK
 import MDoc
+import OpenID4VP
 import Testing
 import TestSupport
 

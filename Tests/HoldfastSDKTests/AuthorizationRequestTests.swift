@@ -3,6 +3,7 @@ import Foundation
 import HoldfastProtocol
 @testable import HoldfastSDK
 import JOSE
+import OpenID4VP
 import SwiftASN1
 import Testing
 import TestSupport
@@ -214,7 +215,7 @@ struct TestVerifierPKI {
             .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) }
         #expect(error?.code == .requestUnsupported && error?.message.contains("dc_api") == true, "\(String(describing: error))")
         let payload = try #require(vector["signedRequestDecoded"]?.objectValue?["payload"]?.objectValue)
-        let requests = try RequestQuery.requests(payload)
+        let requests = try RequestQuery.requests(RequestObject(claims: payload))
         #expect(requests.first?.docType == "org.iso.18013.5.1.mDL")
         #expect(requests.first?.namespaces["org.iso.18013.5.1"]?["family_name"] == false)
     }

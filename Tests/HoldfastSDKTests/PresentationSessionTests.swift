@@ -5,6 +5,7 @@ import HoldfastProtocol
 @testable import HoldfastSDK
 import JOSE
 import MDoc
+import OpenID4VP
 import Testing
 import X509
 

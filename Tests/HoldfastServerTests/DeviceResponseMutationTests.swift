@@ -7,6 +7,7 @@ import HoldfastProtocol
 @testable import HoldfastServer
 import JOSE
 import MDoc
+import OpenID4VP
 import Testing
 import TestSupport
 import X509

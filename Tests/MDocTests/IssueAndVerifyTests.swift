@@ -4,6 +4,7 @@ import COSE
 import Crypto
 import Foundation
 import MDoc
+import OpenID4VP
 import SwiftASN1
 import Testing
 import TestSupport

@@ -3,6 +3,7 @@ import COSE
 import Crypto
 import Foundation
 import MDoc
+import OpenID4VP
 import Testing
 import TestSupport
 import X509

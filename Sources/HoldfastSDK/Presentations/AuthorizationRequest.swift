@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HoldfastProtocol
 import JOSE
+import OpenID4VP
 import SwiftASN1
 import X509
 
@@ -56,25 +57,25 @@ public struct AuthorizationRequest: Sendable, Hashable {
 /// - `iat` not in the future and `exp` not passed (60 s of skew); `response_mode` `direct_post.jwt`; a nonce; an
 ///   EC P-256 encryption key; a query with at least one `mso_mdoc` credential.
 struct AuthorizationRequestVerifier: Sendable {
-    static let requestType = "oauth-authz-req+jwt"
+    static let requestType = OpenID4VPIdentifiers.requestObjectType
     static let skew: TimeInterval = 60
     static let maximumChainLength = 5
 
     var trustedCertificates: [Certificate]
     var requireTrustedVerifier: Bool
 
-    /// The parameters of an authorization request URI: `client_id` and `request_uri` (by reference, as HAIP asks).
+    /// The parameters of an authorization request URI (`AuthorizationRequestURI`): `client_id` and `request_uri` (by
+    /// reference, as HAIP asks).
     static func parameters(of uri: String) throws(HoldfastError) -> (clientId: String?, requestURI: URL) {
-        guard let components = URLComponents(string: uri) else { throw HoldfastError(.requestInvalid, "the authorization request is not a URI") }
-        let items = components.queryItems ?? []
-        guard let reference = items.first(where: { $0.name == "request_uri" })?.value, let url = URL(string: reference),
-              StatusListCache.fetchableURL(reference) != nil else {
-            if items.contains(where: { $0.name == "request" || $0.name == "presentation_definition" || $0.name == "dcql_query" }) {
+        let parsed: AuthorizationRequestURI
+        do { parsed = try AuthorizationRequestURI(parsing: uri) } catch { throw HoldfastError(.requestInvalid, "the authorization request is not a URI") }
+        guard let reference = parsed.requestUri, let url = URL(string: reference), StatusListCache.fetchableURL(reference) != nil else {
+            if parsed.passesRequestByValue {
                 throw HoldfastError(.requestUnsupported, "only requests by reference (request_uri, https) are accepted")
             }
             throw HoldfastError(.requestInvalid, "the authorization request has no https request_uri")
         }
-        return (items.first { $0.name == "client_id" }?.value, url)
+        return (parsed.clientId, url)
     }
 
     /// Verifies `compact`, fetched from `fetchedFrom`, at `now`; `expectedClientId` is the URI's `client_id`.
@@ -99,12 +100,13 @@ struct AuthorizationRequestVerifier: Sendable {
         } catch {
             throw HoldfastError(.requestSignatureInvalid, "the request object's signature does not verify with its x5c leaf")
         }
-        guard let payload = (try? JSONValue(json: jws.payload))?.objectValue else {
+        guard let members = (try? JSONValue(json: jws.payload))?.objectValue else {
             throw HoldfastError(.requestInvalid, "the request object's payload is not a JSON object")
         }
+        let claims = RequestObject(claims: members)
 
         // The client identifier and the certificate (OpenID4VP 1.0 §5.9.3; 18013-7:2024 Annex B).
-        guard let clientId = payload["client_id"]?.stringValue else { throw HoldfastError(.requestInvalid, "the request object has no client_id") }
+        guard let clientId = claims.clientId else { throw HoldfastError(.requestInvalid, "the request object has no client_id") }
         if let expectedClientId, expectedClientId != clientId {
             throw HoldfastError(.clientIdMismatch, "the request object's client_id is not the one of the authorization request")
         }
@@ -114,21 +116,22 @@ struct AuthorizationRequestVerifier: Sendable {
         var verifierName: String?
         // The dNSName the client id names (x509_san_dns), which the path validation's profile requires of the leaf.
         var sanName: String?
-        if clientId.hasPrefix("x509_hash:") {
+        let prefixed = ClientIdPrefix.split(clientId)
+        if let prefixed, prefixed.prefix == .x509Hash {
             presentationProtocol = .openID4VP
             let hash = Base64URL.encode(SHA256.hash(data: leafDER))
-            guard String(clientId.dropFirst("x509_hash:".count)) == hash else {
+            guard prefixed.value == hash else {
                 throw HoldfastError(.clientIdMismatch, "x509_hash is not the SHA-256 of the request's signing certificate")
             }
             let host = fetchedFrom?.host?.lowercased()
             verifierName = host.flatMap { dnsNames.contains($0) ? $0 : nil } ?? dnsNames.sorted().first
-        } else if clientId.hasPrefix("x509_san_dns:") {
+        } else if let prefixed, prefixed.prefix == .x509SanDNS {
             presentationProtocol = .openID4VP
-            let name = String(clientId.dropFirst("x509_san_dns:".count)).lowercased()
+            let name = prefixed.value.lowercased()
             guard dnsNames.contains(name) else { throw HoldfastError(.clientIdMismatch, "\(name) is not a dNSName of the signing certificate") }
             verifierName = name
             sanName = name
-        } else if payload["client_id_scheme"]?.stringValue == "x509_san_dns" {
+        } else if claims.clientIdScheme == ClientIdPrefix.x509SanDNS.rawValue {
             presentationProtocol = .iso18013_7
             guard dnsNames.contains(clientId.lowercased()) else {
                 throw HoldfastError(.clientIdMismatch, "\(clientId) is not a dNSName of the signing certificate")
@@ -140,8 +143,8 @@ struct AuthorizationRequestVerifier: Sendable {
         }
 
         // Time (RFC 9101 §10.2 lets the wallet refuse a stale request object).
-        let issuedAt = payload["iat"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
-        let expiresAt = payload["exp"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        let issuedAt = claims.iat?.date
+        let expiresAt = claims.exp?.date
         if let expiresAt, now >= expiresAt.addingTimeInterval(Self.skew) { throw HoldfastError(.requestExpired, "the request object has expired") }
         if let issuedAt, issuedAt > now.addingTimeInterval(Self.skew) { throw HoldfastError(.requestExpired, "the request object is issued in the future") }
 
@@ -168,33 +171,34 @@ struct AuthorizationRequestVerifier: Sendable {
         }
 
         // The response (OpenID4VP 1.0 §8.3: direct_post.jwt, encrypted to the verifier's key).
-        guard payload["response_type"]?.stringValue == "vp_token" else { throw HoldfastError(.requestUnsupported, "response_type is not vp_token") }
-        guard payload["response_mode"]?.stringValue == "direct_post.jwt" else {
-            throw HoldfastError(.requestUnsupported, "response_mode \(payload["response_mode"]?.stringValue ?? "none") is not direct_post.jwt")
+        guard claims.responseType == OpenID4VPIdentifiers.vpTokenResponseType else {
+            throw HoldfastError(.requestUnsupported, "response_type is not vp_token")
         }
-        guard let responseText = payload["response_uri"]?.stringValue, let responseUri = URL(string: responseText),
+        guard claims.responseMode == OpenID4VPIdentifiers.directPostJWTResponseMode else {
+            throw HoldfastError(.requestUnsupported, "response_mode \(claims.responseMode ?? "none") is not direct_post.jwt")
+        }
+        guard let responseText = claims.responseUri, let responseUri = URL(string: responseText),
               StatusListCache.fetchableURL(responseText) != nil else {
             throw HoldfastError(.requestInvalid, "the request has no https response_uri")
         }
         if trust == .domain, responseUri.host?.lowercased() != verifierName {
             throw HoldfastError(.clientIdMismatch, "the response_uri is not on the host the verifier's certificate names")
         }
-        guard let nonce = payload["nonce"]?.stringValue, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
-        let metadata = payload["client_metadata"]?.objectValue ?? [:]
-        let keys = (try? JSONDecoder().decode(JWKSet.self, from: JSONEncoder().encode(metadata["jwks"] ?? .null)))?.keys ?? []
+        guard let nonce = claims.nonce, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
+        let metadata = claims.clientMetadata ?? ClientMetadata()
+        let keys = metadata.jwks?.keys ?? []
         guard let key = keys.first(where: { ($0.use == nil || $0.use == "enc") && $0.kty == "EC" && $0.crv == "P-256" && !$0.hasPrivateKey }) else {
             throw HoldfastError(.requestUnsupported, "client_metadata.jwks has no EC P-256 encryption key")
         }
-        let offered = (metadata["encrypted_response_enc_values_supported"]?.arrayValue?.compactMap(\.stringValue))
-            ?? metadata["authorization_encrypted_response_enc"]?.stringValue.map { [$0] } ?? ["A128GCM"]
+        let offered = metadata.offeredContentEncryptions
         guard let encryption = offered.lazy.compactMap(JWEContentEncryption.init(rawValue:)).first else {
             throw HoldfastError(.requestUnsupported, "none of the response encryptions \(offered) is A128GCM or A256GCM")
         }
-        let requests = try RequestQuery.requests(payload)
+        let requests = try RequestQuery.requests(claims)
         return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
-                                    responseUri: responseUri, nonce: nonce, state: payload["state"]?.stringValue, requests: requests,
+                                    responseUri: responseUri, nonce: nonce, state: claims.state, requests: requests,
                                     encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt,
-                                    presentationDefinitionId: payload["presentation_definition"]?.objectValue?["id"]?.stringValue)
+                                    presentationDefinitionId: claims.presentationDefinitionId)
     }
 
     /// The leaf's SAN dNSNames, lower-cased; a name written with its client id prefix (seen in the wild) counts
@@ -205,7 +209,7 @@ struct AuthorizationRequestVerifier: Sendable {
         for name in names {
             if case .dnsName(let dns) = name {
                 let lower = dns.lowercased()
-                result.insert(lower.hasPrefix("x509_san_dns:") ? String(lower.dropFirst("x509_san_dns:".count)) : lower)
+                result.insert(ClientIdPrefix.split(lower).flatMap { $0.prefix == .x509SanDNS ? $0.value : nil } ?? lower)
             }
         }
         return result
@@ -217,17 +221,17 @@ struct AuthorizationRequestVerifier: Sendable {
 
 }
 
-/// The query of a request as `MobileCredentialRequest`s (`PresentationQuery` of HoldfastProtocol reads both forms):
-/// `dcql_query` (OpenID4VP 1.0) or `presentation_definition` (ISO/IEC TS 18013-7:2024).
+/// The query of a request as `MobileCredentialRequest`s (`PresentationQuery` of the `OpenID4VP` module reads both
+/// forms): `dcql_query` (OpenID4VP 1.0) or `presentation_definition` (ISO/IEC TS 18013-7:2024).
 enum RequestQuery {
-    static func requests(_ payload: [String: JSONValue]) throws(HoldfastError) -> [MobileCredentialRequest] {
+    static func requests(_ claims: RequestObject) throws(HoldfastError) -> [MobileCredentialRequest] {
         func read(_ body: () throws(PresentationQuery.Failure) -> [RequestedCredential]) throws(HoldfastError) -> [RequestedCredential] {
             do { return try body() } catch { throw HoldfastError(.requestInvalid, error.description) }
         }
         let requested: [RequestedCredential]
-        if let dcql = payload["dcql_query"], dcql.objectValue != nil {
+        if let dcql = claims.dcqlQuery, dcql.objectValue != nil {
             requested = try read { () throws(PresentationQuery.Failure) in try PresentationQuery.requests(dcql: dcql) }
-        } else if let definition = payload["presentation_definition"], definition.objectValue != nil {
+        } else if let definition = claims.presentationDefinition, definition.objectValue != nil {
             requested = try read { () throws(PresentationQuery.Failure) in try PresentationQuery.requests(presentationDefinition: definition) }
         } else {
             throw HoldfastError(.requestInvalid, "the request has neither dcql_query nor presentation_definition")

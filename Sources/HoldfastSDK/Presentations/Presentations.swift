@@ -5,6 +5,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 import MDoc
+import OpenID4VP
 import X509
 
 /// The credentials that can answer one request.
@@ -54,7 +55,7 @@ public actor Presentations {
         let response: TransportResponse
         do {
             response = try await seams.transport.send(TransportRequest(method: "GET", url: requestURI,
-                                                                       headers: ["Accept": "application/oauth-authz-req+jwt"]))
+                                                                       headers: ["Accept": OpenID4VPIdentifiers.requestObjectMediaType]))
         } catch {
             throw HoldfastError(.networkError, "the request object could not be fetched: \(error)")
         }
@@ -134,18 +135,17 @@ public actor OnlinePresentationSession {
                                                            secureArea: seams.secureArea)
             documents.append((wanted.id, Document(docType: stored.docType, issuerSigned: disclosed, deviceSigned: deviceSigned)))
         }
-        var payload: [String: JSONValue] = [:]
+        var payload = AuthorizationResponse()
         switch request.presentationProtocol {
         case .openID4VP:
-            payload["vp_token"] = .object(Dictionary(uniqueKeysWithValues: documents.map {
+            payload.vpToken = .object(Dictionary(uniqueKeysWithValues: documents.map {
                 ($0.requestId, JSONValue.array([.string(Base64URL.encode(DeviceResponse(documents: [$0.document]).encoded()))]))
             }))
         default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
-            payload["vp_token"] = .string(Base64URL.encode(DeviceResponse(documents: documents.map(\.document)).encoded()))
-            payload["presentation_submission"] = .object([
-                "id": .string(UUID().uuidString), "definition_id": .string(request.presentationDefinitionId ?? ""),
-                "descriptor_map": .array(documents.map { .object(["id": .string($0.requestId), "format": .string("mso_mdoc"), "path": .string("$")]) }),
-            ])
+            payload.vpToken = .string(Base64URL.encode(DeviceResponse(documents: documents.map(\.document)).encoded()))
+            payload.presentationSubmission = PresentationSubmission(
+                id: UUID().uuidString, definitionId: request.presentationDefinitionId ?? "",
+                descriptorMap: documents.map { .init(id: $0.requestId, format: OpenID4VPIdentifiers.msoMdocFormat, path: "$") })
         }
         return try await post(payload, mdocGeneratedNonce: mdocGeneratedNonce, autoRedirect: autoRedirect)
     }
@@ -153,17 +153,16 @@ public actor OnlinePresentationSession {
     /// Tells the verifier the person declined (OpenID4VP 1.0 §8.5: `access_denied`, encrypted like a response).
     public func declineRequest() async throws(HoldfastError) {
         guard !answered else { throw HoldfastError(.validationFailed, "this session has answered already") }
-        try await presentations.credentials.tethering.requireWithinOfflineLimit()
-        _ = try await post(["error": .string("access_denied")], mdocGeneratedNonce: Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max) }),
+        _ = try await post(AuthorizationResponse(error: OpenID4VPIdentifiers.accessDenied), mdocGeneratedNonce: Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max) }),
                            autoRedirect: false)
     }
 
-    private func post(_ body: [String: JSONValue], mdocGeneratedNonce: String, autoRedirect: Bool) async throws(HoldfastError) -> String? {
+    private func post(_ body: AuthorizationResponse, mdocGeneratedNonce: String, autoRedirect: Bool) async throws(HoldfastError) -> String? {
         var payload = body
-        if let state = request.state { payload["state"] = .string(state) }
+        if let state = request.state { payload.state = state }
         let jwe: String
         do {
-            let plaintext = try JSONEncoder().encode(JSONValue.object(payload))
+            let plaintext = try payload.payload()
             switch request.presentationProtocol {
             case .openID4VP:
                 jwe = try JWE.encrypt(plaintext: plaintext, to: request.encryptionKey, encryption: request.contentEncryption)
@@ -175,12 +174,12 @@ public actor OnlinePresentationSession {
         } catch {
             throw HoldfastError(.requestUnsupported, "the response cannot be encrypted to the verifier's key: \(error)")
         }
-        let form = "response=" + PercentEncoding.formValue(jwe)
+        let form = PercentEncoding.formBody(DirectPostJWT(response: jwe).formParameters)
         let response: TransportResponse
         do {
             response = try await presentations.seams.transport.send(TransportRequest(
                 method: "POST", url: request.responseUri,
-                headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"], body: Data(form.utf8)))
+                headers: ["Content-Type": DirectPostJWT.mediaType, "Accept": "application/json"], body: Data(form.utf8)))
         } catch {
             throw HoldfastError(.networkError, "the verifier could not be reached: \(error)")
         }
@@ -188,7 +187,7 @@ public actor OnlinePresentationSession {
         guard response.status == 200 else {
             throw HoldfastError(.invalidResponse, "the verifier answered HTTP \(response.status)", httpStatus: response.status)
         }
-        let redirect = (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue?["redirect_uri"]?.stringValue
+        let redirect = ResponseEndpointReply.decodeIfPresent(response.body)?.redirectUri
         if autoRedirect, let redirect, let url = URL(string: redirect), let handler = await presentations.redirectHandler {
             await handler(url)
         }

@@ -3,6 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 import JOSE
+import OpenID4VP
 import QR
 
 /// The verifier's session routes (README "Verifier"):
@@ -29,7 +30,7 @@ struct PresentationController: HoldfastController {
             .public(.get, PresentationRoutes.Template.request) { _, context in
                 let jws = try await service.requestObject(id: try context.parameters.require("sessionId"), now: clock.now())
                 var headers = HTTPFields()
-                headers[.contentType] = "application/oauth-authz-req+jwt"
+                headers[.contentType] = OpenID4VPIdentifiers.requestObjectMediaType
                 headers[.cacheControl] = "no-store"
                 return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: jws)))
             },

@@ -2,9 +2,11 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
+import OpenID4VP
 
 /// Signs a session's request object (OpenID4VP 1.0 §5; ISO/IEC TS 18013-7:2024 B.3.2) with the verifier's
-/// request-signing certificate, its chain in `x5c` (README "Verifier").
+/// request-signing certificate, its chain in `x5c` (README "Verifier"). The claims are the `OpenID4VP` module's
+/// `RequestObject`, which the SDK reads back.
 struct PresentationRequestSigner: Sendable {
     static let requestObjectLifetime: TimeInterval = 300
 
@@ -13,40 +15,38 @@ struct PresentationRequestSigner: Sendable {
 
     /// The request object of `session`, valid from `now` for `requestObjectLifetime` (never past the session's end).
     func requestObject(_ session: PresentationSessionStore.Session, now: Date) throws -> String {
-        let id = session.id
+        var header = JOSEHeader()
+        header.typ = OpenID4VPIdentifiers.requestObjectType
+        header.setX5C([certificates.requestSigner.der, certificates.ca.der])
+        return try JWS.sign(payload: try claims(session, now: now).payload(), header: header,
+                            key: JWSSigningKey(certificates.requestSigner.privateKey)).compactSerialization
+    }
+
+    /// The claims: OpenID4VP 1.0 with `client_metadata` as HAIP 1.0 has it and the DCQL query; 18013-7:2024 with
+    /// `client_id_scheme`, the earlier drafts' `client_metadata` and a presentation definition.
+    func claims(_ session: PresentationSessionStore.Session, now: Date) -> RequestObject {
         let settings = session.settings
-        let isOpenID = settings.presentationProtocol == .openID4VP
         let issuedAt = Int64(now.timeIntervalSince1970)
         let expires = min(issuedAt + Int64(Self.requestObjectLifetime), session.expiresAt / 1_000)
-        var jwk = JWK(publicKey: session.key.publicKey, kid: settings.kid, use: "enc", alg: "ECDH-ES")
-        jwk.kid = settings.kid
-        let jwks = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(JWKSet(keys: [jwk])))
-        var payload: [String: JSONValue] = [
-            "iss": .string(settings.clientId), "aud": .string("https://self-issued.me/v2"), "iat": .integer(issuedAt), "exp": .integer(expires),
-            "client_id": .string(settings.clientId), "response_type": .string("vp_token"), "response_mode": .string("direct_post.jwt"),
-            "response_uri": .string(publicURL() + PresentationRoutes.response(sessionId: id)), "nonce": .string(session.nonce),
-            "state": .string(session.state),
-        ]
-        if isOpenID {
-            payload["client_metadata"] = .object([
-                "jwks": jwks, "encrypted_response_enc_values_supported": .array([.string("A128GCM"), .string("A256GCM")]),
-                "vp_formats_supported": .object(["mso_mdoc": .object(["issuerauth_alg_values": .array([.integer(-7)]),
-                                                                      "deviceauth_alg_values": .array([.integer(-7)])])]),
-            ])
-            payload["dcql_query"] = settings.dcql ?? PresentationQuery.dcql(settings.requests)
+        let jwks = JWKSet(keys: [JWK(publicKey: session.key.publicKey, kid: settings.kid, use: "enc", alg: "ECDH-ES")])
+        var claims = RequestObject(iss: settings.clientId, aud: OpenID4VPIdentifiers.selfIssuedAudience, iat: NumericDate(issuedAt),
+                                   exp: NumericDate(expires), clientId: settings.clientId,
+                                   responseType: OpenID4VPIdentifiers.vpTokenResponseType,
+                                   responseMode: OpenID4VPIdentifiers.directPostJWTResponseMode,
+                                   responseUri: publicURL() + PresentationRoutes.response(sessionId: session.id),
+                                   nonce: session.nonce, state: session.state)
+        if settings.presentationProtocol == .openID4VP {
+            claims.clientMetadata = ClientMetadata(
+                jwks: jwks, encryptedResponseEncValuesSupported: ["A128GCM", "A256GCM"],
+                vpFormatsSupported: .init(msoMdoc: .init(issuerauthAlgValues: [-7], deviceauthAlgValues: [-7])))
+            claims.dcqlQuery = settings.dcql ?? PresentationQuery.dcql(settings.requests)
         } else {
-            payload["client_id_scheme"] = .string("x509_san_dns")
-            payload["client_metadata"] = .object([
-                "jwks": jwks, "authorization_encrypted_response_alg": .string("ECDH-ES"),
-                "authorization_encrypted_response_enc": .string("A256GCM"),
-                "vp_formats": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
-            ])
-            payload["presentation_definition"] = PresentationQuery.presentationDefinition(id: id, settings.requests)
+            claims.clientIdScheme = ClientIdPrefix.x509SanDNS.rawValue
+            claims.clientMetadata = ClientMetadata(jwks: jwks, authorizationEncryptedResponseAlg: "ECDH-ES",
+                                                   authorizationEncryptedResponseEnc: "A256GCM",
+                                                   vpFormats: .init(msoMdoc: .init(alg: ["ES256"])))
+            claims.presentationDefinition = PresentationQuery.presentationDefinition(id: session.id, settings.requests)
         }
-        var header = JOSEHeader()
-        header.typ = "oauth-authz-req+jwt"
-        header.setX5C([certificates.requestSigner.der, certificates.ca.der])
-        return try JWS.sign(payload: try JSONEncoder().encode(JSONValue.object(payload)), header: header,
-                            key: JWSSigningKey(certificates.requestSigner.privateKey)).compactSerialization
+        return claims
     }
 }

@@ -4,6 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 import MDoc
+import OpenID4VP
 import X509
 
 /// The tenant verifier's checks on a decrypted response's `vp_token` (README "Verifier"): the checks of an mdoc

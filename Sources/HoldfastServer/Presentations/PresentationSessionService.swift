@@ -5,6 +5,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 import MDoc
+import OpenID4VP
 import X509
 
 /// Presentation sessions of the tenant's verifier (README "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
@@ -56,11 +57,11 @@ struct PresentationSessionService: Sendable {
                                     detail: "same-device needs an absolute http(s) redirectUri"))
             }
         }
-        let prefix = request.clientIdPrefix ?? "x509_hash"
+        let prefix = ClientIdPrefix(rawValue: request.clientIdPrefix ?? ClientIdPrefix.x509Hash.rawValue)
         let dnsHost = IPAddress.literalBytes(certificates.host) == nil
-        if prefix != "x509_hash", prefix != "x509_san_dns" {
+        if prefix == nil {
             errors.append(.init(field: "clientIdPrefix", code: ProblemDetails.FieldError.invalidValue, detail: #""x509_hash" or "x509_san_dns""#))
-        } else if (prefix == "x509_san_dns" || !isOpenID) && !dnsHost {
+        } else if (prefix == .x509SanDNS || !isOpenID) && !dnsHost {
             errors.append(.init(field: isOpenID ? "clientIdPrefix" : "protocol", code: ProblemDetails.FieldError.invalidValue,
                                 detail: "x509_san_dns needs a DNS host in HOLDFAST_PUBLIC_URL, not \(certificates.host)"))
         }
@@ -105,10 +106,10 @@ struct PresentationSessionService: Sendable {
         let clientId: String
         if !isOpenID {
             clientId = certificates.host
-        } else if prefix == "x509_san_dns" {
-            clientId = "x509_san_dns:\(certificates.host)"
+        } else if prefix == .x509SanDNS {
+            clientId = ClientIdPrefix.x509SanDNS.clientId(certificates.host)
         } else {
-            clientId = "x509_hash:" + Base64URL.encode(SHA256.hash(data: certificates.requestSigner.der))
+            clientId = ClientIdPrefix.x509Hash.clientId(Base64URL.encode(SHA256.hash(data: certificates.requestSigner.der)))
         }
         let key = P256.KeyAgreement.PrivateKey()
         let settings = Settings(presentationProtocol: request.protocol, mode: request.mode,
@@ -123,13 +124,15 @@ struct PresentationSessionService: Sendable {
     }
 
     /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024), or the session's
-    /// `authorizationEndpoint` with those two parameters.
+    /// `authorizationEndpoint` with those two parameters (`AuthorizationRequestURI`, OpenID4VP 1.0 §5.10).
     private func authorizationRequestUri(id: String, settings: Settings) -> String {
-        let parameters = "client_id=\(PercentEncoding.queryValue(settings.clientId))&request_uri=\(PercentEncoding.queryValue(publicURL() + PresentationRoutes.request(sessionId: id)))"
+        let request = AuthorizationRequestURI(clientId: settings.clientId, requestUri: publicURL() + PresentationRoutes.request(sessionId: id))
+        let parameters = request.queryParameters.map { $0.name + "=" + PercentEncoding.queryValue($0.value) }.joined(separator: "&")
         if let endpoint = settings.authorizationEndpoint {
             return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
         }
-        return (settings.presentationProtocol == .openID4VP ? "openid4vp://?" : "mdoc-openid4vp://?") + parameters
+        let scheme: AuthorizationRequestURI.Scheme = settings.presentationProtocol == .openID4VP ? .openID4VP : .mdocOpenID4VP
+        return scheme.prefix + parameters
     }
 
     /// The authorisation request URI of a session `adminKeyID` made (for its QR code).
@@ -150,33 +153,34 @@ struct PresentationSessionService: Sendable {
 
     // MARK: the response
 
-    /// Takes the wallet's `response=<JWE>`: one that decrypts with the session's key to its `state` ends the session
-    /// (verified, failed or declined) and is answered `{}` or `{redirect_uri}`; anything else is `invalid_request`
-    /// and leaves the session as it was.
-    func respond(id: String, form: [String: [String]], now: Date) async throws -> JSONValue {
-        guard let compact = form["response"], compact.count == 1 else { throw OAuthError.invalidRequest("one response parameter is required") }
+    /// Takes the wallet's `response=<JWE>` (`DirectPostJWT`): one that decrypts with the session's key to an
+    /// `AuthorizationResponse` with its `state` ends the session (verified, failed or declined) and is answered `{}` or
+    /// `{redirect_uri}` (`ResponseEndpointReply`); anything else is `invalid_request` and leaves the session as it was.
+    func respond(id: String, form: [String: [String]], now: Date) async throws -> ResponseEndpointReply {
+        let body: DirectPostJWT
+        do { body = try DirectPostJWT(form: form) } catch { throw OAuthError.invalidRequest(error.reason) }
         guard let session = try await store.session(id: id) else { throw OAuthError.invalidRequest("unknown session") }
         guard session.answeredAt == nil else { throw OAuthError.invalidRequest("the session was answered already") }
         guard session.expiresAt > Timestamp.milliseconds(now) else { throw OAuthError.invalidRequest("the session has expired") }
         let jwe: JWE
-        let payload: [String: JSONValue]
+        let payload: AuthorizationResponse
         do {
-            jwe = try JWE(compactSerialization: compact[0])
+            jwe = try JWE(compactSerialization: body.response)
             if let kid = jwe.header.kid, kid != session.settings.kid { throw OAuthError.invalidRequest("the response is encrypted to another key") }
             guard let object = try JSONValue(json: try jwe.decrypt(with: session.key)).objectValue else {
                 throw OAuthError.invalidRequest("the decrypted response is not a JSON object")
             }
-            payload = object
+            payload = AuthorizationResponse(members: object)
         } catch let error as OAuthError {
             throw error
         } catch {
             throw OAuthError.invalidRequest("the response does not decrypt with this session's key")
         }
-        guard let state = payload["state"]?.stringValue, ConstantTime.equal(state.utf8, session.state.utf8) else {
+        guard let state = payload.state, ConstantTime.equal(state.utf8, session.state.utf8) else {
             throw OAuthError.invalidRequest("the response's state is not this session's")
         }
         let result: PresentationResult
-        if payload["error"] != nil {
+        if payload.error != nil {
             result = PresentationResult(status: .declined)
         } else {
             result = try await verify(payload, jwe: jwe, session: session, now: now)
@@ -185,15 +189,14 @@ struct PresentationSessionService: Sendable {
         guard try await store.answer(id: id, status: result.status, result: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self),
                                      responseCode: responseCode, answeredAt: Timestamp.milliseconds(now)) else { throw OAuthError.invalidRequest("the session was answered already") }
         if let redirect = session.settings.redirectUri, let responseCode {
-            let separator = redirect.contains("?") ? "&" : "?"
-            return .object(["redirect_uri": .string(redirect + separator + "response_code=" + responseCode)])
+            return ResponseEndpointReply(redirectUri: ResponseEndpointReply.redirectUri(redirect, responseCode: responseCode))
         }
-        return .object([:])
+        return ResponseEndpointReply()
     }
 
     /// The response's checks (`PresentationResponseVerifier`) over the protocol's SessionTranscript, with what this
     /// session asked, the IACAs the tenant trusts and the status lists.
-    private func verify(_ payload: [String: JSONValue], jwe: JWE, session: PresentationSessionStore.Session, now: Date) async throws -> PresentationResult {
+    private func verify(_ payload: AuthorizationResponse, jwe: JWE, session: PresentationSessionStore.Session, now: Date) async throws -> PresentationResult {
         let settings = session.settings
         let isOpenID = settings.presentationProtocol == .openID4VP
         var failures: [PresentationResult.Failure] = []
@@ -215,7 +218,7 @@ struct PresentationSessionService: Sendable {
         let verifier = PresentationResponseVerifier(protocol: isOpenID ? .openID4VP : .iso18013_7,
                                                     requirements: Self.requirements(settings, sessionID: session.id),
                                                     transcript: transcript, trust: IssuerTrust(iacas: trusted))
-        return try await verifier.verify(vpToken: payload["vp_token"], at: now, failures: failures) { reference, iaca in
+        return try await verifier.verify(vpToken: payload.vpToken, at: now, failures: failures) { reference, iaca in
             try await statusFailure(reference, issuer: iaca, now: now)
         }
     }

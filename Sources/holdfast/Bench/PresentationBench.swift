@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import JOSE
 import MDoc
+import OpenID4VP
 
 /// `holdfast bench presentation` (README "Benchmarks"): the two halves of an OpenID4VP 1.0 response of a
 /// 20-element mDL disclosing 4 elements — the wallet's (disclose, DeviceAuth signature, DeviceResponse, JWE to the

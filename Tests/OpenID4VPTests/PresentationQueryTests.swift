@@ -1,4 +1,4 @@
-import HoldfastProtocol
+import OpenID4VP
 import JOSE
 import Testing
 

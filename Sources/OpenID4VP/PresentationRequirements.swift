@@ -154,7 +154,7 @@ public struct PresentationRequirements: Sendable, Hashable {
                 throw Invalid("credentials[\(index)].id: one or more of A-Z a-z 0-9 _ -")
             }
             guard !credentials.contains(where: { $0.id == id }) else { throw Invalid("credentials: the id \(id) is used twice") }
-            guard object["format"]?.stringValue == "mso_mdoc" else { throw Invalid("credentials[\(index)].format: mso_mdoc is the format this verifier reads") }
+            guard object["format"]?.stringValue == OpenID4VPIdentifiers.msoMdocFormat else { throw Invalid("credentials[\(index)].format: mso_mdoc is the format this verifier reads") }
             guard let docType = object["meta"]?.objectValue?["doctype_value"]?.stringValue, !docType.isEmpty else {
                 throw Invalid("credentials[\(index)].meta.doctype_value is required")
             }

@@ -38,7 +38,7 @@ public enum PresentationQuery {
     public static func requests(dcql: JSONValue) throws(Failure) -> [RequestedCredential] {
         var result: [RequestedCredential] = []
         for entry in dcql.objectValue?["credentials"]?.arrayValue ?? [] {
-            guard let object = entry.objectValue, object["format"]?.stringValue == "mso_mdoc", let id = object["id"]?.stringValue,
+            guard let object = entry.objectValue, object["format"]?.stringValue == OpenID4VPIdentifiers.msoMdocFormat, let id = object["id"]?.stringValue,
                   let docType = object["meta"]?.objectValue?["doctype_value"]?.stringValue else { continue }
             var spaces: [String: [String: Bool]] = [:]
             for claim in object["claims"]?.arrayValue ?? [] {
@@ -71,7 +71,7 @@ public enum PresentationQuery {
     public static func dcql(_ requests: [RequestedCredential]) -> JSONValue {
         .object(["credentials": .array(requests.map { requested in
             .object([
-                "id": .string(requested.id), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string(requested.docType)]),
+                "id": .string(requested.id), "format": .string(OpenID4VPIdentifiers.msoMdocFormat), "meta": .object(["doctype_value": .string(requested.docType)]),
                 "claims": .array(sortedElements(requested).map { space, element, retain in
                     JSONValue.object(["path": .array([.string(space), .string(element)]), "intent_to_retain": .bool(retain)])
                 }),
@@ -83,7 +83,7 @@ public enum PresentationQuery {
     public static func presentationDefinition(id: String, _ requests: [RequestedCredential]) -> JSONValue {
         .object(["id": .string(id), "input_descriptors": .array(requests.map { requested in
             .object([
-                "id": .string(requested.docType), "format": .object(["mso_mdoc": .object(["alg": .array([.string("ES256")])])]),
+                "id": .string(requested.docType), "format": .object([OpenID4VPIdentifiers.msoMdocFormat: .object(["alg": .array([.string("ES256")])])]),
                 "constraints": .object(["limit_disclosure": .string("required"), "fields": .array(
                     sortedElements(requested).map { space, element, retain in
                         JSONValue.object(["path": .array([.string("$['\(space)']['\(element)']")]), "intent_to_retain": .bool(retain)])

@@ -1,5 +1,5 @@
 import Foundation
-import HoldfastProtocol
+import OpenID4VP
 import JOSE
 import Testing
 
