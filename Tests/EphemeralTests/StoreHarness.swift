@@ -29,7 +29,7 @@ struct StoreHarness: Sendable {
     static let redisSkipReason: Comment =
         "HOLDFAST_TEST_REDIS_URL not set: Redis variant skipped (e.g. redis-server --port 6390 --save '' --daemonize yes; export HOLDFAST_TEST_REDIS_URL=redis://127.0.0.1:6390)"
 
-    /// Runs `setup` with a fresh key until one run of it took less than half of `shortTTL` of real time (five runs
+    /// Runs `setup` with a fresh key until one run of it took less than half of `shortTTL` of real time (twenty runs
     /// at most), and returns that key and what `setup` returned. With Redis the lifetimes run on the server's
     /// clock: checks that must see a short-lived key still alive prove nothing when a loaded machine took longer
     /// than the lifetime to make them, so such a run is repeated with a new key instead of failing by chance. The
@@ -41,7 +41,7 @@ struct StoreHarness: Sendable {
             let key = uniqueKey()
             let start = clock.now
             let value = try await setup(key)
-            if clock.now - start < shortTTL / 2 || attempt == 5 { return (key, value) }
+            if clock.now - start < shortTTL / 2 || attempt == 20 { return (key, value) }
             attempt += 1
         }
     }

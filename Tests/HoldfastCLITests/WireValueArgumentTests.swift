@@ -25,7 +25,7 @@ import Testing
                 #expect(SCACommand.Create.exitCode(for: error) == .validationFailure, "\(value)")
             }
         }
-        #expect(SCACommand.Create.helpMessage(columns: 400).contains("pin, biometric, none"))
+        #expect(SCACommand.Create.helpMessage(columns: 400).contains("pin, biometric, pinOrBiometric, none"))
     }
 
     @Test func lockReasonTakesOnlyABackEndsReason() throws {
