@@ -175,6 +175,8 @@ import Testing
         ("PresentationSessionRequest", ["mode"], PresentationMode.all.map(\.rawValue)),
         ("PresentationResult", ["status"], PresentationStatus.all.map(\.rawValue)),
         ("PresentationResult", ["failures", "code"], PresentationFailureCode.all.map(\.rawValue)),
+        ("IssuedCredential", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
+        ("CredentialStatusChange", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
         ("SCAWalletSettings", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAWallet", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAActivationResponse", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),

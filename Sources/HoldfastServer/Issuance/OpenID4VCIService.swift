@@ -219,7 +219,7 @@ struct OpenID4VCIService: Sendable {
         let id = UUID().uuidString.lowercased()
         try await IssuanceStore(database: database).insertIssued(IssuanceStore.IssuedRow(
             id: id, configurationId: configuration.id ?? "", docType: configuration.docType, instanceId: authorized.instanceID,
-            offerId: authorized.offerID, status: IssuedCredentialService.Status.valid.rawValue, statusListID: reference?.listID,
+            offerId: authorized.offerID, status: .valid, statusListID: reference?.listID,
             statusIndex: reference?.index, issuedAt: Timestamp.milliseconds(signed), validUntil: Timestamp.milliseconds(validUntil)),
             on: db)
         return mdoc.encoded()
