@@ -8,6 +8,11 @@ import SQLKit
 struct IssuanceStore: Sendable {
     let database: HoldfastDatabase
 
+    /// Runs `body` in one transaction: an issuance, or a status change with its status list entry.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await database.transaction(body)
+    }
+
     // MARK: credential configurations
 
     /// Stores the configuration's document; false when its id is taken.

@@ -8,14 +8,7 @@ import StatusList
 /// them. `revoked` is final.
 struct IssuedCredentialService: Sendable {
     let store: IssuanceStore
-    let database: HoldfastDatabase
     let statusLists: StatusListService
-
-    init(database: HoldfastDatabase, statusLists: StatusListService) {
-        self.store = IssuanceStore(database: database)
-        self.database = database
-        self.statusLists = statusLists
-    }
 
     func list(limit: Int?, cursor: String?) async throws -> IssuedCredentialPage {
         let limit = try PageLimit.parse(limit)
@@ -37,7 +30,7 @@ struct IssuedCredentialService: Sendable {
         }
         guard Self.isID(id) else { throw Self.notFound(id) }
         let store = store
-        try await database.transaction { db in
+        try await store.transaction { db in
             guard let row = try await store.issuedStatus(id: id, on: db) else { throw Self.notFound(id) }
             guard let listID = row.listID, let index = row.index else {
                 throw IssuanceError.credentialNotRevocable
