@@ -146,12 +146,12 @@ public enum HoldfastApplication {
         return (services, startup, ephemeral.shutdown)
     }
 
-    /// Applies pending migrations and closes the database (`holdfast migrate`).
-    public static func migrate(configuration: HoldfastConfiguration, logger: Logger) async throws -> [Migration] {
+    /// Applies pending migrations, recorded as applied at `now`, and closes the database (`holdfast migrate`).
+    public static func migrate(configuration: HoldfastConfiguration, now: Date, logger: Logger) async throws -> [Migration] {
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
                                                  waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
-            let applied = try await migrate(database, logger: logger)
+            let applied = try await migrate(database, now: now, logger: logger)
             await database.close()
             return applied
         } catch {
@@ -160,13 +160,14 @@ public enum HoldfastApplication {
         }
     }
 
-    /// Opens the configured database, migrated, for tools working on it directly (`holdfast admin`).
+    /// Opens the configured database, migrated (at `now`), for tools working on it directly (`holdfast admin`).
     /// The caller closes it.
-    public static func openMigratedDatabase(configuration: HoldfastConfiguration, logger: Logger) async throws -> HoldfastDatabase {
+    public static func openMigratedDatabase(configuration: HoldfastConfiguration, now: Date,
+                                            logger: Logger) async throws -> HoldfastDatabase {
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
                                                  waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
-            try await migrate(database, logger: logger)
+            try await migrate(database, now: now, logger: logger)
             return database
         } catch {
             await database.close()
@@ -175,12 +176,12 @@ public enum HoldfastApplication {
     }
 
     @discardableResult
-    static func migrate(_ database: HoldfastDatabase, logger: Logger) async throws -> [Migration] {
+    static func migrate(_ database: HoldfastDatabase, now: Date, logger: Logger) async throws -> [Migration] {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            try await migrator.migrate(session, dialect: dialect, logger: logger)
+            try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
         }
     }
 
@@ -202,9 +203,10 @@ public enum HoldfastApplication {
         let adminKeys = AdminKeyService(database: database, logger: logger)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            let applied = try await migrator.migrate(session, dialect: dialect, logger: logger)
+            let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
             let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session, now: now)
-            let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, logger: logger)
+            let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, now: now,
+                                                                                logger: logger)
             let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
             let verifier = try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: verifierHost,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldfastProtocol
 import HoldfastServer
 import Logging
 
@@ -27,7 +28,8 @@ struct AdminStorageOptions: ParsableArguments {
     func withDatabase<T: Sendable>(_ body: @Sendable (HoldfastDatabase, Logger) async throws -> T) async throws -> T {
         let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
         let logger = Console.logger(configuration)
-        let database = try await HoldfastApplication.openMigratedDatabase(configuration: configuration, logger: logger)
+        let database = try await HoldfastApplication.openMigratedDatabase(configuration: configuration, now: SystemClock().now(),
+                                                                          logger: logger)
         do {
             let result = try await body(database, logger)
             await database.close()
