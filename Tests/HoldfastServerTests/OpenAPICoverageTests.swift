@@ -64,8 +64,8 @@ import Testing
         }
     }
 
-    static let oauthPaths: Set<String> = ["/v1/oauth/token", "/v1/openid4vci/credential",
-                                          "/v2/presentations/sessions/{sessionId}/response"]
+    static let oauthPaths: Set<String> = [IssuanceRoutes.Template.token.template, IssuanceRoutes.Template.credential.template,
+                                          PresentationRoutes.Template.response.template]
 
     @Test func everyOperationDocumentsProblemResponses() throws {
         for (operation, body) in try Self.documentedOperations() {

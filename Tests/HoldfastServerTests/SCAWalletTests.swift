@@ -184,15 +184,18 @@ import Testing
         }
     }
 
-    /// A device call with a DPoP proof of `key` (RFC 9449; no access token).
-    static func device(_ kit: ServerTestKit, _ method: HTTPRequest.Method, _ path: String, key: P256.Signing.PrivateKey,
-                       body: String? = nil, proof: String? = nil, headers extra: HTTPFields = [:]) async throws -> (TestResponse, String) {
-        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: ServerTestKit.publicURL + path.split(separator: "?")[0],
+    /// A device call to a wallet route of the contract (`SCARoutes.Template.pinAttempts`, `.events`) for `walletId`,
+    /// `query` appended as written, with a DPoP proof of `key` (RFC 9449; no access token).
+    static func device(_ kit: ServerTestKit, _ method: HTTPRequest.Method, _ route: RouteTemplate, walletId: String, query: String = "",
+                       key: P256.Signing.PrivateKey, body: String? = nil, proof: String? = nil,
+                       headers extra: HTTPFields = [:]) async throws -> (TestResponse, String) {
+        let path = route.path(["walletId": walletId])
+        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: ServerTestKit.publicURL + path,
                                                  key: JWSSigningKey(key), issuedAt: Date())
         var headers = body == nil ? HTTPFields() : HTTPFields.json(bearer: nil)
         headers[HTTPField.Name("DPoP")!] = dpop
         headers.append(contentsOf: extra)
-        return (try await kit.client.execute(uri: path, method: method, headers: headers, body: body.map(jsonBody)), dpop)
+        return (try await kit.client.execute(uri: path + query, method: method, headers: headers, body: body.map(jsonBody)), dpop)
     }
 
     /// Server-sent events as (id, type) pairs.
@@ -212,37 +215,38 @@ import Testing
         try await ServerTestKit.run(backend) { kit in
             let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
-            let attempts = "/v1/sca/wallets/\(walletId)/pin-attempts"
-            let (first, used) = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#)
+            let attempts = SCARoutes.Template.pinAttempts
+            let (first, used) = try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"failure"}"#)
             #expect(first.status == .ok)
             #expect(try first.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 2, state: "active"))
             // The same proof again, another key's proof, no proof: refused before anything is counted.
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#, proof: used).0.status == .unauthorized)
-            #expect(try await Self.device(kit, .post, attempts, key: P256.Signing.PrivateKey(), body: #"{"outcome":"failure"}"#).0.status == .unauthorized)
-            #expect(try await kit.client.execute(uri: attempts, method: .post, headers: .json(bearer: nil), body: jsonBody(#"{"outcome":"failure"}"#)).status == .unauthorized)
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"maybe"}"#).0.status == .badRequest)
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == 3)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"failure"}"#, proof: used).0.status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: P256.Signing.PrivateKey(), body: #"{"outcome":"failure"}"#).0.status == .unauthorized)
+            #expect(try await kit.client.execute(uri: attempts.path(["walletId": walletId]), method: .post, headers: .json(bearer: nil), body: jsonBody(#"{"outcome":"failure"}"#)).status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"maybe"}"#).0.status == .badRequest)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"success"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == 3)
             for left in [2, 1] {
-                #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == left)
+                #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"failure"}"#).0.wire(SCAPinAttemptResult.self).pinAttemptsLeft == left)
             }
-            let locking = try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"failure"}"#).0
+            let locking = try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"failure"}"#).0
             #expect(try locking.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(pinAttemptsLeft: 0, state: "locked"))
             // Brute force beyond the maximum needs the back end: a locked wallet takes no more attempts.
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.status == .conflict)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"success"}"#).0.status == .conflict)
             #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .get).wire(SCAWallet.self).lockReason == "PIN_ATTEMPTS")
 
-            let feed = "/v1/sca/wallets/\(walletId)/events?wait=0"
-            let all = Self.events(try await Self.device(kit, .get, feed, key: key).0.text)
+            let feed = SCARoutes.Template.events, wait0 = "?\(SCARoutes.Query.wait)=0"
+            let all = Self.events(try await Self.device(kit, .get, feed, walletId: walletId, query: wait0, key: key).0.text)
             #expect(all.map(\.1) == ["loaded", "countersUpdated", "countersUpdated", "countersUpdated", "countersUpdated", "locked"])
             #expect(all.map(\.0) == all.map(\.0).sorted())
             // Resumed from the last id seen: only what came after.
             _ = try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put)
-            let resumed = try await Self.device(kit, .get, feed, key: key, headers: [HTTPField.Name("Last-Event-ID")!: String(all.last!.0)]).0
+            let resumed = try await Self.device(kit, .get, feed, walletId: walletId, query: wait0, key: key, headers: [HTTPField.Name("Last-Event-ID")!: String(all.last!.0)]).0
             #expect(resumed.headers[.contentType] == "text/event-stream")
             #expect(Self.events(resumed.text).map(\.1) == ["unlocked"])
-            #expect(try await Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=61", key: key).0.status == .badRequest)
+            #expect(try await Self.device(kit, .get, feed, walletId: walletId, query: "?\(SCARoutes.Query.wait)=61", key: key).0.status == .badRequest)
             // An event that comes while the feed is open is written to it.
-            async let waiting = Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=8&after=\(all.last!.0 + 1)", key: key)
+            async let waiting = Self.device(kit, .get, feed, walletId: walletId,
+                                        query: "?\(SCARoutes.Query.wait)=8&\(SCARoutes.Query.after)=\(all.last!.0 + 1)", key: key)
             try await Task.sleep(for: .milliseconds(700))
             _ = try await kit.admin(SCAAdminRoutes.Template.resetCredentials, ["walletId": walletId], .put)
             #expect(Self.events(try await waiting.0.text).map(\.1) == ["credentialsReset"])
