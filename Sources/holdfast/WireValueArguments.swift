@@ -22,6 +22,7 @@ extension SCAAccessProtection: KnownWireValue {}
 extension PresentationProtocol: KnownWireValue {}
 extension PresentationMode: KnownWireValue {}
 extension ClientAttestationRequirement: KnownWireValue {}
+extension IssuedCredentialStatus: KnownWireValue {}
 
 /// `--reason` of `admin sca wallets lock`: the reasons a back end gives (`PIN_ATTEMPTS` is the tenant's own).
 extension SCALockReason: ExpressibleByArgument {

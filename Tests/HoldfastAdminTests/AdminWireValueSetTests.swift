@@ -67,6 +67,24 @@ import Testing
         #expect(try Self.roundTrip(result) == json)
     }
 
+    @Test func issuedCredentialStatusValues() throws {
+        #expect(IssuedCredentialStatus.all.map(\.rawValue) == ["valid", "suspended", "revoked"])
+        #expect(Set(IssuedCredentialStatus.all).count == IssuedCredentialStatus.all.count)
+        for status in IssuedCredentialStatus.all {
+            #expect(status.isKnown)
+            #expect(try Self.roundTrip(CredentialStatusChange(status: status)) == #"{"status":"\#(status.rawValue)"}"#)
+            let credential = IssuedCredential(id: "c", configurationId: "mdl", docType: "org.iso.18013.5.1.mDL", instanceId: nil,
+                                              status: status, statusList: nil, issuedAt: Self.date, validUntil: Self.date)
+            #expect(try Self.roundTrip(credential).contains(#""status":"\#(status.rawValue)""#))
+        }
+    }
+
+    @Test func anUnknownIssuedCredentialStatusIsKept() throws {
+        let change = try HoldfastJSON.decode(CredentialStatusChange.self, from: Data(#"{"status":"expired"}"#.utf8))
+        #expect(change.status.rawValue == "expired" && !change.status.isKnown)
+        #expect(try Self.roundTrip(change) == #"{"status":"expired"}"#)
+    }
+
     @Test func scaWalletStateAndAccessProtection() throws {
         let wallet = SCAWallet(id: "w", applicationId: "a", userId: "u", state: .locked, accessProtection: .biometric, maxPinAttempts: 3,
                                pinAttemptsLeft: 0, publicKeyJwk: nil, lockReason: "PIN_ATTEMPTS", createdAt: Self.date, activatedAt: nil,

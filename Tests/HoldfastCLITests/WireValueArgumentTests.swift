@@ -43,6 +43,21 @@ import Testing
         }
     }
 
+    @Test func credentialStatusTakesTheDocumentedValues() throws {
+        for value in ["revoked", "suspended", "valid"] {
+            #expect(try CredentialsCommand.Status.parse(["c", value]).status.rawValue == value)
+        }
+        for value in ["REVOKED", "invalid", ""] {
+            do {
+                _ = try CredentialsCommand.Status.parse(["c", value])
+                Issue.record("status \(value) was taken")
+            } catch {
+                #expect(CredentialsCommand.Status.exitCode(for: error) == .validationFailure, "\(value)")
+            }
+        }
+        #expect(CredentialsCommand.Status.helpMessage(columns: 400).contains("valid, suspended, revoked"))
+    }
+
     @Test func protocolAndModeTakeTheDocumentedValues() throws {
         let defaults = try PresentationsCommand.Create.parse(Self.element)
         #expect(defaults.presentationProtocol.rawValue == "openid4vp-1.0" && defaults.mode.rawValue == "cross-device")

@@ -62,13 +62,13 @@ actor FakeWalletTenant: HTTPTransport {
         let path = request.url.path
         let route: String
         switch (request.method, path) {
-        case ("POST", "/v1/sca/eligibility/checks"): route = "eligibility"
+        case ("POST", SCARoutes.Template.eligibilityChecks.template): route = "eligibility"
         case ("POST", TetheringRoutes.challenges(applicationId: applicationId)): route = "challenges"
-        case ("POST", "/v1/sca/activations"): route = "activations"
-        case ("GET", "/v1/sca/policies"): route = "policies"
-        case ("GET", "/v1/sca/wallets/\(walletId)/events"): route = "events"
-        case ("POST", "/v1/sca/wallets/\(walletId)/pin-attempts"): route = "pin-attempts"
-        case ("PUT", "/v1/sca/wallets/\(walletId)/credentials"): route = "credentials"
+        case ("POST", SCARoutes.Template.activations.template): route = "activations"
+        case ("GET", SCARoutes.Template.policies.template): route = "policies"
+        case ("GET", SCARoutes.Template.events.path(["walletId": walletId])): route = "events"
+        case ("POST", SCARoutes.Template.pinAttempts.path(["walletId": walletId])): route = "pin-attempts"
+        case ("PUT", SCARoutes.Template.credentials.path(["walletId": walletId])): route = "credentials"
         default: route = "unknown"
         }
         requests.append((route, request))

@@ -52,8 +52,9 @@ import Testing
             #expect(try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .post, headers: .json(bearer: bootstrap),
                                              body: jsonBody(#"{"name":"x","scope":"root"}"#)).status == .badRequest)
 
-            for (uri, method) in [("/v1/admin/keys", HTTPRequest.Method.get), ("/v1/holder/applications", .get),
-                                  ("/v1/presentations/verifier-cas", .get), ("/v1/admin/keys/\(verifier.adminKey.id)", .delete)] {
+            for (uri, method) in [(AdminKeyRoutes.Template.keys.template, HTTPRequest.Method.get), (TetheringRoutes.Template.applications.template, .get),
+                                  (PresentationAdminRoutes.Template.verifierCAs.template, .get),
+                                  (AdminKeyRoutes.Template.key.path(["id": verifier.adminKey.id]), .delete)] {
                 let refused = try await client.execute(uri: uri, method: method, headers: .bearer(verifier.key))
                 #expect(refused.status == .forbidden, "\(method) \(uri)")
                 #expect(refused.problem?.code == "INSUFFICIENT_SCOPE")
@@ -76,8 +77,9 @@ import Testing
             #expect(try await client.execute(uri: PresentationRoutes.Template.qr.path(["sessionId": id]), method: .get).status == .unauthorized)
 
             // The bootstrap key is still the last admin key.
-            let last = try await client.execute(uri: "/v1/admin/keys/\(try #require(try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(bootstrap)).decode(AdminKeyPage.self).keys.first { $0.bootstrap }).id)",
-                                                method: .delete, headers: .bearer(bootstrap))
+            let bootstrapID = try #require(try await client.execute(uri: AdminKeyRoutes.Template.keys.template, method: .get, headers: .bearer(bootstrap))
+                .decode(AdminKeyPage.self).keys.first { $0.bootstrap }).id
+            let last = try await client.execute(uri: AdminKeyRoutes.Template.key.path(["id": bootstrapID]), method: .delete, headers: .bearer(bootstrap))
             #expect(last.status == .conflict && last.problem?.code == "LAST_ADMIN_KEY")
         }
     }
@@ -178,13 +180,13 @@ import Testing
                                              body: jsonBody("{\"name\":\"k\(index)\"}"))
             }
             var seen: [String] = []
-            var uri = "/v1/admin/keys?limit=3"
+            var uri = AdminKeyRoutes.Template.keys.path([:], query: [("limit", "3")])
             while true {
                 let page = try await client.execute(uri: uri, method: .get, headers: .bearer(startup.bootstrapAdminKey))
                     .decode(AdminKeyPage.self)
                 seen += page.keys.map(\.id)
                 guard let next = page.nextCursor else { break }
-                uri = "/v1/admin/keys?limit=3&cursor=\(next)"
+                uri = AdminKeyRoutes.Template.keys.path([:], query: [("limit", "3"), ("cursor", next)])
             }
             #expect(seen.count == 4)
             #expect(seen == seen.sorted())

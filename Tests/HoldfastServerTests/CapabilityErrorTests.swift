@@ -77,6 +77,32 @@ import Testing
         #expect(Shown(PresentationError.trustedIssuerNotFound(id: "abc")) == Shown(404, .notFound, "Trusted issuer not found", "no trusted issuer abc"))
     }
 
+    /// The authenticators' refusals, for the routes of every capability, show what they showed as tethering errors.
+    @Test func authenticationErrors() {
+        let token = AuthenticationError.unauthenticated(.invalidToken, "a license token is required")
+        #expect(Shown(token) == Shown(401, .invalidToken, "Unauthenticated", "a license token is required"))
+        #expect(token.problemHeaders[.wwwAuthenticate] == #"DPoP algs="ES256", error="invalid_token""#)
+        let proof = AuthenticationError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
+                                                        error: "invalid_dpop_proof")
+        #expect(Shown(proof) == Shown(401, .invalidDPoPProof, "Unauthenticated", "the DPoP proof was already used (jti replay)"))
+        #expect(proof.problemHeaders[.wwwAuthenticate] == #"DPoP algs="ES256", error="invalid_dpop_proof""#)
+        let nonce = AuthenticationError.useDPoPNonce("n-1")
+        #expect(Shown(nonce) == Shown(401, .useDPoPNonce, "DPoP nonce required", "retry with the nonce of the DPoP-Nonce header in the proof"))
+        #expect(nonce.problemHeaders[.wwwAuthenticate]
+                == #"DPoP error="use_dpop_nonce", error_description="Authorization server requires nonce in DPoP proof""#)
+        #expect(nonce.problemHeaders[HTTPField.Name("DPoP-Nonce")!] == "n-1")
+        #expect(Shown(AuthenticationError.instanceRevoked())
+                == Shown(403, .instanceRevoked, "Instance revoked", "the instance was deleted or rejected; register again"))
+        #expect(Shown(AuthenticationError.instanceRevoked("the instance's application was deleted"))
+                == Shown(403, .instanceRevoked, "Instance revoked", "the instance's application was deleted"))
+        #expect(Shown(AuthenticationError.devModeNotAllowed) == Shown(
+            403, .devModeNotAllowed, "Dev mode not allowed",
+            "X-Holdfast-Dev-Mode is accepted only for applications with developmentIntegrityAllowed on a non-production channel"))
+        for refusal in [AuthenticationError.instanceRevoked(), .devModeNotAllowed] {
+            #expect(refusal.problemHeaders.isEmpty && refusal.problemFieldErrors.isEmpty)
+        }
+    }
+
     /// Every code these errors write is one the server declares it sends.
     @Test func theirCodesAreServerCodes() {
         let errors: [any ProblemConvertible] = [
@@ -89,6 +115,9 @@ import Testing
             PresentationError.sessionNotFound(id: ""), PresentationError.openSessionNotFound(id: ""),
             PresentationError.responseCodeNotFound(id: ""), PresentationError.issuerTrustedAlready(id: ""),
             PresentationError.trustedIssuerNotFound(id: ""),
+            AuthenticationError.unauthenticated(.invalidToken, ""), AuthenticationError.unauthenticated(.invalidDPoPProof, ""),
+            AuthenticationError.unauthenticated(.licenseExpired, ""), AuthenticationError.unauthenticated(.issuedBeforeStoreReset, ""),
+            AuthenticationError.useDPoPNonce(""), AuthenticationError.instanceRevoked(), AuthenticationError.devModeNotAllowed,
         ]
         for error in errors {
             #expect(HoldfastErrorCode.serverCodes.contains(error.problemCode), "\(error.problemCode.rawValue)")

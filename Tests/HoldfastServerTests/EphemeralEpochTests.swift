@@ -40,9 +40,9 @@ import TestSupport
             let registration = try ServerTestKit.registration(challenge: try await kit.challenge(applicationId), key: P256.Signing.PrivateKey())
             #expect(try await kit.register(applicationId, registration).status == .created)
             let device = try await kit.registerDevice(applicationId)
-            let renewal = "/v1/holder/instances/\(device.instanceId)/license"
+            let renewal = TetheringRoutes.Template.license
             let earlier = Date()
-            let dpop = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + renewal, key: JWSSigningKey(device.key),
+            let dpop = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + device.path(renewal), key: JWSSigningKey(device.key),
                                             issuedAt: earlier, accessToken: device.licenseToken)
             #expect(try await kit.call(device, renewal, proof: dpop).status == .ok)
             #expect(try await kit.call(device, renewal, proof: dpop).problemCode == HoldfastErrorCode.invalidDPoPProof.rawValue)
@@ -74,7 +74,7 @@ import TestSupport
             #expect(try await kit.register(applicationId, fresh).status == .created)
             #expect(try await kit.register(applicationId, fresh).problemCode == HoldfastErrorCode.invalidChallenge.rawValue)
             let later = Date()
-            let freshDPoP = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + renewal, key: JWSSigningKey(device.key),
+            let freshDPoP = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + device.path(renewal), key: JWSSigningKey(device.key),
                                                  issuedAt: later, accessToken: device.licenseToken)
             #expect(try await kit.call(device, renewal, proof: freshDPoP).status == .ok)
             #expect(try await kit.call(device, renewal, proof: freshDPoP).problemCode == HoldfastErrorCode.invalidDPoPProof.rawValue)

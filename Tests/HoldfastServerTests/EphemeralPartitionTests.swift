@@ -12,10 +12,6 @@ import Testing
 /// cause to be written (spent challenges) never takes the room of authenticated calls' replay records, and a full
 /// or unreachable store is a 503 with a code and `Retry-After`, reported by `/health`.
 @Suite struct EphemeralPartitionTests {
-    static func renewalPath(_ device: ServerTestKit.Device) -> String {
-        "/v1/holder/instances/\(device.instanceId)/license"
-    }
-
     @Test func aFullChallengesPartStopsRegistrationsOnlyAndHealthSaysSo() async throws {
         try await ServerTestKit.run(.sqlite, configure: {
             $0.ephemeralCapacity = EphemeralCapacity(challengeEntries: 100, replayEntries: 100)
@@ -36,7 +32,7 @@ import Testing
 
             // Instance calls write their DPoP jti in the other part: renewals go on.
             for _ in 0..<3 {
-                let renewal = try await kit.call(device, Self.renewalPath(device))
+                let renewal = try await kit.call(device, TetheringRoutes.Template.license)
                 #expect(renewal.status == .ok, "renewal: \(renewal.status) \(renewal.text)")
             }
 
@@ -54,8 +50,8 @@ import Testing
         }) { kit in
             let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(applicationId)
-            for _ in 0..<100 { #expect(try await kit.call(device, Self.renewalPath(device)).status == .ok) }
-            let refused = try await kit.call(device, Self.renewalPath(device))
+            for _ in 0..<100 { #expect(try await kit.call(device, TetheringRoutes.Template.license).status == .ok) }
+            let refused = try await kit.call(device, TetheringRoutes.Template.license)
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.problemCode == HoldfastErrorCode.ephemeralStoreFull.rawValue)
             #expect(refused.headers[.retryAfter] != nil)

@@ -25,14 +25,14 @@ import Testing
             let port = try #require(kit.client.port)
 
             let flood = Task.detached {
-                try await RawHTTPFlood.run(port: port, path: "/v1/holder/applications/\(applicationId)/challenges",
+                try await RawHTTPFlood.run(port: port, path: TetheringRoutes.Template.challenges.path(["applicationId": applicationId]),
                                            count: Self.requests)
             }
             // During the flood: renewals (authenticated, not counted per source) and one registration from a client
             // behind the trusted proxy.
             var renewals: [HTTPResponse.Status] = []
             for _ in 0..<20 {
-                renewals.append(try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/license").status)
+                renewals.append(try await kit.call(device, TetheringRoutes.Template.license).status)
                 try await Task.sleep(for: .milliseconds(50))
             }
             let elsewhere: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.7"]
@@ -55,7 +55,7 @@ import Testing
             #expect((counts[201] ?? 0) >= RateLimitConfiguration.defaultBurst, "statuses: \(counts)")
             #expect(renewals.allSatisfy { $0 == .ok }, "renewals during the flood: \(renewals)")
             // And after it.
-            #expect(try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/license").status == .ok)
+            #expect(try await kit.call(device, TetheringRoutes.Template.license).status == .ok)
             let health = try await kit.client.execute(uri: "/health", method: .get, headers: elsewhere)
             #expect(health.status == .ok)
         }

@@ -135,9 +135,9 @@ import Testing
             let app = try await kit.createApplication(ServerTestKit.iosApplication())
             let id = try #require(app.id)
             let device = try await kit.registerDevice(id)
-            #expect(try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations").status == .ok)
+            #expect(try await kit.call(device, TetheringRoutes.Template.walletAttestations).status == .ok)
             #expect(try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .delete).status == .noContent)
-            let refused = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations")
+            let refused = try await kit.call(device, TetheringRoutes.Template.walletAttestations)
             #expect(refused.status == .forbidden)
             #expect(refused.problemCode == "INSTANCE_REVOKED")
         }

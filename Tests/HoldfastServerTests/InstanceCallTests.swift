@@ -13,15 +13,13 @@ import Testing
 /// Instance calls (README "API"): license token + DPoP proof (RFC 9449), renewal, key rotation, wallet attestation,
 /// revocation.
 @Suite struct InstanceCallTests {
-    static func path(_ device: ServerTestKit.Device, _ suffix: String) -> String {
-        "/v1/holder/instances/\(device.instanceId)/\(suffix)"
-    }
+    typealias Routes = TetheringRoutes.Template
 
     @Test(arguments: StorageBackend.available)
     func renewalIssuesANewLicenseAndADateHeader(_ backend: StorageBackend) async throws {
         try await ServerTestKit.run(backend) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let response = try await kit.call(device, Self.path(device, "license"))
+            let response = try await kit.call(device, Routes.license)
             #expect(response.status == .ok, "\(response.text)")
             let renewed = try response.wire(LicenseRenewalResponse.self)
             #expect(renewed.instanceId == device.instanceId && renewed.licenseToken != device.licenseToken)
@@ -36,12 +34,12 @@ import Testing
     func aLicensedInstanceCannotRenewWithTheProofAlone(_ backend: StorageBackend) async throws {
         try await ServerTestKit.run(backend) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            for call in ["license", "keys/rotate", "wallet-attestations"] {
-                let response = try await kit.callWithoutToken(device, Self.path(device, call))
+            for call in [Routes.license, Routes.rotateKey, Routes.walletAttestations] {
+                let response = try await kit.callWithoutToken(device, call)
                 #expect(response.status == .unauthorized, "\(call): \(response.text)")
                 #expect(response.problemCode == "INVALID_TOKEN", "\(call)")
             }
-            #expect(try await kit.call(device, Self.path(device, "license")).status == .ok)
+            #expect(try await kit.call(device, Routes.license).status == .ok)
         }
     }
 
@@ -50,15 +48,15 @@ import Testing
     @Test func aProofSurvivesARequestRefusedForItsBody() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let path = Self.path(device, "license")
+            let route = Routes.license, path = device.path(route)
             let proof = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + path, key: JWSSigningKey(device.key),
                                              issuedAt: Date(), accessToken: device.licenseToken)
-            let malformed = try await kit.call(device, path, body: "{not json", proof: proof)
+            let malformed = try await kit.call(device, route, body: "{not json", proof: proof)
             #expect(malformed.status == .badRequest && malformed.problemCode == "INVALID_JSON")
-            let wrongType = try await kit.call(device, path, body: #"{"challenge": 7}"#, proof: proof)
+            let wrongType = try await kit.call(device, route, body: #"{"challenge": 7}"#, proof: proof)
             #expect(wrongType.status == .badRequest && wrongType.problemCode == "VALIDATION_FAILED")
-            #expect(try await kit.call(device, path, proof: proof).status == .ok)
-            #expect(try await kit.call(device, path, proof: proof).problemCode == "INVALID_DPOP_PROOF")
+            #expect(try await kit.call(device, route, proof: proof).status == .ok)
+            #expect(try await kit.call(device, route, proof: proof).problemCode == "INVALID_DPOP_PROOF")
         }
     }
 
@@ -66,7 +64,7 @@ import Testing
     @Test func aRenewalWithoutABodyIsAnEmptyRenewal() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let path = Self.path(device, "license")
+            let route = Routes.license, path = device.path(route)
             var headers = HTTPFields()
             headers[.authorization] = HoldfastHeaders.authorizationValue(licenseToken: device.licenseToken)
             headers[HTTPField.Name("DPoP")!] = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + path,
@@ -81,11 +79,11 @@ import Testing
     @Test func aReplayedDPoPProofIsRefused() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let path = Self.path(device, "wallet-attestations")
+            let route = Routes.walletAttestations, path = device.path(route)
             let proof = try DPoPProof.create(method: "POST", uri: ServerTestKit.publicURL + path, key: JWSSigningKey(device.key),
                                              issuedAt: Date(), accessToken: device.licenseToken)
-            #expect(try await kit.call(device, path, proof: proof).status == .ok)
-            let replay = try await kit.call(device, path, proof: proof)
+            #expect(try await kit.call(device, route, proof: proof).status == .ok)
+            let replay = try await kit.call(device, route, proof: proof)
             #expect(replay.status == .unauthorized)
             #expect(replay.problemCode == "INVALID_DPOP_PROOF")
             #expect(replay.headers[.wwwAuthenticate]?.hasPrefix("DPoP") == true)
@@ -101,11 +99,11 @@ import Testing
     func invalidProofsAreRefused(_ label: String, _ method: String, _ uri: String?, _ age: Double, _ withToken: Bool) async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let path = Self.path(device, "wallet-attestations")
+            let route = Routes.walletAttestations, path = device.path(route)
             let proof = try DPoPProof.create(method: method, uri: uri ?? ServerTestKit.publicURL + path, key: JWSSigningKey(device.key),
                                              issuedAt: Date().addingTimeInterval(age),
                                              accessToken: withToken ? device.licenseToken : nil)
-            let response = try await kit.call(device, path, proof: proof)
+            let response = try await kit.call(device, route, proof: proof)
             #expect(response.status == .unauthorized, "\(label)")
             #expect(response.problemCode == "INVALID_DPOP_PROOF", "\(label)")
         }
@@ -114,7 +112,7 @@ import Testing
     @Test func aProofByAnotherKeyIsRefused() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let response = try await kit.call(device, Self.path(device, "wallet-attestations"), key: .init())
+            let response = try await kit.call(device, Routes.walletAttestations, key: .init())
             #expect(response.status == .unauthorized && response.problemCode == "INVALID_DPOP_PROOF")
         }
     }
@@ -124,12 +122,12 @@ import Testing
             let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
             let other = try await kit.registerDevice(id)
-            let foreign = try await kit.call(device, Self.path(device, "wallet-attestations"), token: other.licenseToken)
+            let foreign = try await kit.call(device, Routes.walletAttestations, token: other.licenseToken)
             #expect(foreign.status == .unauthorized && foreign.problemCode == "INVALID_TOKEN")
             let forged = device.licenseToken.dropLast(4) + "AAAA"
-            let response = try await kit.call(device, Self.path(device, "wallet-attestations"), token: String(forged))
+            let response = try await kit.call(device, Routes.walletAttestations, token: String(forged))
             #expect(response.status == .unauthorized && response.problemCode == "INVALID_TOKEN")
-            let missing = try await kit.client.execute(uri: Self.path(device, "wallet-attestations"), method: .post)
+            let missing = try await kit.client.execute(uri: device.path(Routes.walletAttestations), method: .post)
             #expect(missing.status == .unauthorized && missing.problemCode == "INVALID_TOKEN")
         }
     }
@@ -139,11 +137,11 @@ import Testing
         try await ServerTestKit.run(backend) { kit in
             let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
-            #expect(try await kit.call(device, Self.path(device, "license")).status == .ok)
+            #expect(try await kit.call(device, Routes.license).status == .ok)
             let deleted = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
             #expect(deleted.status == .noContent)
-            for suffix in ["license", "wallet-attestations"] {
-                let refused = try await kit.call(device, Self.path(device, suffix))
+            for route in [Routes.license, Routes.walletAttestations] {
+                let refused = try await kit.call(device, route)
                 #expect(refused.status == .forbidden && refused.problemCode == "INSTANCE_REVOKED")
             }
             let again = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
@@ -160,9 +158,9 @@ import Testing
             let expired = try await services.license(instanceId: device.instanceId, applicationId: device.applicationId,
                                                      thumbprint: try InstancePublicKey(device.key.publicKey).thumbprint(),
                                                      maxTimeOfflineInSecs: 86_400, now: Date().addingTimeInterval(-90_000))
-            let refused = try await kit.call(device, Self.path(device, "wallet-attestations"), token: expired.token)
+            let refused = try await kit.call(device, Routes.walletAttestations, token: expired.token)
             #expect(refused.status == .unauthorized && refused.problemCode == "LICENSE_EXPIRED")
-            let renewed = try await kit.call(device, Self.path(device, "license"), token: expired.token)
+            let renewed = try await kit.call(device, Routes.license, token: expired.token)
             #expect(renewed.status == .ok, "\(renewed.text)")
         }
     }
@@ -190,9 +188,9 @@ import Testing
                     key: appKey, appId: appId, clientDataHash: BindingNonce(challenge: fresh, publicKey: publicKey).bytes, counter: counter)
                 let body = String(decoding: try HoldfastJSON.encode(LicenseRenewalRequest(
                     challenge: fresh, appAttestAssertion: Base64URL.encode(assertion))), as: UTF8.self)
-                return try await kit.call(device, Self.path(device, "license"), body: body)
+                return try await kit.call(device, Routes.license, body: body)
             }
-            let withoutEvidence = try await kit.call(device, Self.path(device, "license"))
+            let withoutEvidence = try await kit.call(device, Routes.license)
             #expect(withoutEvidence.problemCode == "ATTESTATION_REQUIRED")
             #expect(try await renewal(counter: 1).status == .ok)
             let replayedCounter = try await renewal(counter: 1)
@@ -214,19 +212,19 @@ import Testing
                                                                                    with: newKey))
             let body = String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)
             // Signed by the old key.
-            let response = try await kit.call(device, Self.path(device, "keys/rotate"), body: body)
+            let response = try await kit.call(device, Routes.rotateKey, body: body)
             #expect(response.status == .ok, "\(response.text)")
             let rotated = try response.wire(KeyRotationResponse.self)
             #expect(rotated.instanceId == device.instanceId)
 
-            let old = try await kit.call(device, Self.path(device, "wallet-attestations"))
+            let old = try await kit.call(device, Routes.walletAttestations)
             #expect(old.status == .unauthorized && old.problemCode == "INVALID_TOKEN")
             var current = device
             current.key = newKey
             current.licenseToken = rotated.licenseToken
-            #expect(try await kit.call(current, Self.path(device, "wallet-attestations")).status == .ok)
+            #expect(try await kit.call(current, Routes.walletAttestations, instanceId: device.instanceId).status == .ok)
             // The old key with the new token: the proof does not match cnf.jkt.
-            let mixed = try await kit.call(device, Self.path(device, "wallet-attestations"), token: rotated.licenseToken)
+            let mixed = try await kit.call(device, Routes.walletAttestations, token: rotated.licenseToken)
             #expect(mixed.status == .unauthorized)
         }
     }
@@ -235,7 +233,7 @@ import Testing
         try await ServerTestKit.run(.sqlite) { kit in
             let app = try await kit.createApplication(ServerTestKit.iosApplication())
             let device = try await kit.registerDevice(try #require(app.id))
-            let response = try await kit.call(device, Self.path(device, "wallet-attestations"), body: #"{"audience":"https://issuer.test"}"#)
+            let response = try await kit.call(device, Routes.walletAttestations, body: #"{"audience":"https://issuer.test"}"#)
             #expect(response.status == .ok)
             let attestation = try response.wire(WalletAttestationResponse.self)
             #expect(attestation.expiresAt.timeIntervalSinceNow <= 3600)
@@ -254,13 +252,13 @@ import Testing
     @Test func serverNonceIsDemandedTheRFC9449Way() async throws {
         try await ServerTestKit.run(.sqlite, configure: { $0.tethering.requireDPoPNonce = true }) { kit in
             let device = try await kit.registerDevice(try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id))
-            let path = Self.path(device, "wallet-attestations")
-            let first = try await kit.call(device, path)
+            let route = Routes.walletAttestations
+            let first = try await kit.call(device, route)
             #expect(first.status == .unauthorized && first.problemCode == "USE_DPOP_NONCE")
             #expect(first.headers[.wwwAuthenticate]?.contains(#"error="use_dpop_nonce""#) == true)
             let nonce = try #require(first.headers[HTTPField.Name("DPoP-Nonce")!])
-            #expect(try await kit.call(device, path, nonce: nonce).status == .ok)
-            #expect(try await kit.call(device, path, nonce: "made-up").problemCode == "USE_DPOP_NONCE")
+            #expect(try await kit.call(device, route, nonce: nonce).status == .ok)
+            #expect(try await kit.call(device, route, nonce: "made-up").problemCode == "USE_DPOP_NONCE")
         }
     }
 }
@@ -293,20 +291,20 @@ extension ServerTestKit {
                 .wire(InstanceRegistrationResponse.self)
             let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId,
                                                  licenseToken: try #require(registered.licenseToken), applicationId: id)
-            let path = "/v1/holder/instances/\(device.instanceId)/license"
+            let route = TetheringRoutes.Template.license
             func body(_ challenge: String, _ certificates: [[UInt8]]) throws -> String {
                 let request = LicenseRenewalRequest(challenge: challenge,
                                                     attestation: PlatformAttestationPayload.androidKeyAttestation(certificateChain: certificates).wire.attestation)
                 return String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)
             }
-            #expect(try await kit.call(device, path).problemCode == "ATTESTATION_REQUIRED")
+            #expect(try await kit.call(device, route).problemCode == "ATTESTATION_REQUIRED")
             let fresh = try await kit.challenge(id)
-            #expect(try await kit.call(device, path, body: try body(fresh, try chain(for: fresh, key: key.publicKey))).status == .ok)
+            #expect(try await kit.call(device, route, body: try body(fresh, try chain(for: fresh, key: key.publicKey))).status == .ok)
             let other = try await kit.challenge(id)
-            let foreign = try await kit.call(device, path, body: try body(other, try chain(for: other, key: P256.Signing.PrivateKey().publicKey)))
+            let foreign = try await kit.call(device, route, body: try body(other, try chain(for: other, key: P256.Signing.PrivateKey().publicKey)))
             #expect(foreign.problemCode == "INVALID_ATTESTATION")
             // The same challenge twice: the second renewal is INVALID_CHALLENGE.
-            let reused = try await kit.call(device, path, body: try body(fresh, try chain(for: fresh, key: key.publicKey)))
+            let reused = try await kit.call(device, route, body: try body(fresh, try chain(for: fresh, key: key.publicKey)))
             #expect(reused.problemCode == "INVALID_CHALLENGE")
         }
     }
@@ -315,7 +313,7 @@ extension ServerTestKit {
         try await ServerTestKit.run(.sqlite) { kit in
             let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(extra: #","developmentIntegrityAllowed":true"#)).id)
             let device = try await kit.registerDevice(id)
-            let response = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/license", devMode: true)
+            let response = try await kit.call(device, TetheringRoutes.Template.license, devMode: true)
             #expect(response.status == .forbidden && response.problemCode == "DEV_MODE_NOT_ALLOWED")
         }
     }
@@ -329,9 +327,9 @@ extension ServerTestKit {
                                                     devMode: true).wire(InstanceRegistrationResponse.self)
             let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId,
                                                  licenseToken: try #require(registered.licenseToken), applicationId: id)
-            let path = "/v1/holder/instances/\(device.instanceId)/license"
-            #expect(try await kit.call(device, path, devMode: true).status == .ok)
-            #expect(try await kit.call(device, path).problemCode == "ATTESTATION_REQUIRED")
+            let route = TetheringRoutes.Template.license
+            #expect(try await kit.call(device, route, devMode: true).status == .ok)
+            #expect(try await kit.call(device, route).problemCode == "ATTESTATION_REQUIRED")
         }
     }
 }

@@ -29,7 +29,7 @@ struct IssuanceTestWallet: Sendable {
     static func make(_ kit: ServerTestKit) async throws -> IssuanceTestWallet {
         let application = try await kit.createApplication(ServerTestKit.iosApplication())
         let device = try await kit.registerDevice(try #require(application.id))
-        let response = try await kit.call(device, "/v1/holder/instances/\(device.instanceId)/wallet-attestations")
+        let response = try await kit.call(device, TetheringRoutes.Template.walletAttestations)
         try #require(response.status == .created || response.status == .ok, "wallet attestation: \(response.status) \(response.text)")
         let attestation = try response.wire(WalletAttestationResponse.self).walletAttestation
         return IssuanceTestWallet(kit: kit, device: device, walletAttestation: attestation, clientId: application.clientId)

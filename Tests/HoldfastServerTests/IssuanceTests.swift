@@ -453,6 +453,10 @@ import X509
             #expect(try await kit.admin(CredentialAdminRoutes.Template.configuration, ["id": "mdl"], .get).status == .notFound)
             let missing = try await kit.admin(CredentialAdminRoutes.Template.credentialStatus, ["credentialId": UUID().uuidString.lowercased()], .post, #"{"status":"revoked"}"#)
             #expect(missing.status == .notFound)
+            // A status this version does not name decodes, and is refused as the field at fault.
+            let unknownStatus = try await kit.admin(CredentialAdminRoutes.Template.credentialStatus, ["credentialId": UUID().uuidString.lowercased()],
+                                                    .post, #"{"status":"expired"}"#)
+            #expect(unknownStatus.status == .badRequest && unknownStatus.problem?.errors?.first?.field == "status")
         }
     }
 

@@ -12,7 +12,7 @@ import TestSupport
 /// again by the instance key), a signed byte flipped, the proof's time moved past its window, an id swapped for
 /// another instance's or another call's — is refused with its code.
 @Suite struct LicenseRenewalMutationTests {
-    static func path(_ device: ServerTestKit.Device) -> String { "/v1/holder/instances/\(device.instanceId)/license" }
+    static func path(_ device: ServerTestKit.Device) -> String { device.path(TetheringRoutes.Template.license) }
 
     /// The members of an honest proof for `path`, bound to `token`.
     static func proofObjects(_ device: ServerTestKit.Device, path: String, token: String, issuedAt: Date = Date())
@@ -34,8 +34,9 @@ import TestSupport
             let other = try await kit.registerDevice(applicationId)
             let path = Self.path(device)
             var campaign = MutationCampaign(verifier: "license renewal with DPoP")
-            func code(_ proof: String, token: String? = nil, path: String? = nil) async throws -> String? {
-                let response = try await kit.call(device, path ?? Self.path(device), token: token ?? device.licenseToken, proof: proof)
+            func code(_ proof: String, token: String? = nil, instanceId: String? = nil) async throws -> String? {
+                let response = try await kit.call(device, TetheringRoutes.Template.license, instanceId: instanceId,
+                                                  token: token ?? device.licenseToken, proof: proof)
                 return response.status == .ok ? nil : response.problemCode ?? "HTTP \(response.status.code)"
             }
             let honest = try Self.signed(Self.proofObjects(device, path: path, token: device.licenseToken), key: device.key)
@@ -86,7 +87,7 @@ import TestSupport
             // Each id swapped for another's.
             let swaps: [(String, String, Any)] = [
                 ("htm GET", "htm", "GET"), ("htu of another instance", "htu", ServerTestKit.publicURL + Self.path(other)),
-                ("htu of another call", "htu", ServerTestKit.publicURL + "/v1/holder/instances/\(device.instanceId)/wallet-attestations"),
+                ("htu of another call", "htu", ServerTestKit.publicURL + device.path(TetheringRoutes.Template.walletAttestations)),
                 ("htu of another host", "htu", "https://elsewhere.test" + path), ("ath of another token", "ath", DPoPProof.accessTokenHash(other.licenseToken)),
             ]
             for (name, member, value) in swaps {
@@ -104,7 +105,7 @@ import TestSupport
                                                 token: other.licenseToken))
             campaign.record("another instance's path", oneOf: ["INVALID_TOKEN", "INSTANCE_NOT_FOUND", "FORBIDDEN"],
                             got: try await code(try Self.signed(Self.proofObjects(device, path: Self.path(other), token: device.licenseToken), key: device.key),
-                                                path: Self.path(other)))
+                                                instanceId: other.instanceId))
             let spent = try Self.signed(Self.proofObjects(device, path: path, token: device.licenseToken), key: device.key)
             #expect(try await code(spent) == nil)
             campaign.record("a spent proof replayed", expected: "INVALID_DPOP_PROOF", got: try await code(spent))

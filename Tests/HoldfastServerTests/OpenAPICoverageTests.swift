@@ -64,8 +64,8 @@ import Testing
         }
     }
 
-    static let oauthPaths: Set<String> = ["/v1/oauth/token", "/v1/openid4vci/credential",
-                                          "/v2/presentations/sessions/{sessionId}/response"]
+    static let oauthPaths: Set<String> = [IssuanceRoutes.Template.token.template, IssuanceRoutes.Template.credential.template,
+                                          PresentationRoutes.Template.response.template]
 
     @Test func everyOperationDocumentsProblemResponses() throws {
         for (operation, body) in try Self.documentedOperations() {
@@ -175,6 +175,8 @@ import Testing
         ("PresentationSessionRequest", ["mode"], PresentationMode.all.map(\.rawValue)),
         ("PresentationResult", ["status"], PresentationStatus.all.map(\.rawValue)),
         ("PresentationResult", ["failures", "code"], PresentationFailureCode.all.map(\.rawValue)),
+        ("IssuedCredential", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
+        ("CredentialStatusChange", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
         ("SCAWalletSettings", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAWallet", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAActivationResponse", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),

@@ -254,15 +254,13 @@ import Testing
             let registered = try response.wire(InstanceRegistrationResponse.self)
             #expect(registered.status == .pending && registered.licenseToken == nil)
             let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
-            let path = "/v1/holder/instances/\(device.instanceId)/license"
-
-            let early = try await kit.callWithoutToken(device, path)
+            let early = try await kit.callWithoutToken(device, TetheringRoutes.Template.license)
             #expect(early.status == .forbidden && early.problemCode == "INSTANCE_PENDING")
 
             let approved = try await kit.admin(TetheringRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post)
             #expect(approved.status == .ok)
             #expect(try approved.wire(InstanceListItem.self).status == .registered)
-            let renewed = try await kit.callWithoutToken(device, path)
+            let renewed = try await kit.callWithoutToken(device, TetheringRoutes.Template.license)
             #expect(renewed.status == .ok, "\(renewed.text)")
             #expect(try await kit.admin(TetheringRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post).status == .conflict)
         }
@@ -277,7 +275,7 @@ import Testing
             let rejected = try await kit.admin(TetheringRoutes.Template.reject, ["applicationId": id, "instanceId": registered.instanceId], .post)
             #expect(try rejected.wire(InstanceListItem.self).status == .rejected)
             let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
-            let refused = try await kit.callWithoutToken(device, "/v1/holder/instances/\(registered.instanceId)/license")
+            let refused = try await kit.callWithoutToken(device, TetheringRoutes.Template.license, instanceId: registered.instanceId)
             #expect(refused.problemCode == "INSTANCE_REVOKED")
         }
     }
@@ -326,8 +324,10 @@ import Testing
 }
 
 extension ServerTestKit {
-    /// A renewal call with the DPoP proof alone (no license token), as a pending instance makes it.
-    func callWithoutToken(_ device: Device, _ path: String) async throws -> TestResponse {
+    /// A call to an instance route of `device` (or of `instanceId`) with the DPoP proof alone (no license token), as a
+    /// pending instance renews.
+    func callWithoutToken(_ device: Device, _ route: RouteTemplate, instanceId: String? = nil) async throws -> TestResponse {
+        let path = route.path(["instanceId": instanceId ?? device.instanceId])
         var headers = HTTPFields.json(bearer: nil)
         headers[HTTPField.Name("DPoP")!] = try DPoPProof.create(method: "POST", uri: Self.publicURL + path,
                                                                key: JWSSigningKey(device.key), issuedAt: Date())

@@ -59,7 +59,7 @@ import Testing
             #expect(try await Self.code(kit, try SCAWalletTests.proof(walletId: walletId, key: key, method: "POST", url: Self.url, body: Self.body,
                                                                       signingKey: next.pinKey)) == SCAProofFailureCode.signatureInvalid)
             let attempt = #"{"pinSecret":"\#(Base64URL.encode(next.pinSecret))"}"#
-            #expect(try await SCAWalletTests.device(kit, .post, SCARoutes.pinAttempts(walletId: walletId), key: key, body: attempt).0.status == .conflict)
+            #expect(try await SCAWalletTests.device(kit, .post, SCARoutes.Template.pinAttempts, walletId: walletId, key: key, body: attempt).0.status == .conflict)
             #expect(try await SCAWalletTests.enrol(kit, walletId: walletId, key: key, first).status == .ok)
         }
     }

@@ -63,7 +63,7 @@ import Testing
             currentPinSecret: current.map(Base64URL.encode), pinSecret: pin ? Base64URL.encode(credentials.pinSecret) : nil,
             keyShare: pin ? Base64URL.encode(credentials.keyShare) : nil, pinKey: pin ? InstancePublicKey(credentials.pinKey.publicKey).encoded : nil,
             biometryKey: credentials.biometryKey.map { InstancePublicKey($0.publicKey).encoded })
-        return try await device(kit, .put, SCARoutes.Template.credentials.path(["walletId": walletId]), key: key,
+        return try await device(kit, .put, SCARoutes.Template.credentials, walletId: walletId, key: key,
                                 body: String(decoding: try HoldfastJSON.encode(enrolment), as: UTF8.self)).0
     }
 
@@ -229,15 +229,18 @@ import Testing
         }
     }
 
-    /// A device call with a DPoP proof of `key` (RFC 9449; no access token).
-    static func device(_ kit: ServerTestKit, _ method: HTTPRequest.Method, _ path: String, key: P256.Signing.PrivateKey,
-                       body: String? = nil, proof: String? = nil, headers extra: HTTPFields = [:]) async throws -> (TestResponse, String) {
-        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: ServerTestKit.publicURL + path.split(separator: "?")[0],
+    /// A device call to a wallet route of the contract (`SCARoutes.Template.pinAttempts`, `.events`) for `walletId`,
+    /// `query` appended as written, with a DPoP proof of `key` (RFC 9449; no access token).
+    static func device(_ kit: ServerTestKit, _ method: HTTPRequest.Method, _ route: RouteTemplate, walletId: String, query: String = "",
+                       key: P256.Signing.PrivateKey, body: String? = nil, proof: String? = nil,
+                       headers extra: HTTPFields = [:]) async throws -> (TestResponse, String) {
+        let path = route.path(["walletId": walletId])
+        let dpop = try proof ?? DPoPProof.create(method: method.rawValue, uri: ServerTestKit.publicURL + path,
                                                  key: JWSSigningKey(key), issuedAt: Date())
         var headers = body == nil ? HTTPFields() : HTTPFields.json(bearer: nil)
         headers[HTTPField.Name("DPoP")!] = dpop
         headers.append(contentsOf: extra)
-        return (try await kit.client.execute(uri: path, method: method, headers: headers, body: body.map(jsonBody)), dpop)
+        return (try await kit.client.execute(uri: path + query, method: method, headers: headers, body: body.map(jsonBody)), dpop)
     }
 
     /// Server-sent events as (id, type) pairs.
@@ -258,43 +261,44 @@ import Testing
             let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let (key, walletId, _) = try await Self.activatedWallet(kit, applicationId: applicationId)
             let credentials = try #require(Self.enrolled.withLock { $0[walletId] })
-            let attempts = "/v1/sca/wallets/\(walletId)/pin-attempts"
+            let attempts = SCARoutes.Template.pinAttempts
             let wrongSecret = #"{"pinSecret":"\#(Base64URL.encode(Self.random()))"}"#
             let rightSecret = #"{"pinSecret":"\#(Base64URL.encode(credentials.pinSecret))"}"#
-            let (first, used) = try await Self.device(kit, .post, attempts, key: key, body: wrongSecret)
+            let (first, used) = try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: wrongSecret)
             #expect(first.status == .ok)
             #expect(try first.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(outcome: .failure, pinAttemptsLeft: 2, state: "active"))
             // The same proof again, another key's proof, no proof: refused before anything is counted.
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: wrongSecret, proof: used).0.status == .unauthorized)
-            #expect(try await Self.device(kit, .post, attempts, key: P256.Signing.PrivateKey(), body: wrongSecret).0.status == .unauthorized)
-            #expect(try await kit.client.execute(uri: attempts, method: .post, headers: .json(bearer: nil), body: jsonBody(wrongSecret)).status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: wrongSecret, proof: used).0.status == .unauthorized)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: P256.Signing.PrivateKey(), body: wrongSecret).0.status == .unauthorized)
+            #expect(try await kit.client.execute(uri: attempts.path(["walletId": walletId]), method: .post, headers: .json(bearer: nil), body: jsonBody(wrongSecret)).status == .unauthorized)
             // Not a secret, or the old report of an outcome (which a copy of the device could send to win its attempts back).
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"pinSecret":"short"}"#).0.problem?.errors?.first?.field == "pinSecret")
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: #"{"outcome":"success"}"#).0.status == .badRequest)
-            let right = try await Self.device(kit, .post, attempts, key: key, body: rightSecret).0.wire(SCAPinAttemptResult.self)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"pinSecret":"short"}"#).0.problem?.errors?.first?.field == "pinSecret")
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: #"{"outcome":"success"}"#).0.status == .badRequest)
+            let right = try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: rightSecret).0.wire(SCAPinAttemptResult.self)
             #expect(right == SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: 3, state: "active", keyShare: Base64URL.encode(credentials.keyShare)))
             for left in [2, 1] {
-                let wrong = try await Self.device(kit, .post, attempts, key: key, body: wrongSecret).0.wire(SCAPinAttemptResult.self)
+                let wrong = try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: wrongSecret).0.wire(SCAPinAttemptResult.self)
                 #expect(wrong.pinAttemptsLeft == left && wrong.keyShare == nil)
             }
-            let locking = try await Self.device(kit, .post, attempts, key: key, body: wrongSecret).0
+            let locking = try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: wrongSecret).0
             #expect(try locking.wire(SCAPinAttemptResult.self) == SCAPinAttemptResult(outcome: .failure, pinAttemptsLeft: 0, state: "locked"))
             // Brute force beyond the maximum needs the back end: a locked wallet takes no more attempts, the right one neither.
-            #expect(try await Self.device(kit, .post, attempts, key: key, body: rightSecret).0.status == .conflict)
+            #expect(try await Self.device(kit, .post, attempts, walletId: walletId, key: key, body: rightSecret).0.status == .conflict)
             #expect(try await kit.admin(SCARoutes.Template.wallet, ["walletId": walletId], .get).wire(SCAWallet.self).lockReason == "PIN_ATTEMPTS")
 
-            let feed = "/v1/sca/wallets/\(walletId)/events?wait=0"
-            let all = Self.events(try await Self.device(kit, .get, feed, key: key).0.text)
+            let feed = SCARoutes.Template.events, wait0 = "?\(SCARoutes.Query.wait)=0"
+            let all = Self.events(try await Self.device(kit, .get, feed, walletId: walletId, query: wait0, key: key).0.text)
             #expect(all.map(\.1) == ["loaded", "countersUpdated", "countersUpdated", "countersUpdated", "countersUpdated", "locked"])
             #expect(all.map(\.0) == all.map(\.0).sorted())
             // Resumed from the last id seen: only what came after.
             _ = try await kit.admin(SCAAdminRoutes.Template.unlock, ["walletId": walletId], .put)
-            let resumed = try await Self.device(kit, .get, feed, key: key, headers: [HTTPField.Name("Last-Event-ID")!: String(all.last!.0)]).0
+            let resumed = try await Self.device(kit, .get, feed, walletId: walletId, query: wait0, key: key, headers: [HTTPField.Name("Last-Event-ID")!: String(all.last!.0)]).0
             #expect(resumed.headers[.contentType] == "text/event-stream")
             #expect(Self.events(resumed.text).map(\.1) == ["unlocked"])
-            #expect(try await Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=61", key: key).0.status == .badRequest)
+            #expect(try await Self.device(kit, .get, feed, walletId: walletId, query: "?\(SCARoutes.Query.wait)=61", key: key).0.status == .badRequest)
             // An event that comes while the feed is open is written to it.
-            async let waiting = Self.device(kit, .get, "/v1/sca/wallets/\(walletId)/events?wait=8&after=\(all.last!.0 + 1)", key: key)
+            async let waiting = Self.device(kit, .get, feed, walletId: walletId,
+                                        query: "?\(SCARoutes.Query.wait)=8&\(SCARoutes.Query.after)=\(all.last!.0 + 1)", key: key)
             try await Task.sleep(for: .milliseconds(700))
             _ = try await kit.admin(SCAAdminRoutes.Template.resetCredentials, ["walletId": walletId], .put)
             #expect(Self.events(try await waiting.0.text).map(\.1) == ["credentialsReset"])

@@ -123,6 +123,9 @@ struct ServerTestKit: Sendable {
         var instanceId: String
         var licenseToken: String
         var applicationId: String
+
+        /// The path of one of its instance routes (`TetheringRoutes.Template.license`, …), as a proof's `htu` names it.
+        func path(_ route: RouteTemplate) -> String { route.path(["instanceId": instanceId]) }
     }
 
     func registerDevice(_ applicationId: String) async throws -> Device {
@@ -136,10 +139,12 @@ struct ServerTestKit: Sendable {
 
     // MARK: instance calls
 
-    /// A DPoP-signed call of `device` (license token + proof); `proof` overrides the generated proof.
-    func call(_ device: Device, _ path: String, body: String = "{}", token: String? = nil, key: P256.Signing.PrivateKey? = nil,
-              nonce: String? = nil, proof: String? = nil, devMode: Bool = false,
+    /// A DPoP-signed call of `device` (license token + proof) to an instance route of the contract (`TetheringRoutes`),
+    /// for the device's own id or `instanceId`; `proof` overrides the generated proof.
+    func call(_ device: Device, _ route: RouteTemplate, instanceId: String? = nil, body: String = "{}", token: String? = nil,
+              key: P256.Signing.PrivateKey? = nil, nonce: String? = nil, proof: String? = nil, devMode: Bool = false,
               issuedAt: Date? = nil) async throws -> TestResponse {
+        let path = route.path(["instanceId": instanceId ?? device.instanceId])
         let signingKey = JWSSigningKey(key ?? device.key)
         let licenseToken = token ?? device.licenseToken
         var headers = HTTPFields.json(bearer: nil)

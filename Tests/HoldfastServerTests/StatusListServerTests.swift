@@ -44,7 +44,7 @@ import Testing
                 #expect(uri.hasSuffix("/v2/credentials/mobile/status-lists/\(revoked.listID)/token"))
 
                 try await Self.withRouter(services) { client, _ in
-                    let path = "/v2/credentials/mobile/status-lists/\(revoked.listID)/token"
+                    let path = StatusListRoutes.Template.token.path(["id": revoked.listID])
                     let first = try await client.execute(uri: path, method: .get)
                     #expect(first.status == .ok)
                     #expect(first.headers[.contentType] == "application/statuslist+cwt")
@@ -96,7 +96,7 @@ import Testing
                 #expect(later.signedAt > first.signedAt)
 
                 try await Self.withRouter(services) { client, _ in
-                    let path = "/v2/credentials/mobile/status-lists/\(reference.listID)/token"
+                    let path = StatusListRoutes.Template.token.path(["id": reference.listID])
                     let response = try await client.execute(uri: path, method: .get)
                     let etag = try #require(response.headers[.eTag])
                     #expect(response.headers[.lastModified] != nil)
@@ -129,7 +129,7 @@ import Testing
                 let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
                 _ = try await lists.token(listID: reference.listID, format: .cwt, now: now)
                 try await Self.withRouter(services) { client, admin in
-                    let path = "/v1/credentials/mobile/status-list-settings"
+                    let path = CredentialAdminRoutes.Template.statusListSettings.template
                     let defaults = try await client.execute(uri: path, method: .get, headers: .bearer(admin))
                     #expect(try defaults.decode(StatusListSettings.self) == StatusListSettings(ttlSeconds: 86_400, expSeconds: 604_800))
                     for invalid in [#"{"ttlSeconds":0,"expSeconds":10}"#, #"{"ttlSeconds":600,"expSeconds":600}"#] {

@@ -27,14 +27,18 @@ import TestSupport
     @Test(arguments: StorageBackend.available)
     func migrationsAreIdempotent(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            let first = try await HoldfastApplication.migrate(configuration: configuration, logger: StorageBackend.quietLogger)
+            let now = Date(timeIntervalSince1970: 1_795_424_733.125)
+            let first = try await HoldfastApplication.migrate(configuration: configuration, now: now, logger: StorageBackend.quietLogger)
             #expect(first.map(\.version) == HoldfastMigrations.all.map(\.version).sorted())
-            let second = try await HoldfastApplication.migrate(configuration: configuration, logger: StorageBackend.quietLogger)
+            let second = try await HoldfastApplication.migrate(configuration: configuration, now: now.addingTimeInterval(60),
+                                                               logger: StorageBackend.quietLogger)
             #expect(second.isEmpty)
             try await StorageBackend.withDatabase(configuration.database) { database in
                 let rows = try await database.sql.select().column("*").from("schema_migrations").orderBy("version").all()
                 #expect(try rows.map { try $0.decode(column: "name", as: String.self) } == HoldfastMigrations.all.map(\.name))
                 #expect(try rows.allSatisfy { try $0.decode(column: "applied_at", as: Int64.self) > 0 })
+                // Recorded at the time the caller gives (the server's clock), not the machine's.
+                #expect(try rows.allSatisfy { try $0.decode(column: "applied_at", as: Int64.self) == 1_795_424_733_125 })
             }
         }
     }
@@ -42,7 +46,7 @@ import TestSupport
     @Test(arguments: StorageBackend.available)
     func aLaterMigrationIsAppliedOnTopOfAnExistingSchema(_ backend: StorageBackend) async throws {
         try await backend.withConfiguration { configuration in
-            _ = try await HoldfastApplication.migrate(configuration: configuration, logger: StorageBackend.quietLogger)
+            _ = try await HoldfastApplication.migrate(configuration: configuration, now: Date(), logger: StorageBackend.quietLogger)
             try await StorageBackend.withDatabase(configuration.database) { database in
                 let extra = Migration(version: 9_999, name: "create test_widgets",
                                       sqlite: ["CREATE TABLE test_widgets (id TEXT PRIMARY KEY, payload BLOB)"],
@@ -50,7 +54,7 @@ import TestSupport
                 let migrator = try Migrator(migrations: HoldfastMigrations.all + [extra])
                 let dialect = database.dialect
                 let applied = try await database.withStartupLock { session in
-                    try await migrator.migrate(session, dialect: dialect, logger: StorageBackend.quietLogger)
+                    try await migrator.migrate(session, dialect: dialect, now: Date(), logger: StorageBackend.quietLogger)
                 }
                 #expect(applied.map(\.version) == [9_999])
                 try await database.sql.insert(into: "test_widgets").columns("id", "payload")
@@ -66,7 +70,7 @@ import TestSupport
                 let migrator = try Migrator(migrations: [broken])
                 await #expect(throws: (any Error).self) {
                     try await database.withStartupLock { session in
-                        try await migrator.migrate(session, dialect: .sqlite, logger: StorageBackend.quietLogger)
+                        try await migrator.migrate(session, dialect: .sqlite, now: Date(), logger: StorageBackend.quietLogger)
                     }
                 }
                 #expect(try await Migrator.appliedVersions(database.sql).isEmpty)

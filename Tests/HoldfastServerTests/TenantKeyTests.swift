@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 @testable import HoldfastServer
 import JOSE
+import SQLKit
 import Testing
 
 /// Tenant key material (DESIGN.md §4 "Keys"): created on first start, encrypted with the master key,
@@ -49,6 +50,27 @@ import Testing
             #expect(!second.tenantKeyCreated)
             #expect(second.tenantKeyID == first.tenantKeyID)
             #expect(second.appliedMigrations.isEmpty)
+        }
+    }
+
+    /// Services take `now:` from the server clock (DESIGN.md "Adding a capability"), the start-up's bookkeeping too:
+    /// the migrations, the tenant key and the issuer certificates are recorded at the clock's time.
+    @Test func startUpIsRecordedAtTheServerClocksTime() async throws {
+        try await StorageBackend.sqlite.withConfiguration { configuration in
+            let start = Date(timeIntervalSince1970: 1_795_424_733.125)
+            let (services, _, shutdown) = try await HoldfastApplication.makeServices(
+                configuration: configuration, options: .init(logger: StorageBackend.quietLogger, clock: ManualClock(start)))
+            await shutdown()
+            await services.database.close()
+            #expect(services.keyring.activeKey.createdAt == start)
+            try await StorageBackend.withDatabase(configuration.database) { database in
+                for table in ["schema_migrations", "tenant_keys", "issuer_certificates"] {
+                    let column = table == "schema_migrations" ? "applied_at" : "created_at"
+                    let stamps = try await database.sql.raw("SELECT \(unsafeRaw: column) AS t FROM \(unsafeRaw: table)").all()
+                        .map { try $0.decode(column: "t", as: Int64.self) }
+                    #expect(!stamps.isEmpty && stamps.allSatisfy { $0 == 1_795_424_733_125 }, "\(table): \(stamps)")
+                }
+            }
         }
     }
 

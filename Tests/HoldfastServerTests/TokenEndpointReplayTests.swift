@@ -26,7 +26,7 @@ import Testing
                 #expect(IssuanceTestWallet.oauthError(refused) == "invalid_grant")
             }
             for _ in 0..<3 {
-                let renewal = try await kit.call(wallet.device, "/v1/holder/instances/\(wallet.device.instanceId)/license")
+                let renewal = try await kit.call(wallet.device, TetheringRoutes.Template.license)
                 #expect(renewal.status == .ok, "renewal: \(renewal.status) \(renewal.text)")
             }
             let status = try await kit.client.execute(uri: "/health", method: .get).decode(HealthStatus.self)

@@ -139,19 +139,18 @@ public struct CredentialStatusListReference: Codable, Sendable, Hashable {
 }
 
 /// One item of `GET /v1/credentials/mobile`: an issued mDoc, without its claim values (the server does not keep
-/// them). `status` is `valid`, `suspended` or `revoked`; `statusList` is absent for a credential that is not
-/// revocable.
+/// them). `statusList` is absent for a credential that is not revocable.
 public struct IssuedCredential: Codable, Sendable, Hashable {
     public var id: String
     public var configurationId: String
     public var docType: String
     public var instanceId: String?
-    public var status: String
+    public var status: IssuedCredentialStatus
     public var statusList: CredentialStatusListReference?
     public var issuedAt: Date
     public var validUntil: Date
 
-    public init(id: String, configurationId: String, docType: String, instanceId: String?, status: String,
+    public init(id: String, configurationId: String, docType: String, instanceId: String?, status: IssuedCredentialStatus,
                 statusList: CredentialStatusListReference?, issuedAt: Date, validUntil: Date) {
         self.id = id
         self.configurationId = configurationId
@@ -177,9 +176,9 @@ public struct IssuedCredentialPage: Codable, Sendable, Hashable {
 
 /// `POST /v1/credentials/mobile/{credentialId}/status`: `revoked` (final), `suspended` or `valid`.
 public struct CredentialStatusChange: Codable, Sendable, Hashable {
-    public var status: String
+    public var status: IssuedCredentialStatus
 
-    public init(status: String) { self.status = status }
+    public init(status: IssuedCredentialStatus) { self.status = status }
 }
 
 /// `POST /v1/credentials/mobile/wallet-providers` (README "Credentials"): a wallet provider other than this tenant

@@ -30,13 +30,13 @@ struct DevModeGuard: Sendable {
             ])
             Counter(label: Self.incidentsMetric, dimensions: [("kind", "dev_mode_on_production")],
                     factory: metrics.factory).increment()
-            throw TetheringError.devModeNotAllowed
+            throw AuthenticationError.devModeNotAllowed
         }
         guard application.developmentIntegrityAllowed == true else {
             logger.warning("dev mode refused: developmentIntegrityAllowed is off", metadata: [
                 "application_id": .string(application.id ?? ""), "request_id": .string(requestID),
             ])
-            throw TetheringError.devModeNotAllowed
+            throw AuthenticationError.devModeNotAllowed
         }
         return true
     }

@@ -38,22 +38,22 @@ struct InstanceAuthenticator: Sendable {
         }
         let proof = try verifyProof(request, accessToken: token, expectedThumbprint: license?.keyThumbprint, now: now)
         guard let (instance, application) = try await instances.getWithApplication(id: instanceId) else {
-            throw TetheringError.unauthenticated(.invalidToken, "no such instance")
+            throw AuthenticationError.unauthenticated(.invalidToken, "no such instance")
         }
-        guard instance.revokedAt == nil, instance.status != .rejected else { throw TetheringError.instanceRevoked() }
+        guard instance.revokedAt == nil, instance.status != .rejected else { throw AuthenticationError.instanceRevoked() }
         guard proof.thumbprint == instance.keyThumbprint else {
-            throw TetheringError.unauthenticated(.invalidToken, "the key is no longer the instance's key (rotated)")
+            throw AuthenticationError.unauthenticated(.invalidToken, "the key is no longer the instance's key (rotated)")
         }
         if let license, license.applicationId != instance.applicationId {
-            throw TetheringError.unauthenticated(.invalidToken, "the license token is for another application")
+            throw AuthenticationError.unauthenticated(.invalidToken, "the license token is for another application")
         }
         // A proof alone is accepted only from an instance that was never issued a license (pending, or approved
         // and renewing for its first license); once it holds one, every call carries it (README "Instance calls").
         if license == nil, instance.status == .registered, rule != .renewal || instance.licenseExpiresAt != nil {
-            throw TetheringError.unauthenticated(.invalidToken, "a license token is required")
+            throw AuthenticationError.unauthenticated(.invalidToken, "a license token is required")
         }
         guard let application else {
-            throw TetheringError.instanceRevoked("the instance's application was deleted")
+            throw AuthenticationError.instanceRevoked("the instance's application was deleted")
         }
         return AuthenticatedInstance(instance: instance, application: application, proof: proof, license: license,
                                      developmentMode: false)
@@ -74,8 +74,8 @@ struct InstanceAuthenticator: Sendable {
             proof = try verifier.verify(proofText, for: dpopRequest, at: now)
         } catch {
             let reason = (error as? JOSEError)?.code ?? "malformed"
-            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof is not valid: \(reason)",
-                                                 error: "invalid_dpop_proof")
+            throw AuthenticationError.unauthenticated(.invalidDPoPProof, "the DPoP proof is not valid: \(reason)",
+                                                      error: "invalid_dpop_proof")
         }
         if configuration.requireDPoPNonce {
             try checkNonce(proof.nonce, now: now)
@@ -95,12 +95,12 @@ struct InstanceAuthenticator: Sendable {
         case .spent:
             return
         case .alreadySpent:
-            throw TetheringError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
-                                                 error: "invalid_dpop_proof")
+            throw AuthenticationError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
+                                                      error: "invalid_dpop_proof")
         case .issuedBeforeEpoch:
-            throw TetheringError.unauthenticated(.issuedBeforeStoreReset,
-                                                 "the server's ephemeral store lost its memory after this DPoP proof was made; make a new one",
-                                                 error: "invalid_dpop_proof")
+            throw AuthenticationError.unauthenticated(.issuedBeforeStoreReset,
+                                                      "the server's ephemeral store lost its memory after this DPoP proof was made; make a new one",
+                                                      error: "invalid_dpop_proof")
         }
     }
 
@@ -113,14 +113,14 @@ struct InstanceAuthenticator: Sendable {
     /// the server choose); a missing, foreign or expired one is answered with a fresh one.
     private func checkNonce(_ nonce: String?, now: Date) throws {
         if let nonce, case .valid = tokens.check(nonce, .dpopNonce, context: "", now: Timestamp.milliseconds(now)) { return }
-        throw TetheringError.useDPoPNonce(issueNonce(now: now))
+        throw AuthenticationError.useDPoPNonce(issueNonce(now: now))
     }
 
     private func licenseToken(_ request: Request, optional: Bool) throws -> String? {
         let values = request.headers[values: .authorization]
         if values.isEmpty, optional { return nil }
         guard values.count == 1, let token = HoldfastHeaders.licenseToken(fromAuthorization: values[0]) else {
-            throw TetheringError.unauthenticated(.invalidToken, "an Authorization: DPoP <license token> header is required")
+            throw AuthenticationError.unauthenticated(.invalidToken, "an Authorization: DPoP <license token> header is required")
         }
         return token
     }
@@ -128,22 +128,22 @@ struct InstanceAuthenticator: Sendable {
     private func dpopHeader(_ request: Request) throws -> String {
         let values = HTTPField.Name(HoldfastHeaders.dpop).map { request.headers[values: $0] } ?? []
         guard values.count == 1, !values[0].isEmpty else {
-            throw TetheringError.unauthenticated(.invalidDPoPProof, "exactly one DPoP proof header is required",
-                                                 error: "invalid_dpop_proof")
+            throw AuthenticationError.unauthenticated(.invalidDPoPProof, "exactly one DPoP proof header is required",
+                                                      error: "invalid_dpop_proof")
         }
         return values[0]
     }
 
     /// The license token's signature and claims.
     func verifyLicense(_ token: String, instanceId: String, allowExpired: Bool, now: Date) throws -> LicenseTokenClaims {
-        let invalid = TetheringError.unauthenticated(.invalidToken, "the license token is not valid")
+        let invalid = AuthenticationError.unauthenticated(.invalidToken, "the license token is not valid")
         guard let jws = try? JWS(compactSerialization: token), jws.header.typ == LicenseTokenClaims.type,
               let kid = jws.header.kid, let key = keyring.key(withID: kid),
               (try? jws.verify(with: .p256(key.publicKey), allowedAlgorithms: [.es256])) != nil,
               let claims = try? JWTClaims(payload: jws.payload), let license = LicenseTokenClaims(claims: claims),
               license.issuer == publicURL(), license.instanceId == instanceId else { throw invalid }
         if !allowExpired, now >= license.expiresAt {
-            throw TetheringError.unauthenticated(.licenseExpired, "the license token has expired; renew it")
+            throw AuthenticationError.unauthenticated(.licenseExpired, "the license token has expired; renew it")
         }
         return license
     }

@@ -10,7 +10,7 @@ public struct InstanceRequestContext: HoldfastContext, ChildRequestContext {
 
     public init(context: HoldfastRequestContext) throws {
         guard case .instance(let caller) = context.identity else {
-            throw TetheringError.unauthenticated(.invalidToken, "an Authorization: DPoP <license token> header is required")
+            throw AuthenticationError.unauthenticated(.invalidToken, "an Authorization: DPoP <license token> header is required")
         }
         self.coreContext = context.coreContext
         self.requestID = context.requestID

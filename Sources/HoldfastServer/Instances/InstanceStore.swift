@@ -54,8 +54,8 @@ struct InstanceStore: Sendable {
         guard let row else { return nil }
         let instance = try HolderInstance.from(row)
         let application = try row.decodeNil(column: "application_document") ? nil
-            : try HolderApplicationService.application(id: instance.applicationId,
-                                                       document: row.decode(column: "application_document", as: String.self))
+            : try HolderApplicationStore.application(id: instance.applicationId,
+                                                     document: row.decode(column: "application_document", as: String.self))
         return (instance, application)
     }
 
@@ -71,8 +71,8 @@ struct InstanceStore: Sendable {
         return try rows.map { row in
             let instance = try HolderInstance.from(row)
             let application = try row.decodeNil(column: "application_document") ? nil
-                : try HolderApplicationService.application(id: instance.applicationId,
-                                                           document: row.decode(column: "application_document", as: String.self))
+                : try HolderApplicationStore.application(id: instance.applicationId,
+                                                         document: row.decode(column: "application_document", as: String.self))
             return (instance, application)
         }
     }
@@ -99,6 +99,17 @@ struct InstanceStore: Sendable {
         let rows = try await database.sql.update("holder_instances").set("revoked_at", to: Timestamp.milliseconds(now))
             .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null).returning("id").all()
         return !rows.isEmpty
+    }
+
+    /// Revokes every live instance of the application, in the caller's transaction `db` (an application's deletion);
+    /// the number revoked.
+    static func revokeAll(applicationId: String, now: Int64, on db: any SQLDatabase) async throws -> Int {
+        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from("holder_instances").where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
+            .first()?.decode(column: "n", as: Int64.self) ?? 0
+        try await db.update("holder_instances").set("revoked_at", to: now)
+            .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null).run()
+        return Int(count)
     }
 
     /// Sets the status of a live instance; false when it was not live or not `from`.

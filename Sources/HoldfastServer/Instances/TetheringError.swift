@@ -3,11 +3,12 @@ import HTTPTypes
 import Hummingbird
 
 /// Why a tethering request (holder applications, registration, licenses, instance calls) failed. The codes are
-/// `HoldfastErrorCode`s, shared with the SDK; this type only decides status, title and headers (STYLE habit 5).
+/// `HoldfastErrorCode`s, shared with the SDK; this type only decides status, title and headers (STYLE habit 5). A
+/// caller the authenticators refuse (a token or DPoP proof that does not authenticate, a revoked instance, dev mode
+/// not allowed) gets an `AuthenticationError`, whatever the capability.
 ///
-/// Statuses: 400 for requests that are malformed or use a spent challenge, 401 for instance calls whose token or
-/// DPoP proof does not authenticate, 403 for refusals of a well-formed request (revoked instance, attestation
-/// required or refused, dev mode not allowed), 404 for unknown resources, 409 for conflicts.
+/// Statuses: 400 for requests that are malformed or use a spent challenge, 403 for refusals of a well-formed request
+/// (attestation required or refused, an instance still pending), 404 for unknown resources, 409 for conflicts.
 public struct TetheringError: ProblemConvertible, Sendable, CustomStringConvertible {
     public let code: HoldfastErrorCode
     public let problemStatus: HTTPResponse.Status
@@ -78,33 +79,7 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         .attestationRequired, status: .forbidden, title: "Attestation required",
         detail: "this application requires platform attestation (App Attest or Android Key Attestation)")
 
-    static func instanceRevoked(_ detail: String = "the instance was deleted or rejected; register again")
-        -> TetheringError {
-        TetheringError(.instanceRevoked, status: .forbidden, title: "Instance revoked", detail: detail)
-    }
-
     static let instancePending = TetheringError(
         .instancePending, status: .forbidden, title: "Instance pending",
         detail: "the instance waits for an administrator's approval")
-
-    static let devModeNotAllowed = TetheringError(
-        .devModeNotAllowed, status: .forbidden, title: "Dev mode not allowed",
-        detail: "X-Holdfast-Dev-Mode is accepted only for applications with developmentIntegrityAllowed on a non-production channel")
-
-    /// 401 with `WWW-Authenticate: DPoP` (RFC 9449 §7.1).
-    static func unauthenticated(_ code: HoldfastErrorCode, _ detail: String, error: String = "invalid_token")
-        -> TetheringError {
-        var headers = HTTPFields()
-        headers[.wwwAuthenticate] = #"DPoP algs="ES256", error="\#(error)""#
-        return TetheringError(code, status: .unauthorized, title: "Unauthenticated", detail: detail, headers: headers)
-    }
-
-    /// RFC 9449 §8: 401 `use_dpop_nonce` with a fresh nonce to retry with.
-    static func useDPoPNonce(_ nonce: String) -> TetheringError {
-        var headers = HTTPFields()
-        headers[.wwwAuthenticate] = HoldfastHeaders.useDPoPNonceChallenge
-        if let name = HTTPField.Name(HoldfastHeaders.dpopNonce) { headers[name] = nonce }
-        return TetheringError(.useDPoPNonce, status: .unauthorized, title: "DPoP nonce required",
-                              detail: "retry with the nonce of the DPoP-Nonce header in the proof", headers: headers)
-    }
 }

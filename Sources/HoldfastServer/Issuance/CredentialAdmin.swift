@@ -43,7 +43,7 @@ public struct CredentialAdmin: Sendable {
         try await issued.list(limit: limit, cursor: cursor)
     }
 
-    public func setStatus(credentialId: String, to status: String) async throws -> IssuedCredential {
+    public func setStatus(credentialId: String, to status: IssuedCredentialStatus) async throws -> IssuedCredential {
         try await issued.setStatus(id: credentialId, to: status)
     }
 }

@@ -14,10 +14,6 @@ public struct CredentialConfigurationService: Sendable {
 
     let store: IssuanceStore
 
-    public init(database: HoldfastDatabase) {
-        self.store = IssuanceStore(database: database)
-    }
-
     /// Validates and stores `request` with its defaults filled in; `CONFLICT` when its `id` is taken.
     public func create(_ request: CredentialConfiguration, now: Date) async throws -> CredentialConfiguration {
         var configuration = try Self.validated(request)

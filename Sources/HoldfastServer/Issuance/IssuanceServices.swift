@@ -5,6 +5,8 @@ import Foundation
 /// use the same ones. The OpenID4VCI endpoints' service needs what only a running server has (the tenant keys, the
 /// instances, the ephemeral store) and is built with the controllers from these.
 public struct IssuanceServices: Sendable {
+    /// The SQL of configurations, wallet providers and issued credentials (offers have their own store).
+    let store: IssuanceStore
     /// The tenant's token status lists, which issuance hands indices out of and the verifier reads.
     let statusLists: StatusListService
     let configurations: CredentialConfigurationService
@@ -15,11 +17,12 @@ public struct IssuanceServices: Sendable {
     /// `publicURL` is the tenant's issuer (offers and status list URIs name it).
     init(database: HoldfastDatabase, masterKey: MasterKey, certificates: IssuerCertificateStore,
          publicURL: @escaping @Sendable () -> String) {
+        store = IssuanceStore(database: database)
         statusLists = StatusListService(database: database, certificates: certificates, publicURL: publicURL)
-        configurations = CredentialConfigurationService(database: database)
+        configurations = CredentialConfigurationService(store: store)
         offers = CredentialOfferService(store: CredentialOfferStore(database: database), masterKey: masterKey, configurations: configurations,
                                         publicURL: publicURL)
-        issued = IssuedCredentialService(database: database, statusLists: statusLists)
-        walletProviders = WalletProviderService(store: IssuanceStore(database: database), publicURL: publicURL)
+        issued = IssuedCredentialService(store: store, statusLists: statusLists)
+        walletProviders = WalletProviderService(store: store, publicURL: publicURL)
     }
 }

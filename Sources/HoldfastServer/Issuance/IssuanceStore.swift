@@ -8,6 +8,11 @@ import SQLKit
 struct IssuanceStore: Sendable {
     let database: HoldfastDatabase
 
+    /// Runs `body` in one transaction: an issuance, or a status change with its status list entry.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await database.transaction(body)
+    }
+
     // MARK: credential configurations
 
     /// Stores the configuration's document; false when its id is taken.
@@ -73,7 +78,7 @@ struct IssuanceStore: Sendable {
         let docType: String
         let instanceId: String?
         let offerId: String?
-        let status: String
+        let status: IssuedCredentialStatus
         let statusListID: String?
         let statusIndex: Int?
         let issuedAt: Int64
@@ -87,7 +92,7 @@ struct IssuanceStore: Sendable {
             .columns("id", "configuration_id", "doc_type", "instance_id", "offer_id", "status", "status_list_id",
                      "status_idx", "issued_at", "valid_until")
             .values(SQLBind(row.id), SQLBind(row.configurationId), SQLBind(row.docType), text(row.instanceId), text(row.offerId),
-                    SQLBind(row.status), text(row.statusListID),
+                    SQLBind(row.status.rawValue), text(row.statusListID),
                     row.statusIndex.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
                     SQLBind(row.issuedAt), SQLBind(row.validUntil))
             .run()
@@ -105,18 +110,20 @@ struct IssuanceStore: Sendable {
     }
 
     /// The credential's status and status list entry, read in the caller's transaction; nil when there is none.
-    func issuedStatus(id: String, on db: any SQLDatabase) async throws -> (status: String, listID: String?, index: Int?)? {
+    func issuedStatus(id: String, on db: any SQLDatabase) async throws -> (status: IssuedCredentialStatus, listID: String?, index: Int?)? {
         guard let row = try await db.select().columns("status", "status_list_id", "status_idx")
             .from("issued_credentials").where("id", .equal, id).first() else { return nil }
-        return (try row.decode(column: "status", as: String.self), try row.decode(column: "status_list_id", as: String?.self),
+        return (IssuedCredentialStatus(rawValue: try row.decode(column: "status", as: String.self)),
+                try row.decode(column: "status_list_id", as: String?.self),
                 try row.decode(column: "status_idx", as: Int?.self))
     }
 
     /// Sets the status unless the credential is `final` already (so that a revocation racing a change stays final);
     /// false when it was.
-    func setIssuedStatus(id: String, to status: String, unless final: String, on db: any SQLDatabase) async throws -> Bool {
-        !(try await db.update("issued_credentials").set("status", to: status)
-            .where("id", .equal, id).where("status", .notEqual, final).returning("id").all()).isEmpty
+    func setIssuedStatus(id: String, to status: IssuedCredentialStatus, unless final: IssuedCredentialStatus,
+                         on db: any SQLDatabase) async throws -> Bool {
+        !(try await db.update("issued_credentials").set("status", to: status.rawValue)
+            .where("id", .equal, id).where("status", .notEqual, final.rawValue).returning("id").all()).isEmpty
     }
 
     private static func issued(_ row: any SQLRow) throws -> IssuedRow {
@@ -125,7 +132,7 @@ struct IssuanceStore: Sendable {
                   docType: try row.decode(column: "doc_type", as: String.self),
                   instanceId: try row.decode(column: "instance_id", as: String?.self),
                   offerId: try row.decode(column: "offer_id", as: String?.self),
-                  status: try row.decode(column: "status", as: String.self),
+                  status: IssuedCredentialStatus(rawValue: try row.decode(column: "status", as: String.self)),
                   statusListID: try row.decode(column: "status_list_id", as: String?.self),
                   statusIndex: try row.decode(column: "status_idx", as: Int?.self),
                   issuedAt: try row.decode(column: "issued_at", as: Int64.self),

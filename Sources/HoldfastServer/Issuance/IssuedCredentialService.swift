@@ -7,28 +7,8 @@ import StatusList
 /// in its status list and bump the list's version in the same transaction, so that the next token served reflects
 /// them. `revoked` is final.
 struct IssuedCredentialService: Sendable {
-    enum Status: String, Sendable, CaseIterable {
-        case valid, suspended, revoked
-
-        /// draft-ietf-oauth-status-list §7.1: 0 VALID, 1 INVALID, 2 SUSPENDED.
-        var tokenStatus: TokenStatus {
-            switch self {
-            case .valid: .valid
-            case .suspended: .suspended
-            case .revoked: .invalid
-            }
-        }
-    }
-
     let store: IssuanceStore
-    let database: HoldfastDatabase
     let statusLists: StatusListService
-
-    init(database: HoldfastDatabase, statusLists: StatusListService) {
-        self.store = IssuanceStore(database: database)
-        self.database = database
-        self.statusLists = statusLists
-    }
 
     func list(limit: Int?, cursor: String?) async throws -> IssuedCredentialPage {
         let limit = try PageLimit.parse(limit)
@@ -43,23 +23,23 @@ struct IssuedCredentialService: Sendable {
     }
 
     /// Sets the status; `CONFLICT` once the credential is revoked, or when it has no status list (not revocable).
-    func setStatus(id: String, to requested: String) async throws -> IssuedCredential {
-        guard let status = Status(rawValue: requested) else {
+    func setStatus(id: String, to status: IssuedCredentialStatus) async throws -> IssuedCredential {
+        guard let tokenStatus = status.tokenStatus else {
             throw ProblemError.invalidField("status", code: ProblemDetails.FieldError.invalidValue,
                                             detail: #"one of "valid", "suspended", "revoked""#)
         }
         guard Self.isID(id) else { throw Self.notFound(id) }
         let store = store
-        try await database.transaction { db in
+        try await store.transaction { db in
             guard let row = try await store.issuedStatus(id: id, on: db) else { throw Self.notFound(id) }
             guard let listID = row.listID, let index = row.index else {
                 throw IssuanceError.credentialNotRevocable
             }
             // Conditional on not being revoked, so that a revocation racing a change always stays final.
-            guard try await store.setIssuedStatus(id: id, to: status.rawValue, unless: Status.revoked.rawValue, on: db) else {
+            guard try await store.setIssuedStatus(id: id, to: status, unless: .revoked, on: db) else {
                 throw IssuanceError.credentialRevoked
             }
-            try await statusLists.setStatus(status.tokenStatus, at: StatusListPosition(listID: listID, index: index), on: db)
+            try await statusLists.setStatus(tokenStatus, at: StatusListPosition(listID: listID, index: index), on: db)
         }
         return try await get(id: id)
     }
@@ -78,5 +58,18 @@ struct IssuedCredentialService: Sendable {
         return IssuedCredential(id: row.id, configurationId: row.configurationId, docType: row.docType, instanceId: row.instanceId,
                                 status: row.status, statusList: reference, issuedAt: Timestamp.date(row.issuedAt),
                                 validUntil: Timestamp.date(row.validUntil))
+    }
+}
+
+extension IssuedCredentialStatus {
+    /// The credential's entry in its status list (draft-ietf-oauth-status-list §7.1: 0 VALID, 1 INVALID, 2 SUSPENDED);
+    /// nil for a status this version does not know.
+    var tokenStatus: TokenStatus? {
+        switch self {
+        case .valid: .valid
+        case .suspended: .suspended
+        case .revoked: .invalid
+        default: nil
+        }
     }
 }

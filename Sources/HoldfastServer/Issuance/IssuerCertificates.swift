@@ -90,7 +90,8 @@ public struct IssuerCertificates: Sendable {
                              now: Date, logger: Logger) async throws -> IssuerCertificates {
         if try await select(session).isEmpty {
             do {
-                try await insert(makeSet(configuration: configuration, now: now, reusing: nil), on: session, masterKey: masterKey)
+                try await insert(makeSet(configuration: configuration, now: now, reusing: nil), on: session, masterKey: masterKey,
+                                 now: now)
                 logger.info("mDoc issuer certificates created (IACA, document signer, status list signer)")
             } catch {
                 // Another node created them first: use theirs.
@@ -114,7 +115,7 @@ public struct IssuerCertificates: Sendable {
             var replaced: [IssuerCertificate.Kind] = [.documentSigner, .statusListSigner]
             if newIACA { replaced.append(.iaca) }
             try await IssuerCertificateStore.publish(activeOf: replaced, on: db)
-            try await insert(set, on: db, masterKey: masterKey)
+            try await insert(set, on: db, masterKey: masterKey, now: now)
             return try await load(db, masterKey: masterKey)
         }
     }
@@ -160,7 +161,7 @@ public struct IssuerCertificates: Sendable {
                                   organization: configuration.issuerName)
     }
 
-    private static func insert(_ set: [NewCertificate], on db: any SQLDatabase, masterKey: MasterKey) async throws {
+    private static func insert(_ set: [NewCertificate], on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
         for item in set {
             let der = try MDocCertificates.der(item.certificate)
             let id = IssuerCertificate.id(of: der)
@@ -168,7 +169,7 @@ public struct IssuerCertificates: Sendable {
             try await IssuerCertificateStore.insert(id: id, kind: item.kind, der: der, sealedKey: sealed, issuerID: item.issuerID,
                                                     notBefore: Timestamp.milliseconds(item.certificate.notValidBefore),
                                                     notAfter: Timestamp.milliseconds(item.certificate.notValidAfter),
-                                                    createdAt: Timestamp.now(), on: db)
+                                                    createdAt: Timestamp.milliseconds(now), on: db)
         }
     }
 

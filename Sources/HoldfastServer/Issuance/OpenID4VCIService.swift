@@ -19,7 +19,8 @@ struct OpenID4VCIService: Sendable {
     static let proofMaximumAge: TimeInterval = 300
     static let leeway: TimeInterval = 30
 
-    let database: HoldfastDatabase
+    /// Where the issued credentials are recorded, in the issuance's transaction.
+    let store: IssuanceStore
     let offers: CredentialOfferService
     let configurations: CredentialConfigurationService
     let statusLists: StatusListService
@@ -203,7 +204,7 @@ struct OpenID4VCIService: Sendable {
         try await consumeNonce(nonce, now: now)
         try await spend(proof, resource: true, now: now)
 
-        let issued = try await database.transaction { db -> [UInt8] in
+        let issued = try await store.transaction { db -> [UInt8] in
             guard let configuration = try await configurations.find(id: configurationID, on: db) else {
                 throw OAuthError.credentialRequestDenied("the credential configuration no longer exists")
             }
@@ -236,9 +237,9 @@ struct OpenID4VCIService: Sendable {
             validity: .init(signed: signed, validFrom: signed, validUntil: validUntil),
             status: reference.map { .init(index: UInt64($0.index), uri: statusLists.uri(of: $0.listID)) })
         let id = UUID().uuidString.lowercased()
-        try await IssuanceStore(database: database).insertIssued(IssuanceStore.IssuedRow(
+        try await store.insertIssued(IssuanceStore.IssuedRow(
             id: id, configurationId: configuration.id ?? "", docType: configuration.docType, instanceId: authorized.instanceID,
-            offerId: authorized.offerID, status: IssuedCredentialService.Status.valid.rawValue, statusListID: reference?.listID,
+            offerId: authorized.offerID, status: .valid, statusListID: reference?.listID,
             statusIndex: reference?.index, issuedAt: Timestamp.milliseconds(signed), validUntil: Timestamp.milliseconds(validUntil)),
             on: db)
         return mdoc.encoded()

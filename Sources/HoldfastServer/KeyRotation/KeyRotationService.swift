@@ -38,7 +38,7 @@ struct KeyRotationService: Sendable {
                                          publicKey: publicKey.encoded, thumbprint: thumbprint,
                                          licenseExpiresAt: Timestamp.milliseconds(license.expiresAt),
                                          now: Timestamp.milliseconds(now)) else {
-            throw TetheringError.unauthenticated(.invalidToken, "the key was rotated or revoked by another request")
+            throw AuthenticationError.unauthenticated(.invalidToken, "the key was rotated or revoked by another request")
         }
         logger.info("instance key rotated", metadata: ["instance_id": .string(instance.id)])
         return KeyRotationResponse(instanceId: instance.id, licenseToken: license.token, licenseExpiresAt: license.expiresAt)

@@ -36,14 +36,14 @@ public struct TenantKeyring: Sendable {
     /// The published key with this `kid`, to verify what the tenant signed.
     public func key(withID kid: String) -> TenantKey? { keys.first { $0.kid == kid } }
 
-    /// Loads the signing keys, creating the first one when there is none. Run under the start-up lock.
-    /// Returns whether a key was created.
-    static func loadOrCreate(on session: any SQLDatabase, masterKey: MasterKey,
+    /// Loads the signing keys, creating the first one (created at `now`) when there is none. Run under the start-up
+    /// lock. Returns whether a key was created.
+    static func loadOrCreate(on session: any SQLDatabase, masterKey: MasterKey, now: Date,
                              logger: Logger) async throws -> (TenantKeyring, created: Bool) {
         var rows = try await selectKeys(session)
         var created = false
         if rows.isEmpty {
-            try await insertNewKey(on: session, masterKey: masterKey)
+            try await insertNewKey(on: session, masterKey: masterKey, now: now)
             rows = try await selectKeys(session)
             created = true
         }
@@ -64,7 +64,7 @@ public struct TenantKeyring: Sendable {
 
     /// A fresh P-256 key as the active signing key. The partial unique index allows one active key per
     /// purpose, so a second node racing here fails its insert instead of adding another active key.
-    private static func insertNewKey(on db: any SQLDatabase, masterKey: MasterKey) async throws {
+    private static func insertNewKey(on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
         let privateKey = P256.Signing.PrivateKey()
         let kid = try JWK(publicKey: privateKey.publicKey).thumbprint()
         let jwk = JWK(publicKey: privateKey.publicKey, kid: kid, use: "sig", alg: algorithm)
@@ -76,7 +76,7 @@ public struct TenantKeyring: Sendable {
                          "retired_at")
                 .values(SQLBind(kid), SQLBind(signingPurpose), SQLBind(algorithm),
                         SQLBind(TenantKey.Status.active.rawValue), SQLBind(jwkText), SQLBind(Data(sealed)),
-                        SQLBind(Timestamp.now()), SQLLiteral.null)
+                        SQLBind(Timestamp.milliseconds(now)), SQLLiteral.null)
                 .run()
         } catch {
             // Another node created the active key first: use theirs.

@@ -52,7 +52,7 @@ struct LicenseRenewalService: Sendable {
         guard try await instances.recordLicense(id: instance.id, expiresAt: Timestamp.milliseconds(license.expiresAt),
                                                 attestedAt: attestedAt, counter: counter) else {
             // The counter moved (a concurrent renewal) or the instance was revoked meanwhile.
-            if try await instances.get(id: instance.id)?.revokedAt != nil { throw TetheringError.instanceRevoked() }
+            if try await instances.get(id: instance.id)?.revokedAt != nil { throw AuthenticationError.instanceRevoked() }
             throw TetheringError.attestationFailed("COUNTER_NOT_INCREASING: another renewal used this counter first")
         }
         return LicenseRenewalResponse(instanceId: instance.id, licenseToken: license.token, licenseExpiresAt: license.expiresAt)

@@ -31,7 +31,7 @@ struct SCAWalletAuthenticator: AuthenticatorMiddleware {
         let proof = try proofs.verifyProof(request, accessToken: nil, expectedThumbprint: nil, now: clock.now())
         guard let wallet = try await wallets.credential(walletId: walletId), let encoded = wallet.publicKey,
               let key = try? InstancePublicKey(encoded: encoded), (try? key.thumbprint()) == proof.thumbprint else {
-            throw TetheringError.unauthenticated(.invalidToken, "the proof is not made with this wallet's key")
+            throw AuthenticationError.unauthenticated(.invalidToken, "the proof is not made with this wallet's key")
         }
         let state = wallet.state
         try await proofs.spend(proof, now: clock.now())
@@ -48,8 +48,8 @@ public struct WalletRequestContext: HoldfastContext, ChildRequestContext {
 
     public init(context: HoldfastRequestContext) throws {
         guard case .wallet(let wallet) = context.identity else {
-            throw TetheringError.unauthenticated(.invalidDPoPProof, "a DPoP proof made with the wallet key is required",
-                                                 error: "invalid_dpop_proof")
+            throw AuthenticationError.unauthenticated(.invalidDPoPProof, "a DPoP proof made with the wallet key is required",
+                                                      error: "invalid_dpop_proof")
         }
         self.coreContext = context.coreContext
         self.requestID = context.requestID

@@ -153,12 +153,12 @@ public enum HoldfastApplication {
         return (services, startup, ephemeral.shutdown)
     }
 
-    /// Applies pending migrations and closes the database (`holdfast migrate`).
-    public static func migrate(configuration: HoldfastConfiguration, logger: Logger) async throws -> [Migration] {
+    /// Applies pending migrations, recorded as applied at `now`, and closes the database (`holdfast migrate`).
+    public static func migrate(configuration: HoldfastConfiguration, now: Date, logger: Logger) async throws -> [Migration] {
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
                                                  waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
-            let applied = try await migrate(database, logger: logger)
+            let applied = try await migrate(database, now: now, logger: logger)
             await database.close()
             return applied
         } catch {
@@ -167,11 +167,12 @@ public enum HoldfastApplication {
         }
     }
 
-    /// Opens the database of an existing tenant, migrated, for tools working on it directly (`holdfast admin`):
+    /// Opens the database of an existing tenant, migrated (at `now`), for tools working on it directly (`holdfast admin`):
     /// one that `holdfast serve` or `holdfast migrate` has prepared. Where the configuration points at none, it
     /// throws `TenantNotFoundError` and creates nothing (no data folder, no SQLite file, no schema). The caller
     /// closes the database.
-    public static func openTenantDatabase(configuration: HoldfastConfiguration, logger: Logger) async throws -> HoldfastDatabase {
+    public static func openTenantDatabase(configuration: HoldfastConfiguration, now: Date,
+                                          logger: Logger) async throws -> HoldfastDatabase {
         let described = HoldfastConfiguration.describe(configuration.database)
         if case .sqlite(let path) = configuration.database, !FileManager.default.fileExists(atPath: path) {
             throw TenantNotFoundError(database: described)
@@ -183,7 +184,7 @@ public enum HoldfastApplication {
             guard try await Migrator.hasApplied(database.sql, dialect: database.dialect) else {
                 throw TenantNotFoundError(database: described)
             }
-            try await migrate(database, logger: logger)
+            try await migrate(database, now: now, logger: logger)
             return database
         } catch {
             await database.close()
@@ -192,12 +193,12 @@ public enum HoldfastApplication {
     }
 
     @discardableResult
-    static func migrate(_ database: HoldfastDatabase, logger: Logger) async throws -> [Migration] {
+    static func migrate(_ database: HoldfastDatabase, now: Date, logger: Logger) async throws -> [Migration] {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            try await migrator.migrate(session, dialect: dialect, logger: logger)
+            try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
         }
     }
 
@@ -219,9 +220,10 @@ public enum HoldfastApplication {
         let adminKeys = AdminKeyService(database: database, logger: logger)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            let applied = try await migrator.migrate(session, dialect: dialect, logger: logger)
+            let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
             let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session, now: now)
-            let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, logger: logger)
+            let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, now: now,
+                                                                                logger: logger)
             let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
             let verifier = try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: verifierHost,

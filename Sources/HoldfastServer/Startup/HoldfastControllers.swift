@@ -50,7 +50,7 @@ public enum HoldfastControllers {
                                offerService: issuance.offers, issued: issuance.issued,
                                walletProviders: issuance.walletProviders, clock: clock),
             OpenID4VCIController(
-                service: OpenID4VCIService(database: services.database, offers: issuance.offers, configurations: issuance.configurations,
+                service: OpenID4VCIService(store: issuance.store, offers: issuance.offers, configurations: issuance.configurations,
                                            statusLists: statusLists, certificates: services.issuerCertificates,
                                            keyring: services.keyring, instances: instances, tokens: services.tokens,
                                            walletProviders: issuance.walletProviders,

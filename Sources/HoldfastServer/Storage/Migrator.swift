@@ -21,9 +21,10 @@ public struct Migrator: Sendable {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
 
-    /// Applies what is pending on `session` (one connection); returns the migrations it applied.
+    /// Applies what is pending on `session` (one connection), each recorded as applied at `now`; returns the
+    /// migrations it applied.
     @discardableResult
-    public func migrate(_ session: any SQLDatabase, dialect: HoldfastDatabase.Dialect,
+    public func migrate(_ session: any SQLDatabase, dialect: HoldfastDatabase.Dialect, now: Date,
                         logger: Logger) async throws -> [Migration] {
         try await session.raw("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -38,6 +39,7 @@ public struct Migrator: Sendable {
             logger.warning("database has a migration this server does not know; a newer server may have written it",
                            metadata: ["version": "\(unknown)"])
         }
+        let appliedAt = Timestamp.milliseconds(now)
         var done: [Migration] = []
         for migration in migrations where !applied.contains(migration.version) {
             let ran = try await HoldfastDatabase.transaction(on: session, dialect: dialect) { session in
@@ -47,7 +49,7 @@ public struct Migrator: Sendable {
                 }
                 try await session.insert(into: "schema_migrations")
                     .columns("version", "name", "applied_at")
-                    .values(SQLBind(Int64(migration.version)), SQLBind(migration.name), SQLBind(Timestamp.now()))
+                    .values(SQLBind(Int64(migration.version)), SQLBind(migration.name), SQLBind(appliedAt))
                     .run()
                 return true
             }

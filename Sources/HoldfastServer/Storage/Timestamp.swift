@@ -3,8 +3,6 @@ import Foundation
 /// Milliseconds since 1970, the one time representation in the schema and the ephemeral store's values; every
 /// conversion to and from it goes through here (rounded down, so a stored instant is never later than the real one).
 enum Timestamp {
-    static func now() -> Int64 { milliseconds(Date()) }
-
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HoldfastProtocol
 import HoldfastServer
 import Logging
 
@@ -31,7 +32,8 @@ struct AdminStorageOptions: ParsableArguments {
         let logger = Console.logger(configuration)
         let database: HoldfastDatabase
         do {
-            database = try await HoldfastApplication.openTenantDatabase(configuration: configuration, logger: logger)
+            database = try await HoldfastApplication.openTenantDatabase(configuration: configuration, now: SystemClock().now(),
+                                                                            logger: logger)
         } catch let error as TenantNotFoundError {
             throw Self.failure(error, configuration: configuration)
         }

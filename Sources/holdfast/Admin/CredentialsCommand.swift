@@ -135,7 +135,7 @@ struct CredentialsCommand: AsyncParsableCommand {
             abstract: "Revoke (final), suspend or reinstate an issued credential: holdfast admin credentials status ID revoked|suspended|valid.")
         @OptionGroup var storage: AdminStorageOptions
         @Argument(help: "The credential id.") var id: String
-        @Argument(help: "revoked, suspended or valid.") var status: String
+        @Argument(help: "The new status (revoked is final).") var status: IssuedCredentialStatus
 
         func run() async throws {
             let (id, status) = (self.id, self.status)

@@ -16,7 +16,7 @@ enum StatusDemo {
                 throw CommandFailure(.failure, "the tenant lists no issued credential")
             }
             _ = try await CommandFailure.demoStep("revocation") {
-                try await admin.setCredentialStatus(id: issuedId, CredentialStatusChange(status: "revoked"))
+                try await admin.setCredentialStatus(id: issuedId, CredentialStatusChange(status: .revoked))
             }
             return [.init("issuedCredential", issuedId), .init("status", "revoked")]
         }

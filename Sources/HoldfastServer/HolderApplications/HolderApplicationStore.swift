@@ -1,0 +1,76 @@
+import Foundation
+import HoldfastAdmin
+import HoldfastProtocol
+import SQLKit
+
+/// SQL for `holder_applications`: each row the application's document (`HolderApplication` without its `id`) under
+/// its id, with its name in a unique column of its own (`HolderApplicationMigrations`).
+struct HolderApplicationStore: Sendable {
+    let database: HoldfastDatabase
+
+    /// Stores a new application (its `id` set); a taken name fails with the database's unique-constraint error.
+    func insert(_ application: HolderApplication, now: Int64) async throws {
+        try await database.sql.insert(into: "holder_applications")
+            .columns("id", "name", "platform", "document", "created_at", "updated_at")
+            .values(SQLBind(application.id ?? ""), SQLBind(application.name),
+                    SQLBind(application.platform.holderPlatform.rawValue), SQLBind(try Self.document(application)),
+                    SQLBind(now), SQLBind(now))
+            .run()
+    }
+
+    /// A page of applications by creation time, after `cursor`; with the next page's cursor when there is one.
+    func page(after cursor: KeysetCursor?, limit: Int) async throws -> (applications: [HolderApplication], nextCursor: String?) {
+        let (rows, next) = try await KeysetCursor.page(database.sql.select().column("*").from("holder_applications"),
+                                                       timeColumn: "created_at", after: cursor, limit: limit)
+        return (try rows.map(Self.application), next)
+    }
+
+    /// The application with this id, or nil.
+    func get(id: String) async throws -> HolderApplication? {
+        try await database.sql.raw("SELECT id, document FROM holder_applications WHERE id = \(bind: id)").first()
+            .map(Self.application)
+    }
+
+    /// Replaces an application's name and document; a taken name fails with the database's unique-constraint error.
+    func update(_ application: HolderApplication, id: String, now: Int64) async throws {
+        try await database.sql.update("holder_applications")
+            .set("name", to: application.name).set("document", to: try Self.document(application)).set("updated_at", to: now)
+            .where("id", .equal, id).run()
+    }
+
+    /// The id of the application named `name`, or nil.
+    func id(named name: String) async throws -> String? {
+        try await database.sql.select().column("id").from("holder_applications").where("name", .equal, name).first()?
+            .decode(column: "id", as: String.self)
+    }
+
+    /// Deletes the application and revokes every live instance of it, in one transaction; the number revoked.
+    func delete(id: String, now: Int64) async throws -> Int {
+        try await database.transaction { db in
+            try await db.delete(from: "holder_applications").where("id", .equal, id).run()
+            return try await InstanceStore.revokeAll(applicationId: id, now: now, on: db)
+        }
+    }
+
+    /// The stored document: the application as the API shows it, without its `id` (the row's key).
+    static func document(_ application: HolderApplication) throws -> String {
+        var stored = application
+        stored.id = nil
+        return String(decoding: try HoldfastJSON.encode(stored), as: UTF8.self)
+    }
+
+    /// Decoded documents by their text: every instance call reads its application, and an application's document
+    /// changes only on `PUT`.
+    private static let documents = DecodedJSONCache<HolderApplication>(capacity: 256)
+
+    static func application(_ row: any SQLRow) throws -> HolderApplication {
+        try application(id: row.decode(column: "id", as: String.self), document: row.decode(column: "document", as: String.self))
+    }
+
+    /// An application from its stored document (which has no `id`) and its id.
+    static func application(id: String, document: String) throws -> HolderApplication {
+        var application = try documents.decode(document)
+        application.id = id
+        return application
+    }
+}
