@@ -86,7 +86,10 @@ import Testing
         let data = try await ExitCodeTests.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let unknown = UUID().uuidString.lowercased()
-        for arguments in [["credentials", "status", unknown, "revoked"], ["credentials", "status", unknown, "forgotten"],
+        // A status word outside revoked|suspended|valid is refused by the parser: usage, 64 (README "Exit codes").
+        let word = try await Self.run(["admin", "credentials", "status", unknown, "forgotten", "--data", data.path])
+        #expect(word.status == 64, "\(word.error)")
+        for arguments in [["credentials", "status", unknown, "revoked"],
                           ["credentials", "configurations", "get", "nope"], ["credentials", "offer", "--configuration", "nope", "--claims", "{}"],
                           ["sca", "wallets", "create", "--application", unknown, "--user", "u"], ["sca", "wallets", "unlock", unknown],
                           ["sca", "eligibility", "denial", "DEN-unknown"]] {

@@ -2,6 +2,7 @@ import Attestation
 import CBOR
 import Crypto
 import Foundation
+import TestSupport
 
 /// Test-only trust anchors and the attestations they sign (README "API", "Tests"): an App Attest CA and an Android
 /// attestation root that exist only in this test process, injected into the server through
@@ -98,44 +99,5 @@ struct TestAttestationAuthority: Sendable {
                                                oid: [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x01, 0x11],
                                                value: description)])
         return [leaf, intermediateDER]
-    }
-}
-
-/// Minimal DER writing for the test certificates above (RFC 5280 §4.1, X.690).
-enum TestDER {
-    static func length(_ count: Int) -> [UInt8] {
-        if count < 0x80 { return [UInt8(count)] }
-        if count < 0x100 { return [0x81, UInt8(count)] }
-        return [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
-    }
-
-    static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
-    static func tlv(_ tag: [UInt8], _ content: [UInt8]) -> [UInt8] { tag + length(content.count) + content }
-    static func sequence(_ parts: [UInt8]...) -> [UInt8] { tlv(0x30, parts.flatMap { $0 }) }
-
-    static func name(_ commonName: String) -> [UInt8] {
-        sequence(tlv(0x31, sequence(tlv(0x06, [0x55, 0x04, 0x03]), tlv(0x0C, Array(commonName.utf8)))))
-    }
-
-    static func extensionField(oid: [UInt8], value: [UInt8]) -> [UInt8] {
-        sequence(tlv(0x06, oid), tlv(0x04, value))
-    }
-
-    static func certificate(subject: String, issuer: String, subjectKey: P256.Signing.PublicKey,
-                            issuerKey: P256.Signing.PrivateKey, isCA: Bool, extensions: [[UInt8]] = []) throws -> [UInt8] {
-        let ecdsaWithSHA256 = sequence(tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]))
-        let spki = sequence(sequence(tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]),
-                                     tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07])),
-                            tlv(0x03, [0] + Array(subjectKey.x963Representation)))
-        let validity = sequence(tlv(0x17, Array("200101000000Z".utf8)), tlv(0x17, Array("491231000000Z".utf8)))
-        var all: [UInt8] = []
-        if isCA { all += sequence(tlv(0x06, [0x55, 0x1D, 0x13]), tlv(0x01, [0xFF]), tlv(0x04, sequence(tlv(0x01, [0xFF])))) }
-        for item in extensions { all += item }
-        var tbs = tlv(0xA0, tlv(0x02, [2])) + tlv(0x02, [0x01, UInt8.random(in: 1...0x7F), UInt8.random(in: 0...0xFF)])
-        tbs += ecdsaWithSHA256 + name(issuer) + validity + name(subject) + spki
-        if !all.isEmpty { tbs += tlv(0xA3, tlv(0x30, all)) }
-        let tbsCertificate = tlv(0x30, tbs)
-        let signature = try issuerKey.signature(for: tbsCertificate).derRepresentation
-        return sequence(tbsCertificate, ecdsaWithSHA256, tlv(0x03, [0] + Array(signature)))
     }
 }
