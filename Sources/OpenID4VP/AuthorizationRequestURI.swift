@@ -1,7 +1,7 @@
 import Foundation
 
-/// OpenID4VP 1.0 §5.1, §5.10 (RFC 9101 §5.2) — the authorization request as the wallet is invoked with it: by
-/// reference, `client_id` and `request_uri` in the query of a custom scheme URI (`openid4vp://`, or ISO/IEC TS
+/// OpenID4VP 1.0 §5.1, §5.10 (RFC 9101 §5.1, §5.2) — the authorization request as the wallet is invoked with it: by
+/// reference, `client_id` and `request_uri` (or by value, `request`: the signed request object itself) in the query of a custom scheme URI (`openid4vp://`, or ISO/IEC TS
 /// 18013-7:2024 Annex B's `mdoc-openid4vp://`) or of the wallet's https `authorization_endpoint`. The values are
 /// percent-encoded by the writer (`HoldfastProtocol`'s `PercentEncoding.queryValue`).
 public struct AuthorizationRequestURI: Sendable, Hashable {
@@ -32,15 +32,19 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
     public var clientId: String?
     public var requestUri: String?
     public var requestUriMethod: String?
+    /// RFC 9101 §5.1: the request object by value (a compact JWS).
+    public var request: String?
     /// Whether the URI passes the request (or its query) by value: `request`, `presentation_definition` or
     /// `dcql_query`.
     public var passesRequestByValue: Bool
 
-    public init(clientId: String?, requestUri: String?, requestUriMethod: String? = nil, passesRequestByValue: Bool = false) {
+    public init(clientId: String?, requestUri: String?, requestUriMethod: String? = nil, request: String? = nil,
+                passesRequestByValue: Bool = false) {
         self.clientId = clientId
         self.requestUri = requestUri
         self.requestUriMethod = requestUriMethod
-        self.passesRequestByValue = passesRequestByValue
+        self.request = request
+        self.passesRequestByValue = passesRequestByValue || request != nil
     }
 
     /// Reads an authorization request URI (any scheme); each parameter's first value counts.
@@ -51,15 +55,16 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
         let items = components.queryItems ?? []
         func value(_ parameter: Parameter) -> String? { items.first { $0.name == parameter.rawValue }?.value }
         self.init(clientId: value(.clientId), requestUri: value(.requestUri), requestUriMethod: value(.requestUriMethod),
-                  passesRequestByValue: items.contains { [Parameter.request, .presentationDefinition, .dcqlQuery].map(\.rawValue).contains($0.name) })
+                  request: value(.request), passesRequestByValue: items.contains { [Parameter.request, .presentationDefinition, .dcqlQuery].map(\.rawValue).contains($0.name) })
     }
 
-    /// The parameters by reference, in order: `client_id`, `request_uri`, then `request_uri_method` when there is one.
+    /// The parameters, in order: `client_id`, `request_uri`, then `request_uri_method` and `request` when there are some.
     public var queryParameters: [(name: String, value: String)] {
         var parameters: [(name: String, value: String)] = []
         if let clientId { parameters.append((Parameter.clientId.rawValue, clientId)) }
         if let requestUri { parameters.append((Parameter.requestUri.rawValue, requestUri)) }
         if let requestUriMethod { parameters.append((Parameter.requestUriMethod.rawValue, requestUriMethod)) }
+        if let request { parameters.append((Parameter.request.rawValue, request)) }
         return parameters
     }
 }

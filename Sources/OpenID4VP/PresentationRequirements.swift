@@ -290,6 +290,11 @@ public struct PresentationRequirements: Sendable, Hashable {
         return result
     }
 
+    /// What `document` lacks of what `credential` requires (its claims not marked optional, or one option of its
+    /// `claim_sets`, with their `values`): empty when it holds everything asked. A wallet asks this of each stored
+    /// credential, its elements as `document`, to know whether it answers the query.
+    public func claimsLacking(_ credential: Credential, in document: Presented) -> [Shortfall] { lacks(credential, document) }
+
     /// The claims `document` must show for `credential` and does not: all of them without `claim_sets`; with
     /// them, those of the option closest to being shown (the first of equals, as the query prefers it).
     private func lacks(_ credential: Credential, _ document: Presented) -> [Shortfall] {

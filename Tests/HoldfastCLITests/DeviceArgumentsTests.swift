@@ -28,4 +28,23 @@ import Testing
         }
         #expect(throws: Never.self) { try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "S", "offer", "uri"])) }
     }
+
+    /// README "Holder: status": `present --unknown-status` spells the policy; allowIfCheckedWithin needs its seconds.
+    @Test func theUnknownStatusPolicyIsParsed() throws {
+        func parsed(_ extra: [String]) throws -> DevicePresent {
+            try #require(try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x"] + extra) as? DevicePresent)
+        }
+        #expect(try parsed([]).unknownStatus == .allowWithWarning)
+        #expect(try parsed(["--unknown-status", "exclude"]).unknownStatus == .exclude)
+        let within = try parsed(["--unknown-status", "allowIfCheckedWithin", "--checked-within", "600"])
+        #expect(within.unknownStatus == .allowIfCheckedWithin && within.checkedWithin == 600)
+        for arguments in [["--unknown-status", "allowIfCheckedWithin"], ["--unknown-status", "sometimes"]] {
+            do {
+                _ = try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x"] + arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect(DeviceCommand.exitCode(for: error) == .validationFailure, "\(arguments)")
+            }
+        }
+    }
 }

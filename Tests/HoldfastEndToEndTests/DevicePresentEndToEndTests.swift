@@ -124,6 +124,9 @@ actor MiniVerifier: HTTPTransport {
             #expect(asked.contains("org.iso.18013.5.1/family_name") && asked.contains("verified by domain"))
             #expect(sent?["verifier"]?.objectValue?["verifiedBy"] == .string("domain"))
             #expect(sent?["requests"]?.arrayValue?.first?.objectValue?["matches"] == .array([.string(id)]))
+            // The requested elements the match holds (README "Holder: presentation"); its status is known.
+            #expect(sent?["requests"]?.arrayValue?.first?.objectValue?["claims"] == .object([id: .array([.string("org.iso.18013.5.1/family_name")])]))
+            #expect(sent?["requests"]?.arrayValue?.first?.objectValue?["unknownStatus"] == .array([]))
             #expect(sent?["sent"] == .array([.string(id)]) && sent?["redirectUri"] == .string("https://verifier.example/done"))
             #expect(await verifier.verifiedElements == ["org.iso.18013.5.1/family_name"])
 

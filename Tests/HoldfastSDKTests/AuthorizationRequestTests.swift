@@ -95,21 +95,41 @@ struct TestVerifierPKI {
                                                              namespaces: ["org.iso.18013.5.1": ["family_name": false, "age_over_18": false]])])
     }
 
-    @Test func anUntrustedRequestIsVerifiedByDomainOnlyWhenItCameFromThatHostOverHTTPS() async throws {
+    /// README "Holder: presentation": without required trust, a verifier whose request is well formed and signed by
+    /// the key its client id names is accepted, and `verifiedBy` says how much was established.
+    @Test func anUntrustedRequestIsVerifiedByDomainWhenTheCertificateNamesWhereTheResponseGoes() async throws {
         let object = try pki.requestObject(clientId: "x509_san_dns:verifier.example", issuedAt: now)
-        let byDomain = try await verifier().verify(object, fetchedFrom: URL(string: "https://verifier.example/request/1"), expectedClientId: nil, at: now)
-        #expect(byDomain.verifiedBy == .domain)
-        for source in ["https://elsewhere.example/request/1", "http://verifier.example/request/1"] {
-            await #expect(throws: HoldfastError.self) { try await verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) }
-            #expect(await Self.code { try await verifier().verify(object, fetchedFrom: URL(string: source), expectedClientId: nil, at: now) } == .verifierUntrusted)
+        for source in [URL(string: "https://verifier.example/request/1"), URL(string: "https://elsewhere.example/request/1"), nil] {
+            let byDomain = try await verifier().verify(object, fetchedFrom: source, expectedClientId: nil, at: now)
+            #expect(byDomain.verifiedBy == .domain && byDomain.verifierName == "verifier.example", "\(String(describing: source))")
         }
+        let byHash = try await verifier().verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil, expectedClientId: nil, at: now)
+        #expect(byHash.verifiedBy == .domain && byHash.verifierName == "verifier.example")
         // Required trust: the domain is not enough.
         #expect(await Self.code { try await verifier(required: true).verify(object, fetchedFrom: URL(string: "https://verifier.example/r"),
                                                                 expectedClientId: nil, at: now) } == .verifierUntrusted)
-        // By domain, the response must go to that host.
+        // x509_san_dns without a trusted chain: the response must go to that host (OpenID4VP 1.0 §5.9.3).
         let elsewhere = try pki.requestObject(clientId: "x509_san_dns:verifier.example", responseUri: "https://collector.example/r", issuedAt: now)
         #expect(await Self.code { try await verifier().verify(elsewhere, fetchedFrom: URL(string: "https://verifier.example/r"),
                                                   expectedClientId: nil, at: now) } == .clientIdMismatch)
+        // Trusted, the same request is verified by certificate whatever the host of its response_uri.
+        #expect(try await verifier(trusting: [pki.ca]).verify(elsewhere, fetchedFrom: nil, expectedClientId: nil, at: now).verifiedBy == .certificate)
+    }
+
+    @Test func anUntrustedRequestWhoseCertificateNamesNothingOfTheResponseIsVerifiedByNone() async throws {
+        // x509_hash: the key is named, but the response goes to a host the certificate does not name.
+        let elsewhere = try pki.requestObject(responseUri: "https://collector.example/r", issuedAt: now)
+        let request = try await verifier().verify(elsewhere, fetchedFrom: nil, expectedClientId: nil, at: now)
+        #expect(request.verifiedBy == VerifierTrust.none && request.responseUri.host == "collector.example")
+        // The leaf past its notAfter (the request itself honest at that time): named by its hash only, so none.
+        let later = now.addingTimeInterval(91 * 86_400)
+        let expired = try pki.requestObject(issuedAt: later)
+        #expect(try await verifier().verify(expired, fetchedFrom: nil, expectedClientId: nil, at: later).verifiedBy == VerifierTrust.none)
+        // Required trust refuses both.
+        #expect(await Self.code { try await verifier(required: true).verify(elsewhere, fetchedFrom: nil, expectedClientId: nil, at: now) } == .verifierUntrusted)
+        // Signed by another key than the one its client id names: refused whatever the trust asked.
+        let forged = try pki.requestObject(issuedAt: now, signer: P256.Signing.PrivateKey())
+        #expect(await Self.code { try await verifier().verify(forged, fetchedFrom: nil, expectedClientId: nil, at: now) } == .requestSignatureInvalid)
     }
 
     @Test func refusalsAreNamed() async throws {
@@ -215,17 +235,23 @@ struct TestVerifierPKI {
             .verify(compact, fetchedFrom: nil, expectedClientId: nil, at: at) }
         #expect(error?.code == .requestUnsupported && error?.message.contains("dc_api") == true, "\(String(describing: error))")
         let payload = try #require(vector["signedRequestDecoded"]?.objectValue?["payload"]?.objectValue)
-        let requests = try RequestQuery.requests(RequestObject(claims: payload))
+        let (requests, requirements) = try RequestQuery.requests(RequestObject(claims: payload))
+        #expect(requirements.credentials.map(\.docType) == requests.map(\.docType))
         #expect(requests.first?.docType == "org.iso.18013.5.1.mDL")
         #expect(requests.first?.namespaces["org.iso.18013.5.1"]?["family_name"] == false)
     }
 
-    @Test func authorizationRequestURIsNeedARequestURI() async throws {
+    @Test func authorizationRequestURIsNeedARequestURIOrARequest() async throws {
         let parsed = try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1")
-        #expect(parsed.clientId == "x509_hash:abc" && parsed.requestURI.absoluteString == "https://verifier.example/r/1")
+        #expect(parsed.clientId == "x509_hash:abc" && parsed.source == .reference(URL(string: "https://verifier.example/r/1")!))
         #expect(await Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request_uri=http%3A%2F%2Fverifier.example%2Fr") }
             == .requestInvalid)
-        #expect(await Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request=eyJ") } == .requestUnsupported)
+        // RFC 9101 §5.1: the request object by value.
+        #expect(try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&request=eyJ").source == .value("eyJ"))
+        // Not both (RFC 9101 §5); and the request's members unsigned in the URI are refused.
+        #expect(await Self.code { try AuthorizationRequestVerifier.parameters(
+            of: "openid4vp://?client_id=a&request=eyJ&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1") } == .requestInvalid)
+        #expect(await Self.code { try AuthorizationRequestVerifier.parameters(of: "openid4vp://?client_id=a&dcql_query=%7B%7D") } == .requestUnsupported)
     }
 
     static func error<T>(_ body: () async throws -> T) async -> HoldfastError? {

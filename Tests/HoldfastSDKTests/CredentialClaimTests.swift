@@ -32,6 +32,8 @@ actor FakeIssuer {
     var withStatus = false
     var statusDelay: Duration = .zero
     var revoked = false
+    /// The status list endpoint answers 503 (a status that cannot be established online).
+    var statusUnavailable = false
     var publishAggregation = false
     private(set) var requests: [TransportRequest] = []
     private var nonceCounter = 0
@@ -56,6 +58,7 @@ actor FakeIssuer {
         publishAggregation = aggregation
     }
     func setRevoked(_ value: Bool) { revoked = value }
+    func setStatusUnavailable(_ value: Bool) { statusUnavailable = value }
     func setDemandDPoPNonce(_ value: Bool) { demandDPoPNonce = value }
     func setRefuseFirstNonce(_ value: Bool) { refuseFirstNonce = value }
     func publish(offer: String, at path: String) { offerByReference[path] = offer }
@@ -82,6 +85,7 @@ actor FakeIssuer {
             return Self.json(#"{"status_lists":["\#(Self.base)/status/1","\#(Self.base)/status/2"]}"#)
         case ("GET", "/status/1"), ("GET", "/status/2"):
             if statusDelay > .zero { try await Task.sleep(for: statusDelay) }
+            if statusUnavailable { return TransportResponse(status: 503) }
             var list = try StatusList(bits: 2, count: 16)
             if revoked { try list.setStatus(1, at: 3) }
             let token = StatusListToken(subject: Self.base + request.url.path, issuedAt: clock.now(), expiresAt: clock.now().addingTimeInterval(3_600),

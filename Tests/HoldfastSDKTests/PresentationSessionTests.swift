@@ -21,6 +21,10 @@ actor ScriptedVerifier {
     private(set) var failures: [String] = []
     private(set) var declined = false
     private(set) var responses = 0
+    /// Whether age_over_18 (which the scripted credential does not hold) is required; by default it is asked as an
+    /// alternative (DCQL `claim_sets` [[family_name, age_over_18], [family_name]]; a presentation definition field
+    /// with `optional: true`).
+    var ageOver18Required = false
 
     init(pki: TestVerifierPKI, presentationProtocol: PresentationProtocol, issuerIACA: Certificate, clock: ManualClock) {
         self.pki = pki
@@ -37,6 +41,15 @@ actor ScriptedVerifier {
         return "\(scheme)://?client_id=\(clientId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
             + "&request_uri=https%3A%2F%2Fverifier.example%2Frequest%2F1"
     }
+
+    /// The same request by value: the signed request object in `request` (RFC 9101 §5.1).
+    func authorizationRequestURIByValue() throws -> String {
+        let scheme = presentationProtocol == .openID4VP ? "openid4vp" : "mdoc-openid4vp"
+        return "\(scheme)://?client_id=\(clientId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+            + "&request=\(try requestObject())"
+    }
+
+    func setAgeOver18Required(_ value: Bool) { ageOver18Required = value }
 
     func handle(_ request: TransportRequest) async throws -> TransportResponse {
         switch (request.method, request.url.path) {
@@ -55,8 +68,10 @@ actor ScriptedVerifier {
     func requestObject() throws -> String {
         let jwks = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(JWKSet(keys: [encryptionJWK])))
         let element: (String, Bool) -> JSONValue = { name, retain in
-            .object(["path": .array([.string("org.iso.18013.5.1"), .string(name)]), "intent_to_retain": .bool(retain)])
+            .object(["id": .string(name), "path": .array([.string("org.iso.18013.5.1"), .string(name)]), "intent_to_retain": .bool(retain)])
         }
+        let claimSets: [String: JSONValue] = ageOver18Required ? [:]
+            : ["claim_sets": .array([.array([.string("family_name"), .string("age_over_18")]), .array([.string("family_name")])])]
         switch presentationProtocol {
         case .openID4VP:
             return try pki.requestObject(responseUri: Self.responseUri, issuedAt: clock.now(), extra: [
@@ -64,14 +79,16 @@ actor ScriptedVerifier {
                 "dcql_query": .object(["credentials": .array([.object([
                     "id": .string("licence"), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string(FakeIssuer.docType)]),
                     "claims": .array([element("family_name", true), element("age_over_18", false)]),
-                ])])]),
+                ].merging(claimSets) { $1 })])]),
             ])
         default: // .iso18013_7, the other protocol these tests are run with
             let field: (String) -> JSONValue = { .object(["path": .array([.string("$['org.iso.18013.5.1']['\($0)']")]), "intent_to_retain": .bool(false)]) }
+            let optionalAge: JSONValue = ageOver18Required ? field("age_over_18")
+                : .object(["path": .array([.string("$['org.iso.18013.5.1']['age_over_18']")]), "intent_to_retain": .bool(false), "optional": .bool(true)])
             return try pki.requestObject(clientId: "verifier.example", responseUri: Self.responseUri, issuedAt: clock.now(), extra: [
                 "client_id_scheme": .string("x509_san_dns"), "dcql_query": .null,
                 "presentation_definition": .object(["id": .string("pd-1"), "input_descriptors": .array([.object([
-                    "id": .string(FakeIssuer.docType), "constraints": .object(["fields": .array([field("family_name"), field("age_over_18")])]),
+                    "id": .string(FakeIssuer.docType), "constraints": .object(["fields": .array([field("family_name"), optionalAge])]),
                 ])])]),
                 "client_metadata": .object(["jwks": jwks, "authorization_encrypted_response_alg": .string("ECDH-ES"),
                                             "authorization_encrypted_response_enc": .string("A256GCM")]),
@@ -122,15 +139,16 @@ actor ScriptedVerifier {
     let storage = MemorySecureStorage()
 
     /// A holder with one credential claimed from the scripted issuer, and a scripted verifier of `presentationProtocol`.
-    func rig(_ presentationProtocol: PresentationProtocol) async throws -> (MobileCredentialHolder, ScriptedVerifier, credentialId: String) {
+    func rig(_ presentationProtocol: PresentationProtocol, opener: RecordingURLOpener = RecordingURLOpener(),
+             issuer: FakeIssuer? = nil) async throws -> (MobileCredentialHolder, ScriptedVerifier, credentialId: String) {
         let tenant = FakeTenant(deviceClock: clock)
-        let issuer = try FakeIssuer(clock: clock)
+        let issuer = try issuer ?? FakeIssuer(clock: clock)
         let verifier = ScriptedVerifier(pki: try TestVerifierPKI(at: clock.now()), presentationProtocol: presentationProtocol,
                                         issuerIACA: await issuer.iaca, clock: clock)
         let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
                                                                  transport: TenantAndIssuer(tenant: tenant, issuer: issuer, verifier: verifier),
                                                                  clock: clock, sleeper: RecordingSleeper(), jitter: { 1.0 },
-                                                                 tetheringScheduler: ManualTetheringScheduler()))
+                                                                 tetheringScheduler: ManualTetheringScheduler(), urlOpener: opener))
         try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
         _ = try await holder.registerDevice()
         _ = try await holder.addTrustedIssuerCertificates([await issuer.iacaPEM])
@@ -188,6 +206,144 @@ actor ScriptedVerifier {
         let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
         #expect(session.matchedCredentials.first?.matchedMobileCredentials.isEmpty == true)
         #expect(await holdfastError { try await session.sendResponse(credentialIds: ["anything"]) }?.code == .validationFailed)
+    }
+
+    // MARK: matching by what was asked (README "Holder: presentation")
+
+    @Test(arguments: [PresentationProtocol.openID4VP, .iso18013_7])
+    func aCredentialWithoutARequiredElementIsNotOffered(_ presentationProtocol: PresentationProtocol) async throws {
+        let (holder, verifier, id) = try await rig(presentationProtocol)
+        _ = try await holder.addTrustedVerifierCertificates([try verifier.pki.ca.serializeAsPEM().pemString])
+        // age_over_18 is an alternative (claim_sets / optional): the credential, which has family_name only, matches.
+        let offered = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        #expect(offered.matchedCredentials.first?.matchedMobileCredentials.map(\.id) == [id])
+        // Required: the same credential, of the right docType, is not offered.
+        await verifier.setAgeOver18Required(true)
+        let refused = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        let match = try #require(refused.matchedCredentials.first)
+        #expect(match.matchedMobileCredentials.isEmpty && match.claims.isEmpty)
+        #expect(await holdfastError { try await refused.sendResponse(credentialIds: [id]) }?.code == .validationFailed)
+    }
+
+    @Test func theMatchedClaimsAreTheRequestedElementsHeldWithTheirIntentToRetain() async throws {
+        let (holder, verifier, id) = try await rig(.openID4VP)
+        _ = try await holder.addTrustedVerifierCertificates([try verifier.pki.ca.serializeAsPEM().pemString])
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        let match = try #require(session.matchedCredentials.first)
+        // Asked: family_name (retained) and age_over_18; held: family_name and birth_date.
+        #expect(match.claims[id] == [MatchedClaim(nameSpace: "org.iso.18013.5.1", elementIdentifier: "family_name", intentToRetain: true)])
+        #expect(match.matchedMobileCredentials.first?.claims == ["org.iso.18013.5.1": ["family_name"]])
+        #expect(try await holder.getCredentials().first?.claims["org.iso.18013.5.1"]?.count == 2)
+    }
+
+    @Test func aDCQLClaimWithValuesMatchesOnlyThoseValues() throws {
+        let claim = PresentationRequirements.Claim(nameSpace: "org.iso.18013.5.1", element: "family_name", values: [.string("Roe")])
+        let requirement = PresentationRequirements.Credential(id: "licence", docType: FakeIssuer.docType, claims: [claim])
+        func credential(_ name: String) -> MobileCredential {
+            MobileCredential(metadata: MobileCredentialMetadata(id: "c", docType: FakeIssuer.docType, branding: nil, claims: [:],
+                                                                issuerInfo: CredentialIssuerInfo(),
+                                                                validityInfo: CredentialValidityInfo(validFrom: .distantPast, validUntil: .distantFuture)),
+                             claims: ["org.iso.18013.5.1": ["family_name": .string(name)]], verificationResult: .success, status: nil,
+                             statusCheckedAt: nil, issuerSigned: [])
+        }
+        #expect(Presentations.holdsWhatIsRequired(credential("Roe"), by: requirement))
+        #expect(!Presentations.holdsWhatIsRequired(credential("Doe"), by: requirement))
+    }
+
+    // MARK: the redirect (README "Holder: presentation")
+
+    @Test func autoRedirectOpensTheRedirectThroughThePlatformSeam() async throws {
+        let opener = RecordingURLOpener()
+        let (holder, verifier, id) = try await rig(.openID4VP, opener: opener)
+        _ = try await holder.addTrustedVerifierCertificates([try verifier.pki.ca.serializeAsPEM().pemString])
+        // No handler installed: the seam opens it.
+        let first = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        let redirect = try await first.sendResponse(credentialIds: [id], autoRedirect: true)
+        #expect(opener.opened.map(\.absoluteString) == ["https://verifier.example/done?response_code=rc-1"] && redirect == opener.opened.first?.absoluteString)
+        // autoRedirect false: the URI is returned and nothing is opened.
+        let second = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        #expect(try await second.sendResponse(credentialIds: [id], autoRedirect: false) == "https://verifier.example/done?response_code=rc-1")
+        #expect(opener.opened.count == 1)
+    }
+
+    // MARK: request by value (RFC 9101 §5.1)
+
+    @Test(arguments: [PresentationProtocol.openID4VP, .iso18013_7])
+    func aRequestByValueIsAcceptedAsByReference(_ presentationProtocol: PresentationProtocol) async throws {
+        let (holder, verifier, id) = try await rig(presentationProtocol)
+        _ = try await holder.addTrustedVerifierCertificates([try verifier.pki.ca.serializeAsPEM().pemString])
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: try await verifier.authorizationRequestURIByValue(),
+                                                                       requireTrustedVerifier: true)
+        #expect(session.request.verifiedBy == .certificate && session.request.presentationProtocol == presentationProtocol)
+        _ = try await session.sendResponse(credentialIds: [id], autoRedirect: false)
+        let failures = await verifier.failures
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(await verifier.verified == [FakeIssuer.docType: ["org.iso.18013.5.1": ["family_name"]]])
+    }
+
+    @Test func aRequestByValueIsRefusedBesideARequestURIOrWhenItIsNotSigned() async throws {
+        let (holder, verifier, _) = try await rig(.openID4VP)
+        let byValue = try await verifier.authorizationRequestURIByValue()
+        let both = byValue + "&request_uri=https%3A%2F%2Fverifier.example%2Frequest%2F1"
+        #expect(await holdfastError { try await holder.createOnlinePresentationSession(authorisationRequestUri: both) }?.code == .requestInvalid)
+        let unsigned = "openid4vp://?client_id=x&response_type=vp_token&dcql_query=%7B%7D"
+        #expect(await holdfastError { try await holder.createOnlinePresentationSession(authorisationRequestUri: unsigned) }?.code == .requestUnsupported)
+        // The signed object with one byte of its signature changed.
+        var tampered = Array(byValue.utf8)
+        tampered[tampered.count - 2] = tampered[tampered.count - 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        #expect(await holdfastError {
+            try await holder.createOnlinePresentationSession(authorisationRequestUri: String(decoding: tampered, as: UTF8.self))
+        }?.code == .requestSignatureInvalid)
+    }
+
+    // MARK: unknown status (README "Holder: status")
+
+    /// A credential whose status list was fetched at `checkedAt`, then expired with the issuer's list unreachable.
+    func unknownStatusRig() async throws -> (MobileCredentialHolder, ScriptedVerifier, id: String, checkedAt: Date) {
+        let issuer = try FakeIssuer(clock: clock)
+        await issuer.enableStatus()
+        let (holder, verifier, id) = try await rig(.openID4VP, issuer: issuer)
+        _ = try await holder.addTrustedVerifierCertificates([try verifier.pki.ca.serializeAsPEM().pemString])
+        let checkedAt = clock.now()
+        let checked = try await holder.getCredential(credentialId: id)
+        #expect(checked.status == .valid && checked.statusCheckedAt == checkedAt)
+        await issuer.setStatusUnavailable(true)
+        clock.advance(by: 7_200)  // past the token's exp (1 h)
+        let unknown = try await holder.getCredential(credentialId: id)
+        #expect(unknown.verificationResult == .failure(.statusUnknown) && unknown.status == .unknown(.tokenExpired))
+        #expect(unknown.statusCheckedAt == checkedAt)
+        return (holder, verifier, id, checkedAt)
+    }
+
+    @Test func aCredentialOfUnknownStatusIsOfferedWithAWarningByDefault() async throws {
+        let (holder, verifier, id, _) = try await unknownStatusRig()
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        #expect(session.matchedCredentials.first?.matchedMobileCredentials.map(\.id) == [id])
+        #expect(session.matchedCredentials.first?.unknownStatus == [id])
+    }
+
+    @Test func aCredentialOfUnknownStatusIsExcludedWhenThePolicySays() async throws {
+        let (holder, verifier, _, _) = try await unknownStatusRig()
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI,
+                                                                       unknownStatusPolicy: .exclude)
+        #expect(session.matchedCredentials.first?.matchedMobileCredentials.isEmpty == true)
+    }
+
+    @Test func aCredentialOfUnknownStatusIsOfferedOnlyWhenCheckedWithinTheLimit() async throws {
+        let (holder, verifier, id, _) = try await unknownStatusRig()  // checked 7 200 s ago
+        let recent = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI,
+                                                                      unknownStatusPolicy: .allowIfCheckedWithin(seconds: 7_300))
+        #expect(recent.matchedCredentials.first?.matchedMobileCredentials.map(\.id) == [id])
+        #expect(recent.matchedCredentials.first?.unknownStatus == [id])
+        let stale = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI,
+                                                                     unknownStatusPolicy: .allowIfCheckedWithin(seconds: 7_100))
+        #expect(stale.matchedCredentials.first?.matchedMobileCredentials.isEmpty == true)
+    }
+
+    @Test func aCredentialNeverCheckedOnlineIsNotAllowedByCheckedWithin() async throws {
+        #expect(!Presentations.allows(.allowIfCheckedWithin(seconds: 86_400), checkedAt: nil, now: clock.now()))
+        #expect(Presentations.allows(.allowWithWarning, checkedAt: nil, now: clock.now()))
+        #expect(!Presentations.allows(.exclude, checkedAt: clock.now(), now: clock.now()))
     }
 }
 

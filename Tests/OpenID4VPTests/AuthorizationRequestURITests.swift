@@ -17,6 +17,15 @@ import Testing
         }
     }
 
+    /// RFC 9101 §5.1: `request` carries the request object itself, read and written back as it came.
+    @Test func theRequestObjectByValueIsReadAndWritten() throws {
+        let parsed = try AuthorizationRequestURI(parsing: "openid4vp://?client_id=x509_hash%3Aabc&request=eyJh.eyJi.c2ln")
+        #expect(parsed.request == "eyJh.eyJi.c2ln" && parsed.requestUri == nil && parsed.passesRequestByValue)
+        #expect(try AuthorizationRequestURI(parsing: "openid4vp://?client_id=a&dcql_query=x").request == nil)
+        let written = AuthorizationRequestURI(clientId: "x509_hash:abc", requestUri: nil, request: "eyJh.eyJi.c2ln")
+        #expect(written.queryParameters.map(\.name) == ["client_id", "request"] && written.passesRequestByValue)
+    }
+
     @Test func whatIsNotAURIIsRefused() {
         #expect(throws: OpenID4VPError.self) { try AuthorizationRequestURI(parsing: "http://[::1") }
     }

@@ -130,4 +130,14 @@ import Testing
     func queriesThatCannotBeHeldToAreRefused(_ text: String) {
         #expect(throws: PresentationRequirements.Invalid.self) { try Self.dcql(text) }
     }
+
+    /// What a wallet asks of a stored credential: whether it holds one option of `claim_sets` whole.
+    @Test func aCredentialLacksOnlyWhatNoOptionOfItsClaimSetsHas() throws {
+        let claims = #"[{"id":"fn","path":["org.iso.18013.5.1","family_name"]},{"id":"age","path":["org.iso.18013.5.1","age_over_18"]}]"#
+        let query = try Self.dcql(#"{"credentials":[\#(Self.mdl(claims: claims, extra: #","claim_sets":[["fn","age"],["age"]]"#))]}"#)
+        let credential = try #require(query.credential(id: "mdl"))
+        #expect(query.claimsLacking(credential, in: Self.shown("mdl", ["age_over_18": .bool(true)])).isEmpty)
+        #expect(query.claimsLacking(credential, in: Self.shown("mdl", ["family_name": .string("Doe")]))
+            == [.claimMissing(credentialId: "mdl", path: [Self.space, "age_over_18"], errorCode: nil)])
+    }
 }

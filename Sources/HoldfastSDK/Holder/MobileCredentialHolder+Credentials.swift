@@ -61,9 +61,11 @@ extension MobileCredentialHolder {
     }
 
     /// Fetches and verifies the verifier's request and matches the stored credentials against it.
-    public func createOnlinePresentationSession(authorisationRequestUri: String,
-                                                requireTrustedVerifier: Bool = false) async throws(HoldfastError) -> OnlinePresentationSession {
+    public func createOnlinePresentationSession(authorisationRequestUri: String, requireTrustedVerifier: Bool = false,
+                                                unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning)
+        async throws(HoldfastError) -> OnlinePresentationSession {
         try await presentations.createOnlinePresentationSession(authorisationRequestUri: authorisationRequestUri,
-                                                                requireTrustedVerifier: requireTrustedVerifier)
+                                                                requireTrustedVerifier: requireTrustedVerifier,
+                                                                unknownStatusPolicy: unknownStatusPolicy)
     }
 }

@@ -216,7 +216,7 @@ public actor Credentials {
             let issuerSigned: IssuerSigned
             do { issuerSigned = try IssuerSigned(decoding: [UInt8](stored.issuerSigned)) } catch {
                 return MobileCredential(metadata: Self.undecodableMetadata(stored), claims: [:], verificationResult: .failure(.malformed),
-                                        status: nil, issuerSigned: [UInt8](stored.issuerSigned))
+                                        status: nil, statusCheckedAt: nil, issuerSigned: [UInt8](stored.issuerSigned))
             }
             var claims: [String: [String: JSONValue]] = [:]
             for space in issuerSigned.nameSpaces {
@@ -234,12 +234,16 @@ public actor Credentials {
             cache[credentialId] = entry
             if let failure {
                 return MobileCredential(metadata: entry.metadata, claims: entry.claims, verificationResult: .failure(failure), status: nil,
-                                        issuerSigned: [UInt8](entry.stored.issuerSigned))
+                                        statusCheckedAt: nil, issuerSigned: [UInt8](entry.stored.issuerSigned))
             }
         }
         let (result, status) = await checkStatus(entry, skipStatusCheck: skipStatusCheck)
+        var checkedAt: Date?
+        if let reference = entry.issuerSigned.mso.status, entry.statusTrust != nil {
+            checkedAt = await statusLists.cachedToken(uri: reference.uri)?.fetchedAt
+        }
         return MobileCredential(metadata: entry.metadata, claims: entry.claims, verificationResult: result, status: status,
-                                issuerSigned: [UInt8](entry.stored.issuerSigned))
+                                statusCheckedAt: checkedAt, issuerSigned: [UInt8](entry.stored.issuerSigned))
     }
 
     /// The stored credential and its decoded IssuerSigned, for a presentation.

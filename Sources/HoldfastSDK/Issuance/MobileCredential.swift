@@ -69,6 +69,9 @@ public struct MobileCredential: Sendable, Hashable {
     public var verificationResult: CredentialVerificationResult
     /// The status found, for a credential that carries a status reference.
     public var status: CredentialStatus?
+    /// When the status was last established online: when the status list token that says it was fetched (README
+    /// "Holder: status"); nil for a credential without a status reference, or when no token was ever fetched.
+    public var statusCheckedAt: Date?
     /// The IssuerSigned CBOR as issued.
     public var issuerSigned: [UInt8]
 

@@ -16,6 +16,9 @@ public struct PlatformSeams: Sendable {
     public var deviceIntegrity: any DeviceIntegrity
     /// When tethering's automatic work runs (README "Holder: automatic tethering"): a timer by default.
     public var tetheringScheduler: any TetheringScheduler
+    /// Opens the redirect URI a verifier answers (`sendResponse(credentialIds:autoRedirect:)`): the app's URL opener
+    /// on Apple platforms, one that records on Linux.
+    public var urlOpener: any URLOpener
     /// A number in `0 ... 1` for backoff jitter (injectable so that tests see fixed delays).
     public var jitter: @Sendable () -> Double
 
@@ -26,7 +29,8 @@ public struct PlatformSeams: Sendable {
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) },
                 userVerification: any UserVerification = PlatformSeams.platformUserVerification,
                 deviceIntegrity: any DeviceIntegrity = ScriptedDeviceIntegrity(),
-                tetheringScheduler: any TetheringScheduler = TimerTetheringScheduler()) {
+                tetheringScheduler: any TetheringScheduler = TimerTetheringScheduler(),
+                urlOpener: any URLOpener = PlatformSeams.platformURLOpener) {
         self.secureStorage = secureStorage
         self.secureArea = secureArea
         self.platformAttestation = platformAttestation
@@ -38,6 +42,16 @@ public struct PlatformSeams: Sendable {
         self.userVerification = userVerification
         self.deviceIntegrity = deviceIntegrity
         self.tetheringScheduler = tetheringScheduler
+        self.urlOpener = urlOpener
+    }
+
+    /// The application's URL opener where there is one (iOS, macOS); elsewhere one that records what it is given.
+    public static var platformURLOpener: any URLOpener {
+        #if canImport(UIKit) && os(iOS) || canImport(AppKit) && os(macOS)
+        ApplicationURLOpener()
+        #else
+        RecordingURLOpener()
+        #endif
     }
 
     /// LocalAuthentication where there is one; elsewhere a script with no answers, whose every prompt is

@@ -16,12 +16,15 @@ public struct MobileCredentialRequest: Sendable, Hashable {
     public var namespaces: [String: [String: Bool]]
 }
 
-/// How the verifier was recognised (README "Holder: presentation").
+/// How much was established about the verifier (README "Holder: presentation"), so that the app can warn.
 public enum VerifierTrust: String, Sendable, Hashable {
-    /// The request object's `x5c` chain ends at a trusted verifier certificate.
+    /// The request object's `x5c` chain reaches a trusted verifier certificate.
     case certificate
-    /// Only the DNS name vouches for it: the certificate names the host the request was fetched from over https.
+    /// Not anchored, but the client id names the signing certificate (`x509_san_dns`: a dNSName of its SAN, where the
+    /// response goes; `x509_hash`: its hash, and the response goes to a dNSName of it), and it is within its validity.
     case domain
+    /// Only that the request is well formed and signed by the key its client id names.
+    case none
 }
 
 /// A verified OpenID4VP request object (OpenID4VP 1.0 §5, JAR RFC 9101), everything a response needs.
@@ -36,6 +39,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
     public var nonce: String
     public var state: String?
     public var requests: [MobileCredentialRequest]
+    /// What each request requires (DCQL `claims` / `claim_sets`, a presentation definition's fields not marked
+    /// optional): a stored credential matches a request only when it holds that.
+    public var requirements: PresentationRequirements
     /// The verifier's response encryption key (`client_metadata.jwks`, `use` enc, EC P-256).
     public var encryptionKey: JWK
     /// The content encryption to use: the first of the verifier's values this SDK supports.
@@ -49,11 +55,14 @@ public struct AuthorizationRequest: Sendable, Hashable {
 /// - `typ` `oauth-authz-req+jwt` (or none, as 18013-7:2024 verifiers send), ES256/ES384, signed by the `x5c` leaf;
 /// - `client_id` matches the certificate: `x509_hash:` the base64url SHA-256 of the leaf DER, `x509_san_dns:` (or a
 ///   bare host with `client_id_scheme: x509_san_dns`) a dNSName of the leaf's SAN;
-/// - the chain ends at a trusted verifier certificate (`.certificate`) by the project's one path validator
+/// - trust: the chain reaches a trusted verifier certificate (`.certificate`) by the project's one path validator
 ///   (`CertificatePathValidator` with `RequestObjectSignerProfile`: every issuer a CA with keyCertSign within its
 ///   pathLenConstraint, every certificate valid, the leaf an end entity that may sign requests and, for
-///   `x509_san_dns`, names the client id), or — unless trust is required — the leaf
-///   names the https host the request came from (`.domain`), in which case `response_uri` must be on that host;
+///   `x509_san_dns`, names the client id); when trust is required nothing else is accepted (`VERIFIER_UNTRUSTED`);
+///   otherwise the verifier is accepted as `.domain` (the leaf is valid and names the host the response goes to)
+///   or `.none` (only the key its client id names signed it);
+/// - without a trusted chain, an `x509_san_dns` verifier's `response_uri` must be on the host it names (OpenID4VP
+///   1.0 §5.9.3);
 /// - `iat` not in the future and `exp` not passed (60 s of skew); `response_mode` `direct_post.jwt`; a nonce; an
 ///   EC P-256 encryption key; a query with at least one `mso_mdoc` credential.
 struct AuthorizationRequestVerifier: Sendable {
@@ -64,18 +73,31 @@ struct AuthorizationRequestVerifier: Sendable {
     var trustedCertificates: [Certificate]
     var requireTrustedVerifier: Bool
 
-    /// The parameters of an authorization request URI (`AuthorizationRequestURI`): `client_id` and `request_uri` (by
-    /// reference, as HAIP asks).
-    static func parameters(of uri: String) throws(HoldfastError) -> (clientId: String?, requestURI: URL) {
+    /// Where the request object is: fetched from `request_uri` (by reference, as HAIP asks), or the URI's `request`
+    /// itself (by value, RFC 9101 §5.1).
+    enum Source: Sendable, Hashable {
+        case reference(URL)
+        case value(String)
+    }
+
+    /// The parameters of an authorization request URI (`AuthorizationRequestURI`): `client_id`, and `request_uri` or
+    /// `request` (RFC 9101 §5: not both). A request whose members come unsigned in the URI is refused.
+    static func parameters(of uri: String) throws(HoldfastError) -> (clientId: String?, source: Source) {
         let parsed: AuthorizationRequestURI
         do { parsed = try AuthorizationRequestURI(parsing: uri) } catch { throw HoldfastError(.requestInvalid, "the authorization request is not a URI") }
+        if let request = parsed.request {
+            guard parsed.requestUri == nil else {
+                throw HoldfastError(.requestInvalid, "the authorization request has both request and request_uri (RFC 9101 §5)")
+            }
+            return (parsed.clientId, .value(request))
+        }
         guard let reference = parsed.requestUri, let url = URL(string: reference), StatusListCache.fetchableURL(reference) != nil else {
             if parsed.passesRequestByValue {
-                throw HoldfastError(.requestUnsupported, "only requests by reference (request_uri, https) are accepted")
+                throw HoldfastError(.requestUnsupported, "only signed requests are accepted (request, or request_uri over https)")
             }
-            throw HoldfastError(.requestInvalid, "the authorization request has no https request_uri")
+            throw HoldfastError(.requestInvalid, "the authorization request has neither request nor an https request_uri")
         }
-        return (parsed.clientId, url)
+        return (parsed.clientId, .reference(url))
     }
 
     /// Verifies `compact`, fetched from `fetchedFrom`, at `now`; `expectedClientId` is the URI's `client_id`.
@@ -148,8 +170,7 @@ struct AuthorizationRequestVerifier: Sendable {
         if let expiresAt, now >= expiresAt.addingTimeInterval(Self.skew) { throw HoldfastError(.requestExpired, "the request object has expired") }
         if let issuedAt, issuedAt > now.addingTimeInterval(Self.skew) { throw HoldfastError(.requestExpired, "the request object is issued in the future") }
 
-        // Trust: a trusted verifier certificate, or the DNS name of the host it came from.
-        let trust: VerifierTrust
+        // Trust: a trusted verifier certificate; or, unless trust is required, what the certificate itself says.
         let pathFailure: CertificatePathFailure?
         do {
             _ = try await CertificatePathValidator(anchors: trustedCertificates, maximumLength: Self.maximumChainLength)
@@ -158,16 +179,8 @@ struct AuthorizationRequestVerifier: Sendable {
         } catch {
             pathFailure = error
         }
-        if pathFailure == nil {
-            trust = .certificate
-        } else if !requireTrustedVerifier, let verifierName, let source = fetchedFrom, source.scheme?.lowercased() == "https",
-                  source.host?.lowercased() == verifierName, Self.isValid(leaf, at: now) {
-            trust = .domain
-        } else {
-            let reason = pathFailure.map { " (\($0))" } ?? ""
-            throw HoldfastError(.verifierUntrusted, requireTrustedVerifier
-                ? "the request object does not chain to a trusted verifier certificate\(reason)"
-                : "the request object neither chains to a trusted verifier certificate nor comes over https from the host its certificate names\(reason)")
+        if let pathFailure, requireTrustedVerifier {
+            throw HoldfastError(.verifierUntrusted, "the request object does not chain to a trusted verifier certificate (\(pathFailure))")
         }
 
         // The response (OpenID4VP 1.0 §8.3: direct_post.jwt, encrypted to the verifier's key).
@@ -181,8 +194,18 @@ struct AuthorizationRequestVerifier: Sendable {
               StatusListCache.fetchableURL(responseText) != nil else {
             throw HoldfastError(.requestInvalid, "the request has no https response_uri")
         }
-        if trust == .domain, responseUri.host?.lowercased() != verifierName {
-            throw HoldfastError(.clientIdMismatch, "the response_uri is not on the host the verifier's certificate names")
+        let responseHost = responseUri.host?.lowercased()
+        let trust: VerifierTrust
+        if pathFailure == nil {
+            trust = .certificate
+        } else {
+            // OpenID4VP 1.0 §5.9.3: a Client Identifier not otherwise trusted sends the response to the host it names.
+            if let sanName, responseHost != sanName {
+                throw HoldfastError(.clientIdMismatch, "the response_uri is not on the host the verifier's certificate names")
+            }
+            let named = responseHost.map(dnsNames.contains) ?? false
+            trust = named && Self.isValid(leaf, at: now) ? .domain : .none
+            if trust == .domain, let responseHost { verifierName = responseHost }
         }
         guard let nonce = claims.nonce, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
         let metadata = claims.clientMetadata ?? ClientMetadata()
@@ -194,9 +217,9 @@ struct AuthorizationRequestVerifier: Sendable {
         guard let encryption = offered.lazy.compactMap(JWEContentEncryption.init(rawValue:)).first else {
             throw HoldfastError(.requestUnsupported, "none of the response encryptions \(offered) is A128GCM or A256GCM")
         }
-        let requests = try RequestQuery.requests(claims)
+        let (requests, requirements) = try RequestQuery.requests(claims)
         return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
-                                    responseUri: responseUri, nonce: nonce, state: claims.state, requests: requests,
+                                    responseUri: responseUri, nonce: nonce, state: claims.state, requests: requests, requirements: requirements,
                                     encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt,
                                     presentationDefinitionId: claims.presentationDefinitionId)
     }
@@ -222,21 +245,47 @@ struct AuthorizationRequestVerifier: Sendable {
 }
 
 /// The query of a request as `MobileCredentialRequest`s (`PresentationQuery` of the `OpenID4VP` module reads both
-/// forms): `dcql_query` (OpenID4VP 1.0) or `presentation_definition` (ISO/IEC TS 18013-7:2024).
+/// forms): `dcql_query` (OpenID4VP 1.0) or `presentation_definition` (ISO/IEC TS 18013-7:2024), with what each
+/// requires (`PresentationRequirements`).
 enum RequestQuery {
-    static func requests(_ claims: RequestObject) throws(HoldfastError) -> [MobileCredentialRequest] {
+    static func requests(_ claims: RequestObject) throws(HoldfastError) -> ([MobileCredentialRequest], PresentationRequirements) {
         func read(_ body: () throws(PresentationQuery.Failure) -> [RequestedCredential]) throws(HoldfastError) -> [RequestedCredential] {
             do { return try body() } catch { throw HoldfastError(.requestInvalid, error.description) }
         }
         let requested: [RequestedCredential]
+        let requirements: PresentationRequirements
         if let dcql = claims.dcqlQuery, dcql.objectValue != nil {
             requested = try read { () throws(PresentationQuery.Failure) in try PresentationQuery.requests(dcql: dcql) }
+            requirements = dcqlRequirements(dcql, requested)
         } else if let definition = claims.presentationDefinition, definition.objectValue != nil {
             requested = try read { () throws(PresentationQuery.Failure) in try PresentationQuery.requests(presentationDefinition: definition) }
+            do { requirements = try PresentationRequirements(presentationDefinition: definition) } catch {
+                throw HoldfastError(.requestInvalid, "presentation_definition: \(error.description)")
+            }
         } else {
             throw HoldfastError(.requestInvalid, "the request has neither dcql_query nor presentation_definition")
         }
         guard !requested.isEmpty else { throw HoldfastError(.requestUnsupported, "the request asks for no mso_mdoc credential") }
-        return requested.map { MobileCredentialRequest(id: $0.id, docType: $0.docType, namespaces: $0.nameSpaces) }
+        return (requested.map { MobileCredentialRequest(id: $0.id, docType: $0.docType, namespaces: $0.nameSpaces) }, requirements)
+    }
+
+    /// What the `mso_mdoc` credential queries of a DCQL query require (OpenID4VP 1.0 §6.3, §6.4.1): every claim, or
+    /// one option of `claim_sets`, each with its `values`. Read leniently (other formats are the wallet's to skip, not
+    /// to refuse, unlike `PresentationRequirements(dcql:)` which a verifier uses on its own query).
+    static func dcqlRequirements(_ dcql: JSONValue, _ requested: [RequestedCredential]) -> PresentationRequirements {
+        var credentials: [PresentationRequirements.Credential] = []
+        for entry in dcql.objectValue?["credentials"]?.arrayValue ?? [] {
+            guard let object = entry.objectValue, let id = object["id"]?.stringValue, let wanted = requested.first(where: { $0.id == id }) else { continue }
+            var claims: [PresentationRequirements.Claim] = []
+            for claim in object["claims"]?.arrayValue ?? [] {
+                guard let members = claim.objectValue, let path = members["path"]?.arrayValue, path.count == 2,
+                      let space = path[0].stringValue, let element = path[1].stringValue else { continue }
+                claims.append(.init(id: members["id"]?.stringValue, nameSpace: space, element: element, values: members["values"]?.arrayValue))
+            }
+            let sets = object["claim_sets"]?.arrayValue?.map { $0.arrayValue?.compactMap(\.stringValue) ?? [] }
+            credentials.append(.init(id: id, docType: wanted.docType, multiple: object["multiple"] == .bool(true), claims: claims,
+                                     claimSets: sets))
+        }
+        return PresentationRequirements(credentials: credentials)
     }
 }

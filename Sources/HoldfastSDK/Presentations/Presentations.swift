@@ -8,10 +8,33 @@ import MDoc
 import OpenID4VP
 import X509
 
-/// The credentials that can answer one request.
+/// A requested element a matched credential holds, with the request's `intent_to_retain` for it.
+public struct MatchedClaim: Sendable, Hashable {
+    public var nameSpace: String
+    public var elementIdentifier: String
+    public var intentToRetain: Bool
+}
+
+/// What to do with a credential whose status is unknown when a presentation is made (README "Holder: status").
+public enum UnknownStatusPolicy: Sendable, Hashable {
+    /// Not offered.
+    case exclude
+    /// Offered, and named in `MatchedCredentials.unknownStatus` so that the app can warn (the default).
+    case allowWithWarning
+    /// Offered (and named in `unknownStatus`) only when its status was established online (`statusCheckedAt`) at
+    /// most this many seconds ago.
+    case allowIfCheckedWithin(seconds: TimeInterval)
+}
+
+/// The credentials that can answer one request: those that hold what it requires (README "Holder: presentation").
 public struct MatchedCredentials: Sendable, Hashable {
     public var request: MobileCredentialRequest
+    /// The matching credentials, each with `claims` narrowed to the requested elements it holds.
     public var matchedMobileCredentials: [MobileCredentialMetadata]
+    /// Credential id → the requested elements it holds, with their `intentToRetain`, in namespace and element order.
+    public var claims: [String: [MatchedClaim]]
+    /// The ids of matched credentials whose status is unknown, offered under the unknown-status policy.
+    public var unknownStatus: Set<String>
 }
 
 /// Online presentation (README "Holder: presentation"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS 18013-7:2024
@@ -20,8 +43,8 @@ public actor Presentations {
     let seams: PlatformSeams
     let credentials: Credentials
     let trustedVerifiers: TrustedCertificateStore
-    /// Receives the redirect URI a verifier answers, when `sendResponse(credentialIds:autoRedirect:)` is asked to
-    /// follow it (an app opens it in the browser).
+    /// Receives the redirect URI a verifier answers instead of the platform's URL opener (`PlatformSeams.urlOpener`),
+    /// when the app wants to open it itself.
     var redirectHandler: (@Sendable (URL) async -> Void)?
 
     init(seams: PlatformSeams, credentials: Credentials) {
@@ -44,39 +67,87 @@ public actor Presentations {
         try await trustedVerifiers.remove(id: id)
     }
 
-    /// Fetches the request object `authorisationRequestUri` refers to, verifies it, and matches the stored
-    /// credentials against what it asks. A credential that is revoked, suspended, expired, not yet valid or does
-    /// not verify is not offered; one whose status is unknown is (the verifier decides).
-    public func createOnlinePresentationSession(authorisationRequestUri: String,
-                                                requireTrustedVerifier: Bool = false) async throws(HoldfastError) -> OnlinePresentationSession {
+    /// Fetches the request object `authorisationRequestUri` refers to (or takes it by value, `request=`), verifies
+    /// it, and matches the stored credentials against what it asks: a credential matches a request when it has its
+    /// docType and holds what the request requires. A credential that is revoked, suspended, expired, not yet valid
+    /// or does not verify is not offered; one whose status is unknown is as `unknownStatusPolicy` says.
+    public func createOnlinePresentationSession(authorisationRequestUri: String, requireTrustedVerifier: Bool = false,
+                                                unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning)
+        async throws(HoldfastError) -> OnlinePresentationSession {
         // README "Holder: the offline limit".
         try await credentials.tethering.requireWithinOfflineLimit()
-        let (clientId, requestURI) = try AuthorizationRequestVerifier.parameters(of: authorisationRequestUri)
-        let response: TransportResponse
-        do {
-            response = try await seams.transport.send(TransportRequest(method: "GET", url: requestURI,
-                                                                       headers: ["Accept": OpenID4VPIdentifiers.requestObjectMediaType]))
-        } catch {
-            throw HoldfastError(.networkError, "the request object could not be fetched: \(error)")
-        }
-        guard response.status == 200 else {
-            throw HoldfastError(.requestInvalid, "the request_uri answered HTTP \(response.status)", httpStatus: response.status)
+        let (clientId, source) = try AuthorizationRequestVerifier.parameters(of: authorisationRequestUri)
+        let compact: String
+        let fetchedFrom: URL?
+        switch source {
+        case .value(let object):
+            compact = object
+            fetchedFrom = nil
+        case .reference(let requestURI):
+            let response: TransportResponse
+            do {
+                response = try await seams.transport.send(TransportRequest(method: "GET", url: requestURI,
+                                                                           headers: ["Accept": OpenID4VPIdentifiers.requestObjectMediaType]))
+            } catch {
+                throw HoldfastError(.networkError, "the request object could not be fetched: \(error)")
+            }
+            guard response.status == 200 else {
+                throw HoldfastError(.requestInvalid, "the request_uri answered HTTP \(response.status)", httpStatus: response.status)
+            }
+            compact = String(decoding: response.body, as: UTF8.self)
+            fetchedFrom = requestURI
         }
         let trusted = try await trustedVerifiers.certificates().map(\.certificate)
         let verifier = AuthorizationRequestVerifier(trustedCertificates: trusted, requireTrustedVerifier: requireTrustedVerifier)
-        let request = try await verifier.verify(String(decoding: response.body, as: UTF8.self), fetchedFrom: requestURI,
-                                          expectedClientId: clientId, at: seams.clock.now())
+        let request = try await verifier.verify(compact, fetchedFrom: fetchedFrom, expectedClientId: clientId, at: seams.clock.now())
         var matches: [MatchedCredentials] = []
         let stored = try await credentials.getCredentials()
         for wanted in request.requests {
-            var offered: [MobileCredentialMetadata] = []
+            var match = MatchedCredentials(request: wanted, matchedMobileCredentials: [], claims: [:], unknownStatus: [])
             for candidate in stored where candidate.docType == wanted.docType {
-                let result = try await credentials.getCredential(credentialId: candidate.id).verificationResult
-                if result.verified || result.failureType == .statusUnknown { offered.append(candidate) }
+                let credential = try await credentials.getCredential(credentialId: candidate.id)
+                guard Self.holdsWhatIsRequired(credential, by: request.requirements.credential(id: wanted.id)) else { continue }
+                let result = credential.verificationResult
+                if !result.verified {
+                    guard result.failureType == .statusUnknown, Self.allows(unknownStatusPolicy, checkedAt: credential.statusCheckedAt,
+                                                                            now: seams.clock.now()) else { continue }
+                    match.unknownStatus.insert(candidate.id)
+                }
+                let held = Self.requestedClaims(wanted, heldBy: credential)
+                var metadata = candidate
+                metadata.claims = Dictionary(grouping: held, by: \.nameSpace).mapValues { $0.map(\.elementIdentifier) }
+                match.matchedMobileCredentials.append(metadata)
+                match.claims[candidate.id] = held
             }
-            matches.append(MatchedCredentials(request: wanted, matchedMobileCredentials: offered))
+            matches.append(match)
         }
         return OnlinePresentationSession(request: request, matchedCredentials: matches, presentations: self)
+    }
+
+    /// Whether `credential` holds what `requirement` asks (OpenID4VP 1.0 §6.3–§6.4.1: every claim or one option of
+    /// `claim_sets`, with their `values`; ISO/IEC TS 18013-7:2024 B.3.1: every field not marked optional).
+    static func holdsWhatIsRequired(_ credential: MobileCredential, by requirement: PresentationRequirements.Credential?) -> Bool {
+        guard let requirement else { return true }
+        let requirements = PresentationRequirements(credentials: [requirement])
+        let held = PresentationRequirements.Presented(credentialId: requirement.id, elements: credential.claims)
+        return requirements.claimsLacking(requirement, in: held).isEmpty
+    }
+
+    /// The requested elements `credential` holds, with the request's `intent_to_retain`.
+    static func requestedClaims(_ request: MobileCredentialRequest, heldBy credential: MobileCredential) -> [MatchedClaim] {
+        request.namespaces.sorted { $0.key < $1.key }.flatMap { space, elements in
+            elements.sorted { $0.key < $1.key }.compactMap { element, retain in
+                credential.claims[space]?[element] == nil ? nil : MatchedClaim(nameSpace: space, elementIdentifier: element, intentToRetain: retain)
+            }
+        }
+    }
+
+    static func allows(_ policy: UnknownStatusPolicy, checkedAt: Date?, now: Date) -> Bool {
+        switch policy {
+        case .exclude: false
+        case .allowWithWarning: true
+        case .allowIfCheckedWithin(let seconds): checkedAt.map { now.timeIntervalSince($0) <= seconds } ?? false
+        }
     }
 }
 
@@ -97,8 +168,9 @@ public actor OnlinePresentationSession {
     /// Sends one DeviceResponse per requested credential (OpenID4VP 1.0: `vp_token` keyed by the DCQL id; 2024: one
     /// DeviceResponse with every document and a `presentation_submission`), each holding only the requested
     /// elements and signed with the credential's own device key over the SessionTranscript of the protocol,
-    /// encrypted to the verifier (`direct_post.jwt`). Returns the verifier's `redirect_uri`, if any, and hands it
-    /// to the redirect handler when `autoRedirect`.
+    /// encrypted to the verifier (`direct_post.jwt`). Returns the verifier's `redirect_uri`, if any; with
+    /// `autoRedirect` it is also opened, by the platform's URL opener (`PlatformSeams.urlOpener`) or the app's
+    /// redirect handler when it set one; with `false` nothing is opened.
     @discardableResult
     public func sendResponse(credentialIds: [String], autoRedirect: Bool = true) async throws(HoldfastError) -> String? {
         guard !answered else { throw HoldfastError(.validationFailed, "this session has answered already") }
@@ -188,8 +260,12 @@ public actor OnlinePresentationSession {
             throw HoldfastError(.invalidResponse, "the verifier answered HTTP \(response.status)", httpStatus: response.status)
         }
         let redirect = ResponseEndpointReply.decodeIfPresent(response.body)?.redirectUri
-        if autoRedirect, let redirect, let url = URL(string: redirect), let handler = await presentations.redirectHandler {
-            await handler(url)
+        if autoRedirect, let redirect, let url = URL(string: redirect) {
+            if let handler = await presentations.redirectHandler {
+                await handler(url)
+            } else {
+                _ = await presentations.seams.urlOpener.open(url)
+            }
         }
         return redirect
     }

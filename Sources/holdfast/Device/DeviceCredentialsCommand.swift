@@ -72,6 +72,8 @@ struct DeviceCredentials: AsyncParsableCommand {
         var validityInfo: CredentialValidityInfo
         var verificationResult: CredentialVerificationResult
         var status: String?
+        /// When the status was last established online (README "Holder: status").
+        var statusCheckedAt: Date?
         var branding: CredentialBranding?
         var issuerInfo: CredentialIssuerInfo
 
@@ -82,6 +84,7 @@ struct DeviceCredentials: AsyncParsableCommand {
             validityInfo = credential.metadata.validityInfo
             verificationResult = credential.verificationResult
             status = credential.status.map(\.description)
+            statusCheckedAt = credential.statusCheckedAt
             branding = credential.metadata.branding
             issuerInfo = credential.metadata.issuerInfo
         }
@@ -91,8 +94,10 @@ struct DeviceCredentials: AsyncParsableCommand {
         var lines = ["\(credential.id)  \(credential.docType)" + (credential.metadata.branding.map { "  (\($0.name))" } ?? "")]
         let result = credential.verificationResult
         lines.append("verified: \(result.verified ? "yes" : "no")" + (result.failureType.map { " — \($0.rawValue)" } ?? ""))
-        if let status = credential.status { lines.append("status: \(status)") }
         let dates = ISO8601DateFormatter()
+        if let status = credential.status {
+            lines.append("status: \(status)" + (credential.statusCheckedAt.map { " (checked online \(dates.string(from: $0)))" } ?? ""))
+        }
         lines.append("valid from \(dates.string(from: credential.metadata.validityInfo.validFrom)) until "
                      + dates.string(from: credential.metadata.validityInfo.validUntil))
         for space in credential.claims.keys.sorted() {

@@ -15,7 +15,30 @@ struct DevicePresent: AsyncParsableCommand {
     var requireTrustedVerifier = false
     @Option(name: .customLong("select"), parsing: .upToNextOption, help: "The credential ids to send (default: the first match of each request).")
     var select: [String] = []
+    @Option(name: .customLong("unknown-status"), help: "A credential of unknown status: exclude, allowWithWarning (the default) or allowIfCheckedWithin (with --checked-within).")
+    var unknownStatus: UnknownStatusChoice = .allowWithWarning
+    @Option(name: .customLong("checked-within"), help: "With --unknown-status allowIfCheckedWithin: the seconds since its status was last checked online.")
+    var checkedWithin: Double?
     @Flag(help: "Send without asking.") var yes = false
+
+    /// `--unknown-status` (README "Holder: status").
+    enum UnknownStatusChoice: String, ExpressibleByArgument, CaseIterable {
+        case exclude, allowWithWarning, allowIfCheckedWithin
+    }
+
+    func validate() throws {
+        if unknownStatus == .allowIfCheckedWithin, checkedWithin == nil {
+            throw ValidationError("--unknown-status allowIfCheckedWithin needs --checked-within SECONDS")
+        }
+    }
+
+    var unknownStatusPolicy: UnknownStatusPolicy {
+        switch unknownStatus {
+        case .exclude: .exclude
+        case .allowWithWarning: .allowWithWarning
+        case .allowIfCheckedWithin: .allowIfCheckedWithin(seconds: checkedWithin ?? 0)
+        }
+    }
     @Flag(help: "Decline instead of sending.") var decline = false
 
     struct Report: Encodable {
@@ -30,6 +53,10 @@ struct DevicePresent: AsyncParsableCommand {
             var docType: String
             var namespaces: [String: [String: Bool]]
             var matches: [String]
+            /// Credential id → the requested elements it holds, `namespace/element`.
+            var claims: [String: [String]]
+            /// Matches offered although their status is unknown.
+            var unknownStatus: [String]
         }
         var verifier: Verifier
         var requests: [Asked]
@@ -41,7 +68,7 @@ struct DevicePresent: AsyncParsableCommand {
     func run() async throws {
         try await DeviceCredentialOutput.run("present") { () async throws(HoldfastError) in
             try await Self.output(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
-                                  confirm: yes ? { _ in true } : Self.ask)
+                                  confirm: yes ? { _ in true } : Self.ask, unknownStatusPolicy: unknownStatusPolicy)
         }
     }
 
@@ -52,7 +79,8 @@ struct DevicePresent: AsyncParsableCommand {
     }
 
     static func output(_ options: some DeviceSettings, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
-                       confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> String {
+                       confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil,
+                       unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning) async throws(HoldfastError) -> String {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
         if let transport { seams.transport = transport }
         seams.tetheringScheduler = ManualTetheringScheduler()
@@ -61,13 +89,16 @@ struct DevicePresent: AsyncParsableCommand {
             // README "Holder: the offline limit": a tethered device presents only within its license.
             try await holder.tethering.configure(options.platformConfiguration)
         }
-        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier)
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier,
+                                                                       unknownStatusPolicy: unknownStatusPolicy)
         let request = session.request
         var report = Report(verifier: .init(clientId: request.clientId, name: request.verifierName, verifiedBy: request.verifiedBy.rawValue,
                                             protocolName: request.presentationProtocol.rawValue),
                             requests: session.matchedCredentials.map {
                                 Report.Asked(id: $0.request.id, docType: $0.request.docType, namespaces: $0.request.namespaces,
-                                             matches: $0.matchedMobileCredentials.map(\.id))
+                                             matches: $0.matchedMobileCredentials.map(\.id),
+                                             claims: $0.claims.mapValues { $0.map { "\($0.nameSpace)/\($0.elementIdentifier)" } },
+                                             unknownStatus: $0.unknownStatus.sorted())
                             }, sent: [], declined: false, redirectUri: nil)
         if decline {
             try await session.declineRequest()
