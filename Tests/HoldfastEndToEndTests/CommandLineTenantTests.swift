@@ -1,6 +1,7 @@
 import Foundation
 import ServerTestSupport
 import Testing
+import TestSupport
 
 /// The admin commands and a simulated device against `holdfast serve`, all as processes, as README "The `holdfast`
 /// command" has a person use them: the admin commands name the public URL the server recorded (nothing exported for
@@ -17,6 +18,44 @@ import Testing
         let run = try await ServeProcessTests.run(arguments, environment: environment)
         guard run.status == 0 else { throw Failure(description: "\(arguments.prefix(4)): exit \(run.status): \(run.error)") }
         return try JSONDecoder().decode(T.self, from: Data(run.output.utf8))
+    }
+
+    /// README "Walkthrough": its shell blocks, taken from README.md and run as they are by bash (with `-euo pipefail`,
+    /// in a temporary folder, `holdfast` on the PATH), only the port changed, so that README and this test cannot
+    /// drift apart. The walkthrough starts `holdfast serve` on a fresh data folder and goes to a claimed, presented
+    /// and revoked credential and a verified SCA proof.
+    @Test func theREADMEWalkthroughRunsAsWritten() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n### Walkthrough").dropFirst().first?.components(separatedBy: "\n##").first)
+        let blocks = section.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
+        try #require(!blocks.isEmpty, "README has no walkthrough block")
+        let script = blocks.joined(separator: "\n")
+        #expect(script.contains("holdfast serve") && script.contains("8080"))
+
+        let port = try RawConnection.freePort()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        // The harness around the block: stop at the first failure, and never leave the server running.
+        let prologue = "set -euo pipefail\ncd '\(work.path)'\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n"
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") }
+        let binaries = try ServeProcessTests.executable().deletingLastPathComponent().path
+        environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try await ChildProcess.run(executable: "/bin/bash",
+                                             arguments: ["-c", prologue + script.replacingOccurrences(of: "8080", with: "\(port)")],
+                                             environment: environment)
+        let output = String(decoding: run.output, as: UTF8.self)
+        let log = (try? String(contentsOf: work.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
+        #expect(run.status == 0, "\(output)\n\(String(decoding: run.error, as: UTF8.self))\n\(log)")
+        let compact = output.filter { !$0.isWhitespace }
+        // The claimed mDL, the verifier's verified result, the revocation and the back end's verdict on the proof.
+        #expect(compact.contains(#""docType":"org.iso.18013.5.1.mDL""#), "\(output)")
+        #expect(compact.contains(#""status":"verified""#), "\(output)")
+        #expect(compact.contains(#""status":"revoked""#), "\(output)")
+        #expect(compact.contains(#""valid":true"#) && compact.contains(#""pattern":"pin""#), "\(output)")
+        // The server named the public URL of the walkthrough, on the port it was given.
+        #expect(log.contains("localhost:\(port)"), "\(log)")
     }
 
     @Test func adminCommandsNameTheServersPublicURLAndPrintPEMTheDeviceTrusts() async throws {
@@ -60,6 +99,13 @@ import Testing
         _ = try await ServeProcessTests.run(device + ["register", "--tenant", tenant, "--application", application.id])
         let trusted = try await ServeProcessTests.run(device + ["issuers", "add", "@" + iacaFile.path])
         #expect(trusted.status == 0, "\(trusted.output) \(trusted.error)")
+        // Declining the offer at its question (here the end of input) is a decision: exit 0, `declined`, and the
+        // offer is not redeemed — the claim below, of the same offer, succeeds.
+        let declinedClaim = try await ServeProcessTests.run(device + ["claim", offer.offerUri, "--tenant", tenant, "--application", application.id])
+        struct Declined: Decodable { var declined: Bool; var offered: [String] }
+        let declinedOffer = try? JSONDecoder().decode(Declined.self, from: Data(declinedClaim.output.utf8))
+        #expect(declinedClaim.status == 0 && declinedOffer?.declined == true && declinedOffer?.offered == ["org.iso.18013.5.1.mDL"],
+                "\(declinedClaim.output) \(declinedClaim.error)")
         let claimed = try await ServeProcessTests.run(device + ["claim", offer.offerUri, "--tenant", tenant, "--application", application.id, "--yes"])
         #expect(claimed.status == 0, "\(claimed.output) \(claimed.error)")
 
@@ -87,11 +133,31 @@ import Testing
         let session = try await Self.json(Session.self, ["admin", "presentations", "create", "--doc-type", "org.iso.18013.5.1.mDL",
                                                          "--element", "org.iso.18013.5.1:family_name"] + data)
         #expect(session.requestUri.hasPrefix(tenant + "/"), "\(session.requestUri)")
-        struct Presented: Decodable { struct Verifier: Decodable { var verifiedBy: String }; var verifier: Verifier; var sent: [String] }
-        let presented = try await Self.json(Presented.self, device + ["present", session.authorizationRequestUri, "--require-trusted-verifier", "--yes"])
-        #expect(presented.verifier.verifiedBy == "certificate" && presented.sent.count == 1)
+        struct Presented: Decodable {
+            struct Verifier: Decodable { var verifiedBy: String }
+            var verifier: Verifier
+            var sent: [String]
+            var declined: Bool
+        }
         struct Result: Decodable { var status: String }
+
+        // Declining at the question (the end of input) is a decision: the verifier is told, exit 0, `declined`.
+        let declinedSession = try await Self.json(Session.self, ["admin", "presentations", "create", "--doc-type", "org.iso.18013.5.1.mDL",
+                                                                 "--element", "org.iso.18013.5.1:family_name"] + data)
+        let declined = try await Self.json(Presented.self, device + ["present", declinedSession.authorizationRequestUri])
+        #expect(declined.declined && declined.sent.isEmpty)
+        #expect(try await Self.json(Result.self, ["admin", "presentations", "result", declinedSession.sessionId] + data).status == "declined")
+
+        let presented = try await Self.json(Presented.self, device + ["present", session.authorizationRequestUri, "--require-trusted-verifier", "--yes"])
+        #expect(presented.verifier.verifiedBy == "certificate" && presented.sent.count == 1 && !presented.declined)
         #expect(try await Self.json(Result.self, ["admin", "presentations", "result", session.sessionId] + data).status == "verified")
+
+        // A session answered already (sent or declined) says so, with its own code, not only the verifier's 404.
+        for answered in [session.authorizationRequestUri, declinedSession.authorizationRequestUri] {
+            let again = try await ServeProcessTests.run(device + ["present", answered, "--yes"])
+            #expect(again.status == 65 && again.error.contains("answered already or has expired") && again.error.contains("(VERIFIER_SESSION_CLOSED)"),
+                    "\(again.output) \(again.error)")
+        }
 
         let revoked = try await Self.json(Issued.self, ["admin", "credentials", "status", issued.id, "revoked"] + data)
         #expect(revoked.status == "revoked" && revoked.statusList?.uri == issued.statusList?.uri)

@@ -106,12 +106,13 @@ actor MiniVerifier: HTTPTransport {
 
             let verifier = try MiniVerifier(iaca: try Certificate(pemEncoded: iacaPEM), network: URLSessionTransport())
             let uri = await verifier.uri
-            // Not accepted at the prompt: nothing is sent.
-            let refused = await expectHoldfastError(.validationFailed) {
-                try await DevicePresent.output(local, uri: uri, requireTrustedVerifier: false, select: [], decline: false,
-                                               confirm: { _ in false }, transport: verifier)
-            }
-            #expect(refused != nil)
+            // Not accepted at the prompt: a decision, not a failure — nothing is sent, the verifier is told it was declined.
+            let refused = try JSONDecoder().decode(JSONValue.self, from: Data(try await DevicePresent.output(
+                local, uri: uri, requireTrustedVerifier: false, select: [], decline: false, confirm: { _ in false }, transport: verifier).utf8)).objectValue
+            #expect(refused?["declined"] == .bool(true) && refused?["sent"] == .array([]))
+            let elementsAfterDecline = await verifier.verifiedElements
+            #expect(await verifier.declined)
+            #expect(elementsAfterDecline.isEmpty)
             // Trust required and none added: refused.
             await expectHoldfastError(.verifierUntrusted) {
                 try await DevicePresent.output(local, uri: uri, requireTrustedVerifier: true, select: [], decline: false,

@@ -640,6 +640,11 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             #expect(status0.report?.wallet?.state == "notProvisioned")
 
             let created = try await SCAWalletEndToEndTests.createWallet(tenant, applicationId: applicationId)
+            // Every input is checked before the one-time code is spent: a malformed PIN provisions nothing, and the
+            // retry with a good PIN on the same code succeeds.
+            let shortPIN = try await sca(["provision", "--activation-code", created.activationCode, "--pin", "12"])
+            #expect(shortPIN.status == 65 && shortPIN.report?.error?.code == "VALIDATION_FAILED", "\(shortPIN.output) \(shortPIN.error)")
+            #expect(try await sca(["status"]).report?.wallet?.state == "notProvisioned")
             let provisioned = try await sca(["provision", "--activation-code", created.activationCode, "--pin", "246810"])
             #expect(provisioned.status == 0 && provisioned.report?.outcome == "connectionSuccess", "\(provisioned.error)")
             #expect(provisioned.report?.wallet?.walletId == created.walletId && provisioned.report?.wallet?.credentialsSet == true)
@@ -668,6 +673,17 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             let again = try await sca(["sign", "--pin", "246810", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
                                        "--body", body, "--message", "Add Alex Martin"])
             #expect(again.status == 0, "\(again.error)")
+            // A malformed PIN is refused before any PIN is sent: a wrong current PIN with it costs no attempt, and a
+            // malformed one or a URL that is not one refuses the signature before the PIN is checked.
+            let attemptsBefore = try #require(try await sca(["status"]).report?.wallet?.pinAttemptsLeft)
+            let malformed = try await sca(["change-pin", "--pin", "135790", "--new-pin", "12ab"])
+            #expect(malformed.status == 65 && malformed.report?.error?.code == "VALIDATION_FAILED", "\(malformed.output)")
+            let shortSign = try await sca(["sign", "--pin", "1357", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                           "--body", body, "--message", "Add Alex Martin"])
+            #expect(shortSign.status == 65 && shortSign.output.isEmpty && shortSign.error.contains("VALIDATION_FAILED"), "\(shortSign.error)")
+            let noURL = try await sca(["sign", "--pin", "135790", "--method", "POST", "--url", "beneficiaries", "--body", body, "--message", "m"])
+            #expect(noURL.status == 65 && noURL.error.contains("VALIDATION_FAILED"), "\(noURL.error)")
+            #expect(try await sca(["status"]).report?.wallet?.pinAttemptsLeft == attemptsBefore, "a refused input cost a PIN attempt")
             let changed = try await sca(["change-pin", "--pin", "246810", "--new-pin", "11223344"])
             #expect(changed.report?.outcome == "credentialsChanged" && changed.report?.wallet?.pinAttemptsLeft == 3, "\(changed.error)")
             let old = try await sca(["connect", "--pin", "246810"])

@@ -462,6 +462,21 @@ final class SwitchableIntegrity: DeviceIntegrity {
         #expect(status.state == .locked && status.lockReason == .stolenDevice)
     }
 
+    /// README "SCA wallet (device)": every input is checked before anything is sent; a malformed PIN, new or current,
+    /// costs no attempt.
+    @Test func aMalformedPINIsRefusedBeforeAnyPINIsSent() async throws {
+        let rig = try WalletRig()
+        _ = try await rig.connected(pin: "135790")
+        let newMalformed = await holdfastError { try await rig.manager.changeCredentials(current: .pin("999999"), new: .pin("12")) }
+        #expect(newMalformed?.code == .validationFailed)
+        let currentMalformed = await holdfastError { try await rig.manager.changeCredentials(current: .pin("99"), new: .pin("246810")) }
+        #expect(currentMalformed?.code == .validationFailed)
+        #expect(try await rig.manager.pinAttemptsLeft() == 3)
+        #expect(await holdfastError { try WalletCredentials.pin("12345").validate() }?.code == .validationFailed)
+        #expect(await holdfastError { try WalletCredentials.pin("246810").validate() } == nil)
+        #expect(await holdfastError { try WalletCredentials.biometry.validate() } == nil)
+    }
+
     @Test func changingThePINSendsTheCurrentOneToTheTenant() async throws {
         let rig = try WalletRig()
         _ = try await rig.connected(pin: "135790")

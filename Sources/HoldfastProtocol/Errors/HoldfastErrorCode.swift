@@ -146,6 +146,9 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let clientIdMismatch: Self = "CLIENT_ID_MISMATCH"
     /// The request object has expired (or is not valid yet).
     public static let requestExpired: Self = "REQUEST_EXPIRED"
+    /// The verifier has no open session behind the request's `request_uri` (it answered `404`): the session was
+    /// answered already, has expired, or never existed.
+    public static let verifierSessionClosed: Self = "VERIFIER_SESSION_CLOSED"
     /// The authorization request or its request object is malformed.
     public static let requestInvalid: Self = "REQUEST_INVALID"
     /// The request asks for something this SDK does not do (a response mode, a client id prefix, a query
@@ -198,7 +201,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .secureStorageCorrupted, .secureAreaUnavailable, .notRegistered, .invalidResponse,
         .credentialOfferInvalid, .issuerMetadataInvalid, .issuerError, .transactionCodeRequired, .untrustedIssuer,
         .credentialInvalid, .credentialNotFound, .verifierUntrusted, .requestSignatureInvalid, .clientIdMismatch,
-        .requestExpired, .requestInvalid, .requestUnsupported,
+        .requestExpired, .requestInvalid, .requestUnsupported, .verifierSessionClosed,
         .walletNotProvisioned, .walletAlreadyProvisioned, .lockedWallet, .deletedWallet, .walletDisconnected, .wrongCredentials,
         .credentialsRequired, .patternUnavailable, .userVerificationFailed, .deviceNotEligible, .appSunsetPassed,
     ]

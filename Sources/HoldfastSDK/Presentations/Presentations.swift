@@ -91,6 +91,12 @@ public actor Presentations {
             } catch {
                 throw HoldfastError(.networkError, "the request object could not be fetched: \(error)")
             }
+            // A verifier serves the request object while its session is open only (the tenant's verifier: README
+            // "Verifier"), so a 404 is a session answered already or expired.
+            if response.status == 404 {
+                throw HoldfastError(.verifierSessionClosed, "the verifier has no open session for this request: it was answered already or has "
+                                    + "expired (ask the verifier for a new one)", httpStatus: 404)
+            }
             guard response.status == 200 else {
                 throw HoldfastError(.requestInvalid, "the request_uri answered HTTP \(response.status)", httpStatus: response.status)
             }

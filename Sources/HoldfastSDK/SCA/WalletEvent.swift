@@ -66,6 +66,14 @@ public enum WalletCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The platform's biometric check (asked by the SDK through the `UserVerification` seam).
     case biometry
 
+    /// Refuses credentials that no wallet could take — a PIN that is not 6 to 8 digits — with `VALIDATION_FAILED`, so
+    /// that an app (and `holdfast device sca provision`) checks what the customer typed before anything irreversible,
+    /// such as spending the one-time activation code (README "SCA wallet (device)"). The manager checks the same
+    /// before each use.
+    public func validate() throws(HoldfastError) {
+        if case .pin(let pin) = self { try WalletManager.wellFormed(pin) }
+    }
+
     /// Never the PIN itself (so that printing a value cannot leak it).
     public var description: String {
         switch self {

@@ -17,6 +17,9 @@ extension WalletManager {
     /// Replaces the credentials; the current PIN goes with the new one to the tenant, which checks it (a wrong one
     /// counts as an attempt) before it takes the new one.
     public func changeCredentials(current: WalletCredentials, new: WalletCredentials) async throws(HoldfastError) {
+        // Both checked before the current one is: a malformed new PIN must not cost an attempt.
+        try current.validate()
+        try new.validate()
         guard let wallet = try await load() else { throw Self.notProvisioned() }
         try Self.requireUsable(wallet)
         if wallet.pin == nil { _ = try await verify(current, reason: "Confirm it is you") }
@@ -40,6 +43,9 @@ extension WalletManager {
     /// PIN secret, the share and the public keys (`PUT …/credentials`, with `current`'s secret when a PIN is set);
     /// the device keeps the salt and the keys, and forgets the share and the secrets.
     func setCredentials(_ credentials: WalletCredentials, current: WalletCredentials? = nil) async throws(HoldfastError) {
+        // Every input checked before a key is made or anything is sent.
+        try credentials.validate()
+        try current?.validate()
         guard let wallet = try await load() else { throw Self.notProvisioned() }
         let protection = wallet.accessProtection
         var enrolment = SCACredentialsEnrolment()

@@ -125,6 +125,8 @@ public actor WalletManager {
     func connectOutcome(current: WalletCredentials?, new: WalletCredentials?) async -> WalletConnectionResult {
         connection = 0
         do {
+            try current?.validate()
+            try new?.validate()
             guard try await load() != nil else { return .provisioningRequired }
             _ = try? await synchronize()
             guard let wallet = try await load() else { return .provisioningRequired }

@@ -28,12 +28,20 @@ struct DeviceClaim: AsyncParsableCommand {
             if !yes {
                 let summary = offer.credentials.map { "\($0.branding?.name ?? $0.docType) (\($0.docType))" }.joined(separator: ", ")
                 FileHandle.standardError.write(Data("\(offer.issuerName ?? offer.issuerHost) offers: \(summary). Claim? [y/N] ".utf8))
+                // Declining is a decision, not a failure: nothing is redeemed, the command exits 0.
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
-                    throw HoldfastError(.validationFailed, "not claimed: the offer was not accepted (answer y, or pass --yes)")
+                    return DeviceCredentialOutput.json(Declined(issuer: offer.issuer, offered: offer.credentials.map(\.docType)))
                 }
             }
             return DeviceCredentialOutput.json(try await holder.claimCredentials(offer: offer, transactionCode: txCode))
         }
+    }
+
+    /// What `claim` prints when the offer is declined at its question: `{"declined": true, "issuer", "offered"}`.
+    struct Declined: Encodable {
+        var declined = true
+        var issuer: String
+        var offered: [String]
     }
 
     /// `claim --yes`.

@@ -100,11 +100,13 @@ struct DevicePresent: AsyncParsableCommand {
                                              claims: $0.claims.mapValues { $0.map { "\($0.nameSpace)/\($0.elementIdentifier)" } },
                                              unknownStatus: $0.unknownStatus.sorted())
                             }, sent: [], declined: false, redirectUri: nil)
-        if decline {
+        // Declining is a decision, not a failure: the verifier is told (`access_denied`) and the command exits 0.
+        func declined() async throws(HoldfastError) -> String {
             try await session.declineRequest()
             report.declined = true
             return DeviceCredentialOutput.json(report)
         }
+        if decline { return try await declined() }
         let chosen = select.isEmpty ? session.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
         guard !chosen.isEmpty else {
             throw HoldfastError(.credentialNotFound, "no stored credential matches what \(request.verifierName ?? request.clientId) asks")
@@ -114,9 +116,7 @@ struct DevicePresent: AsyncParsableCommand {
                 .sorted().joined(separator: ", ")
         }.joined(separator: "; ")
         let summary = "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue)) asks for \(asked)"
-        guard confirm(summary) else {
-            throw HoldfastError(.validationFailed, "not sent: the request was not accepted (answer y, pass --yes, or --decline)")
-        }
+        guard confirm(summary) else { return try await declined() }
         report.redirectUri = try await session.sendResponse(credentialIds: chosen, autoRedirect: false)
         report.sent = chosen
         return DeviceCredentialOutput.json(report)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HoldfastProtocol
 import HoldfastSDK
 
 /// `holdfast device … sca change-pin --pin P --new-pin Q`.
@@ -13,6 +14,9 @@ extension DeviceSCA {
         var newPin: String
         func run() async throws {
             try await DeviceCredentialOutput.run("sca change-pin") { () async throws(HoldfastError) in
+                // Both PINs are checked before the current one is sent and counted.
+                try WalletCredentials.pin(pin).validate()
+                try WalletCredentials.pin(newPin).validate()
                 let manager = try DeviceSCA.manager(options, sca)
                 _ = try await DeviceSCA.connected(manager, pin: pin)
                 try await manager.changeCredentials(current: .pin(pin), new: .pin(newPin))

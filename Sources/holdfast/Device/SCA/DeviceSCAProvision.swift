@@ -1,4 +1,5 @@
 import ArgumentParser
+import HoldfastProtocol
 import HoldfastSDK
 
 /// `holdfast device … sca provision --activation-code C [--pin P]`: provisioning with the one-time code, then the PIN.
@@ -14,8 +15,13 @@ extension DeviceSCA {
         var pin: String?
         func run() async throws {
             try await DeviceCredentialOutput.run("sca provision") { () async throws(HoldfastError) in
+                // Every input is checked before the one-time code is spent (README "The `holdfast` command").
+                try pin.map(WalletCredentials.pin)?.validate()
                 let manager = try DeviceSCA.manager(options, sca)
-                if case .provisioningError(let error) = await manager.provisioning.provision(activationCode: activationCode) { throw error }
+                if case .provisioningError(let error) = await manager.provisioning.provision(activationCode: activationCode) {
+                    guard error.code == .walletAlreadyProvisioned else { throw error }
+                    throw HoldfastError(error.code, error.message + " (sca status shows it; sca connect --pin P sets the PIN of a wallet that has none yet)")
+                }
                 var report = Report(outcome: "provisioningSuccess")
                 if let pin {
                     _ = try await DeviceSCA.connected(manager, pin: pin)

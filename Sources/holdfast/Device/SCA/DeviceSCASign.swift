@@ -27,9 +27,12 @@ extension DeviceSCA {
         var signatureInputData: JSONInput?
         func run() async throws {
             do {
-                let manager = try DeviceSCA.manager(options, sca)
+                // Every input is checked before the PIN is sent and counted.
+                try pin.map(WalletCredentials.pin)?.validate()
+                guard URL(string: url)?.scheme != nil else { throw HoldfastError(.validationFailed, "--url: not a URL: \(url)") }
                 let body = try Self.json(self.body, option: "--body")
                 let inputData = try Self.json(signatureInputData, option: "--signature-input-data") ?? .null
+                let manager = try DeviceSCA.manager(options, sca)
                 let wallet = try await DeviceSCA.connected(manager, pin: pin)
                 let payload = try await manager.payload(method: method.uppercased(), url: url, body: body)
                 let signature = CustomerAuthenticatedSignature(patternName: pin == nil ? .none : .pin, message: message, signatureType: .localJws,
