@@ -58,15 +58,16 @@ import Testing
 
             // No transaction code: refused before anything is sent.
             await expectHoldfastError(.transactionCodeRequired) { _ = try await holder.claimCredentials(offer: offer) }
-            // A wrong one: the issuer's invalid_grant.
+            // Trusted (before the code is redeemed: README "Holder: credentials").
+            let trusted = try await holder.addTrustedIssuerCertificates([iacaPem])
+            #expect(trusted.count == 1)
+            #expect(try await holder.getTrustedIssuerCertificates() == trusted)
+            // A wrong code: the issuer's invalid_grant.
             let wrongCode = created.txCode == "000000" ? "111111" : "000000"
             let wrong = await expectHoldfastError(.issuerError) { _ = try await holder.claimCredentials(offer: offer, transactionCode: wrongCode) }
             #expect(wrong?.issuerError == "invalid_grant", "\(String(describing: wrong))")
 
-            // Trusted: claimed, verified, stored.
-            let trusted = try await holder.addTrustedIssuerCertificates([iacaPem])
-            #expect(trusted.count == 1)
-            #expect(try await holder.getTrustedIssuerCertificates() == trusted)
+            // Claimed, verified, stored.
             let claimed = try await holder.claimCredentials(offer: offer, transactionCode: try #require(created.txCode))
             let metadata = try #require(claimed.first)
             #expect(metadata.docType == "org.iso.18013.5.1.mDL")
@@ -104,10 +105,19 @@ import Testing
     @Test(arguments: EndToEndBackend.available)
     func anUntrustedIssuerIsRefusedUnlessTheAppKeepsItMarked(_ backend: EndToEndBackend) async throws {
         try await backend.withTenant { tenant in
-            let (device, _) = try await Self.setUp(tenant)
+            let (device, iacaPem) = try await Self.setUp(tenant)
             let refused = try await device.holder.retrieveCredentialOffer(uri: try await Self.offer(tenant, txCode: false).offerUri)
             await expectHoldfastError(.untrustedIssuer) { _ = try await device.holder.claimCredentials(offer: refused) }
             #expect(try await device.holder.getCredentials().isEmpty)
+            // Refused before the code was redeemed: nothing issued, and the same offer claims once the IACA is trusted.
+            #expect(try await tenant.admin.issuedCredentials().data.isEmpty)
+            let trusted = try await device.holder.addTrustedIssuerCertificates([iacaPem])
+            let claimed = try #require(try await device.holder.claimCredentials(offer: refused).first)
+            #expect(try await tenant.admin.issuedCredentials().data.map(\.status) == [.valid])
+            #expect(try await tenant.admin.issuedCredentials().data.first?.statusList.map { CredentialStatusListEntry(uri: $0.uri, idx: UInt64($0.idx)) }
+                    == claimed.statusList)
+            try await device.holder.deleteCredential(id: claimed.id)
+            try await device.holder.removeTrustedIssuerCertificate(id: trusted[0].id)
 
             await device.holder.credentials.setOptions(Credentials.Options(keepUntrustedCredentials: true))
             let kept = try await device.holder.retrieveCredentialOffer(uri: try await Self.offer(tenant, txCode: false).offerUri)

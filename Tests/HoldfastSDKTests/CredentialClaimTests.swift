@@ -23,6 +23,10 @@ actor FakeIssuer {
     let signerDER: [UInt8]
     let clock: ManualClock
     var misbehaviour = Misbehaviour.none
+    /// The misbehaviour applies to one credential response only.
+    var misbehaveOnce = false
+    /// A `sub` the status list token carries instead of its URI.
+    var statusSubject: String?
     var demandDPoPNonce = false
     var refuseFirstNonce = false
     var offerByReference: [String: String] = [:]
@@ -51,7 +55,11 @@ actor FakeIssuer {
 
     var iacaPEM: String { (try? iaca.serializeAsPEM().pemString) ?? "" }
 
-    func set(_ misbehaviour: Misbehaviour) { self.misbehaviour = misbehaviour }
+    func set(_ misbehaviour: Misbehaviour, once: Bool = false) {
+        self.misbehaviour = misbehaviour
+        misbehaveOnce = once
+    }
+    func setStatusSubject(_ subject: String?) { statusSubject = subject }
     func enableStatus(delay: Duration = .zero, aggregation: Bool = false) {
         withStatus = true
         statusDelay = delay
@@ -88,7 +96,7 @@ actor FakeIssuer {
             if statusUnavailable { return TransportResponse(status: 503) }
             var list = try StatusList(bits: 2, count: 16)
             if revoked { try list.setStatus(1, at: 3) }
-            let token = StatusListToken(subject: Self.base + request.url.path, issuedAt: clock.now(), expiresAt: clock.now().addingTimeInterval(3_600),
+            let token = StatusListToken(subject: statusSubject ?? Self.base + request.url.path, issuedAt: clock.now(), expiresAt: clock.now().addingTimeInterval(3_600),
                                         timeToLive: 600, list: list)
             return TransportResponse(status: 200, headers: ["Content-Type": StatusListToken.cwtType],
                                      body: Data(try token.cwt(signer: COSESigningKey.p256(signerKey), certificateChain: [signerDER])))
@@ -154,6 +162,7 @@ actor FakeIssuer {
         if misbehaviour == .tamperedValue, let range = Self.range(of: Array("Doe".utf8), in: bytes) {
             bytes.replaceSubrange(range, with: Array("Dow".utf8))
         }
+        if misbehaveOnce { misbehaviour = .none }
         return Self.json(#"{"credentials":[{"credential":"\#(Base64URL.encode(bytes))"}]}"#)
     }
 
@@ -342,6 +351,60 @@ struct TenantAndIssuer: HTTPTransport {
         #expect(try await holder.getCredential(credentialId: ids[0]).verificationResult == .failure(.statusRevoked))
         #expect(try await holder.getCredential(credentialId: ids[1]).verificationResult == .failure(.statusRevoked))
         #expect(await issuer.count("/status/1") == 2)
+    }
+
+    /// README "Holder: credentials": what can be checked is checked before the pre-authorized code is redeemed, so a
+    /// wallet that trusts no IACA leaves the offer usable, and claims it once the IACA is trusted.
+    @Test func aWalletTrustingNoIACARefusesBeforeRedeemingTheCode() async throws {
+        let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())
+        let refused = await holdfastError { try await holder.claimCredentials(offer: offer) }
+        #expect(refused?.code == .untrustedIssuer, "\(String(describing: refused))")
+        #expect(await issuer.count("/token") == 0)
+        #expect(await issuer.count("/credential") == 0)
+        #expect(await credentialKeys().isEmpty)
+        try await trustIssuer()
+        #expect(try await holder.claimCredentials(offer: offer).count == 1)
+        #expect(await issuer.count("/token") == 1)
+    }
+
+    /// README "Holder: credentials": a credential refused as invalid is asked for once more with the same access token.
+    @Test func aCredentialRefusedAsInvalidIsAskedForOnceMoreWithTheSameToken() async throws {
+        try await trustIssuer()
+        await issuer.set(.otherDeviceKey, once: true)
+        let claimed = try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI()))
+        #expect(claimed.count == 1)
+        #expect(await issuer.count("/token") == 1)
+        #expect(await issuer.count("/credential") == 2)
+        #expect(await credentialKeys().count == 1)
+        #expect(try await holder.getCredential(credentialId: claimed[0].id).verificationResult == .success)
+    }
+
+    /// README "Holder: status": `refreshStatus` fetches before the cached token's ttl has passed, and a fetched token
+    /// still goes through the checks (here its `sub`), a refused one leaving the cache as it was.
+    @Test func refreshStatusFetchesNowWithinTheTokenChecks() async throws {
+        try await trustIssuer()
+        await issuer.enableStatus()
+        let claimed = try #require(try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())).first)
+        #expect(claimed.statusList == CredentialStatusListEntry(uri: FakeIssuer.base + "/status/1", idx: 3))
+        #expect(try await holder.getCredential(credentialId: claimed.id).status == .valid)
+        await issuer.setRevoked(true)
+        // Within the ttl (600 s) an ordinary check keeps the cached token.
+        clock.advance(by: 10)
+        #expect(try await holder.getCredential(credentialId: claimed.id).status == .valid)
+        #expect(await issuer.count("/status/1") == 1)
+
+        // A token whose `sub` is not the URI is refused: the cached one still applies.
+        await issuer.setStatusSubject(FakeIssuer.base + "/status/other")
+        let refused = try #require(try await holder.refreshStatus(credentialId: claimed.id).first)
+        #expect(!refused.fetched && refused.failure != nil && refused.credential.status == .valid)
+        #expect(await issuer.count("/status/1") == 2)
+
+        await issuer.setStatusSubject(nil)
+        let refreshed = try #require(try await holder.refreshStatus(credentialId: claimed.id).first)
+        #expect(refreshed.fetched && refreshed.failure == nil)
+        #expect(refreshed.credential.status == .revoked && refreshed.credential.verificationResult == .failure(.statusRevoked))
+        #expect(try await holder.refreshStatus().map(\.credential.id) == [claimed.id])
+        await #expect(throws: HoldfastError.self) { _ = try await holder.refreshStatus(credentialId: "no-such-credential") }
     }
 
     /// A background refresh fetches every list the credentials point at, and those the issuer's aggregation

@@ -140,9 +140,11 @@ import X509
             try #require(steps.count == 4)
             // Nothing has expired yet.
             #expect(steps[0].purged == [0, 0])
-            #expect(steps[0].kept == [unredeemed.id: true, redeemed.id: true, issued.id: false])
-            // An hour on, the redeemed offer's access token has expired: its claims go.
-            #expect(steps[1].purged == [1, 0])
+            // An issued offer keeps its claims, sealed, while its access token lives (a repeated credential request
+            // re-issues: README "Credentials").
+            #expect(steps[0].kept == [unredeemed.id: true, redeemed.id: true, issued.id: true])
+            // An hour on, the access tokens have expired: the redeemed and the issued offers' claims go.
+            #expect(steps[1].purged == [2, 0])
             #expect(steps[1].kept == [unredeemed.id: true, redeemed.id: false, issued.id: false])
             // Two days on, the unredeemed offer has expired: its claims go, its record stays for a week.
             #expect(steps[2].purged == [1, 0])
@@ -392,10 +394,19 @@ import X509
             #expect(issued.status == .ok, "\(issued.text)")
             let reused = try await attempt(try IssuanceTestWallet.keyProof(key: key, nonce: nonce))
             #expect(reused.status == .unauthorized || IssuanceTestWallet.oauthError(reused) == "invalid_nonce")
-            // The access token gave its one credential.
+            // README "Credentials": a repeated request with the same access token re-issues, and the earlier credential
+            // is revoked — record and status list entry — so that the offer has one valid credential.
+            let before = try await kit.admin(CredentialAdminRoutes.Template.credentials, .get).wire(IssuedCredentialPage.self)
+            #expect(before.data.count == 1 && before.data.first?.status == .valid)
             let again = try await attempt(try IssuanceTestWallet.keyProof(key: key, nonce: try await wallet.nonce(endpoint: endpoints.nonce)))
-            #expect(again.status == .unauthorized)
-            #expect(IssuanceTestWallet.oauthError(again) == "invalid_token")
+            #expect(again.status == .ok, "\(again.text)")
+            let after = try await kit.admin(CredentialAdminRoutes.Template.credentials, .get).wire(IssuedCredentialPage.self)
+            #expect(after.data.count == 2)
+            #expect(after.data.filter { $0.status == .valid }.count == 1)
+            let replaced = try #require(after.data.first { $0.id == before.data.first?.id })
+            #expect(replaced.status == .revoked)
+            let reissued = try #require(after.data.first { $0.id != replaced.id })
+            #expect(reissued.statusList != nil && reissued.statusList?.idx != replaced.statusList?.idx)
         }
     }
 

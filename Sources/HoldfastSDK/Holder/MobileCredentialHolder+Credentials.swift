@@ -40,6 +40,12 @@ extension MobileCredentialHolder {
         try await credentials.removeTrustedIssuerCertificate(id: id)
     }
 
+    /// Fetches now the status list of one credential (every stored one when `credentialId` is nil), within the
+    /// status list checks, and verifies it with the list then cached (README "Holder: status").
+    public func refreshStatus(credentialId: String? = nil) async throws(HoldfastError) -> [CredentialStatusRefresh] {
+        try await credentials.refreshStatus(credentialId: credentialId)
+    }
+
     /// Refreshes every status list the stored credentials point at (for a background task).
     public func refreshStatusLists() async throws(HoldfastError) -> (refreshed: [String], failed: [String]) {
         try await credentials.refreshStatusLists()

@@ -106,6 +106,7 @@ public actor Credentials {
             throw HoldfastError(.walletAttestationUnavailable,
                                 "\(offer.issuer) requires a wallet attestation, and the SDK was initialized without a platform configuration")
         }
+        try await requireTrustBeforeRedeeming(offer)
         let session: OpenID4VCIClient.Session
         do {
             session = try await client.token(code: offer.preAuthorizedCode, transactionCode: transactionCode,
@@ -118,22 +119,58 @@ public actor Credentials {
         }
         var claimed: [MobileCredentialMetadata] = []
         for offered in offer.credentials {
-            let alias = "holdfast.credential-key." + UUID().uuidString.lowercased()
-            let publicKey: P256.Signing.PublicKey
-            do { publicKey = try await seams.secureArea.createKey(alias: alias) } catch { throw HoldfastError.secureArea(error) }
             do {
-                let signer = SecureAreaSigner(secureArea: seams.secureArea, alias: alias, publicKey: publicKey)
-                let bytes = try await client.credential(configurationId: offered.configurationId, session: session,
-                                                        signer: signer, clientId: clientId)
-                let stored = try await verifyNew(bytes, offered: offered, offer: offer, deviceKey: publicKey, alias: alias)
-                try await store.save(stored)
-                claimed.append(try metadata(of: stored, issuerSigned: try Self.decode(stored)))
-            } catch {
-                try? await seams.secureArea.deleteKey(alias: alias)
-                throw error
+                claimed.append(try await claim(offered, offer: offer, client: client, session: session, clientId: clientId))
+            } catch let first where Self.isWorthRetrying(first) {
+                // README "Holder: credentials": a response that was lost, or a credential refused as invalid, is asked
+                // for once more with the same access token while it lives (OpenID4VCI 1.0 §8); the issuer revokes the
+                // credential it replaces. When that fails too, the first refusal is the one that explains.
+                do {
+                    claimed.append(try await claim(offered, offer: offer, client: client, session: session, clientId: clientId))
+                } catch {
+                    throw first
+                }
             }
         }
         return claimed
+    }
+
+    static func isWorthRetrying(_ error: HoldfastError) -> Bool {
+        error.code == .networkError || error.code == .credentialInvalid
+    }
+
+    /// One credential of `offered`, with a new secure-area key, verified and stored; the key is removed when it fails.
+    private func claim(_ offered: OfferedCredential, offer: CredentialOffer, client: OpenID4VCIClient,
+                       session: OpenID4VCIClient.Session, clientId: String?) async throws(HoldfastError) -> MobileCredentialMetadata {
+        let alias = "holdfast.credential-key." + UUID().uuidString.lowercased()
+        let publicKey: P256.Signing.PublicKey
+        do { publicKey = try await seams.secureArea.createKey(alias: alias) } catch { throw HoldfastError.secureArea(error) }
+        do {
+            let signer = SecureAreaSigner(secureArea: seams.secureArea, alias: alias, publicKey: publicKey)
+            let bytes = try await client.credential(configurationId: offered.configurationId, session: session,
+                                                    signer: signer, clientId: clientId)
+            let stored = try await verifyNew(bytes, offered: offered, offer: offer, deviceKey: publicKey, alias: alias)
+            try await store.save(stored)
+            return try metadata(of: stored, issuerSigned: try Self.decode(stored))
+        } catch {
+            try? await seams.secureArea.deleteKey(alias: alias)
+            throw error
+        }
+    }
+
+    /// What can be checked before the pre-authorized code is redeemed (README "Holder: credentials"): the code is
+    /// single-use (OpenID4VCI 1.0 §4.1.1), so a claim refused after the token request would spend the offer. The
+    /// offer's configurations were checked when it was read (`OfferReader`); here, unless untrusted credentials are
+    /// kept, the wallet must trust at least one IACA valid now, or no credential it is issued could verify.
+    private func requireTrustBeforeRedeeming(_ offer: CredentialOffer) async throws(HoldfastError) {
+        guard !options.keepUntrustedCredentials else { return }
+        let now = seams.clock.now()
+        let trusted = try await trustedIssuers.certificates()
+        guard trusted.contains(where: { $0.certificate.notValidBefore <= now && now < $0.certificate.notValidAfter }) else {
+            throw HoldfastError(.untrustedIssuer, trusted.isEmpty
+                ? "no trusted IACA is named for \(offer.issuer): trust the issuer's IACA before claiming (the offer was not redeemed)"
+                : "no trusted IACA is valid now for \(offer.issuer): trust the issuer's current IACA before claiming (the offer was not redeemed)")
+        }
     }
 
     /// The checks made before a credential is stored: it decodes, its docType is the offered one, its issuer chain
@@ -288,6 +325,46 @@ public actor Credentials {
         return (refreshed, failed)
     }
 
+    /// Fetches now the status list of the credential `credentialId` (every stored credential when nil) and verifies the
+    /// credential with it (README "Holder: status"). An explicit request may fetch before the cached token's `ttl` has
+    /// passed (draft-ietf-oauth-status-list: `ttl` is the longest a consumer may cache a token, not the shortest),
+    /// but the fetched token enters the cache only through `StatusListCache`'s checks — signature and
+    /// chain to the credential's IACA, `sub` the URI, `exp` not passed, not older than the cached one; a token that
+    /// fails them leaves the cache as it was, and the status is then what the cached token says.
+    public func refreshStatus(credentialId: String?) async throws(HoldfastError) -> [CredentialStatusRefresh] {
+        let stored: [StoredCredential]
+        if let credentialId {
+            guard let one = try await store.load(credentialId) else {
+                throw HoldfastError(.credentialNotFound, "no credential has the id \(credentialId)")
+            }
+            stored = [one]
+        } else {
+            stored = try await store.all()
+        }
+        try await tethering.requireWithinOfflineLimit()
+        var fetched: [String: (Bool, String?)] = [:]
+        var results: [CredentialStatusRefresh] = []
+        for credential in stored {
+            var outcome: (Bool, String?) = (false, nil)
+            if let issuerSigned = try? Self.decode(credential), let reference = issuerSigned.mso.status {
+                if let known = fetched[reference.uri] {
+                    outcome = known
+                } else if let trust = try await statusTrust(of: credential, issuerSigned) {
+                    let cached = await statusLists.refresh(reference.uri, trust: trust)
+                    let failure = await statusLists.lastFailure(uri: reference.uri)
+                    outcome = (cached && failure == nil, failure)
+                    fetched[reference.uri] = outcome
+                } else {
+                    outcome = (false, "the credential's issuer is not trusted, so no status list token can be verified for it")
+                }
+            }
+            // The list just fetched is the cached one: checking without going online again reads it.
+            let verified = try await getCredential(credentialId: credential.id, skipStatusCheck: true)
+            results.append(CredentialStatusRefresh(credential: verified, fetched: outcome.0, failure: outcome.1))
+        }
+        return results
+    }
+
     // MARK: verification
 
     /// The issuer checks at `time` (chain to a trusted IACA, signature, digests, docType, validity): nil and the
@@ -360,13 +437,15 @@ public actor Credentials {
                                         issuerInfo: CredentialIssuerInfo(commonName: commonName,
                                                                          trustedIssuerCertificateId: stored.trustedIssuerCertificateId,
                                                                          credentialIssuer: stored.credentialIssuer),
-                                        validityInfo: CredentialValidityInfo(validFrom: validity.validFrom, validUntil: validity.validUntil))
+                                        validityInfo: CredentialValidityInfo(validFrom: validity.validFrom, validUntil: validity.validUntil),
+                                        statusList: issuerSigned.mso.status.map { CredentialStatusListEntry(uri: $0.uri, idx: $0.index) })
     }
 
     static func undecodableMetadata(_ stored: StoredCredential) -> MobileCredentialMetadata {
         MobileCredentialMetadata(id: stored.id, docType: stored.docType, branding: stored.branding, claims: [:],
                                  issuerInfo: CredentialIssuerInfo(commonName: nil, trustedIssuerCertificateId: stored.trustedIssuerCertificateId,
                                                                   credentialIssuer: stored.credentialIssuer),
-                                 validityInfo: CredentialValidityInfo(validFrom: stored.claimedAt, validUntil: stored.claimedAt))
+                                 validityInfo: CredentialValidityInfo(validFrom: stored.claimedAt, validUntil: stored.claimedAt),
+                                 statusList: nil)
     }
 }

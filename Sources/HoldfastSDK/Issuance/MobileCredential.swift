@@ -31,6 +31,29 @@ public struct MobileCredentialMetadata: Codable, Sendable, Hashable {
     public var claims: [String: [String]]
     public var issuerInfo: CredentialIssuerInfo
     public var validityInfo: CredentialValidityInfo
+    /// Where the credential's status is published (its MSO's `status.status_list`), in the shape the tenant's
+    /// issued-credential record shows (`statusList {uri, idx}`), so that the two can be matched; nil for a credential
+    /// without a status reference.
+    public var statusList: CredentialStatusListEntry?
+}
+
+/// A credential's entry in a status list (draft-ietf-oauth-status-list §6.3 `status_list {idx, uri}`).
+public struct CredentialStatusListEntry: Codable, Sendable, Hashable {
+    public var uri: String
+    public var idx: UInt64
+
+    public init(uri: String, idx: UInt64) {
+        self.uri = uri
+        self.idx = idx
+    }
+}
+
+/// The outcome of `refreshStatus(credentialId:)` for one credential: whether its status list was fetched and
+/// entered the cache now, why not when it was not, and the credential verified with the list then cached.
+public struct CredentialStatusRefresh: Sendable, Hashable {
+    public var credential: MobileCredential
+    public var fetched: Bool
+    public var failure: String?
 }
 
 /// Why a credential does not verify now (README "Holder: credentials").

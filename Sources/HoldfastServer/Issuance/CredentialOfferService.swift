@@ -198,7 +198,8 @@ struct CredentialOfferService: Sendable {
         return Redeemed(accessToken: token, expiresIn: Self.accessTokenLifetime)
     }
 
-    /// An offer whose access token this is, unexpired and not yet spent on a credential.
+    /// An offer whose access token this is, unexpired (a credential may have been issued with it already: README
+    /// "Credentials", a repeated credential request).
     struct Authorized: Sendable {
         let offerID: String
         let configurationID: String
@@ -214,22 +215,27 @@ struct CredentialOfferService: Sendable {
         guard grant.accessExpiresAt ?? 0 > Timestamp.milliseconds(now) else {
             throw OAuthError.invalidToken("the access token has expired")
         }
-        guard !grant.issued else {
-            throw OAuthError.invalidToken("the access token was already used for its credential")
-        }
         return Authorized(offerID: grant.offerID, configurationID: grant.configurationID, instanceID: grant.instanceID,
                           clientID: grant.clientID, dpopThumbprint: grant.dpopThumbprint ?? "")
     }
 
-    /// Marks the offer issued and hands back its claim values, in the caller's transaction: nil when another
-    /// request issued it first.
-    func takeClaims(offerID: String, on db: any SQLDatabase, now: Date) async throws -> [String: [String: JSONValue]]? {
-        guard let stored = try await store.unissuedClaims(offerID: offerID, on: db) else { return nil }
+    /// Marks the offer issued and hands back its claim values, in the caller's transaction, with whether a credential
+    /// was issued for it before (by an earlier request with the same access token, or a concurrent one that won).
+    func takeClaims(offerID: String, on db: any SQLDatabase, now: Date) async throws
+        -> (claims: [String: [String: JSONValue]], issuedBefore: Bool) {
+        guard let stored = try await store.claims(offerID: offerID, on: db) else {
+            throw OAuthError.invalidToken("the access token is not known")
+        }
         // Purged (``purgeExpired(on:now:)``) only after the access token expired, on the clock of some node.
-        guard let sealed = stored else {
+        guard let sealed = stored.sealed else {
             throw OAuthError.invalidToken("the access token has expired")
         }
-        guard try await store.markIssued(offerID: offerID, at: Timestamp.milliseconds(now), on: db) else { return nil }
+        var first = false
+        if !stored.issued { first = try await store.markIssued(offerID: offerID, at: Timestamp.milliseconds(now), on: db) }
+        return (try open(sealed, offerID: offerID), !first)
+    }
+
+    private func open(_ sealed: [UInt8], offerID: String) throws -> [String: [String: JSONValue]] {
         let plain = try masterKey.open(Array(sealed), context: Self.claimsContext(offerID))
         return try HoldfastJSON.decode([String: [String: JSONValue]].self, from: Data(plain))
     }

@@ -89,18 +89,19 @@ struct CredentialOfferStore: Sendable {
                            issued: !(try row.decodeNil(column: "issued_at")))
     }
 
-    /// The sealed claims of an offer not issued yet, read in the caller's transaction: nil when there is no such
-    /// offer, `.some(nil)` when its claims were purged.
-    func unissuedClaims(offerID: String, on db: any SQLDatabase) async throws -> [UInt8]?? {
-        guard let row = try await db.select().column("claims").from("credential_offers")
-            .where("id", .equal, offerID).where("issued_at", .is, SQLLiteral.null).first() else { return nil }
-        return .some(try row.decode(column: "claims", as: Data?.self).map(Array.init))
+    /// The sealed claims of an offer and whether a credential was issued for it, read in the caller's transaction:
+    /// nil when there is no such offer, `sealed` nil when its claims were purged.
+    func claims(offerID: String, on db: any SQLDatabase) async throws -> (sealed: [UInt8]?, issued: Bool)? {
+        guard let row = try await db.select().columns("claims", "issued_at").from("credential_offers")
+            .where("id", .equal, offerID).first() else { return nil }
+        return (try row.decode(column: "claims", as: Data?.self).map(Array.init), !(try row.decodeNil(column: "issued_at")))
     }
 
-    /// Marks the offer issued and clears its claims, on condition that it was not issued yet; false otherwise.
+    /// Marks the offer issued, on condition that it was not issued yet; false otherwise. Its claims stay, sealed,
+    /// until its access token expires (README "Credentials": a repeated credential request re-issues).
     func markIssued(offerID: String, at stamp: Int64, on db: any SQLDatabase) async throws -> Bool {
         !(try await db.raw("""
-            UPDATE credential_offers SET issued_at = \(bind: stamp), claims = NULL \
+            UPDATE credential_offers SET issued_at = \(bind: stamp) \
             WHERE id = \(bind: offerID) AND issued_at IS NULL RETURNING id
             """).all()).isEmpty
     }
@@ -110,7 +111,7 @@ struct CredentialOfferStore: Sendable {
     func purge(cutoff: Int64, deleteBefore: Int64) async throws -> (cleared: Int, deleted: Int) {
         let cleared = try await database.sql.raw("""
             UPDATE credential_offers SET claims = NULL \
-            WHERE claims IS NOT NULL AND issued_at IS NULL \
+            WHERE claims IS NOT NULL \
             AND ((redeemed_at IS NULL AND expires_at <= \(bind: cutoff)) OR access_expires_at <= \(bind: cutoff)) \
             RETURNING id
             """).all().count

@@ -118,6 +118,16 @@ struct IssuanceStore: Sendable {
                 try row.decode(column: "status_idx", as: Int?.self))
     }
 
+    /// The credentials issued for `offerID` that are not revoked, with their status list entries, read in the caller's
+    /// transaction.
+    func unrevokedIssued(offerID: String, on db: any SQLDatabase) async throws -> [(id: String, listID: String?, index: Int?)] {
+        try await db.select().columns("id", "status_list_id", "status_idx").from("issued_credentials")
+            .where("offer_id", .equal, offerID).where("status", .notEqual, IssuedCredentialStatus.revoked.rawValue).all().map { row in
+                (try row.decode(column: "id", as: String.self), try row.decode(column: "status_list_id", as: String?.self),
+                 try row.decode(column: "status_idx", as: Int?.self))
+            }
+    }
+
     /// Sets the status unless the credential is `final` already (so that a revocation racing a change stays final);
     /// false when it was.
     func setIssuedStatus(id: String, to status: IssuedCredentialStatus, unless final: IssuedCredentialStatus,

@@ -166,7 +166,8 @@ struct OpenID4VCIService: Sendable {
     // MARK: credential endpoint
 
     /// OpenID4VCI 1.0 §8: the access token and its DPoP proof, the request, the key proof and its `c_nonce`, then
-    /// the mDoc, in one transaction with its status list index and its record.
+    /// the mDoc, in one transaction with its status list index and its record (replacing, revoked, the one an
+    /// earlier request with the same token issued: ``supersede(offerID:on:)``).
     func credential(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws -> CredentialResponse {
         guard authorization.count == 1, authorization[0].utf8.count > 5, authorization[0].prefix(5).lowercased() == "dpop ",
               case let token = String(authorization[0].dropFirst(5)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
@@ -208,13 +209,29 @@ struct OpenID4VCIService: Sendable {
             guard let configuration = try await configurations.find(id: configurationID, on: db) else {
                 throw OAuthError.credentialRequestDenied("the credential configuration no longer exists")
             }
-            guard let claims = try await offers.takeClaims(offerID: authorized.offerID, on: db, now: now) else {
-                throw OAuthError.invalidToken("the access token was already used for its credential")
-            }
+            let (claims, issuedBefore) = try await offers.takeClaims(offerID: authorized.offerID, on: db, now: now)
+            if issuedBefore { try await supersede(offerID: authorized.offerID, on: db) }
             return try await issue(configuration: configuration, claims: claims, deviceKey: deviceKey,
                                    authorized: authorized, on: db, now: now)
         }
         return CredentialResponse(credentials: [.init(credential: .string(Base64URL.encode(issued)))])
+    }
+
+    /// README "Credentials": a repeated credential request with the same access token, while it lives, re-issues (the
+    /// wallet retries when it lost or refused the response; OpenID4VCI 1.0 §8 lets an access token serve more than
+    /// one credential request). The offer keeps one valid credential: the earlier ones are revoked, record and
+    /// status list entry, in the transaction that issues the new one. A credential without a status list cannot be
+    /// revoked, so an offer that issued one is not re-issued.
+    private func supersede(offerID: String, on db: any SQLDatabase) async throws {
+        let earlier = try await store.unrevokedIssued(offerID: offerID, on: db)
+        guard earlier.allSatisfy({ $0.listID != nil && $0.index != nil }) else {
+            throw OAuthError.invalidToken("the access token was already used for its credential, which cannot be revoked")
+        }
+        for credential in earlier {
+            guard let listID = credential.listID, let index = credential.index, let invalid = IssuedCredentialStatus.revoked.tokenStatus else { continue }
+            _ = try await store.setIssuedStatus(id: credential.id, to: .revoked, unless: .revoked, on: db)
+            try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
+        }
     }
 
     private func issue(configuration: CredentialConfiguration, claims: [String: [String: JSONValue]], deviceKey: COSEKey,

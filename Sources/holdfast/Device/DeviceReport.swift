@@ -74,7 +74,7 @@ struct DeviceReport: Encodable, Sendable, Equatable {
 
 extension DeviceReport.Failure {
     init(_ error: HoldfastError) {
-        self.init(code: error.code.rawValue, message: error.message, httpStatus: error.httpStatus,
+        self.init(code: error.code.rawValue, message: DeviceFailureHint.message(error.message, code: error.code), httpStatus: error.httpStatus,
                   fieldErrors: error.problem?.errors, issuerError: error.issuerError)
     }
 
