@@ -48,6 +48,7 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, mergeError ? outPipe[1] : errPipe[1], 2)
+        Self.keepDescriptorsFromChildren()
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -144,5 +145,23 @@ public final class ChildProcess: @unchecked Sendable {
                 })
             }
         }
+    }
+}
+
+extension ChildProcess {
+    /// Nothing else of this process reaches a child: a socket of a test server in this process (a listening socket,
+    /// an accepted connection) inherited by the child, or by a server the child starts in the background, would
+    /// stay open there after the test server closed it, and the test's client would wait for a close that never
+    /// comes. Every descriptor above standard error is marked close-on-exec (which changes nothing for this
+    /// process) before a spawn.
+    static func keepDescriptorsFromChildren() {
+        #if os(Linux)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for entry in entries {
+            guard let descriptor = Int32(entry), descriptor > 2 else { continue }
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
+        #endif
     }
 }

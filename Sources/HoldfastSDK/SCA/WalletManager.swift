@@ -210,11 +210,15 @@ public actor WalletManager {
         return wallet
     }
 
-    /// CPU-bound work (scrypt) off the actor, so that reading the state stays quick meanwhile.
+    /// CPU-bound work (scrypt: about 0.1 s and 32 MiB a derivation) off the actor and off Swift's cooperative
+    /// threads — one per core — on a dispatch queue, so that neither reading the state nor the app's other tasks
+    /// wait behind it.
     static func offActor<T: Sendable>(_ work: @escaping @Sendable () throws(HoldfastError) -> T) async throws(HoldfastError) -> T {
-        let result = await Task.detached { () -> Result<T, HoldfastError> in
-            Result { () throws(HoldfastError) -> T in try work() }
-        }.value
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, HoldfastError>, Never>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: Result { () throws(HoldfastError) -> T in try work() })
+            }
+        }
         return try result.get()
     }
 
