@@ -97,4 +97,28 @@ import Testing
             _ = try wallet.accessToken(try await wallet.tokenRequest(endpoint: endpoint, code: code, dpopKey: P256.Signing.PrivateKey()))
         }
     }
+
+    /// Without client attestation an unknown code is `invalid_client` like a required configuration's (the client
+    /// learns nothing of the code), before the DPoP proof is looked at; an optional configuration's code gets as far
+    /// as the DPoP check and the grant (`invalid_dpop_proof`, then `invalid_grant` once spent).
+    @Test func anUnauthenticatedRequestLearnsNothingOfAnUnknownCode() async throws {
+        try await ServerTestKit.run(.sqlite) { kit in
+            let wallet = try await IssuanceTestWallet.make(kit)
+            try await wallet.createConfiguration(Self.optional)
+            let (_, code) = try await wallet.offer(configurationId: "pid", claims: Self.pidClaims)
+            let endpoint = try await wallet.endpoints().token
+            let unknown = try await wallet.tokenRequest(endpoint: endpoint, code: "not-a-code", dpopKey: P256.Signing.PrivateKey(),
+                                                        omitAttestation: true)
+            #expect(unknown.status == .unauthorized && IssuanceTestWallet.oauthError(unknown) == "invalid_client", "\(unknown.text)")
+            let noProof = try await kit.client.execute(
+                uri: IssuanceRoutes.Template.token.template, method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("DPoP")!: ""],
+                body: ByteBuffer(string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Apre-authorized_code&pre-authorized_code=not-a-code"))
+            #expect(noProof.status == .unauthorized, "\(noProof.text)")
+            _ = try wallet.accessToken(try await wallet.tokenRequest(endpoint: endpoint, code: code, dpopKey: P256.Signing.PrivateKey(),
+                                                                     omitAttestation: true))
+            let spent = try await wallet.tokenRequest(endpoint: endpoint, code: code, dpopKey: P256.Signing.PrivateKey(), omitAttestation: true)
+            #expect(IssuanceTestWallet.oauthError(spent) == "invalid_grant", "\(spent.text)")
+        }
+    }
 }

@@ -144,6 +144,12 @@ struct CredentialOfferService: Sendable {
     /// wrong transaction codes, or the `invalid_grant` `redeem` would give. `redeem` checks it all again, atomically.
     /// The code's offer can still be redeemed: its credential configuration's id, or `invalid_grant`.
     @discardableResult
+    /// The credential configuration of the offer this code belongs to, whatever its state; nil for an unknown code.
+    func configurationID(code: String) async throws -> String? {
+        guard code.utf8.count <= 512 else { return nil }
+        return try await store.offer(codeHash: Self.hash(code))?.configurationID
+    }
+
     func checkRedeemable(code: String, now: Date) async throws -> String {
         guard code.utf8.count <= 512, let offer = try await store.offer(codeHash: Self.hash(code)) else {
             throw OAuthError.invalidGrant("the pre-authorized code is not known")

@@ -38,8 +38,9 @@ struct OpenID4VCIService: Sendable {
     // MARK: token endpoint
 
     /// OpenID4VCI 1.0 §6 with draft-ietf-oauth-attestation-based-client-auth and RFC 9449. Client authentication
-    /// comes first, so a request without a good attestation never touches the code (a request without one at all is
-    /// accepted only for a configuration whose `clientAttestation` is `optional`); then the DPoP proof is checked and
+    /// comes first, so a request without a good attestation gets no further (a request without one at all only
+    /// when its code is one of an offer whose configuration has `clientAttestation` `optional`, which is all it
+    /// learns, and `invalid_client` otherwise); then the DPoP proof is checked and
     /// the code read, and only a request with a code that can still be redeemed records its PoP and DPoP `jti`s.
     func token(form: [String: [String]], attestation: [String], pop: [String], dpop: [String],
                now: Date) async throws -> TokenResponse {
@@ -66,17 +67,28 @@ struct OpenID4VCIService: Sendable {
             let (verified, instanceID) = try await authenticateClient(attestation: attestation[0], pop: pop[0], now: now)
             client = (verified, instanceID)
         }
+        if client == nil {
+            // An unauthenticated client gets no further than `invalid_client` unless the code is one of an offer whose
+            // configuration waives client attestation (README "Credentials"): an unknown code tells it nothing more.
+            let waived: Bool
+            if let id = try await offers.configurationID(code: code) {
+                waived = try await configurations.find(id: id)?.clientAttestation == .optional
+            } else {
+                waived = false
+            }
+            guard waived else {
+                throw OAuthError.invalidClient(
+                    "this credential requires client attestation: OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
+            }
+        }
         // RFC 9449 §5: the token is bound to the key of this proof.
         let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: IssuanceRoutes.Template.token.template,
                                    resource: false, now: now)
         // The code is read before anything is recorded (README "Credentials"): requests with unknown, spent or
         // expired codes write nothing to the replay store, whose room the instance calls need.
-        let configurationID = try await offers.checkRedeemable(code: code, now: now)
+        _ = try await offers.checkRedeemable(code: code, now: now)
         guard let client else {
-            guard try await configurations.find(id: configurationID)?.clientAttestation == .optional else {
-                throw OAuthError.invalidClient(
-                    "this credential requires client attestation: OAuth-Client-Attestation and OAuth-Client-Attestation-PoP are required, once each")
-            }
+            // Client attestation waived (checked above, by this offer's configuration).
             try await spend(proof, resource: false, now: now)
             let redeemed = try await offers.redeem(code: code, txCode: txCode, instanceID: nil, clientID: nil,
                                                    dpopThumbprint: proof.thumbprint, now: now)
