@@ -8,6 +8,7 @@ import JOSE
 import MDoc
 import OpenID4VP
 import ServerTestSupport
+import Synchronization
 import Testing
 
 /// The wall clock, moved on by `shift(by:)`: the server's time runs as usual until a test jumps it forward.
@@ -54,11 +55,30 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     /// A tenant whose public URL is http://localhost:<port> (a DNS host, which x509_san_dns and 2024 need).
     static func withLocalhostTenant(_ backend: EndToEndBackend, clock: any HoldfastClock = SystemClock(),
                                     _ body: @escaping @Sendable (EndToEndTenant) async throws -> Void) async throws {
-        let port = try RawConnection.freePort()
-        try await backend.withTenant(clock: clock, configure: { configuration in
-            configuration.port = port
-            configuration.publicURL = "http://localhost:\(port)"
-        }, body)
+        // A port found free can be taken by another test before the tenant binds it: then another port, as long as
+        // the body has not started.
+        for attempt in 1 ... 5 {
+            let port = try RawConnection.freePort()
+            let started = Started()
+            do {
+                try await backend.withTenant(clock: clock, configure: { configuration in
+                    configuration.port = port
+                    configuration.publicURL = "http://localhost:\(port)"
+                }, { tenant in
+                    started.mark()
+                    try await body(tenant)
+                })
+                return
+            } catch where attempt < 5 && !started.value && "\(error)".contains("Address already in use") {
+                continue
+            }
+        }
+    }
+
+    private final class Started: Sendable {
+        private let flag = Mutex(false)
+        func mark() { flag.withLock { $0 = true } }
+        var value: Bool { flag.withLock { $0 } }
     }
 
     static func session(_ tenant: EndToEndTenant, _ body: String) async throws -> PresentationSessionCreated {
