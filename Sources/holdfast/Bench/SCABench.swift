@@ -28,10 +28,10 @@ struct SCABench: AsyncParsableCommand {
     var concurrency: Int = 8
 
     /// The operation every proof approves, and its signing policy.
-    static let url = "https://api.bank.example/v1/beneficiaries"
+    static let url = DemoBank.beneficiariesURL
     static let body: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185"),
                                           "accessTag": .string("bench")])
-    static let policies = #"[{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":[]}]"#
+    static let policies = DemoBank.beneficiaryPolicy(requiredPatterns: [])
     /// Proofs signed ahead per client: more than a client verifies in `seconds` at several times the target rate.
     var proofsPerClient: Int { max(200, Int(seconds * 12_000) / concurrency) }
 
@@ -62,7 +62,7 @@ struct SCABench: AsyncParsableCommand {
     private func measure(_ target: BenchTarget, baseline: Rate) async throws {
         let admin = AdminClient(baseURL: target.baseURL, adminKey: target.adminKey)
         let applicationId = try await target.createApplication()
-        _ = try await admin.replaceSCAPolicies(try HoldfastJSON.decode([SCAPolicy].self, from: Data(Self.policies.utf8)))
+        _ = try await admin.replaceSCAPolicies(Self.policies)
         let scaKey = try await admin.createAdminKey(AdminKeyCreateRequest(name: "bank back end (bench)", scope: .sca)).key
 
         print("concurrency: \(concurrency) clients (each its own wallet), \(seconds) s; key scope sca; \(proofsPerClient) proofs signed ahead per client")

@@ -9,15 +9,14 @@ import JOSE
 /// PINs lock the wallet and the back end unlocks it.
 enum SCADemo {
     static let pin = "314159"
-    static let beneficiaryURL = "https://api.bank.example/v1/beneficiaries"
+    static let beneficiaryURL = DemoBank.beneficiariesURL
     static let beneficiary = #"{"name":"Alex Martin","iban":"FR7630001007941234567890185","accessTag":"demo-1"}"#
-    static let policies = #"[{"method":"POST","pathTemplate":"/v1/beneficiaries","signedFields":"all","requiredPatterns":["pin","biometry"]}]"#
+    static let policies = DemoBank.beneficiaryPolicy(requiredPatterns: [.pin, .biometry])
 
     static func steps(admin: AdminClient, applicationId: String, seams: PlatformSeams, tenant: String, recorder: DemoRecorder) async throws {
         let created = try await recorder.stepProducing("sca-wallet", "The bank makes an SCA wallet for its customer",
                                                        "PUT \(SCARoutes.Template.policies) (what a proof of each operation signs), then POST \(SCARoutes.Template.wallets): a wallet for the bank's user, protected by a PIN, with a one-time activation code for the device.") {
-            let policies = try HoldfastJSON.decode([SCAPolicy].self, from: Data(Self.policies.utf8))
-            _ = try await CommandFailure.demoStep("policies") { try await admin.replaceSCAPolicies(policies) }
+            _ = try await CommandFailure.demoStep("policies") { try await admin.replaceSCAPolicies(Self.policies) }
             let request = SCAWalletCreateRequest(applicationId: applicationId, userId: "customer-42",
                                                  settings: SCAWalletSettings(accessProtection: "pin", maxPinAttempts: 3))
             let created = try await CommandFailure.demoStep("wallet") { try await admin.createSCAWallet(request) }
