@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
             "HoldfastServer", "JOSE", "HoldfastProtocol", "HoldfastAdmin", "ClientAttestation", "CBOR", "Attestation", "Ephemeral",
-            "MDoc", "StatusList", "COSE", "OpenID4VP",
+            "MDoc", "StatusList", "COSE", "OpenID4VP", "OpenID4VCI",
             .product(name: "PostgresKit", package: "postgres-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -46,6 +46,16 @@ struct StoreHarness: Sendable {
         }
     }
 
+    /// The Redis server's `run_id` (`INFO server`), which changes when it restarts; nil for memory. A Redis that
+    /// restarted without persistence lost every key, so a test seeing a key vanish can tell that from a store fault.
+    func redisRunID() async throws -> String? {
+        guard let redis = store as? RedisEphemeralStore else { return nil }
+        let reply = try await redis.client.send(RedisCommand("INFO", [Array("server".utf8)], isIdempotent: true))
+        guard case .bulkString(let bytes?) = reply else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .first { $0.hasPrefix("run_id:") }.map { String($0.dropFirst("run_id:".count)) }
+    }
+
     /// A prefix unique to this test run, so runs and tests never see each other's keys.
     static let runPrefix = "holdfast-test-\(UUID().uuidString.prefix(8)):"
 

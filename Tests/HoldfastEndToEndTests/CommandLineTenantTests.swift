@@ -53,6 +53,8 @@ import TestSupport
         #expect(compact.contains(#""docType":"org.iso.18013.5.1.mDL""#), "\(output)")
         #expect(compact.contains(#""status":"verified""#), "\(output)")
         #expect(compact.contains(#""status":"revoked""#), "\(output)")
+        // The phone saw the revocation at once (`credentials refresh-status`), the tenant's status list index beside it.
+        #expect(output.contains("status: revoked  (status list index "), "\(output)")
         #expect(compact.contains(#""valid":true"#) && compact.contains(#""pattern":"pin""#), "\(output)")
         // The server named the public URL of the walkthrough, on the port it was given.
         #expect(log.contains("localhost:\(port)"), "\(log)")

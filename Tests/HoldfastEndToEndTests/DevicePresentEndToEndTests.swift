@@ -136,4 +136,51 @@ actor MiniVerifier: HTTPTransport {
             #expect(await verifier.declined)
         }
     }
+
+    /// README "Holder: status": `present --unknown-status` decides whether a credential whose status list could not be
+    /// reached is offered; `allowWithWarning` (the default) offers it, names it, and warns at the prompt.
+    @Test func thePresentCommandFollowsItsUnknownStatusPolicy() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            try await CredentialsEndToEndTests.configure(tenant)
+            let iacaPEM = try #require(try await tenant.admin.iacas().data.first).certificatePem
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let state = tenant.scratch.appendingPathComponent("cli-present-unknown").path
+            let tethered = try DeviceOptions.parse(["--state", state, "--tenant", tenant.baseURL, "--application", applicationId])
+            #expect(await DeviceSession(options: tethered).perform(.register).ok)
+            _ = try await DeviceIssuers.Add.output(try DeviceOptions.parse(["--state", state]), pem: iacaPEM)
+            // The status list is never reachable from this device: its credential's status is unknown.
+            let network = StatusListBlockingTransport(URLSessionTransport(timeout: 15))
+            await network.block(true)
+            let created = try await CredentialsEndToEndTests.offer(tenant, txCode: false)
+            let claimed = try JSONDecoder().decode(JSONValue.self, from: Data(try await DeviceClaim.output(
+                tethered, uri: created.offerUri, txCode: nil, transport: network).utf8))
+            let id = try #require(claimed.arrayValue?.first?.objectValue?["id"]?.stringValue)
+            let verifier = try MiniVerifier(iaca: try Certificate(pemEncoded: iacaPEM), network: network)
+            let uri = await verifier.uri
+
+            func present(_ arguments: [String], confirm: (String) -> Bool = { _ in true }) async throws(HoldfastError) -> String {
+                let command: DevicePresent
+                do { command = try DevicePresent.parse(["--state", state, uri] + arguments) } catch {
+                    throw HoldfastError(.validationFailed, "\(error)")
+                }
+                return try await DevicePresent.output(command.options, uri: command.uri, requireTrustedVerifier: false, select: [],
+                                                      decline: false, confirm: confirm, transport: verifier,
+                                                      unknownStatusPolicy: command.unknownStatusPolicy)
+            }
+            // exclude, and allowIfCheckedWithin for a status never checked online: nothing matches, nothing is sent.
+            for arguments in [["--unknown-status", "exclude"], ["--unknown-status", "allowIfCheckedWithin", "--checked-within", "3600"]] {
+                let error = await expectHoldfastError(.credentialNotFound) { try await present(arguments) }
+                #expect(error?.message.contains("no stored credential matches") == true, "\(arguments)")
+            }
+            #expect(await verifier.verifiedElements.isEmpty)
+            // The default: offered with a warning, and named in unknownStatus.
+            var asked = ""
+            let sent = try JSONDecoder().decode(JSONValue.self, from: Data(try await present([], confirm: { asked = $0; return true }).utf8)).objectValue
+            let request = sent?["requests"]?.arrayValue?.first?.objectValue
+            #expect(request?["matches"] == .array([.string(id)]) && request?["unknownStatus"] == .array([.string(id)]))
+            #expect(asked.contains("warning: the status of \(id) is unknown"), "\(asked)")
+            #expect(sent?["sent"] == .array([.string(id)]))
+            #expect(await verifier.verifiedElements == ["org.iso.18013.5.1/family_name"])
+        }
+    }
 }

@@ -45,6 +45,7 @@ import Testing
             let expected = try Self.parse(#"""
                 {"credential_issuer":"\#(Self.base)","credential_endpoint":"\#(Self.base)/v1/openid4vci/credential",
                 "nonce_endpoint":"\#(Self.base)/v1/openid4vci/nonce",
+                "notification_endpoint":"\#(Self.base)/v1/openid4vci/notification",
                 "status_list_aggregation_endpoint":"\#(Self.base)/v2/credentials/mobile/status-lists",
                 "display":[{"name":"\#(IssuanceConfiguration.defaultIssuerName)"}],
                 "credential_configurations_supported":{

@@ -2,6 +2,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 @testable import HoldfastServer
+import OpenID4VCI
 import Testing
 
 /// `openapi.json` and the route table must agree (DESIGN.md §4: "an OpenAPI 3.1 document at /openapi.json
@@ -65,7 +66,7 @@ import Testing
     }
 
     static let oauthPaths: Set<String> = [IssuanceRoutes.Template.token.template, IssuanceRoutes.Template.credential.template,
-                                          PresentationRoutes.Template.response.template]
+                                          IssuanceRoutes.Template.notification.template, PresentationRoutes.Template.response.template]
 
     @Test func everyOperationDocumentsProblemResponses() throws {
         for (operation, body) in try Self.documentedOperations() {
@@ -177,6 +178,8 @@ import Testing
         ("PresentationResult", ["failures", "code"], PresentationFailureCode.all.map(\.rawValue)),
         ("IssuedCredential", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
         ("CredentialStatusChange", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
+        ("IssuedCredential", ["walletNotification", "event"], WalletNotificationEvent.all.map(\.rawValue)),
+        ("NotificationRequest", ["event"], NotificationEvent.allCases.map(\.rawValue)),
         ("SCAWalletSettings", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAWallet", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),
         ("SCAActivationResponse", ["accessProtection"], SCAAccessProtection.all.map(\.rawValue)),

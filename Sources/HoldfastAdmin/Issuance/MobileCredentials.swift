@@ -149,9 +149,13 @@ public struct IssuedCredential: Codable, Sendable, Hashable {
     public var statusList: CredentialStatusListReference?
     public var issuedAt: Date
     public var validUntil: Date
+    /// What the wallet last told the notification endpoint about this credential (OpenID4VCI 1.0 §11); absent until
+    /// it does.
+    public var walletNotification: WalletNotification?
 
     public init(id: String, configurationId: String, docType: String, instanceId: String?, status: IssuedCredentialStatus,
-                statusList: CredentialStatusListReference?, issuedAt: Date, validUntil: Date) {
+                statusList: CredentialStatusListReference?, issuedAt: Date, validUntil: Date,
+                walletNotification: WalletNotification? = nil) {
         self.id = id
         self.configurationId = configurationId
         self.docType = docType
@@ -160,7 +164,36 @@ public struct IssuedCredential: Codable, Sendable, Hashable {
         self.statusList = statusList
         self.issuedAt = issuedAt
         self.validUntil = validUntil
+        self.walletNotification = walletNotification
     }
+
+    /// The wallet's last notification (README "Credentials"): its `event`, when it arrived, and its description.
+    public struct WalletNotification: Codable, Sendable, Hashable {
+        public var event: WalletNotificationEvent
+        public var at: Date
+        public var description: String?
+
+        public init(event: WalletNotificationEvent, at: Date, description: String? = nil) {
+            self.event = event
+            self.at = at
+            self.description = description
+        }
+    }
+}
+
+/// The `event` of an OpenID4VCI 1.0 §11.1 notification, as `IssuedCredential.walletNotification` shows it. A
+/// credential the wallet refused (`credential_failure`) or deleted (`credential_deleted`) is revoked by the tenant.
+public struct WalletNotificationEvent: WireValueSet {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let credentialAccepted: Self = "credential_accepted"
+    public static let credentialFailure: Self = "credential_failure"
+    public static let credentialDeleted: Self = "credential_deleted"
+
+    /// Every event this version records (openapi.json lists the same).
+    public static let all: [Self] = [.credentialAccepted, .credentialFailure, .credentialDeleted]
 }
 
 /// `{data, nextCursor}`: a page of issued credentials, oldest first.

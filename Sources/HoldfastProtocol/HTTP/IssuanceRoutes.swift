@@ -15,7 +15,9 @@ public enum IssuanceRoutes {
         public static let nonce = RouteTemplate("/v1/openid4vci/nonce")
         /// `POST` — OpenID4VCI 1.0 §8.
         public static let credential = RouteTemplate("/v1/openid4vci/credential")
+        /// `POST` — OpenID4VCI 1.0 §11.
+        public static let notification = RouteTemplate("/v1/openid4vci/notification")
 
-        public static let all: [RouteTemplate] = [issuerMetadata, authorizationServerMetadata, token, nonce, credential]
+        public static let all: [RouteTemplate] = [issuerMetadata, authorizationServerMetadata, token, nonce, credential, notification]
     }
 }

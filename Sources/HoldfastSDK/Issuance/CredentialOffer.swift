@@ -51,6 +51,8 @@ struct IssuerMetadata: Sendable, Hashable {
     var credentialIssuer: String
     var credentialEndpoint: URL
     var nonceEndpoint: URL?
+    /// OpenID4VCI 1.0 §11: where the wallet says what became of each credential; nil when the issuer has none.
+    var notificationEndpoint: URL?
     var tokenEndpoint: URL
     /// The authorization server's issuer identifier: the audience of the client attestation PoP.
     var authorizationServer: String
@@ -152,7 +154,7 @@ struct OfferReader: Sendable {
             throw HoldfastError(.issuerMetadataInvalid, "the authorization server's metadata has no token_endpoint for its issuer")
         }
         return IssuerMetadata(credentialIssuer: issuer, credentialEndpoint: credentialEndpoint, nonceEndpoint: Self.url(root.nonceEndpoint),
-                              tokenEndpoint: tokenEndpoint, authorizationServer: authorizationServer.absoluteString,
+                              notificationEndpoint: Self.url(root.notificationEndpoint), tokenEndpoint: tokenEndpoint, authorizationServer: authorizationServer.absoluteString,
                               statusListAggregationEndpoint: Self.url(root.statusListAggregationEndpoint),
                               anonymousAccessSupported: asRoot.preAuthorizedGrantAnonymousAccessSupported ?? false,
                               issuerName: root.display?.first?.name, configurations: root.credentialConfigurationsSupported)

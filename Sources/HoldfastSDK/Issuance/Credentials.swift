@@ -5,6 +5,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 import MDoc
+import OpenID4VCI
 import X509
 
 /// Claiming, keeping and checking mDocs (README "Holder: credentials"): OpenID4VCI 1.0 with the pre-authorized
@@ -145,16 +146,39 @@ public actor Credentials {
         let alias = "holdfast.credential-key." + UUID().uuidString.lowercased()
         let publicKey: P256.Signing.PublicKey
         do { publicKey = try await seams.secureArea.createKey(alias: alias) } catch { throw HoldfastError.secureArea(error) }
+        var issued: OpenID4VCIClient.Issued?
         do {
             let signer = SecureAreaSigner(secureArea: seams.secureArea, alias: alias, publicKey: publicKey)
-            let bytes = try await client.credential(configurationId: offered.configurationId, session: session,
-                                                    signer: signer, clientId: clientId)
-            let stored = try await verifyNew(bytes, offered: offered, offer: offer, deviceKey: publicKey, alias: alias)
+            issued = try await client.credential(configurationId: offered.configurationId, session: session,
+                                                 signer: signer, clientId: clientId)
+            let stored = try await verifyNew(issued?.bytes ?? [], offered: offered, offer: offer, deviceKey: publicKey, alias: alias)
             try await store.save(stored)
-            return try metadata(of: stored, issuerSigned: try Self.decode(stored))
+            let claimed = try metadata(of: stored, issuerSigned: try Self.decode(stored))
+            _ = await notify(.credentialAccepted, issued, description: nil, client: client, session: session)
+            return claimed
         } catch {
             try? await seams.secureArea.deleteKey(alias: alias)
+            // README "Holder: credentials": the issuer learns that the credential it issued is not held, and revokes it.
+            if let undelivered = await notify(.credentialFailure, issued, description: "\(error.code.rawValue): \(error.message)",
+                                              client: client, session: session) {
+                throw HoldfastError(error.code, error.message + " (the issuer could not be told that the credential was refused: "
+                                    + undelivered.message + ")", httpStatus: error.httpStatus, problem: error.problem,
+                                    isPermanent: error.isPermanent)
+            }
             throw error
+        }
+    }
+
+    /// OpenID4VCI 1.0 §11, best effort: a notification that cannot be delivered changes nothing for the claim; its
+    /// error is returned for the caller to mention.
+    private func notify(_ event: NotificationEvent, _ issued: OpenID4VCIClient.Issued?, description: String?,
+                        client: OpenID4VCIClient, session: OpenID4VCIClient.Session) async -> HoldfastError? {
+        guard let notificationId = issued?.notificationId else { return nil }
+        do {
+            try await client.notify(event, notificationId: notificationId, description: description, session: session)
+            return nil
+        } catch {
+            return error
         }
     }
 

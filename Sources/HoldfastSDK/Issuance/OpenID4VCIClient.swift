@@ -41,10 +41,16 @@ struct OpenID4VCIClient: Sendable {
         return Session(accessToken: token.accessToken, dpopKey: dpopKey, tokenNonce: token.cNonce)
     }
 
-    /// One credential of `configurationId`, bound to `signer`'s key; the IssuerSigned bytes. A `use_dpop_nonce`
-    /// answer is retried with the nonce (`DPoPNonceRetry`), an `invalid_nonce` once with a fresh `c_nonce`.
+    /// An issued credential: the IssuerSigned bytes and the §8.3 `notification_id` the issuer gave it, if any.
+    struct Issued: Sendable {
+        let bytes: [UInt8]
+        let notificationId: String?
+    }
+
+    /// One credential of `configurationId`, bound to `signer`'s key. A `use_dpop_nonce` answer is retried with the
+    /// nonce (`DPoPNonceRetry`), an `invalid_nonce` once with a fresh `c_nonce`.
     func credential(configurationId: String, session: Session, signer: SecureAreaSigner,
-                    clientId: String?) async throws(HoldfastError) -> [UInt8] {
+                    clientId: String?) async throws(HoldfastError) -> Issued {
         var cNonce = try await freshNonce() ?? session.tokenNonce
         var dpopNonce: String?
         var retriedNonce = false
@@ -82,8 +88,31 @@ struct OpenID4VCIClient: Sendable {
                   let bytes = Base64URL.decode(first) ?? Data(base64Encoded: first).map({ [UInt8]($0) }) else {
                 throw HoldfastError(.invalidResponse, "the credential response has no credentials[0].credential")
             }
-            return bytes
+            return Issued(bytes: bytes, notificationId: answer.notificationId)
         }
+    }
+
+    /// §11: tells the issuer what became of the credential `notificationId` names, with the session's access token
+    /// and a DPoP proof (a `use_dpop_nonce` answer is retried with the nonce). Nothing is sent when the issuer has
+    /// no notification endpoint.
+    func notify(_ event: NotificationEvent, notificationId: String, description: String?,
+                session: Session) async throws(HoldfastError) {
+        guard let endpoint = metadata.notificationEndpoint else { return }
+        let body: Data
+        do {
+            body = try OpenID4VCIJSON.encode(NotificationRequest(
+                notificationId: notificationId, event: event, eventDescription: description.map { NotificationRequest.sanitizedDescription($0) }))
+        } catch {
+            throw HoldfastError(.invalidResponse, "cannot encode the notification")
+        }
+        let response = try await DPoPNonceRetry.send { (nonce: String?) async throws(HoldfastError) -> TransportResponse in
+            try await send(TransportRequest(method: "POST", url: endpoint, headers: [
+                "Content-Type": "application/json", "Accept": "application/json",
+                "Authorization": "DPoP " + session.accessToken,
+                HoldfastHeaders.dpop: try dpop("POST", endpoint, key: session.dpopKey, accessToken: session.accessToken, nonce: nonce),
+            ], body: body))
+        }
+        guard (200..<300).contains(response.status) else { throw Self.error(response, step: "notification") }
     }
 
     /// §7: a new `c_nonce` from the nonce endpoint, or nil when the issuer has none.

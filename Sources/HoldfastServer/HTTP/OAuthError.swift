@@ -10,7 +10,8 @@ import OpenID4VCI
 /// `invalid_grant`, `unsupported_grant_type`, `invalid_dpop_proof`); the credential endpoint RFC 6750 §3.1 /
 /// RFC 9449 §7.1 for its access token (401 with `WWW-Authenticate: DPoP`) and OpenID4VCI 1.0 §8.3.1.2 for the
 /// request (`invalid_credential_request`, `unknown_credential_configuration`, `invalid_proof`, `invalid_nonce`,
-/// `credential_request_denied`).
+/// `credential_request_denied`); the notification endpoint the same for its access token and §11.3 for the request
+/// (`invalid_notification_id`, `invalid_notification_request`).
 struct OAuthError: Error, Sendable, CustomStringConvertible {
     let status: HTTPResponse.Status
     let error: String
@@ -73,6 +74,16 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
 
     static func credentialRequestDenied(_ description: String) -> OAuthError {
         OAuthError(status: .badRequest, error: "credential_request_denied", errorDescription: description)
+    }
+
+    /// OpenID4VCI 1.0 §11.3: the `notification_id` names no credential issued with this access token.
+    static func invalidNotificationId(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_notification_id", errorDescription: description)
+    }
+
+    /// OpenID4VCI 1.0 §11.3: the notification request is malformed (a member missing, an unknown `event`).
+    static func invalidNotificationRequest(_ description: String) -> OAuthError {
+        OAuthError(status: .badRequest, error: "invalid_notification_request", errorDescription: description)
     }
 
     var response: Response {

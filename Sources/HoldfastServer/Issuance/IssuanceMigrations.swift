@@ -34,6 +34,14 @@ enum IssuanceMigrations {
             )
             """,
         ]),
+        Migration(version: 503, name: "record wallet notifications on issued credentials", sql: [
+            """
+            ALTER TABLE issued_credentials ADD COLUMN wallet_event TEXT
+                CHECK (wallet_event IN ('credential_accepted', 'credential_failure', 'credential_deleted'))
+            """,
+            "ALTER TABLE issued_credentials ADD COLUMN wallet_event_at BIGINT",
+            "ALTER TABLE issued_credentials ADD COLUMN wallet_event_description TEXT",
+        ]),
     ]
 
     private static func issuance(binary: String) -> [String] {

@@ -83,6 +83,9 @@ struct IssuanceStore: Sendable {
         let statusIndex: Int?
         let issuedAt: Int64
         let validUntil: Int64
+        var walletEvent: WalletNotificationEvent?
+        var walletEventAt: Int64?
+        var walletEventDescription: String?
     }
 
     /// Records an issued credential, in the issuance's transaction `db`.
@@ -128,6 +131,25 @@ struct IssuanceStore: Sendable {
             }
     }
 
+    /// The credential `id` issued for `offerID`, with its status and status list entry, read in the caller's
+    /// transaction; nil when no credential of that offer has that id.
+    func issuedStatus(id: String, offerID: String, on db: any SQLDatabase) async throws
+        -> (status: IssuedCredentialStatus, listID: String?, index: Int?)? {
+        guard let row = try await db.select().columns("status", "status_list_id", "status_idx").from("issued_credentials")
+            .where("id", .equal, id).where("offer_id", .equal, offerID).first() else { return nil }
+        return (IssuedCredentialStatus(rawValue: try row.decode(column: "status", as: String.self)),
+                try row.decode(column: "status_list_id", as: String?.self),
+                try row.decode(column: "status_idx", as: Int?.self))
+    }
+
+    /// Records the wallet's notification on the credential, in the caller's transaction.
+    func recordWalletEvent(id: String, event: WalletNotificationEvent, at: Int64, description: String?,
+                           on db: any SQLDatabase) async throws {
+        try await db.update("issued_credentials").set("wallet_event", to: event.rawValue).set("wallet_event_at", to: at)
+            .set("wallet_event_description", to: description.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
+            .where("id", .equal, id).run()
+    }
+
     /// Sets the status unless the credential is `final` already (so that a revocation racing a change stays final);
     /// false when it was.
     func setIssuedStatus(id: String, to status: IssuedCredentialStatus, unless final: IssuedCredentialStatus,
@@ -146,6 +168,9 @@ struct IssuanceStore: Sendable {
                   statusListID: try row.decode(column: "status_list_id", as: String?.self),
                   statusIndex: try row.decode(column: "status_idx", as: Int?.self),
                   issuedAt: try row.decode(column: "issued_at", as: Int64.self),
-                  validUntil: try row.decode(column: "valid_until", as: Int64.self))
+                  validUntil: try row.decode(column: "valid_until", as: Int64.self),
+                  walletEvent: try row.decode(column: "wallet_event", as: String?.self).map(WalletNotificationEvent.init(rawValue:)),
+                  walletEventAt: try row.decode(column: "wallet_event_at", as: Int64?.self),
+                  walletEventDescription: try row.decode(column: "wallet_event_description", as: String?.self))
     }
 }

@@ -57,7 +57,11 @@ struct IssuedCredentialService: Sendable {
         }
         return IssuedCredential(id: row.id, configurationId: row.configurationId, docType: row.docType, instanceId: row.instanceId,
                                 status: row.status, statusList: reference, issuedAt: Timestamp.date(row.issuedAt),
-                                validUntil: Timestamp.date(row.validUntil))
+                                validUntil: Timestamp.date(row.validUntil),
+                                walletNotification: row.walletEvent.map { event in
+                                    IssuedCredential.WalletNotification(event: event, at: Timestamp.date(row.walletEventAt ?? row.issuedAt),
+                                                                        description: row.walletEventDescription)
+                                })
     }
 }
 

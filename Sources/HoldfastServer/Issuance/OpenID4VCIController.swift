@@ -9,7 +9,8 @@ import OpenID4VCI
 /// attestation at the token endpoint and with its DPoP-bound access token at the credential endpoint:
 /// - `GET /.well-known/openid-credential-issuer` (OpenID4VCI 1.0 §12.2) and
 ///   `GET /.well-known/oauth-authorization-server` (RFC 8414), the only way the endpoints are found;
-/// - `POST /v1/oauth/token`, `POST /v1/openid4vci/nonce`, `POST /v1/openid4vci/credential`.
+/// - `POST /v1/oauth/token`, `POST /v1/openid4vci/nonce`, `POST /v1/openid4vci/credential`,
+///   `POST /v1/openid4vci/notification`.
 struct OpenID4VCIController: HoldfastController {
     static let attestationHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestation)!
     static let popHeader = HTTPField.Name(HoldfastHeaders.oauthClientAttestationPoP)!
@@ -60,6 +61,17 @@ struct OpenID4VCIController: HoldfastController {
                     return try JSONResponse.make(response, headers: JSONResponse.noStore)
                 }
             },
+            .public(.post, IssuanceRoutes.Template.notification) { request, context in
+                try await OAuthError.answering {
+                    var request = request
+                    let body = try await request.collectBody(upTo: context.maxUploadSize)
+                    try await service.notification(
+                        authorization: request.headers[values: .authorization],
+                        dpop: request.headers[values: Self.dpopHeader], body: Array(body.readableBytesView),
+                        now: clock.now())
+                    return Response(status: .noContent, headers: JSONResponse.noStore)
+                }
+            },
         ]
     }
 
@@ -92,6 +104,7 @@ struct OpenID4VCIController: HoldfastController {
         return CredentialIssuerMetadata(
             credentialIssuer: base, credentialEndpoint: base + IssuanceRoutes.Template.credential.template,
             nonceEndpoint: base + IssuanceRoutes.Template.nonce.template,
+            notificationEndpoint: base + IssuanceRoutes.Template.notification.template,
             statusListAggregationEndpoint: base + StatusListRoutes.Template.lists.template,
             display: [.init(name: issuerName)], credentialConfigurationsSupported: supported)
     }

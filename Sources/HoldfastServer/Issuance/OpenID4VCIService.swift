@@ -181,10 +181,7 @@ struct OpenID4VCIService: Sendable {
     /// the mDoc, in one transaction with its status list index and its record (replacing, revoked, the one an
     /// earlier request with the same token issued: ``supersede(offerID:on:)``).
     func credential(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws -> CredentialResponse {
-        guard authorization.count == 1, authorization[0].utf8.count > 5, authorization[0].prefix(5).lowercased() == "dpop ",
-              case let token = String(authorization[0].dropFirst(5)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
-            throw OAuthError.invalidToken("an Authorization: DPoP <access token> header is required")
-        }
+        let token = try Self.accessToken(authorization)
         let authorized = try await offers.authorize(accessToken: token, now: now)
         let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
                                    path: IssuanceRoutes.Template.credential.template, resource: true, now: now)
@@ -217,7 +214,7 @@ struct OpenID4VCIService: Sendable {
         try await consumeNonce(nonce, now: now)
         try await spend(proof, resource: true, now: now)
 
-        let issued = try await store.transaction { db -> [UInt8] in
+        let issued = try await store.transaction { db -> (id: String, bytes: [UInt8]) in
             guard let configuration = try await configurations.find(id: configurationID, on: db) else {
                 throw OAuthError.credentialRequestDenied("the credential configuration no longer exists")
             }
@@ -226,7 +223,59 @@ struct OpenID4VCIService: Sendable {
             return try await issue(configuration: configuration, claims: claims, deviceKey: deviceKey,
                                    authorized: authorized, on: db, now: now)
         }
-        return CredentialResponse(credentials: [.init(credential: .string(Base64URL.encode(issued)))])
+        // §8.3 `notification_id`: the credential's id, which the notification endpoint accepts only with this access token.
+        return CredentialResponse(credentials: [.init(credential: .string(Base64URL.encode(issued.bytes)))], notificationId: issued.id)
+    }
+
+    // MARK: notification endpoint
+
+    /// The longest `event_description` kept on the credential (the rest is cut).
+    static let maximumEventDescription = 500
+
+    /// OpenID4VCI 1.0 §11: the access token and its DPoP proof as at the credential endpoint, then the request
+    /// (§11.1) and its `notification_id`, which must name a credential issued with this token's offer (§11.3
+    /// `invalid_notification_id` otherwise — a credential of another offer is not told apart from an unknown one).
+    /// `credential_failure` and `credential_deleted` revoke the credential, record and status list entry (README
+    /// "Credentials": a credential no wallet holds is not left valid); every event is recorded on it.
+    func notification(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws {
+        let token = try Self.accessToken(authorization)
+        let authorized = try await offers.authorize(accessToken: token, now: now)
+        let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
+                                   path: IssuanceRoutes.Template.notification.template, resource: true, now: now)
+        let request: NotificationRequest
+        do {
+            request = try NotificationRequest.decode(Data(body))
+        } catch {
+            throw OAuthError.invalidNotificationRequest("\(error.reason); event is one of "
+                + NotificationEvent.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let description = request.eventDescription, !NotificationRequest.isValidDescription(description) {
+            throw OAuthError.invalidNotificationRequest("event_description holds only printable ASCII without \" and \\")
+        }
+        try await spend(proof, resource: true, now: now)
+        let id = request.notificationId
+        let event = WalletNotificationEvent(rawValue: request.event.rawValue)
+        let description = request.eventDescription.map { String($0.prefix(Self.maximumEventDescription)) }
+        let store = store, statusLists = statusLists
+        try await store.transaction { db in
+            guard IssuedCredentialService.isID(id), let row = try await store.issuedStatus(id: id, offerID: authorized.offerID, on: db) else {
+                throw OAuthError.invalidNotificationId("notification_id names no credential issued with this access token")
+            }
+            try await store.recordWalletEvent(id: id, event: event, at: Timestamp.milliseconds(now), description: description, on: db)
+            guard request.event != .credentialAccepted, row.status != .revoked,
+                  let listID = row.listID, let index = row.index, let invalid = IssuedCredentialStatus.revoked.tokenStatus else { return }
+            _ = try await store.setIssuedStatus(id: id, to: .revoked, unless: .revoked, on: db)
+            try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
+        }
+    }
+
+    /// The access token of an `Authorization: DPoP <token>` header (RFC 9449 §7.1), or `invalid_token`.
+    static func accessToken(_ authorization: [String]) throws -> String {
+        guard authorization.count == 1, authorization[0].utf8.count > 5, authorization[0].prefix(5).lowercased() == "dpop ",
+              case let token = String(authorization[0].dropFirst(5)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            throw OAuthError.invalidToken("an Authorization: DPoP <access token> header is required")
+        }
+        return token
     }
 
     /// README "Credentials": a repeated credential request with the same access token, while it lives, re-issues (the
@@ -247,7 +296,8 @@ struct OpenID4VCIService: Sendable {
     }
 
     private func issue(configuration: CredentialConfiguration, claims: [String: [String: JSONValue]], deviceKey: COSEKey,
-                       authorized: CredentialOfferService.Authorized, on db: any SQLDatabase, now: Date) async throws -> [UInt8] {
+                       authorized: CredentialOfferService.Authorized, on db: any SQLDatabase, now: Date) async throws
+        -> (id: String, bytes: [UInt8]) {
         let signed = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let days = configuration.validForDays ?? CredentialConfigurationService.defaultValidForDays
         let validUntil = signed.addingTimeInterval(TimeInterval(days) * 86_400)
@@ -271,7 +321,7 @@ struct OpenID4VCIService: Sendable {
             offerId: authorized.offerID, status: .valid, statusListID: reference?.listID,
             statusIndex: reference?.index, issuedAt: Timestamp.milliseconds(signed), validUntil: Timestamp.milliseconds(validUntil)),
             on: db)
-        return mdoc.encoded()
+        return (id, mdoc.encoded())
     }
 
     /// OpenID4VCI 1.0 Appendix F.1 (`jwt` proof type), each refusal `invalid_proof` naming the check, except the

@@ -45,8 +45,9 @@ struct DeviceClaim: AsyncParsableCommand {
     }
 
     /// `claim --yes`.
-    static func output(_ options: some DeviceSettings, uri: String, txCode: String?) async throws(HoldfastError) -> String {
-        let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
+    static func output(_ options: some DeviceSettings, uri: String, txCode: String?,
+                       transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> String {
+        let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false, transport: transport)
         let offer = try await holder.retrieveCredentialOffer(uri: uri)
         return DeviceCredentialOutput.json(try await holder.claimCredentials(offer: offer, transactionCode: txCode))
     }

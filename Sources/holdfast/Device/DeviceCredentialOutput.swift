@@ -12,8 +12,10 @@ enum DeviceCredentialOutput {
     /// work's pass runs once before the command (README "Holder: automatic tethering": it registers the device when it
     /// is not registered and renews a license that is due), and the offline limit applies. Without them the holder is
     /// initialized without a platform configuration (README "Holder: tethering is optional").
-    static func holder(_ options: some DeviceSettings, needsTethering: Bool) async throws(HoldfastError) -> MobileCredentialHolder {
+    static func holder(_ options: some DeviceSettings, needsTethering: Bool,
+                       transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> MobileCredentialHolder {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
+        if let transport { seams.transport = transport }
         let scheduler = ManualTetheringScheduler()
         seams.tetheringScheduler = scheduler
         let holder = MobileCredentialHolder(seams: seams)

@@ -115,7 +115,13 @@ struct DevicePresent: AsyncParsableCommand {
             "\(match.request.docType): " + match.request.namespaces.flatMap { space, elements in elements.keys.sorted().map { "\(space)/\($0)" } }
                 .sorted().joined(separator: ", ")
         }.joined(separator: "; ")
-        let summary = "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue)) asks for \(asked)"
+        var summary = "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue)) asks for \(asked)"
+        // README "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
+        let unknown = session.matchedCredentials.flatMap(\.unknownStatus).filter(chosen.contains).sorted()
+        if !unknown.isEmpty {
+            summary += "\nwarning: the status of \(unknown.joined(separator: ", ")) is unknown (not checked online recently; "
+                + "it may be revoked) — `holdfast device credentials refresh-status` checks it now"
+        }
         guard confirm(summary) else { return try await declined() }
         report.redirectUri = try await session.sendResponse(credentialIds: chosen, autoRedirect: false)
         report.sent = chosen
