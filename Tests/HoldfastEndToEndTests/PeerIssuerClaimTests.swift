@@ -7,19 +7,21 @@ import Testing
 import TestSupport
 
 /// An OpenID4VCI issuer we did not write (README "Holder: credentials"): the `openid4vci` library of
-/// `shared/peers/` checks the offer, the metadata, the token and credential requests and the wallet's key proof,
-/// and its `mso_mdoc` adapter issues the mDoc, under an IACA made by `peer_pki.py`. The HTTP around them is a
+/// `shared/peers/` checks the offer, the metadata, the token, credential and notification requests and the wallet's
+/// key proof, and its `mso_mdoc` adapter issues the mDoc, under an IACA made by `peer_pki.py`. The HTTP around them is a
 /// scripted transport (glue); the wallet is the real SDK, tethered to a real tenant for its wallet attestation.
 actor PeerIssuer {
     static let base = "https://peer-issuer.test"
     static let docType = "org.iso.18013.5.1.mDL"
     let pki: URL
     private(set) var checks: [String: Bool] = [:]
+    /// The notification requests as the library read them.
+    private(set) var notifications: [[String: String]] = []
     private var nonces = 0
 
     init(pki: URL) { self.pki = pki }
 
-    static let metadata = #"{"credential_issuer":"https://peer-issuer.test","credential_endpoint":"https://peer-issuer.test/credential","nonce_endpoint":"https://peer-issuer.test/nonce","display":[{"name":"Peer issuer"}],"credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"org.iso.18013.5.1.mDL","cryptographic_binding_methods_supported":["cose_key"],"credential_signing_alg_values_supported":["ES256"],"proof_types_supported":{"jwt":{"proof_signing_alg_values_supported":["ES256"]}},"credential_metadata":{"display":[{"name":"Peer licence"}],"claims":[{"path":["org.iso.18013.5.1","family_name"]},{"path":["org.iso.18013.5.1","birth_date"]}]}}}}"#
+    static let metadata = #"{"credential_issuer":"https://peer-issuer.test","credential_endpoint":"https://peer-issuer.test/credential","nonce_endpoint":"https://peer-issuer.test/nonce","notification_endpoint":"https://peer-issuer.test/notification","display":[{"name":"Peer issuer"}],"credential_configurations_supported":{"mdl":{"format":"mso_mdoc","doctype":"org.iso.18013.5.1.mDL","cryptographic_binding_methods_supported":["cose_key"],"credential_signing_alg_values_supported":["ES256"],"proof_types_supported":{"jwt":{"proof_signing_alg_values_supported":["ES256"]}},"credential_metadata":{"display":[{"name":"Peer licence"}],"claims":[{"path":["org.iso.18013.5.1","family_name"]},{"path":["org.iso.18013.5.1","birth_date"]}]}}}}"#
     static let authorizationServer = #"{"issuer":"https://peer-issuer.test","token_endpoint":"https://peer-issuer.test/token","grant_types_supported":["urn:ietf:params:oauth:grant-type:pre-authorized_code"]}"#
     static let offer = #"{"credential_issuer":"https://peer-issuer.test","credential_configuration_ids":["mdl"],"grants":{"urn:ietf:params:oauth:grant-type:pre-authorized_code":{"pre-authorized_code":"peer-code-1"}}}"#
 
@@ -56,7 +58,16 @@ actor PeerIssuer {
             ])
             checks["issued by openid4vci's mso_mdoc adapter"] = issued.accepted
             guard let hex = try issued.object()["issuer_signed_hex"] as? String else { return Self.error("server_error") }
-            return Self.json(#"{"credentials":[{"credential":"\#(Base64URL.encode(Self.bytes(hex: hex)))"}]}"#)
+            return Self.json(#"{"credentials":[{"credential":"\#(Base64URL.encode(Self.bytes(hex: hex)))"}],"notification_id":"peer-notification-\#(nonces)"}"#)
+        case ("POST", "/notification"):
+            // OpenID4VCI 1.0 §11.1, read by the library's own model (Tests/Peers/oid4vci_notification.py).
+            let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+            let read = try await Peer.run(script: Peer.projectScriptsDirectory.appendingPathComponent("oid4vci_notification.py"),
+                                          ["validate", body])
+            checks["notification request"] = read.accepted
+            notifications.append(((try? read.object()["request"]) as? [String: Any])?.compactMapValues { $0 as? String } ?? [:])
+            guard read.accepted else { return Self.error("invalid_notification_request") }
+            return TransportResponse(status: 204)
         default:
             return TransportResponse(status: 404)
         }
@@ -130,7 +141,9 @@ struct PeerIssuerClaimTests {
             let claimed = try await holder.claimCredentials(offer: offer)
             let checks = await issuer.checks
             #expect(checks == ["token request": true, "credential request": true, "key proof": true,
-                               "issued by openid4vci's mso_mdoc adapter": true], "\(checks)")
+                               "issued by openid4vci's mso_mdoc adapter": true, "notification request": true], "\(checks)")
+            // The wallet told the issuer that it stored the credential the response named (OpenID4VCI 1.0 §11).
+            #expect(await issuer.notifications == [["notification_id": "peer-notification-1", "event": "credential_accepted"]])
             let credential = try await holder.getCredential(credentialId: try #require(claimed.first).id)
             #expect(credential.verificationResult == .success, "\(credential.verificationResult)")
             #expect(credential.claims["org.iso.18013.5.1"]?["family_name"] == .string("Doe"))

@@ -9,6 +9,7 @@ import JOSE
 import OpenID4VCI
 import StatusList
 import Testing
+import TestSupport
 
 /// The notification endpoint (OpenID4VCI 1.0 §11; README "Credentials"): the wallet says what became of a credential
 /// it was issued; one it refused or deleted is revoked, record and status list entry, and every event is recorded.
@@ -106,6 +107,26 @@ import Testing
             #expect(try await Self.notify(kit, other, body: Self.body(other.notificationId, "credential_deleted")).status == .noContent)
             let deleted = try await Self.credential(kit, other.notificationId)
             #expect(deleted.status == .revoked && deleted.walletNotification?.event == .credentialDeleted)
+        }
+    }
+
+    /// The `openid4vci` package (shared/peers) writes notification requests the tenant takes.
+    @Test(.enabled(if: Peer.isAvailable, Peer.unavailableReason))
+    func theOpenID4VCILibrarysNotificationsAreTaken() async throws {
+        try await ServerTestKit.run(.sqlite) { kit in
+            let issued = try await Self.issue(kit)
+            let script = Peer.projectScriptsDirectory.appendingPathComponent("oid4vci_notification.py")
+            for (event, description, status) in [("credential_accepted", nil, IssuedCredentialStatus.valid),
+                                                 ("credential_failure", "the credential did not verify", .revoked)] {
+                let made = try await Peer.run(script: script, ["make", issued.notificationId, event] + (description.map { [$0] } ?? []))
+                #expect(made.accepted, "\(made.stdout) \(made.stderr)")
+                let body = try #require(try made.object()["body"] as? String)
+                let response = try await Self.notify(kit, issued, body: body)
+                #expect(response.status == .noContent, "\(body): \(response.text)")
+                let credential = try await Self.credential(kit, issued.notificationId)
+                #expect(credential.status == status && credential.walletNotification?.event.rawValue == event)
+                #expect(credential.walletNotification?.description == description)
+            }
         }
     }
 

@@ -50,12 +50,20 @@ public enum Peer {
     /// At most two peers run at a time (`slots`): each is a second of CPU, and dozens started at once by parallel
     /// tests starved the suite's timing-sensitive tests of both cores for many seconds.
     public static func run(_ script: String, _ arguments: [String]) async throws -> Result {
+        try await run(script: scriptsDirectory.appendingPathComponent(script), arguments)
+    }
+
+    /// This project's own oracle scripts (`Tests/Peers/`): small wrappers, in the peers' shape, around a peer
+    /// library's code for what `shared/peers/` has no command for.
+    public static let projectScriptsDirectory: URL = TestEnvironment.packageRoot.appendingPathComponent("Tests/Peers")
+
+    /// Runs the script at `script` with the peers' interpreter, as `run(_:_:)` does.
+    public static func run(script: URL, _ arguments: [String]) async throws -> Result {
         guard let python else { throw TestSupportError("peers unavailable") }
         await slots.acquire()
         let finished: (status: Int32, output: Data, error: Data)
         do {
-            finished = try await ChildProcess.run(
-                executable: python.path, arguments: [scriptsDirectory.appendingPathComponent(script).path] + arguments)
+            finished = try await ChildProcess.run(executable: python.path, arguments: [script.path] + arguments)
             await slots.release()
         } catch {
             await slots.release()
