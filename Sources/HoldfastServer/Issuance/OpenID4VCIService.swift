@@ -181,10 +181,8 @@ struct OpenID4VCIService: Sendable {
     /// the mDoc, in one transaction with its status list index and its record (replacing, revoked, the one an
     /// earlier request with the same token issued: ``supersede(offerID:on:)``).
     func credential(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws -> CredentialResponse {
-        let token = try Self.accessToken(authorization)
-        let authorized = try await offers.authorize(accessToken: token, now: now)
-        let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
-                                   path: IssuanceRoutes.Template.credential.template, resource: true, now: now)
+        let (authorized, proof) = try await authorizeResource(authorization: authorization, dpop: dpop,
+                                                              path: IssuanceRoutes.Template.credential, now: now)
 
         let request: CredentialRequest
         do {
@@ -238,10 +236,8 @@ struct OpenID4VCIService: Sendable {
     /// `credential_failure` and `credential_deleted` revoke the credential, record and status list entry (README
     /// "Credentials": a credential no wallet holds is not left valid); every event is recorded on it.
     func notification(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws {
-        let token = try Self.accessToken(authorization)
-        let authorized = try await offers.authorize(accessToken: token, now: now)
-        let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
-                                   path: IssuanceRoutes.Template.notification.template, resource: true, now: now)
+        let (authorized, proof) = try await authorizeResource(authorization: authorization, dpop: dpop,
+                                                              path: IssuanceRoutes.Template.notification, now: now)
         let request: NotificationRequest
         do {
             request = try NotificationRequest.decode(Data(body))
@@ -256,26 +252,36 @@ struct OpenID4VCIService: Sendable {
         let id = request.notificationId
         let event = WalletNotificationEvent(rawValue: request.event.rawValue)
         let description = request.eventDescription.map { String($0.prefix(Self.maximumEventDescription)) }
-        let store = store, statusLists = statusLists
         try await store.transaction { db in
             guard IssuedCredentialService.isID(id), let row = try await store.issuedStatus(id: id, offerID: authorized.offerID, on: db) else {
                 throw OAuthError.invalidNotificationId("notification_id names no credential issued with this access token")
             }
             try await store.recordWalletEvent(id: id, event: event, at: Timestamp.milliseconds(now), description: description, on: db)
-            guard request.event != .credentialAccepted, row.status != .revoked,
-                  let listID = row.listID, let index = row.index, let invalid = IssuedCredentialStatus.revoked.tokenStatus else { return }
-            _ = try await store.setIssuedStatus(id: id, to: .revoked, unless: .revoked, on: db)
-            try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
+            guard request.event != .credentialAccepted, row.status != .revoked, let listID = row.listID, let index = row.index else { return }
+            try await revoke(id: id, listID: listID, index: index, on: db)
         }
     }
 
-    /// The access token of an `Authorization: DPoP <token>` header (RFC 9449 §7.1), or `invalid_token`.
-    static func accessToken(_ authorization: [String]) throws -> String {
+    /// The credential and notification endpoints' authentication (RFC 9449 §7.1): an `Authorization: DPoP <token>`
+    /// header with a live access token (`invalid_token` otherwise) and a DPoP proof of the token's key for `path`
+    /// with its `ath` (`invalid_dpop_proof`). The proof's `jti` is spent by the caller once the request is read.
+    private func authorizeResource(authorization: [String], dpop: [String], path: RouteTemplate,
+                                   now: Date) async throws -> (CredentialOfferService.Authorized, DPoPVerifiedProof) {
         guard authorization.count == 1, authorization[0].utf8.count > 5, authorization[0].prefix(5).lowercased() == "dpop ",
               case let token = String(authorization[0].dropFirst(5)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
             throw OAuthError.invalidToken("an Authorization: DPoP <access token> header is required")
         }
-        return token
+        let authorized = try await offers.authorize(accessToken: token, now: now)
+        let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
+                                   path: path.template, resource: true, now: now)
+        return (authorized, proof)
+    }
+
+    /// Revokes an issued credential, its record (unless revoked already) and its status list entry, in `db`.
+    private func revoke(id: String, listID: String, index: Int, on db: any SQLDatabase) async throws {
+        guard let invalid = IssuedCredentialStatus.revoked.tokenStatus else { return }
+        _ = try await store.setIssuedStatus(id: id, to: .revoked, unless: .revoked, on: db)
+        try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
     }
 
     /// README "Credentials": a repeated credential request with the same access token, while it lives, re-issues (the
@@ -289,9 +295,8 @@ struct OpenID4VCIService: Sendable {
             throw OAuthError.invalidToken("the access token was already used for its credential, which cannot be revoked")
         }
         for credential in earlier {
-            guard let listID = credential.listID, let index = credential.index, let invalid = IssuedCredentialStatus.revoked.tokenStatus else { continue }
-            _ = try await store.setIssuedStatus(id: credential.id, to: .revoked, unless: .revoked, on: db)
-            try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
+            guard let listID = credential.listID, let index = credential.index else { continue }
+            try await revoke(id: credential.id, listID: listID, index: index, on: db)
         }
     }
 
