@@ -166,7 +166,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], path: "Tests/TestSupport"),
         .target(name: "ServerTestSupport", dependencies: [
-            "HoldfastServer",
+            "HoldfastServer", "Plumbing",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SQLKit", package: "sql-kit"),
         ], path: "Tests/ServerTestSupport"),

@@ -1,4 +1,5 @@
 import Foundation
+import Plumbing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -130,13 +131,39 @@ public final class RawConnection: @unchecked Sendable {
         return text.utf8.distance(from: headEnd.upperBound.samePosition(in: text.utf8)!, to: text.utf8.endIndex) >= length
     }
 
-    /// A port on 127.0.0.1 that was free a moment ago.
+    /// A port on 127.0.0.1 that was free a moment ago, for a server a test starts. Drawn at random below the
+    /// kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`) — where no outgoing connection of the
+    /// test run is given it between this probe and the server's bind, as one was in CI — and never the same twice
+    /// in one test process. The kernel's choice when no such port is found.
     public static func freePort() throws -> Int {
+        let candidates = 20_000..<max(20_001, min(lowestEphemeralPort(), 32_768))
+        for _ in 0..<100 {
+            let port = Int.random(in: candidates)
+            guard handedOut.withLock({ $0.insert(port).inserted }), try bindProbe(port: port) != nil else { continue }
+            return port
+        }
+        guard let port = try bindProbe(port: 0) else { throw Failure(description: "no free port: errno \(errno)") }
+        return port
+    }
+
+    /// The ports `freePort` handed out in this process.
+    private static let handedOut = Locked<Set<Int>>([])
+
+    /// The first port of the kernel's ephemeral range (32768 when it cannot be read).
+    static func lowestEphemeralPort() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
+              let first = text.split(whereSeparator: \.isWhitespace).first.flatMap({ Int($0) }) else { return 32_768 }
+        return first
+    }
+
+    /// Binds a socket to 127.0.0.1:`port` (0: the kernel chooses) and closes it; the port bound, or nil when it was taken.
+    private static func bindProbe(port: Int) throws -> Int? {
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { throw Failure(description: "no socket: errno \(errno)") }
         defer { Glibc.close(probe) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
@@ -145,7 +172,6 @@ public final class RawConnection: @unchecked Sendable {
                 return getsockname(probe, pointer, &length)
             }
         }
-        guard bound == 0 else { throw Failure(description: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound == 0 ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }
