@@ -489,6 +489,36 @@ import Testing
         }
     }
 
+    /// README "SCA wallet (device)": PIN or biometry, interchangeably — a key for each, set at the first connect; the
+    /// tenant checks each proof with the key its pattern names, and the bank's verification says which was used.
+    @Test(arguments: EndToEndBackend.available)
+    func aPinOrBiometricWalletSignsWithEitherFactor(_ backend: EndToEndBackend) async throws {
+        try await backend.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            try await Self.putPolicies(tenant)
+            let prompts = ScriptedUserVerification(answers: [.verified, .refused(.failed("not recognised"))])
+            let device = try await Self.device(tenant, applicationId: applicationId, userVerification: prompts)
+            let created = try await Self.createWallet(tenant, applicationId: applicationId, protection: .pinOrBiometric)
+            guard case .provisioningSuccess = await device.manager.provisioning.provision(activationCode: created.activationCode) else {
+                throw Failure("provisioning failed")
+            }
+            guard case .connectionSuccess(let wallet) = await device.manager.connect(newCredentials: .pin(Self.pin)) else { throw Failure("connect") }
+            let byFace = try #require(await wallet.sign(try await Self.beneficiarySignature(device.manager, pattern: .biometry)).result())
+            let byPIN = try #require(await wallet.sign(try await Self.beneficiarySignature(device.manager, pattern: .pin),
+                                                       credentials: .pin(Self.pin)).result())
+            let faceVerdict = try await Self.verify(tenant, proof: byFace)
+            let pinVerdict = try await Self.verify(tenant, proof: byPIN)
+            #expect(faceVerdict.valid && faceVerdict.pattern == .biometry, "\(faceVerdict)")
+            #expect(pinVerdict.valid && pinVerdict.pattern == .pin, "\(pinVerdict)")
+            // A failed biometric check signs nothing; a wrong PIN is the tenant's to count.
+            let refused = await wallet.sign(try await Self.beneficiarySignature(device.manager, pattern: .biometry))
+            #expect(refused.failureCode == .userVerificationFailed)
+            #expect(await wallet.sign(try await Self.beneficiarySignature(device.manager, pattern: .pin), credentials: .pin(Self.otherPin))
+                .failureCode == .wrongCredentials)
+            #expect(await prompts.prompts.count == 2)
+        }
+    }
+
     @Test func eligibilityDeniesRecordsAndAnnouncesSunsets() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)
@@ -705,5 +735,58 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
             #expect(!server.output.contains(pin), "the server logged \(pin)")
             #expect(!printed.contains(pin), "a command printed \(pin)")
         }
+    }
+
+    /// `--biometry` (README "The `holdfast` command"): the simulated person's matching face or finger, for a wallet
+    /// protected by biometry or by PIN or biometry; the proof's pattern says which factor signed.
+    @Test func biometryFromTheCommandLine() async throws {
+        let port = try RawConnection.freePort()
+        let server = try ServeProcessTests.Server(port: port, environment: ["HOLDFAST_RATE_LIMIT_PER_SEC": "1000", "HOLDFAST_RATE_LIMIT_BURST": "1000"])
+        defer { server.process.terminate() }
+        #expect(try await server.waitFor("listening on"))
+        let baseURL = "http://127.0.0.1:\(port)"
+        let tenant = EndToEndTenant(baseURL: baseURL, admin: AdminClient(baseURL: baseURL, adminKey: try #require(server.bootstrapKey)),
+                                    scratch: server.data.appendingPathComponent("devices"))
+        let applicationId = try #require(try await tenant.createIOSApplication().id)
+        try await SCAWalletEndToEndTests.putPolicies(tenant)
+        let body = #"{"name":"Alex Martin","iban":"FR7630001007941234567890185","accessTag":"t-9"}"#
+        func sca(_ state: String, _ arguments: [String]) async throws -> (status: Int32, report: Report?, output: String, error: String) {
+            let run = try await ServeProcessTests.run(["device", "--state", tenant.scratch.appendingPathComponent(state).path, "--tenant",
+                                                       tenant.baseURL, "--application", applicationId, "sca"] + arguments)
+            return (run.status, try? JSONDecoder().decode(Report.self, from: Data(run.output.utf8)), run.output, run.error)
+        }
+        func signAndVerify(_ state: String, _ credentials: [String]) async throws -> SCAProofVerification? {
+            let signed = try await sca(state, ["sign"] + credentials + ["--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                                                       "--body", body, "--message", "Add Alex Martin"])
+            guard signed.status == 0 else {
+                Issue.record("sign \(credentials): \(signed.error)")
+                return nil
+            }
+            return try await SCAWalletEndToEndTests.verify(tenant, proof: signed.output.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                           body: try JSONValue(json: Array(body.utf8)))
+        }
+
+        // PIN or biometry: the PIN is set at provisioning (the biometry key with it); either signs.
+        let either = try await SCAWalletEndToEndTests.createWallet(tenant, applicationId: applicationId, protection: .pinOrBiometric)
+        let provisioned = try await sca("either", ["provision", "--activation-code", either.activationCode, "--pin", "246810"])
+        #expect(provisioned.report?.outcome == "connectionSuccess", "\(provisioned.error)")
+        let byFace = try await signAndVerify("either", ["--biometry"])
+        #expect(byFace?.valid == true && byFace?.pattern == .biometry, "\(String(describing: byFace))")
+        let byPIN = try await signAndVerify("either", ["--pin", "246810"])
+        #expect(byPIN?.valid == true && byPIN?.pattern == .pin, "\(String(describing: byPIN))")
+        let both = try await sca("either", ["sign", "--pin", "246810", "--biometry", "--method", "POST", "--url",
+                                            SCAWalletEndToEndTests.beneficiaryURL, "--body", body, "--message", "m"])
+        #expect(both.status == 65 && both.output.isEmpty && both.error.contains("VALIDATION_FAILED"), "\(both.error)")
+
+        // Biometry only: set with --biometry at provisioning; a PIN has nothing to sign with.
+        let face = try await SCAWalletEndToEndTests.createWallet(tenant, applicationId: applicationId, protection: .biometric)
+        let faceProvisioned = try await sca("face", ["provision", "--activation-code", face.activationCode, "--biometry"])
+        #expect(faceProvisioned.report?.outcome == "connectionSuccess" && faceProvisioned.report?.wallet?.credentialsSet == true,
+                "\(faceProvisioned.output) \(faceProvisioned.error)")
+        let faceProof = try await signAndVerify("face", ["--biometry"])
+        #expect(faceProof?.valid == true && faceProof?.pattern == .biometry, "\(String(describing: faceProof))")
+        let pinOnFace = try await sca("face", ["sign", "--pin", "246810", "--method", "POST", "--url", SCAWalletEndToEndTests.beneficiaryURL,
+                                               "--body", body, "--message", "m"])
+        #expect(pinOnFace.status != 0 && pinOnFace.output.isEmpty && pinOnFace.error.contains("PATTERN_UNAVAILABLE"), "\(pinOnFace.error)")
     }
 }

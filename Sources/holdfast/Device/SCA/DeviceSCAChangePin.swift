@@ -18,7 +18,7 @@ extension DeviceSCA {
                 try WalletCredentials.pin(pin).validate()
                 try WalletCredentials.pin(newPin).validate()
                 let manager = try DeviceSCA.manager(options, sca)
-                _ = try await DeviceSCA.connected(manager, pin: pin)
+                _ = try await DeviceSCA.connected(manager, credentials: .pin(pin))
                 try await manager.changeCredentials(current: .pin(pin), new: .pin(newPin))
                 return DeviceCredentialOutput.json(Report(outcome: "credentialsChanged", wallet: try await manager.status()))
             }

@@ -14,8 +14,9 @@ struct DeviceSCA: AsyncParsableCommand {
         abstract: "The SCA wallet: provision, connect, sign operations, change the PIN, read the tenant's events.",
         discussion: """
             The wallet key is registered with an assertion (Linux has no platform attestation), so the holder \
-            application must not require attestation. status needs no network. Biometry has no prompt here: wallets \
-            protected by a PIN or by nothing work from the command line.
+            application must not require attestation. status needs no network. The simulated device has no \
+            biometric sensor: --biometry stands for a face or finger that matches (provision, connect and sign of a \
+            wallet protected by biometry, or by PIN or biometry); without it no biometric check passes.
             """,
         subcommands: [Eligibility.self, Provision.self, Connect.self, Sign.self, ChangePin.self, Logout.self, Status.self, Events.self])
 
@@ -31,21 +32,35 @@ struct DeviceSCA: AsyncParsableCommand {
         var integritySignals: [String] = []
     }
 
-    static func manager(_ options: some DeviceSettings, _ sca: SCAOptions) throws(HoldfastError) -> WalletManager {
+    /// `--biometry`, for the commands that give credentials (provision, connect, sign).
+    struct BiometryOption: ParsableArguments {
+        @Flag(name: .customLong("biometry"),
+              help: "The simulated person passes the biometric check (no sensor here: the flag stands for a matching face or finger).")
+        var biometry = false
+    }
+
+    static func manager(_ options: some DeviceSettings, _ sca: SCAOptions, biometry: Bool = false) throws(HoldfastError) -> WalletManager {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
+        // README "The `holdfast` command": --biometry answers the one biometric prompt a command makes.
+        seams.userVerification = ScriptedUserVerification(answers: biometry ? [.verified] : [])
         if let model = sca.model { seams.deviceInfo.deviceModel = model }
         seams.deviceIntegrity = ScriptedDeviceIntegrity(signals: sca.integritySignals)
         return try WalletManager(seams: seams, configuration: WalletConfiguration(platform: options.platformConfiguration, appVersion: sca.appVersion))
     }
 
-    /// Connects with `pin` as the current credentials (after a logout) or the new ones (after provisioning or a
+    /// The credentials a command gives: the PIN, or else the (simulated) biometry.
+    static func credentials(pin: String?, biometry: Bool) -> WalletCredentials? {
+        pin.map(WalletCredentials.pin) ?? (biometry ? .biometry : nil)
+    }
+
+    /// Connects with `credentials` as the current ones (after a logout) or the new ones (after provisioning or a
     /// reset); anything but a connection is an error here.
-    static func connected(_ manager: WalletManager, pin: String?) async throws(HoldfastError) -> Wallet {
-        let credentials = pin.map(WalletCredentials.pin)
+    static func connected(_ manager: WalletManager, credentials: WalletCredentials?) async throws(HoldfastError) -> Wallet {
         switch await manager.connect(currentCredentials: credentials, newCredentials: credentials) {
         case .connectionSuccess(let wallet): return wallet
         case .provisioningRequired: throw HoldfastError(.walletNotProvisioned, "no wallet here: run sca provision first")
-        case .credentialsRequired(let kind): throw HoldfastError(.credentialsRequired, "the wallet needs the \(kind.rawValue) PIN: give --pin")
+        case .credentialsRequired(let kind):
+            throw HoldfastError(.credentialsRequired, "the wallet needs its \(kind.rawValue) credentials: give --pin (or --biometry for a biometric wallet)")
         case .connectionError(let error): throw error
         }
     }

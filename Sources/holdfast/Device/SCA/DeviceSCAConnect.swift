@@ -1,19 +1,20 @@
 import ArgumentParser
 import HoldfastSDK
 
-/// `holdfast device … sca connect [--pin P]`: a connection and its outcome.
+/// `holdfast device … sca connect [--pin P | --biometry]`: a connection and its outcome.
 extension DeviceSCA {
     struct Connect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Connect: read the tenant's events, and give the PIN when the wallet asks for one.")
         @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
+        @OptionGroup var biometryOption: BiometryOption
         @Option(help: "The PIN: the current one after a logout, a new one after provisioning or a reset.")
         var pin: String?
         func run() async throws {
             try await DeviceCredentialOutput.run("sca connect") { () async throws(HoldfastError) in
-                let manager = try DeviceSCA.manager(options, sca)
-                let credentials = pin.map(WalletCredentials.pin)
+                let manager = try DeviceSCA.manager(options, sca, biometry: biometryOption.biometry)
+                let credentials = DeviceSCA.credentials(pin: pin, biometry: biometryOption.biometry)
                 var report = Report()
                 switch await manager.connect(currentCredentials: credentials, newCredentials: credentials) {
                 case .connectionSuccess: report.outcome = "connectionSuccess"

@@ -12,7 +12,8 @@ extension DeviceSCA {
             abstract: "Sign an operation (the tenant's signing policy picks its fields); prints the compact JWS alone.")
         @OptionGroup var options: TetheredDeviceOptions
         @OptionGroup var sca: SCAOptions
-        @Option(help: "The PIN (the proof's pattern is then pin; without it, none).")
+        @OptionGroup var biometryOption: BiometryOption
+        @Option(help: "The PIN (the proof's pattern is then pin; with --biometry, biometry; with neither, none).")
         var pin: String?
         @Option(help: "The operation's HTTP method.")
         var method: String
@@ -32,10 +33,12 @@ extension DeviceSCA {
                 guard URL(string: url)?.scheme != nil else { throw HoldfastError(.validationFailed, "--url: not a URL: \(url)") }
                 let body = try Self.json(self.body, option: "--body")
                 let inputData = try Self.json(signatureInputData, option: "--signature-input-data") ?? .null
-                let manager = try DeviceSCA.manager(options, sca)
-                let wallet = try await DeviceSCA.connected(manager, pin: pin)
+                let manager = try DeviceSCA.manager(options, sca, biometry: biometryOption.biometry)
+                if pin != nil, biometryOption.biometry { throw HoldfastError(.validationFailed, "give --pin or --biometry, not both: a proof has one pattern") }
+                let wallet = try await DeviceSCA.connected(manager, credentials: pin.map(WalletCredentials.pin))
                 let payload = try await manager.payload(method: method.uppercased(), url: url, body: body)
-                let signature = CustomerAuthenticatedSignature(patternName: pin == nil ? .none : .pin, message: message, signatureType: .localJws,
+                let pattern: SCAPattern = pin != nil ? .pin : biometryOption.biometry ? .biometry : .none
+                let signature = CustomerAuthenticatedSignature(patternName: pattern, message: message, signatureType: .localJws,
                                                                signatureInputData: inputData, payload: payload)
                 switch await wallet.sign(signature, credentials: pin.map(WalletCredentials.pin)) {
                 case .success(let proof): print(proof.result())
