@@ -519,6 +519,37 @@ import Testing
         }
     }
 
+    /// README "SCA wallet (device)": `disconnect()` ends the handle and keeps the wallet; `clean()` also drops the
+    /// cached policies, which the next signature fetches from the tenant again.
+    @Test func disconnectAndCleanEndTheHandleAndKeepTheWallet() async throws {
+        try await EndToEndBackend.sqlite.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await Self.device(tenant, applicationId: applicationId)
+            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let policyFetches = { device.recorder.everything.components(separatedBy: "GET " + tenant.baseURL + SCARoutes.Template.policies.template).count - 1 }
+            #expect(await wallet.sign(try await Self.beneficiarySignature(device.manager), credentials: .pin(Self.pin)).result() != nil)
+            let fetchedBefore = policyFetches()
+            #expect(fetchedBefore >= 1)
+
+            await device.manager.disconnect()
+            #expect(await wallet.sign(try await Self.beneficiarySignature(device.manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+            #expect(try await device.manager.state() == .ready)
+            guard case .connectionSuccess(let again) = await device.manager.connect() else { throw Failure("connect after disconnect") }
+            let proof = try #require(await again.sign(try await Self.beneficiarySignature(device.manager), credentials: .pin(Self.pin)).result())
+            #expect(try await Self.verify(tenant, proof: proof).valid)
+            #expect(policyFetches() == fetchedBefore, "disconnect() kept the cached policies")
+
+            await device.manager.clean()
+            #expect(await again.sign(try await Self.beneficiarySignature(device.manager), credentials: .pin(Self.pin)).failureCode == .walletDisconnected)
+            guard case .connectionSuccess(let third) = await device.manager.connect() else { throw Failure("connect after clean") }
+            let afterClean = try #require(await third.sign(try await Self.beneficiarySignature(device.manager), credentials: .pin(Self.pin)).result())
+            #expect(try await Self.verify(tenant, proof: afterClean).valid)
+            #expect(policyFetches() == fetchedBefore + 1, "clean() dropped the cached policies")
+            let status = try await device.manager.status()
+            #expect(status.state == .ready && status.credentialsSet == true)
+        }
+    }
+
     @Test func eligibilityDeniesRecordsAndAnnouncesSunsets() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
             let applicationId = try #require(try await tenant.createIOSApplication().id)

@@ -244,4 +244,31 @@ import Testing
             #expect(try await tenant.admin.instances(applicationId: applicationId).data.isEmpty)
         }
     }
+
+    /// The platform cannot attest right now (App Attest's service unreachable: `temporarilyUnavailable`): with an
+    /// application that accepts assertions the device registers with one; without, ATTESTATION_UNAVAILABLE.
+    @Test(arguments: EndToEndBackend.available)
+    func attestationUnavailableForNowFallsBackToAnAssertion(_ backend: EndToEndBackend) async throws {
+        struct ServiceUnreachable: PlatformAttestation {
+            func attestKey(clientDataHash: [UInt8]) async throws(PlatformAttestationError) -> PlatformAttestationPayload {
+                throw .temporarilyUnavailable("the attestation service cannot be reached")
+            }
+            func generateAssertion(keyId: [UInt8], clientDataHash: [UInt8]) async throws(PlatformAttestationError) -> [UInt8] {
+                throw .temporarilyUnavailable("the attestation service cannot be reached")
+            }
+        }
+        try await backend.withTenant { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication().id)
+            let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId, platformAttestation: ServiceUnreachable())
+            _ = try await device.holder.registerDevice()
+            let instances = try await tenant.admin.instances(applicationId: applicationId).data
+            #expect(instances.count == 1 && instances.first?.appAttestationType == AppAttestationType.none)
+
+            let strict = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId, platformAttestation: ServiceUnreachable(),
+                                                        configure: { $0.allowsAssertionFallback = false })
+            let error = await expectHoldfastError(.attestationUnavailable) { try await strict.holder.registerDevice() }
+            #expect(error?.message.contains("right now") == true, "\(String(describing: error))")
+            #expect(try await tenant.admin.instances(applicationId: applicationId).data.count == 1)
+        }
+    }
 }
