@@ -152,8 +152,9 @@ public actor Credentials {
             issued = try await client.credential(configurationId: offered.configurationId, session: session,
                                                  signer: signer, clientId: clientId)
             let stored = try await verifyNew(issued?.bytes ?? [], offered: offered, offer: offer, deviceKey: publicKey, alias: alias)
-            try await store.save(stored)
+            // Everything that can fail is done before the save: once stored, the credential is held.
             let claimed = try metadata(of: stored, issuerSigned: try Self.decode(stored))
+            try await store.save(stored)
             _ = await notify(.credentialAccepted, issued, description: nil, client: client, session: session)
             return claimed
         } catch {
