@@ -22,6 +22,8 @@ import TestSupport
         let accessToken: String
         let dpopKey: P256.Signing.PrivateKey
         let notificationId: String
+        /// The credential response as sent.
+        let responseBody: String
     }
 
     static func issue(_ kit: ServerTestKit, wallet given: IssuanceTestWallet? = nil) async throws -> Issued {
@@ -41,7 +43,8 @@ import TestSupport
         let metadata = try await kit.client.execute(uri: IssuanceRoutes.Template.issuerMetadata.template, method: .get)
         let document = try JSONDecoder().decode(CredentialIssuerMetadata.self, from: Data(metadata.body.readableBytesView))
         return Issued(wallet: wallet, endpoints: endpoints, notificationEndpoint: try #require(document.notificationEndpoint),
-                      accessToken: token, dpopKey: dpopKey, notificationId: try #require(body.notificationId))
+                      accessToken: token, dpopKey: dpopKey, notificationId: try #require(body.notificationId),
+                      responseBody: response.text)
     }
 
     /// A notification request: `body` as given, authenticated by `issued`'s token and a fresh DPoP proof for the
@@ -110,12 +113,18 @@ import TestSupport
         }
     }
 
-    /// The `openid4vci` package (shared/peers) writes notification requests the tenant takes.
+    /// The `openid4vci` package (shared/peers) reads the credential response's `notification_id` and writes
+    /// notification requests the tenant takes.
     @Test(.enabled(if: Peer.isAvailable, Peer.unavailableReason))
     func theOpenID4VCILibrarysNotificationsAreTaken() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let issued = try await Self.issue(kit)
             let script = Peer.projectScriptsDirectory.appendingPathComponent("oid4vci_notification.py")
+            // The credential response, notification_id included, as the package reads it (§8.3).
+            let read = try await Peer.run(script: script, ["credential-response", issued.responseBody])
+            #expect(read.accepted, "\(read.stdout) \(read.stderr)")
+            #expect(try read.object()["notification_id"] as? String == issued.notificationId)
+            #expect(try read.object()["credentials"] as? Int == 1)
             for (event, description, status) in [("credential_accepted", nil, IssuedCredentialStatus.valid),
                                                  ("credential_failure", "the credential did not verify", .revoked)] {
                 let made = try await Peer.run(script: script, ["make", issued.notificationId, event] + (description.map { [$0] } ?? []))

@@ -1,8 +1,9 @@
 """OpenID4VCI 1.0 §11.1 notification requests through the `openid4vci` package of shared/peers (its own pydantic
-model, `openid4vci.models.notification.NotificationRequest`, the one its FastAPI issuer validates requests with).
+models, `NotificationRequest`, the one its FastAPI issuer validates requests with, and `CredentialResponse`).
 
     oid4vci_notification.py validate <json>                      the package reads a request Holdfast's SDK sent
     oid4vci_notification.py make <id> <event> [<description>]    the package writes a request for Holdfast's server
+    oid4vci_notification.py credential-response <json>           the package reads Holdfast's credential response
 
 Prints one JSON object, as the scripts of shared/peers do; exits 0 when the package accepted (or wrote) the request,
 1 when it refused it. Nothing here is glue but the argument handling.
@@ -10,6 +11,7 @@ Prints one JSON object, as the scripts of shared/peers do; exits 0 when the pack
 import json
 import sys
 
+from openid4vci.models.credential import CredentialResponse
 from openid4vci.models.notification import NotificationRequest
 from pydantic import ValidationError
 
@@ -23,6 +25,15 @@ def main(argv):
             return 1
         print(json.dumps({"accepted": True, "request": request.to_dict()}))
         return 0
+    if len(argv) >= 2 and argv[0] == "credential-response":
+        try:
+            response = CredentialResponse.model_validate_json(argv[1])
+        except ValidationError as error:
+            print(json.dumps({"accepted": False, "error": str(error)}))
+            return 1
+        print(json.dumps({"accepted": True, "notification_id": response.notification_id,
+                          "credentials": len(response.credentials or [])}))
+        return 0
     if len(argv) >= 3 and argv[0] == "make":
         fields = {"notification_id": argv[1], "event": argv[2]}
         if len(argv) >= 4:
@@ -34,7 +45,7 @@ def main(argv):
             return 1
         print(json.dumps({"accepted": True, "body": json.dumps(request.to_dict())}))
         return 0
-    print(json.dumps({"accepted": False, "error": "usage: validate <json> | make <id> <event> [<description>]"}))
+    print(json.dumps({"accepted": False, "error": "usage: validate <json> | make <id> <event> [<description>] | credential-response <json>"}))
     return 2
 
 
