@@ -102,11 +102,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
-        ],
-        // Apple's system frameworks the iOS code paths import (README "What is not tested here"): BackgroundTasks
-        // for the tethering scheduler's app-refresh task; DeviceCheck, LocalAuthentication and UIKit are linked
-        // by their imports as usual.
-        linkerSettings: [.linkedFramework("BackgroundTasks", .when(platforms: [.iOS]))]),
+        ]),
         // MARK: server
         // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's), and one
         // C function for the variadic sqlite3_config.
@@ -250,7 +246,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", "HoldfastSDK", "HoldfastServer", "HoldfastProtocol", "HoldfastAdmin",
-            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR", "StatusList", "Attestation", "OpenID4VP",
+            "ClientAttestation", "JOSE", "MDoc", "COSE", "CBOR", "StatusList", "Attestation", "OpenID4VP", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -5,6 +5,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import HoldfastServer
 import JOSE
+import Plumbing
 @testable import holdfast
 import Testing
 
@@ -12,6 +13,51 @@ import Testing
 /// and the device share one `ManualClock`, so that moving it moves both (a renewal's DPoP proof then stays within
 /// the tenant's window); the device's tethering runs on a `ManualTetheringScheduler` whose pass the test runs.
 @Suite struct TetheringAutomationEndToEndTests {
+    /// The app's side of a background refresh, recorded: every request's date, and the cancellations.
+    final class RecordingRefreshRequester: BackgroundRefreshRequester {
+        private let log = Locked<(requests: [Date], cancellations: Int)>(([], 0))
+        func requestRefresh(at date: Date) { log.withLock { $0.requests.append(date) } }
+        func cancelRefresh() { log.withLock { $0.cancellations += 1 } }
+        var requests: [Date] { log.withLock { $0.requests } }
+        var cancellations: Int { log.withLock { $0.cancellations } }
+    }
+
+    /// A timer that never fires while the test runs (the app is suspended): only the system's wake-up runs the work.
+    struct SuspendedSleeper: Sleeper {
+        func sleep(seconds: Double) async throws { try await Task.sleep(for: .seconds(86_400)) }
+    }
+
+    /// README "Holder: automatic tethering": with `BackgroundRefreshTetheringScheduler`, each pass asks the system for a
+    /// background refresh at its time, and the app's refresh handler (`runDueWork()`) runs it once — the device
+    /// registers, then renews — while the in-process timer has not fired.
+    @Test func theSystemsWakeUpRunsTheDueTetheringWork() async throws {
+        let clock = ManualClock(Date())
+        try await EndToEndBackend.sqlite.withTenant(clock: clock) { tenant in
+            let applicationId = try #require(try await tenant.createIOSApplication(maxTimeOfflineInSecs: 86_400).id)
+            let requester = RecordingRefreshRequester()
+            let scheduler = BackgroundRefreshTetheringScheduler(requester: requester, clock: clock, sleeper: SuspendedSleeper())
+            let device = try await SimulatedDevice.make(tenant: tenant, applicationId: applicationId, clock: clock, scheduler: scheduler)
+            var events = device.holder.tetheringEvents.makeAsyncIterator()
+            // `initialize` asked for the first pass now.
+            #expect(requester.requests == [clock.now()])
+            await scheduler.runDueWork()
+            let state = try #require(try await device.holder.registrationState())
+            #expect(await events.next() == .registered(instanceId: state.instanceId, pending: false))
+            // The next pass is asked for at 75 % of the license's life; woken then, the device renews.
+            let next = try #require(requester.requests.last)
+            #expect(requester.requests.count == 2 && abs(next.timeIntervalSince(clock.now()) - 64_800) <= 2, "\(requester.requests)")
+            clock.advance(by: next.timeIntervalSince(clock.now()))
+            await scheduler.runDueWork()
+            guard case .renewed = await events.next() else { Issue.record("not renewed"); return }
+            #expect(requester.requests.count == 3)
+            // Stopped (initialized without a configuration): the request is withdrawn and nothing runs.
+            await device.holder.initialize()
+            #expect(requester.cancellations >= 1)
+            await scheduler.runDueWork()
+            #expect(requester.requests.count == 3)
+        }
+    }
+
     @Test(arguments: EndToEndBackend.available)
     func afterInitializeTheSDKRegistersAndRenewsByItself(_ backend: EndToEndBackend) async throws {
         let clock = ManualClock(Date())

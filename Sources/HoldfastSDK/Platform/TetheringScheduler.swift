@@ -3,8 +3,9 @@
 /// `schedule` replaces the work scheduled before, so there is at most one next run.
 ///
 /// - Linux and the default: `TimerTetheringScheduler`, a timer in the process (work runs while the app runs).
-/// - iOS: `BackgroundTaskTetheringScheduler`, the same timer plus a `BGAppRefreshTaskRequest`, so the system may
-///   also wake a suspended app for a due renewal.
+/// - A platform that wakes suspended apps (iOS): `BackgroundRefreshTetheringScheduler`, the same timer plus a
+///   background refresh the app requests from the system (a `BGAppRefreshTaskRequest`), so that a due renewal also
+///   runs while the app is suspended.
 /// - Tests and simulated devices that drive tethering themselves: `ManualTetheringScheduler` (nothing runs until
 ///   told).
 public protocol TetheringScheduler: Sendable {
