@@ -28,10 +28,10 @@ struct SCABench: AsyncParsableCommand {
     var concurrency: Int = 8
 
     /// The operation every proof approves, and its signing policy.
-    static let url = DemoBank.beneficiariesURL
+    static let url = DemoBankRoutes.beneficiariesURL
     static let body: JSONValue = .object(["name": .string("Alex Martin"), "iban": .string("FR7630001007941234567890185"),
                                           "accessTag": .string("bench")])
-    static let policies = DemoBank.beneficiaryPolicy(requiredPatterns: [])
+    static let policies = DemoBankRoutes.beneficiaryPolicy(requiredPatterns: [])
     /// Proofs signed ahead per client: more than a client verifies in `seconds` at several times the target rate.
     var proofsPerClient: Int { max(200, Int(seconds * 12_000) / concurrency) }
 

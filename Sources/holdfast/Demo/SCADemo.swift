@@ -9,9 +9,9 @@ import JOSE
 /// PINs lock the wallet and the back end unlocks it.
 enum SCADemo {
     static let pin = "314159"
-    static let beneficiaryURL = DemoBank.beneficiariesURL
+    static let beneficiaryURL = DemoBankRoutes.beneficiariesURL
     static let beneficiary = #"{"name":"Alex Martin","iban":"FR7630001007941234567890185","accessTag":"demo-1"}"#
-    static let policies = DemoBank.beneficiaryPolicy(requiredPatterns: [.pin, .biometry])
+    static let policies = DemoBankRoutes.beneficiaryPolicy(requiredPatterns: [.pin, .biometry])
 
     static func steps(admin: AdminClient, applicationId: String, seams: PlatformSeams, tenant: String, recorder: DemoRecorder) async throws {
         let created = try await recorder.stepProducing("sca-wallet", "The bank makes an SCA wallet for its customer",
