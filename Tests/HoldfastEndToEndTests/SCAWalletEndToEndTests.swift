@@ -79,6 +79,20 @@ import Testing
         return wallet
     }
 
+    /// A new device of a new application, with its wallet provisioned, its PIN set and connected.
+    static func connectedDevice(_ tenant: EndToEndTenant) async throws -> (applicationId: String, device: Device, wallet: Wallet) {
+        let applicationId = try #require(try await tenant.createIOSApplication().id)
+        let device = try await Self.device(tenant, applicationId: applicationId)
+        return (applicationId, device, try await connectedWallet(tenant, device, applicationId: applicationId))
+    }
+
+    /// A copy of the device's stored state as it is now (a backup restored later, a clone, a thief's copy).
+    static func copyOfState(_ device: Device, in tenant: EndToEndTenant) throws -> URL {
+        let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.copyItem(at: device.directory, to: copy)
+        return copy
+    }
+
     static func beneficiarySignature(_ manager: WalletManager, pattern: SCAPattern = .pin) async throws -> CustomerAuthenticatedSignature {
         CustomerAuthenticatedSignature(patternName: pattern, message: "Add Alex Martin as a beneficiary", signatureType: .localJws,
                                        signatureInputData: .object(["reference": .string("op-1")]),
@@ -157,9 +171,7 @@ import Testing
 
     @Test func wrongPinsLockTheWalletUntilTheBackEndUnlocksIt() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let (_, device, wallet) = try await Self.connectedDevice(tenant)
             let signature = try await Self.beneficiarySignature(device.manager)
             #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials)
             #expect(try await device.manager.pinAttemptsLeft() == 2)
@@ -198,9 +210,7 @@ import Testing
     /// no more, and lock the wallet once.
     @Test func concurrentWrongPinsAreEachCounted() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let (_, device, wallet) = try await Self.connectedDevice(tenant)
             let signature = try await Self.beneficiarySignature(device.manager)
             let codes = await withTaskGroup(of: HoldfastErrorCode?.self) { group in
                 for _ in 0..<4 { group.addTask { await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode } }
@@ -222,11 +232,8 @@ import Testing
     /// truth, and the feed brings it back at the next connection.
     @Test func aRestoredDeviceStateDoesNotGetItsAttemptsBack() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
-            let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
-            try FileManager.default.copyItem(at: device.directory, to: copy)
+            let (applicationId, device, wallet) = try await Self.connectedDevice(tenant)
+            let copy = try Self.copyOfState(device, in: tenant)
             let signature = try await Self.beneficiarySignature(device.manager)
             for _ in 0..<2 { #expect(await wallet.sign(signature, credentials: .pin(Self.otherPin)).failureCode == .wrongCredentials) }
 
@@ -243,9 +250,7 @@ import Testing
     /// checked and none is counted; back online, the tenant counts.
     @Test func offlineNoPinIsCheckedAndNoneIsCounted() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let (_, device, wallet) = try await Self.connectedDevice(tenant)
             let signature = try await Self.beneficiarySignature(device.manager)
             device.network.isOnline = false
             for pin in [Self.otherPin, Self.pin] {
@@ -263,11 +268,8 @@ import Testing
     /// a guess (the PIN key is sealed under the tenant's share), so guessing needs the tenant, which counts.
     @Test func aCopyOfTheDeviceStateCannotTellARightPinFromAWrongOne() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
-            let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
-            try FileManager.default.copyItem(at: device.directory, to: copy)
+            let (applicationId, device, wallet) = try await Self.connectedDevice(tenant)
+            let copy = try Self.copyOfState(device, in: tenant)
             let stolen = try await Self.device(tenant, applicationId: applicationId, directory: copy)
             stolen.network.isOnline = false
             guard case .connectionSuccess(let handle) = await stolen.manager.connect() else { throw Failure("offline connect") }
@@ -290,11 +292,8 @@ import Testing
     /// for it (`FRAUD_SUSPICION`), which the device hears.
     @Test func aClonesProofLocksTheWalletForFraudSuspicion() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
-            let copy = tenant.scratch.appendingPathComponent(UUID().uuidString)
-            try FileManager.default.copyItem(at: device.directory, to: copy)
+            let (applicationId, device, wallet) = try await Self.connectedDevice(tenant)
+            let copy = try Self.copyOfState(device, in: tenant)
             let signature = try await Self.beneficiarySignature(device.manager)
             for _ in 0..<2 {
                 let proof = try #require(await wallet.sign(signature, credentials: .pin(Self.pin)).result())
@@ -438,9 +437,7 @@ import Testing
     /// stops once the feed is stopped.
     @Test func theEventFeedRunsInTheBackground() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let (_, device, wallet) = try await Self.connectedDevice(tenant)
             await device.manager.startEventFeed(every: 1)
             _ = try await tenant.admin.lockSCAWallet(id: wallet.id, reason: "LOST_DEVICE")
             var heard = false
@@ -523,9 +520,7 @@ import Testing
     /// cached policies, which the next signature fetches from the tenant again.
     @Test func disconnectAndCleanEndTheHandleAndKeepTheWallet() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
-            let applicationId = try #require(try await tenant.createIOSApplication().id)
-            let device = try await Self.device(tenant, applicationId: applicationId)
-            let wallet = try await Self.connectedWallet(tenant, device, applicationId: applicationId)
+            let (_, device, wallet) = try await Self.connectedDevice(tenant)
             let policyFetches = { device.recorder.everything.components(separatedBy: "GET " + tenant.baseURL + SCARoutes.Template.policies.template).count - 1 }
             #expect(await wallet.sign(try await Self.beneficiarySignature(device.manager), credentials: .pin(Self.pin)).result() != nil)
             let fetchedBefore = policyFetches()
