@@ -80,21 +80,9 @@ actor SimulatedAndroidKeystore: SecureArea, PlatformAttestation {
 
     /// The leaf certifying `key`, its KeyDescription over `challenge` for the application's package and signer.
     private func leaf(for key: P256.Signing.PublicKey, challenge: [UInt8]) throws -> [UInt8] {
-        let applicationId = TestDER.sequence(
-            TestDER.tlv(0x31, TestDER.sequence(TestDER.tlv(0x04, Array(Self.packageName.utf8)), TestDER.tlv(0x02, [1]))),
-            TestDER.tlv(0x31, TestDER.tlv(0x04, Self.signingDigest)))
-        let rootOfTrust = TestDER.sequence(TestDER.tlv(0x04, [UInt8](repeating: 7, count: 32)), TestDER.tlv(0x01, [0xFF]),
-                                             TestDER.tlv(0x0A, [0]), TestDER.tlv(0x04, [UInt8](repeating: 9, count: 32)))
-        // [709] attestationApplicationId and [704] rootOfTrust: context-specific, constructed, high tag numbers.
-        let software = TestDER.sequence(TestDER.tlv([0xBF, 0x85, 0x45], TestDER.tlv(0x04, applicationId)))
-        let hardware = TestDER.sequence(TestDER.tlv([0xBF, 0x85, 0x40], rootOfTrust))
-        let description = TestDER.sequence(
-            TestDER.tlv(0x02, [4]), TestDER.tlv(0x0A, [1]), TestDER.tlv(0x02, [4]), TestDER.tlv(0x0A, [1]),
-            TestDER.tlv(0x04, challenge), TestDER.tlv(0x04, []), software, hardware)
-        return try TestDER.certificate(subject: "Android Keystore Key", issuer: "Holdfast E2E Attestation CA", subjectKey: key,
-                                         issuerKey: intermediateKey, isCA: false,
-                                         extensions: [TestDER.sequence(
-                                             TestDER.tlv(0x06, [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x01, 0x11]),
-                                             TestDER.tlv(0x04, description))])
+        try TestDER.certificate(subject: "Android Keystore Key", issuer: "Holdfast E2E Attestation CA", subjectKey: key,
+                                issuerKey: intermediateKey, isCA: false,
+                                extensions: [TestDER.androidKeyAttestationExtension(challenge: challenge, packageName: Self.packageName,
+                                                                                     signingDigest: Self.signingDigest)])
     }
 }

@@ -82,22 +82,10 @@ struct TestAttestationAuthority: Sendable {
     /// A chain `[leaf, intermediate]` whose leaf certifies `instanceKey` with a KeyDescription over `challenge`.
     func androidChain(instanceKey: P256.Signing.PublicKey, challenge: [UInt8], packageName: String,
                       signingDigest: [UInt8]) throws -> [[UInt8]] {
-        let applicationId = TestDER.sequence(
-            TestDER.tlv(0x31, TestDER.sequence(TestDER.tlv(0x04, Array(packageName.utf8)), TestDER.tlv(0x02, [1]))),
-            TestDER.tlv(0x31, TestDER.tlv(0x04, signingDigest)))
-        let rootOfTrust = TestDER.sequence(TestDER.tlv(0x04, [UInt8](repeating: 7, count: 32)), TestDER.tlv(0x01, [0xFF]),
-                                           TestDER.tlv(0x0A, [0]), TestDER.tlv(0x04, [UInt8](repeating: 9, count: 32)))
-        // [709] and [704]: context-specific, constructed, high tag numbers (0xBF 0x85 0x45 / 0xBF 0x85 0x40).
-        let software = TestDER.sequence(TestDER.tlv([0xBF, 0x85, 0x45], TestDER.tlv(0x04, applicationId)))
-        let hardware = TestDER.sequence(TestDER.tlv([0xBF, 0x85, 0x40], rootOfTrust))
-        let description = TestDER.sequence(
-            TestDER.tlv(0x02, [4]), TestDER.tlv(0x0A, [1]), TestDER.tlv(0x02, [4]), TestDER.tlv(0x0A, [1]),
-            TestDER.tlv(0x04, challenge), TestDER.tlv(0x04, []), software, hardware)
         let leaf = try TestDER.certificate(subject: "Android Keystore Key", issuer: Self.intermediateName,
                                            subjectKey: instanceKey, issuerKey: intermediateKey, isCA: false,
-                                           extensions: [TestDER.extensionField(
-                                               oid: [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x01, 0x11],
-                                               value: description)])
+                                           extensions: [TestDER.androidKeyAttestationExtension(
+                                               challenge: challenge, packageName: packageName, signingDigest: signingDigest)])
         return [leaf, intermediateDER]
     }
 }

@@ -37,4 +37,22 @@ public enum TestDER {
         let signature = try issuerKey.signature(for: tbsCertificate).derRepresentation
         return sequence(tbsCertificate, ecdsaWithSHA256, tlv(0x03, [0] + Array(signature)))
     }
+
+    /// The Android Key Attestation extension (1.3.6.1.4.1.11129.2.1.17) of a leaf certifying a key for `packageName`
+    /// signed by `signingDigest`, over `challenge`: KeyDescription version 4, TEE security levels, the application id
+    /// in the software list ([709]) and a verified-boot root of trust in the hardware list ([704]).
+    public static func androidKeyAttestationExtension(challenge: [UInt8], packageName: String, signingDigest: [UInt8]) -> [UInt8] {
+        let applicationId = sequence(
+            tlv(0x31, sequence(tlv(0x04, Array(packageName.utf8)), tlv(0x02, [1]))),
+            tlv(0x31, tlv(0x04, signingDigest)))
+        let rootOfTrust = sequence(tlv(0x04, [UInt8](repeating: 7, count: 32)), tlv(0x01, [0xFF]),
+                                   tlv(0x0A, [0]), tlv(0x04, [UInt8](repeating: 9, count: 32)))
+        // [709] attestationApplicationId and [704] rootOfTrust: context-specific, constructed, high tag numbers.
+        let software = sequence(tlv([0xBF, 0x85, 0x45], tlv(0x04, applicationId)))
+        let hardware = sequence(tlv([0xBF, 0x85, 0x40], rootOfTrust))
+        let description = sequence(
+            tlv(0x02, [4]), tlv(0x0A, [1]), tlv(0x02, [4]), tlv(0x0A, [1]),
+            tlv(0x04, challenge), tlv(0x04, []), software, hardware)
+        return extensionField(oid: [0x2B, 0x06, 0x01, 0x04, 0x01, 0xD6, 0x79, 0x02, 0x01, 0x11], value: description)
+    }
 }
