@@ -69,7 +69,8 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
                                                         clock: clock) { server in
             let adminKey = try #require(server.startup.bootstrapAdminKey, "a fresh tenant prints a bootstrap key")
             let tenant = EndToEndTenant(baseURL: server.baseURL, admin: AdminClient(baseURL: server.baseURL, adminKey: adminKey),
-                                        scratch: folder.appendingPathComponent("devices"))
+                                        scratch: folder.appendingPathComponent("devices"),
+                                        databaseURL: { if case .postgres(let url) = configuration.database { url } else { nil } }())
             return try await body(tenant)
         }
     }

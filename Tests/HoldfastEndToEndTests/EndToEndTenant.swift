@@ -9,6 +9,8 @@ struct EndToEndTenant: Sendable {
     let baseURL: String
     let admin: AdminClient
     let scratch: URL
+    /// The tenant's PostgreSQL database, when it runs on one.
+    var databaseURL: String?
     /// For requests made by hand as a device would (`RawInstanceCall`).
     let transport = URLSessionTransport()
 

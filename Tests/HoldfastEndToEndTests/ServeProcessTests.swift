@@ -321,9 +321,11 @@ import Testing
         #expect(!server.output.contains("internal error"), "\(server.output.suffix(2_000))")
     }
 
-    /// At the deadline a request still running is cancelled and its transaction rolled back, never committed after
-    /// its client was cut off: a `PUT /v1/sca/policies` whose transaction waits on a table another session holds
-    /// locked until after the deadline has changed nothing once the process has exited (status 0).
+    /// At the deadline a request still running is answered `503 SERVICE_UNAVAILABLE` with `Connection: close`, its
+    /// query cancelled at PostgreSQL and its transaction rolled back, never committed after its client was cut off:
+    /// a `PUT /v1/sca/policies` whose transaction waits on a table another session holds locked gets its 503, the
+    /// process exits (status 0) while the lock is still held, no backend of it is left queued on the lock, and once
+    /// the lock is let go nothing has changed.
     @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
     func aRequestStillRunningAtTheDeadlineIsCancelledAndNeverCommits() async throws {
         let baseURL = try #require(TestEnvironment.postgresURL)
@@ -334,7 +336,8 @@ import Testing
             let key = try #require(server.bootstrapKey)
             var quiet = Logger(label: "holdfast.test.shutdown")
             quiet.logLevel = .critical
-            let database = try HoldfastDatabase.open(.postgres(url: url), logger: quiet)
+            // The holder's own session waits as long as the test needs, beyond any query deadline.
+            let database = try HoldfastDatabase.open(.postgres(url: url), logger: quiet, queryTimeout: .seconds(120))
             let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
             let (release, releaseSignal) = AsyncStream<Void>.makeStream()
             defer { releaseSignal.finish() }
@@ -364,12 +367,30 @@ import Testing
             #expect(waiting > 0)
 
             server.process.terminate()
-            #expect(try await server.waitFor("closing a connection at the shutdown deadline"))
-            // Past the deadline the lock is let go: the handler, cancelled, must roll back rather than commit.
-            releaseSignal.yield()
-            try await holder.value
+            let answer = await request.readUntilClosed(timeout: .seconds(30))
+            let text = String(decoding: answer.bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 503"), "\(text)")
+            #expect(text.contains("SERVICE_UNAVAILABLE"), "\(text)")
+            #expect(text.lowercased().contains("connection: close"), "\(text)")
+            #expect(answer.closed)
+            // The node exits while the lock is still held: the stuck handler did not keep it.
             let status = try await server.waitForExit(timeout: .seconds(30))
             #expect(status == 0, "exit status \(String(describing: status)); output:\n\(server.output.suffix(2_000))")
+            #expect(server.output.contains("closing a connection at the shutdown deadline"), "\(server.output.suffix(2_000))")
+            // Its query was cancelled at PostgreSQL: nothing waits on the lock any more.
+            var stillWaiting = 1
+            for _ in 0..<50 where stillWaiting > 0 {
+                let row = try await database.sql.raw("""
+                    SELECT count(*) AS n FROM pg_locks
+                    WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    """).first()
+                stillWaiting = try #require(row).decode(column: "n", as: Int.self)
+                if stillWaiting > 0 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(stillWaiting == 0, "the exited node's backend is still queued on the lock")
+            // The lock is let go: the handler, cancelled, rolled back rather than committed.
+            releaseSignal.yield()
+            try await holder.value
             let row = try await database.sql.raw("SELECT count(*) AS n FROM sca_policies").first()
             #expect(try #require(row).decode(column: "n", as: Int.self) == 0, "the cancelled request committed its policies; output:\n\(server.output.suffix(3_000))")
             await database.close()

@@ -253,8 +253,15 @@ import Testing
         #expect(set == ConnectionConfiguration(headerTimeout: .seconds(3), bodyIdleTimeout: .seconds(20), idleTimeout: .seconds(90),
                                                maximumConnectionsPerSource: 8, shutdownDeadline: .zero))
         for (variable, value) in [("HOLDFAST_HEADER_TIMEOUT_SECS", "0"), ("HOLDFAST_IDLE_TIMEOUT_SECS", "x"),
-                                  ("HOLDFAST_MAX_CONNECTIONS_PER_SOURCE", "0"), ("HOLDFAST_SHUTDOWN_DEADLINE_SECS", "-1")] {
+                                  ("HOLDFAST_MAX_CONNECTIONS_PER_SOURCE", "0"), ("HOLDFAST_SHUTDOWN_DEADLINE_SECS", "-1"),
+                                  ("HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS", "0"), ("HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS", "301")] {
             #expect(throws: ConfigurationError.self, "\(variable)=\(value)") { try HoldfastConfiguration(environment: [variable: value]) }
         }
+    }
+
+    @Test func theDatabaseQueryDeadlineIsReadFromTheEnvironment() throws {
+        #expect(try HoldfastConfiguration(environment: [:]).connections.databaseQueryTimeout == .seconds(10))
+        let set = try HoldfastConfiguration(environment: ["HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS": "3"]).connections
+        #expect(set.databaseQueryTimeout == .seconds(3))
     }
 }

@@ -19,6 +19,10 @@ public struct ConnectionConfiguration: Sendable, Equatable {
     /// How long a request may wait for a PostgreSQL connection of the pool (`HOLDFAST_DATABASE_WAIT_TIMEOUT_SECS`);
     /// then it is answered `503 DATABASE_UNAVAILABLE` with `Retry-After`.
     public var databaseWaitTimeout: Duration = defaultDatabaseWaitTimeout
+    /// How long one PostgreSQL query or transaction may take in all, the wait for a connection included
+    /// (`HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`); then the request is answered `503 DATABASE_UNAVAILABLE` with
+    /// `Retry-After` and the connection is closed, never reused (`PostgresDeadlineDatabase`).
+    public var databaseQueryTimeout: Duration = HoldfastDatabase.defaultQueryTimeout
 
     public static let defaultDatabaseWaitTimeout = Duration.seconds(10)
     public static let defaultHeaderTimeout = Duration.seconds(5)
@@ -52,6 +56,7 @@ public struct ConnectionConfiguration: Sendable, Equatable {
         if let parsed = try seconds("HOLDFAST_IDLE_TIMEOUT_SECS", 1...3600) { idleTimeout = parsed }
         if let parsed = try seconds("HOLDFAST_SHUTDOWN_DEADLINE_SECS", 0...3600) { shutdownDeadline = parsed }
         if let parsed = try seconds("HOLDFAST_DATABASE_WAIT_TIMEOUT_SECS", 1...300) { databaseWaitTimeout = parsed }
+        if let parsed = try seconds("HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS", 1...300) { databaseQueryTimeout = parsed }
         if let text = value("HOLDFAST_MAX_CONNECTIONS_PER_SOURCE") {
             guard let parsed = Int(text), (1...1_000_000).contains(parsed) else {
                 throw ConfigurationError(variable: "HOLDFAST_MAX_CONNECTIONS_PER_SOURCE",

@@ -20,8 +20,9 @@ import Plumbing
 /// - **Every answer is a problem.** A request the parser refuses before it reached a route (a header section
 ///   too large, a malformed head, a negative `Content-Length`, a target that is not ASCII) is answered with an
 ///   RFC 9457 problem (`400 BAD_REQUEST`) and the connection closed, instead of a bare `400`.
-/// - **Shutdown.** When the server quiesces (SIGTERM), requests in flight get `shutdownDeadline`; then the
-///   connection is closed.
+/// - **Shutdown.** When the server quiesces (SIGTERM), requests in flight get `shutdownDeadline`; then a request
+///   whose answer has not begun is answered `503 SERVICE_UNAVAILABLE` with `Connection: close` (what its handler
+///   writes later is dropped), and the connection is closed.
 /// - A response that says `Connection: close` closes the connection once written (RFC 9112 §9.6).
 ///
 /// Everything here runs on the connection's event loop.
@@ -39,6 +40,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var headsRead = 0
     private var endsRead = 0
     private var responsesEnded = 0
+    private var responseHeadsWritten = 0
     /// Set when the first bytes of the next request head arrived (a read while no request was in flight).
     private var headStartedAt: NIODeadline?
     private var lastBodyActivity = NIODeadline.now()
@@ -175,9 +177,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: outbound
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // The connection's last answer is written already (the shutdown's 503, a timeout's 408): a handler that
+        // answers afterwards is too late.
+        guard !finishing, !closing else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         let part = unwrapOutboundIn(data)
         switch part {
         case .head(var head):
+            responseHeadsWritten += 1
             if head.headerFields[.connection]?.lowercased() == "close" { closeAfterResponse = true }
             // The time the answer leaves, to the second (RFC 9110 §6.6.1): Hummingbird's own value comes from a
             // cache refreshed once a second, up to a second late, and devices learn their clock offset from it.
@@ -261,7 +270,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             close(context)
         case .shutdown(let at) where now >= at:
             logger.info("closing a connection at the shutdown deadline")
-            close(context)
+            if inFlight, responseHeadsWritten == responsesEnded {
+                // A request whose answer has not begun still gets one (README "Configuration",
+                // HOLDFAST_SHUTDOWN_DEADLINE_SECS); an answer half written can only be cut.
+                answer(context, status: .serviceUnavailable, code: .serviceUnavailable, title: "Service unavailable",
+                       detail: "the server is shutting down; retry on another node", extra: [.retryAfter: "1"])
+            } else {
+                close(context)
+            }
         default:
             schedule(context)
         }

@@ -103,7 +103,8 @@ public enum HoldfastApplication {
         let openAPI = try OpenAPIDocument.load()
         let verifierPage = try VerifierPage.load()
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
-                                                 waitTimeout: configuration.connections.databaseWaitTimeout)
+                                                 waitTimeout: configuration.connections.databaseWaitTimeout,
+                                                 queryTimeout: configuration.connections.databaseQueryTimeout)
         let prepared: Prepared
         let ephemeral: (stores: EphemeralStores, shutdown: @Sendable () async -> Void)
         let revocations: AndroidRevocations
@@ -156,7 +157,8 @@ public enum HoldfastApplication {
     /// Applies pending migrations, recorded as applied at `now`, and closes the database (`holdfast migrate`).
     public static func migrate(configuration: HoldfastConfiguration, now: Date, logger: Logger) async throws -> [Migration] {
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
-                                                 waitTimeout: configuration.connections.databaseWaitTimeout)
+                                                 waitTimeout: configuration.connections.databaseWaitTimeout,
+                                                 queryTimeout: configuration.connections.databaseQueryTimeout)
         do {
             let applied = try await migrate(database, now: now, logger: logger)
             await database.close()
@@ -178,7 +180,8 @@ public enum HoldfastApplication {
             throw TenantNotFoundError(database: described)
         }
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
-                                                 waitTimeout: configuration.connections.databaseWaitTimeout)
+                                                 waitTimeout: configuration.connections.databaseWaitTimeout,
+                                                 queryTimeout: configuration.connections.databaseQueryTimeout)
         do {
             try await checkReachable(database)
             guard try await Migrator.hasApplied(database.sql, dialect: database.dialect) else {
@@ -320,6 +323,14 @@ struct ResourceCleanup: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
+        if Task.isCancelled {
+            // The shutdown deadline passed with requests still running (README "Configuration",
+            // HOLDFAST_SHUTDOWN_DEADLINE_SECS): their queries are cancelled at PostgreSQL, so that none stays queued
+            // on a lock after the node exited. In a task of its own: this one is cancelled, and the cancel request
+            // must still go out.
+            let database = self.database
+            await Task { await database.cancelRunningQueries() }.value
+        }
         await ephemeralShutdown()
         await database.close()
     }

@@ -14,28 +14,41 @@ public struct HoldfastDatabase: Sendable {
         case postgresql
     }
 
-    /// The pooled database; every query borrows a connection.
+    /// The pooled database; every query borrows a connection. On PostgreSQL each query and each session has the
+    /// query deadline (`PostgresDeadlineDatabase`).
     public let sql: any SQLDatabase
     public let dialect: Dialect
     /// Where it is, without a password (for logs, `/health`, start-up).
     public let location: String
     private let lifetime: DatabaseLifetime
+    /// The pool without the query deadline, for the start-up lock: a node may wait there while another migrates.
+    private let startupSQL: any SQLDatabase
+    /// Asks PostgreSQL to cancel this node's queries still running (nothing on SQLite).
+    private let cancelQueries: @Sendable () async -> Void
 
     /// How many PostgreSQL connections each event loop may open (SQLite: see `SQLiteFile`).
     public static let postgresConnectionsPerEventLoop = 8
 
-    init(sql: any SQLDatabase, dialect: Dialect, location: String, lifetime: DatabaseLifetime) {
+    /// The default of `HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`.
+    public static let defaultQueryTimeout = Duration.seconds(10)
+
+    init(sql: any SQLDatabase, dialect: Dialect, location: String, lifetime: DatabaseLifetime,
+         startupSQL: (any SQLDatabase)? = nil, cancelQueries: @escaping @Sendable () async -> Void = {}) {
         self.sql = sql
         self.dialect = dialect
         self.location = location
         self.lifetime = lifetime
+        self.startupSQL = startupSQL ?? sql
+        self.cancelQueries = cancelQueries
     }
 
     /// Opens the database: SQLite's file and connections at once (`SQLiteFile`); for PostgreSQL a pool that makes
     /// no connection until the first query (`ping()` to check reachability).
-    /// `waitTimeout` bounds how long a query waits for a pooled PostgreSQL connection.
+    /// `waitTimeout` bounds how long a query waits for a pooled PostgreSQL connection, `queryTimeout` how long a
+    /// PostgreSQL query or session may take in all, the wait included (README "Configuration").
     public static func open(_ database: HoldfastConfiguration.Database, logger: Logger,
-                            waitTimeout: Duration = ConnectionConfiguration.defaultDatabaseWaitTimeout) throws(StorageError) -> HoldfastDatabase {
+                            waitTimeout: Duration = ConnectionConfiguration.defaultDatabaseWaitTimeout,
+                            queryTimeout: Duration = defaultQueryTimeout) throws(StorageError) -> HoldfastDatabase {
         let group = MultiThreadedEventLoopGroup.singleton
         switch database {
         case .sqlite(let path):
@@ -58,13 +71,23 @@ public struct HoldfastDatabase: Sendable {
             return HoldfastDatabase(sql: sql, dialect: .sqlite, location: HoldfastConfiguration.describe(database),
                                     lifetime: DatabaseLifetime(close: { file.release() }, abandon: { file.release() }))
         case .postgres(let url):
-            let configuration: SQLPostgresConfiguration
+            var configuration: SQLPostgresConfiguration
             do {
                 configuration = try SQLPostgresConfiguration(url: url)
             } catch {
                 throw StorageError(code: StorageError.Code.unavailable,
                                    message: "HOLDFAST_DATABASE_URL cannot be used: \(HoldfastConfiguration.describe(database))")
             }
+            // PostgreSQL gives up on a statement, or a transaction left idle, at the same deadline as the node; the
+            // application name tells this node's backends apart (`cancelRunningQueries`).
+            let applicationName = "holdfast-" + Hex.encode((0..<6).map { _ in UInt8.random(in: 0...255) })
+            let milliseconds = String(PostgresDeadlineDatabase.nanoseconds(queryTimeout) / 1_000_000)
+            configuration.coreConfiguration.options.additionalStartupParameters += [
+                ("application_name", applicationName),
+                ("statement_timeout", milliseconds),
+                ("idle_in_transaction_session_timeout", milliseconds),
+            ]
+            let cancelConfiguration = configuration.coreConfiguration
             let pool = EventLoopGroupConnectionPool(
                 source: PostgresConnectionSource(sqlConfiguration: configuration),
                 maxConnectionsPerEventLoop: postgresConnectionsPerEventLoop,
@@ -74,11 +97,23 @@ public struct HoldfastDatabase: Sendable {
                 logger: logger,
                 on: group)
             let box = ConnectionPoolBox(pool: pool)
-            let sql = pool.database(logger: logger).sql(queryLogLevel: .trace)
+            let sql = PostgresDeadlineDatabase(poolBox: box, timeout: queryTimeout, logger: logger, queryLogLevel: .trace)
             return HoldfastDatabase(sql: sql, dialect: .postgresql, location: HoldfastConfiguration.describe(database),
                                     lifetime: DatabaseLifetime(close: { try? await box.pool.shutdownAsync() },
-                                                               abandon: { box.pool.shutdownGracefully { _ in } }))
+                                                               abandon: { box.pool.shutdownGracefully { _ in } }),
+                                    startupSQL: pool.database(logger: logger).sql(queryLogLevel: .trace),
+                                    cancelQueries: {
+                                        await PostgresQueryCancel.cancel(applicationName: applicationName,
+                                                                         configuration: cancelConfiguration, logger: logger)
+                                    })
         }
+    }
+
+    /// Asks PostgreSQL to cancel the queries this node still has running (`pg_cancel_backend`, from a connection of
+    /// its own): at the shutdown deadline, so that no backend stays queued on a lock after the node exited. Nothing
+    /// on SQLite, whose queries end with the process.
+    public func cancelRunningQueries() async {
+        await cancelQueries()
     }
 
     /// Closes every connection; the database is unusable afterwards.
@@ -143,15 +178,20 @@ public struct HoldfastDatabase: Sendable {
     /// SQLite, where each step is a `BEGIN IMMEDIATE` transaction and unique constraints settle races.
     public func withStartupLock<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let dialect = self.dialect
-        return try await sql.withSession { session in
+        return try await startupSQL.withSession { session in
             guard dialect == .postgresql else { return try await body(session) }
+            // Waiting for another node's migrations, and a migration itself, may take longer than a request's query
+            // deadline: this session has none (RESET gives the connection its opening value back).
+            try await session.raw("SET statement_timeout = 0").run()
             try await session.raw("SELECT pg_advisory_lock(\(bind: Self.startupLockKey))").run()
             do {
                 let result = try await body(session)
                 try await session.raw("SELECT pg_advisory_unlock(\(bind: Self.startupLockKey))").run()
+                try await session.raw("RESET statement_timeout").run()
                 return result
             } catch {
                 try? await session.raw("SELECT pg_advisory_unlock(\(bind: Self.startupLockKey))").run()
+                try? await session.raw("RESET statement_timeout").run()
                 throw error
             }
         }

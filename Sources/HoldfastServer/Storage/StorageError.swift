@@ -73,6 +73,8 @@ extension StorageError {
             "the database connection failed"
         case let error as PSQLError where error.code == .server && isStartingOrStopping(sqlState: error.serverInfo?[.sqlState]):
             "the database server is starting up or shutting down"
+        case let error as PSQLError where error.code == .server && error.serverInfo?[.sqlState] == queryDeadlineState:
+            "a database query did not finish within HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS"
         default: nil
         }
         return reason.map { StorageError(code: Code.unavailable, message: $0) }
@@ -80,9 +82,14 @@ extension StorageError {
 
     /// PostgreSQL's SQLSTATEs (Appendix A, class 57 "Operator Intervention") of a server that will answer again soon:
     /// `57P01` admin_shutdown and `57P02` crash_shutdown (a connection ended by a stop or a crash recovery),
-    /// `57P03` cannot_connect_now (the server is starting up or shutting down). `57P04` (database dropped) and
-    /// `57014` (query cancelled) are not among them: retrying does not help.
+    /// `57P03` cannot_connect_now (the server is starting up or shutting down). `57P04` (database dropped) is not among
+    /// them: retrying does not help.
     static let startingOrStoppingStates: Set<String> = ["57P01", "57P02", "57P03"]
+
+    /// `57014` query_canceled: the node's connections open with `statement_timeout` and
+    /// `idle_in_transaction_session_timeout` at the query deadline (`HoldfastDatabase.open`), so PostgreSQL cancelling a
+    /// statement is that deadline seen from the server's side — answered as the node's own deadline is.
+    static let queryDeadlineState = "57014"
 
     static func isStartingOrStopping(sqlState: String?) -> Bool {
         sqlState.map(startingOrStoppingStates.contains) ?? false
