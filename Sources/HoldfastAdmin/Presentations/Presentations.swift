@@ -233,7 +233,8 @@ public struct PresentationStatus: WireValueSet {
 
     /// No answer yet, and the session has not expired.
     public static let pending: Self = "pending"
-    /// Every check passed: `claims` holds what was shown.
+    /// Every check passed: `credentials` holds what each presented document showed (and `claims` the same by
+    /// docType, when no docType was presented twice).
     public static let verified: Self = "verified"
     /// The answer was refused: `failures` says why.
     public static let failed: Self = "failed"
