@@ -67,6 +67,34 @@ import Testing
         #expect(try Self.roundTrip(result) == json)
     }
 
+    @Test func presentedCredentialStatusValues() throws {
+        #expect(PresentedCredentialStatus.all.map(\.rawValue) == ["valid", "notRevocable"])
+        for status in PresentedCredentialStatus.all {
+            #expect(status.isKnown)
+            let credential = PresentationResult.Credential(credentialQueryId: "mdl", docType: "org.iso.18013.5.1.mDL",
+                                                           claims: ["org.iso.18013.5.1": ["family_name": .string("Doe")]],
+                                                           issuer: .init(subject: "CN=DS,C=ZZ", iaca: "CN=IACA,C=ZZ"), status: status)
+            #expect(try Self.roundTrip(PresentationResult.verified([credential])).contains(#""status":"\#(status.rawValue)""#))
+        }
+        let newer = try HoldfastJSON.decode(PresentedCredentialStatus.self, from: Data(#""withdrawn""#.utf8))
+        #expect(newer.rawValue == "withdrawn" && !newer.isKnown)
+    }
+
+    /// `claims` (by docType) only when no docType was presented twice; `credentials` always, one entry per document.
+    @Test func aVerifiedResultMergesNoTwoDocumentsOfOneDocType() throws {
+        func credential(_ id: String, _ docType: String, _ element: String) -> PresentationResult.Credential {
+            .init(credentialQueryId: id, docType: docType, claims: ["ns": [element: .bool(true)]],
+                  issuer: .init(subject: "CN=DS", iaca: "CN=IACA"), status: .valid)
+        }
+        let distinct = PresentationResult.verified([credential("a", "mdl", "x"), credential("b", "pid", "y")])
+        #expect(distinct.status == .verified && distinct.credentials?.count == 2)
+        #expect(distinct.claims == ["mdl": ["ns": ["x": .bool(true)]], "pid": ["ns": ["y": .bool(true)]]])
+        let twice = PresentationResult.verified([credential("a", "mdl", "x"), credential("a", "mdl", "y")])
+        #expect(twice.status == .verified && twice.claims == nil)
+        #expect(twice.credentials?.map(\.claims) == [["ns": ["x": .bool(true)]], ["ns": ["y": .bool(true)]]])
+        #expect(try !Self.roundTrip(twice).contains(#""claims":{"mdl""#))
+    }
+
     @Test func issuedCredentialStatusValues() throws {
         #expect(IssuedCredentialStatus.all.map(\.rawValue) == ["valid", "suspended", "revoked"])
         #expect(Set(IssuedCredentialStatus.all).count == IssuedCredentialStatus.all.count)

@@ -67,6 +67,15 @@ import Testing
     static func answer(_ tenant: EndToEndTenant, session body: String,
                        _ build: (SessionTranscript) async throws -> JSONValue) async throws -> PresentationResult {
         let created = try await PresentationEndToEndTests.session(tenant, body)
+        let posted = try await respond(created, build)
+        #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
+        return try await PresentationEndToEndTests.result(tenant, created.sessionId)
+    }
+
+    /// Answers the session `created` as `answer` does, and returns what its response endpoint said (`{}`, or
+    /// `{redirect_uri}` for a same-device session).
+    static func respond(_ created: PresentationSessionCreated,
+                        _ build: (SessionTranscript) async throws -> JSONValue) async throws -> TransportResponse {
         let fetched = try await URLSessionTransport().send(TransportRequest(method: "GET", url: try #require(URL(string: created.requestUri))))
         let request = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(try JWS(compactSerialization: String(decoding: fetched.body, as: UTF8.self)).payload)).objectValue)
         let jwk = try JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(try #require(request["client_metadata"]?.objectValue?["jwks"]?.objectValue?["keys"]?.arrayValue?.first)))
@@ -86,11 +95,9 @@ import Testing
             jwe = try JWE.encrypt(plaintext: try JSONEncoder().encode(body), to: jwk, encryption: .a256gcm,
                                   partyUInfo: Array(mdocGeneratedNonce.utf8), partyVInfo: Array(nonce.utf8))
         }
-        let posted = try await URLSessionTransport().send(TransportRequest(method: "POST", url: try #require(URL(string: responseUri)),
-                                                                           headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                                           body: Data(("response=" + (jwe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)))
-        #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
-        return try await PresentationEndToEndTests.result(tenant, created.sessionId)
+        return try await URLSessionTransport().send(TransportRequest(method: "POST", url: try #require(URL(string: responseUri)),
+                                                                     headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                                     body: Data(("response=" + (jwe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)))
     }
 
     static func codes(_ result: PresentationResult) -> [PresentationFailureCode] { result.failures?.map(\.code) ?? [] }

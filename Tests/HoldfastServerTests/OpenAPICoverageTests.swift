@@ -176,6 +176,7 @@ import Testing
         ("PresentationSessionRequest", ["mode"], PresentationMode.all.map(\.rawValue)),
         ("PresentationResult", ["status"], PresentationStatus.all.map(\.rawValue)),
         ("PresentationResult", ["failures", "code"], PresentationFailureCode.all.map(\.rawValue)),
+        ("PresentationResult", ["credentials", "status"], PresentedCredentialStatus.all.map(\.rawValue)),
         ("IssuedCredential", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
         ("CredentialStatusChange", ["status"], IssuedCredentialStatus.all.map(\.rawValue)),
         ("IssuedCredential", ["walletNotification", "event"], WalletNotificationEvent.all.map(\.rawValue)),

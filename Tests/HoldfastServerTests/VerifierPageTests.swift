@@ -12,8 +12,9 @@ import Testing
     static let renderedBefore: [(path: String, type: String, sha256: String, count: Int)] = [
         // The page gained `#protocol-note` (empty and hidden for a tenant whose public URL has a DNS name).
         ("/verifier", "text/html; charset=utf-8", "21905553082b8cdc2453b6f46a4ee6f21d5735384f785f483361245daa54736b", 2554),
-        ("/verifier/verifier.css", "text/css; charset=utf-8", "7791ef2ed54759f35d803c359d786af3899bebdc6ac75ffa65594b2185cab500", 904),
-        ("/verifier/verifier.js", "text/javascript; charset=utf-8", "99969b2392ebf4d3959574683c14cd2586799b5d40e938da59f1defa55ca0088", 5172),
+        // The script shows each presented document apart (`credentials`, README "Verifier"), the style sheet its heading.
+        ("/verifier/verifier.css", "text/css; charset=utf-8", "9a7a5fdf6f5a339e84e5e7babf0d0b49f72451baf584a69502c607c0ef2b4a2e", 977),
+        ("/verifier/verifier.js", "text/javascript; charset=utf-8", "62d4b6d2d57e8ead51e695966e083ca2871e075c173bc2d34c8758fa08a18ffb", 6332),
     ]
 
     @Test func theFilesServedAreTheBytesRenderedBefore() async throws {

@@ -127,17 +127,86 @@ public struct PresentationResult: Codable, Sendable, Hashable {
         }
     }
 
+    /// One presented document of a verified result (README "Verifier"): what it showed, who issued it and its
+    /// status, never merged with another document's — two documents of one docType (DCQL `multiple: true`,
+    /// OpenID4VP 1.0 §6.1, or two credential queries for one docType) are two entries.
+    public struct Credential: Codable, Sendable, Hashable {
+        /// Who issued the document: the certificates its MSO's `x5chain` led to (ISO/IEC 18013-5 §9.3.3).
+        public struct Issuer: Codable, Sendable, Hashable {
+            /// The document signer certificate's subject (RFC 4514 text).
+            public var subject: String
+            /// The subject of the trusted IACA the document signer's chain ends at (RFC 4514 text).
+            public var iaca: String
+
+            public init(subject: String, iaca: String) {
+                self.subject = subject
+                self.iaca = iaca
+            }
+        }
+
+        /// The DCQL credential query the document answered (OpenID4VP 1.0 §8.1: its `vp_token` key).
+        public var credentialQueryId: String?
+        /// The input descriptor the document answered (ISO/IEC TS 18013-7:2024: the docType).
+        public var inputDescriptorId: String?
+        public var docType: String
+        /// namespace → element → value, in the same forms as `PresentationResult.claims`.
+        public var claims: [String: [String: JSONValue]]
+        public var issuer: Issuer
+        public var status: PresentedCredentialStatus
+
+        public init(credentialQueryId: String? = nil, inputDescriptorId: String? = nil, docType: String,
+                    claims: [String: [String: JSONValue]], issuer: Issuer, status: PresentedCredentialStatus) {
+            self.credentialQueryId = credentialQueryId
+            self.inputDescriptorId = inputDescriptorId
+            self.docType = docType
+            self.claims = claims
+            self.issuer = issuer
+            self.status = status
+        }
+    }
+
     public var status: PresentationStatus
     /// docType → namespace → element → value (a full-date as `YYYY-MM-DD`, a tdate as RFC 3339 text, bytes as
-    /// `{"$type": "bytes", "value": <base64>}`).
+    /// `{"$type": "bytes", "value": <base64>}`), for a verified result in which each docType was presented once;
+    /// absent when one was presented twice or more (`credentials` then tells them apart).
     public var claims: [String: [String: [String: JSONValue]]]?
+    /// Every presented document of a verified result, one entry each, in the order of the response.
+    public var credentials: [Credential]?
     public var failures: [Failure]?
 
-    public init(status: PresentationStatus, claims: [String: [String: [String: JSONValue]]]? = nil, failures: [Failure]? = nil) {
+    public init(status: PresentationStatus, claims: [String: [String: [String: JSONValue]]]? = nil, credentials: [Credential]? = nil,
+                failures: [Failure]? = nil) {
         self.status = status
         self.claims = claims
+        self.credentials = credentials
         self.failures = failures
     }
+
+    /// A verified result of `credentials`: with `claims` by docType when no docType is among them twice.
+    public static func verified(_ credentials: [Credential]) -> PresentationResult {
+        var claims: [String: [String: [String: JSONValue]]]? = [:]
+        for credential in credentials {
+            guard claims?[credential.docType] == nil else { claims = nil; break }
+            claims?[credential.docType] = credential.claims
+        }
+        return PresentationResult(status: .verified, claims: claims, credentials: credentials)
+    }
+}
+
+/// The status of a presented document in a verified result (`PresentationResult.Credential.status`, README
+/// "Verifier"). String-backed so that a status a newer tenant writes still decodes.
+public struct PresentedCredentialStatus: WireValueSet {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The status list the MSO names says 0 (VALID, draft-ietf-oauth-status-list §7.1), read at verification.
+    public static let valid: Self = "valid"
+    /// The MSO names no status list (ISO/IEC 18013-5 second edition §12.3.6.3): nothing can revoke it.
+    public static let notRevocable: Self = "notRevocable"
+
+    /// Every status this version writes (openapi.json lists the same).
+    public static let all: [Self] = [.valid, .notRevocable]
 }
 
 /// How the wallet reaches a presentation session (README "Verifier"): `cross-device` (a QR code shown to another
@@ -164,7 +233,8 @@ public struct PresentationStatus: WireValueSet {
 
     /// No answer yet, and the session has not expired.
     public static let pending: Self = "pending"
-    /// Every check passed: `claims` holds what was shown.
+    /// Every check passed: `credentials` holds what each presented document showed (and `claims` the same by
+    /// docType, when no docType was presented twice).
     public static let verified: Self = "verified"
     /// The answer was refused: `failures` says why.
     public static let failed: Self = "failed"

@@ -58,7 +58,7 @@ struct PresentationResponseVerifier: Sendable {
             }
             encoded.append((nil, text))
         }
-        var claims: [String: [String: [String: JSONValue]]] = [:]
+        var credentials: [PresentationResult.Credential] = []
         var presented: [PresentationRequirements.Presented] = []
         for (credentialID, text) in encoded {
             guard let bytes = Base64URL.decode(text), let response = try? DeviceResponse(decoding: bytes) else {
@@ -100,6 +100,7 @@ struct PresentationResponseVerifier: Sendable {
                     failures.append(named(.init(code: Self.code(error), reason: error.description), requested.id))
                     continue
                 }
+                var disclosed: [String: [String: JSONValue]] = [:]
                 for (space, elements) in shown.sorted(by: { $0.key < $1.key }) {
                     for (element, value) in elements.sorted(by: { $0.key < $1.key }) {
                         guard requested.claims.contains(where: { $0.nameSpace == space && $0.element == element }) else {
@@ -107,17 +108,34 @@ struct PresentationResponseVerifier: Sendable {
                                                         reason: "\(space)/\(element) was not asked for", path: [space, element]), requested.id))
                             continue
                         }
-                        claims[document.docType, default: [:]][space, default: [:]][element] = value
+                        disclosed[space, default: [:]][element] = value
                     }
                 }
                 if let failure = try await status(verified.mso.status, verified.iaca) { failures.append(named(failure, requested.id)) }
+                credentials.append(credential(requested.id, document.docType, disclosed, verified))
             }
         }
         for shortfall in requirements.shortfalls(presented) { failures.append(failure(shortfall)) }
-        if failures.isEmpty, claims.isEmpty {
+        if failures.isEmpty, credentials.allSatisfy(\.claims.isEmpty) {
             failures.append(.init(code: PresentationFailureCode.malformed, reason: "vp_token holds no presentation"))
         }
-        return failures.isEmpty ? PresentationResult(status: .verified, claims: claims) : Self.failed(failures)
+        return failures.isEmpty ? PresentationResult.verified(credentials) : Self.failed(failures)
+    }
+
+    /// One presented document as the result shows it (README "Verifier"), apart from any other, with the credential
+    /// query (or input descriptor) it answered. Its status passed the check before: `valid` when the MSO names a
+    /// status list, which then said 0.
+    private func credential(_ credentialID: String, _ docType: String, _ claims: [String: [String: JSONValue]],
+                            _ verified: MDocVerifier.Verified) -> PresentationResult.Credential {
+        var credential = PresentationResult.Credential(
+            docType: docType, claims: claims,
+            issuer: .init(subject: verified.documentSigner.subject.description, iaca: verified.iaca.subject.description),
+            status: verified.mso.status == nil ? .notRevocable : .valid)
+        switch self.protocol {
+        case .openID4VP: credential.credentialQueryId = credentialID
+        case .iso18013_7: credential.inputDescriptorId = credentialID
+        }
+        return credential
     }
 
     /// The failure code of an mdoc reader's check (ISO/IEC 18013-5 §9.3.1) that refused a document.

@@ -20,16 +20,35 @@
     }
   }
 
+  // One entry per presented document (README "Verifier": `credentials`); a result kept before there was
+  // `credentials` has `claims` by docType only.
+  function credentialsOf(result) {
+    if (Array.isArray(result.credentials)) return result.credentials;
+    return Object.entries(result.claims || {}).map(([docType, claims]) => ({ docType, claims }));
+  }
+
   function render(result) {
     $("status").textContent = result.status;
-    const body = $("claims").querySelector("tbody");
-    body.replaceChildren();
-    for (const [docType, spaces] of Object.entries(result.claims || {})) {
-      for (const [space, elements] of Object.entries(spaces)) {
+    const table = $("claims");
+    for (const old of table.querySelectorAll("tbody")) old.remove();
+    credentialsOf(result).forEach((credential, index) => {
+      // Each document in a body of its own, never merged with another of the same docType.
+      const body = document.createElement("tbody");
+      body.dataset.credential = String(index);
+      const heading = document.createElement("tr");
+      heading.className = "credential";
+      const title = document.createElement("th");
+      title.colSpan = 3;
+      const about = [credential.credentialQueryId || credential.inputDescriptorId,
+                     credential.issuer && `issued by ${credential.issuer.subject}`, credential.status].filter(Boolean).join(", ");
+      title.textContent = `Credential ${index + 1}: ${credential.docType}${about ? ` (${about})` : ""}`;
+      heading.append(title);
+      body.append(heading);
+      for (const [space, elements] of Object.entries(credential.claims || {})) {
         for (const [element, value] of Object.entries(elements)) {
           const row = document.createElement("tr");
           row.dataset.element = element;
-          for (const text of [docType, `${space} / ${element}`, typeof value === "string" ? value : JSON.stringify(value)]) {
+          for (const text of [credential.docType, `${space} / ${element}`, typeof value === "string" ? value : JSON.stringify(value)]) {
             const cell = document.createElement("td");
             cell.textContent = text;
             row.append(cell);
@@ -37,8 +56,9 @@
           body.append(row);
         }
       }
-    }
-    $("claims").hidden = body.children.length === 0;
+      table.append(body);
+    });
+    table.hidden = table.querySelector("tbody") === null;
     const failures = $("failures");
     failures.replaceChildren();
     for (const failure of result.failures || []) {

@@ -62,7 +62,7 @@ struct PresentationsCommand: AsyncParsableCommand {
     }
 
     struct Result: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A session's result: {status, claims?, failures?}.")
+        static let configuration = CommandConfiguration(abstract: "A session's result: {status, claims?, credentials?, failures?}, as the API gives it.")
         @OptionGroup var storage: AdminStorageOptions
         @Argument(help: "The session id.") var sessionId: String
 

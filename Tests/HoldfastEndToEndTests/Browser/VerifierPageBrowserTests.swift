@@ -64,4 +64,46 @@ import TestSupport
             #expect(result["failures"] == .array([]))
         }
     }
+    /// Two people's mDLs answering one DCQL query with `multiple: true` (the response assembled from the wallet's
+    /// credentials: the SDK sends one per query): the page, back from the same-device wallet with its
+    /// `response_code`, shows two credentials, each with its own elements — never one table of both.
+    @Test(.enabled(if: runs, "Chromium not installed (apt-get install chromium, or set HOLDFAST_CHROMIUM)"))
+    func thePageShowsEachPresentedCredentialApart() async throws {
+        let chromium = try #require(Self.chromium, "Chromium is not installed")
+        let python = try #require(Self.python, "python3 is not installed")
+        try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
+            let (_, doe, roe, _) = try await PresentationCredentialsEndToEndTests.wallets(tenant)
+            let page = tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + PresentationRoutes.Template.verifierPage.template
+            let body = #"{"protocol":"openid4vp-1.0","mode":"same-device","redirectUri":"\#(page)","#
+                + #""query":{"dcql":\#(PresentationCredentialsEndToEndTests.multiple)}}"#
+            let created = try await PresentationEndToEndTests.session(tenant, body)
+            let posted = try await PresentationRequirementEndToEndTests.respond(created, PresentationCredentialsEndToEndTests.twoPeople(doe, roe))
+            let redirect = try #require(try JSONDecoder().decode(JSONValue.self, from: posted.body).objectValue?["redirect_uri"]?.stringValue,
+                                        "\(String(decoding: posted.body, as: UTF8.self))")
+            #expect(redirect.hasPrefix(page + "?response_code="), "\(redirect)")
+
+            let browser = try ChildProcess(executable: python, arguments: [Self.driver.path, chromium, page, "--returned", created.sessionId, redirect])
+            defer { if browser.isRunning { browser.terminate(signal: SIGKILL) } }
+            let status = try await browser.exit(within: .seconds(120))
+            #expect(status == 0, "driver: \(browser.error)")
+            let line = try #require(browser.output.split(separator: "\n").first { $0.hasPrefix("RESULT ") }, "\(browser.output) \(browser.error)")
+            let result = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(line.dropFirst(7).utf8)).objectValue)
+            #expect(result["status"] == .string("verified"), "\(result)")
+            let credentials = result["credentials"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(credentials.count == 2, "\(result)")
+            func rows(_ credential: [String: JSONValue]) -> [[String]] {
+                (credential["rows"]?.arrayValue ?? []).compactMap { $0.arrayValue?.compactMap(\.stringValue) }
+            }
+            #expect(rows(credentials.first ?? [:]) == [["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / family_name", "Doe"],
+                                                       ["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / given_name", "Jane"]]
+                    || rows(credentials.first ?? [:]) == [["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / given_name", "Jane"],
+                                                          ["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / family_name", "Doe"]], "\(result)")
+            #expect(rows(credentials.last ?? [:]) == [["org.iso.18013.5.1.mDL", "org.iso.18013.5.1 / age_over_18", "true"]], "\(result)")
+            for (index, credential) in credentials.enumerated() {
+                let heading = credential["heading"]?.stringValue ?? ""
+                #expect(heading.hasPrefix("Credential \(index + 1): org.iso.18013.5.1.mDL (mdl, issued by ") && heading.hasSuffix(", valid)"), "\(heading)")
+            }
+            #expect(result["failures"] == .array([]) && result["error"] == .null, "\(result)")
+        }
+    }
 }

@@ -1,10 +1,17 @@
 # Drives headless Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: commands on fd 3,
 # answers on fd 4, each a JSON text ended by a NUL byte): opens the verifier page, fills the form, starts a session,
 # prints "URI <authorization request URI>", then waits for the page to show a final status and prints
-# "RESULT <json>" with what the page shows.
+# "RESULT <json>" with what the page shows. With "--returned SESSION_ID URL" in place of the key, query and protocol
+# it plays a same-device wallet's return instead: the page's tab knows the session, the browser opens URL (the
+# page with its response_code), and the result the page reads is printed the same way.
 import fcntl, json, os, subprocess, sys, tempfile, time
 
-chromium, page, key, query, protocol = sys.argv[1:6]
+chromium, page = sys.argv[1:3]
+returned = sys.argv[3] == "--returned"
+if returned:
+    session_id, return_url = sys.argv[4:6]
+else:
+    key, query, protocol = sys.argv[3:6]
 profile = tempfile.mkdtemp(prefix="holdfast-chromium-")
 to_browser_r, to_browser_w = os.pipe()
 from_browser_r, from_browser_w = os.pipe()
@@ -68,21 +75,29 @@ try:
     send("Page.enable", session=session)
     send("Page.navigate", {"url": page}, session)
     wait_for(session, "document.readyState === 'complete' && !!document.getElementById('start')", 30)
-    evaluate(session, f"""(() => {{
+    if returned:
+        evaluate(session, f"window.localStorage.setItem('holdfast.verifier.session', {json.dumps(session_id)}); true")
+        send("Page.navigate", {"url": return_url}, session)
+        wait_for(session, "document.readyState === 'complete' && !window.location.search", 30)
+    else:
+        evaluate(session, f"""(() => {{
       document.getElementById('key').value = {json.dumps(key)};
       document.getElementById('query').value = {json.dumps(query)};
       document.getElementById('protocol').value = {json.dumps(protocol)};
       document.getElementById('mode').value = 'cross-device';
       document.getElementById('begin').click();
       return true; }})()""")
-    uri = wait_for(session, "document.getElementById('link').href.startsWith('openid4vp') || document.getElementById('link').href.startsWith('mdoc-openid4vp') ? document.getElementById('link').href : ''", 30)
-    qr = wait_for(session, "(() => { const image = document.getElementById('qr'); return image.complete && image.naturalWidth > 0 ? image.naturalWidth : 0; })()", 30)
-    print("URI " + uri, flush=True)
+        uri = wait_for(session, "document.getElementById('link').href.startsWith('openid4vp') || document.getElementById('link').href.startsWith('mdoc-openid4vp') ? document.getElementById('link').href : ''", 30)
+        qr = wait_for(session, "(() => { const image = document.getElementById('qr'); return image.complete && image.naturalWidth > 0 ? image.naturalWidth : 0; })()", 30)
+        print("URI " + uri, flush=True)
     status = wait_for(session, "(() => { const s = document.getElementById('status').textContent; return s !== 'pending' && s !== 'not started' ? s : ''; })()", 120)
     shown = evaluate(session, """JSON.stringify({
       status: document.getElementById('status').textContent,
       qrWidth: document.getElementById('qr').naturalWidth,
-      claims: [...document.querySelectorAll('#claims tbody tr')].map(row => [...row.children].map(cell => cell.textContent)),
+      claims: [...document.querySelectorAll('#claims tbody tr:not(.credential)')].map(row => [...row.children].map(cell => cell.textContent)),
+      credentials: [...document.querySelectorAll('#claims tbody')].map(body => ({
+        heading: body.querySelector('tr.credential')?.textContent,
+        rows: [...body.querySelectorAll('tr:not(.credential)')].map(row => [...row.children].map(cell => cell.textContent)) })),
       failures: [...document.querySelectorAll('#failures li')].map(item => item.textContent),
       error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent })""")
     print("RESULT " + shown, flush=True)
