@@ -121,6 +121,7 @@ import X509
     static let bankNames: [(san: String, code: HoldfastErrorCode)] = [
         ("x509_san_dns:bank.example", .clientIdMismatch), ("bank.example.", .clientIdMismatch), ("bank.example", .verifierUntrusted),
         ("X509_SAN_DNS:BANK.EXAMPLE", .clientIdMismatch), ("BANK.example", .verifierUntrusted),
+        ("client_id=x509_san_dns:bank.example", .clientIdMismatch), ("https://bank.example", .clientIdMismatch),
     ]
 
     @Test func aNameExcludedByAnIntermediatesNameConstraintsIsRefusedInEveryForm() async throws {
