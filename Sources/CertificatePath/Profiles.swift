@@ -76,7 +76,9 @@ public struct StatusListSignerProfile: CertificatePathProfile {
 /// OpenID4VP 1.0 §5.9.3 (`x509_san_dns`, `x509_hash`) and ISO/IEC TS 18013-7 Annex B: the signer of a request
 /// object. An end entity with digitalSignature; when it has an extendedKeyUsage, it holds mdlReaderAuth, serverAuth
 /// or anyExtendedKeyUsage (OpenID4VP names none; a document signer's or status signer's key signs no request);
-/// for `x509_san_dns`, ``dnsName`` is a dNSName of its subjectAlternativeName.
+/// for `x509_san_dns`, ``dnsName`` is a dNSName of its subjectAlternativeName, both valid DNS names (``DNSName``) and
+/// equal but for case: a SAN entry written with a prefix (`x509_san_dns:host`) or a trailing dot is not a DNS name,
+/// escapes every CA's name constraints (RFC 5280 §4.2.1.10), and so names nothing (README "Certificate paths").
 public struct RequestObjectSignerProfile: CertificatePathProfile {
     public let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [
         .X509ExtensionID.extendedKeyUsage, .X509ExtensionID.subjectAlternativeName,
@@ -95,11 +97,12 @@ public struct RequestObjectSignerProfile: CertificatePathProfile {
             return failure
         }
         if let dnsName {
+            guard DNSName.isValid(dnsName) else { return .profile("\(dnsName) is not a DNS name") }
             let names: SubjectAlternativeNames?
             do { names = try leaf.extensions.subjectAlternativeNames } catch { return .malformed("the signer's SAN: \(error)") }
             let wanted = dnsName.lowercased()
             let found = (names ?? SubjectAlternativeNames()).contains { name in
-                if case .dnsName(let value) = name { return value.lowercased() == wanted || value.lowercased() == "x509_san_dns:" + wanted }
+                if case .dnsName(let value) = name { return DNSName.isValid(value) && value.lowercased() == wanted }
                 return false
             }
             guard found else { return .profile("\(dnsName) is not a dNSName of the signer's subjectAlternativeName") }

@@ -2,7 +2,9 @@
 /// request-signing certificate, either by a DNS name of its SAN or by the hash of the certificate. ISO/IEC TS
 /// 18013-7:2024 Annex B writes the bare DNS name with `client_id_scheme: x509_san_dns` instead.
 public enum ClientIdPrefix: String, Sendable, Hashable, CaseIterable {
-    /// `x509_san_dns:<a dNSName of the leaf's SAN>`.
+    /// `x509_san_dns:<a dNSName of the leaf's SAN>`: a valid DNS name (RFC 5280 §4.2.1.6), matched only with SAN
+    /// entries that are valid DNS names — an entry written with this prefix, or with a trailing dot, names nothing,
+    /// as no CA's name constraints apply to it (README "Certificate paths").
     case x509SanDNS = "x509_san_dns"
     /// `x509_hash:<base64url SHA-256 of the leaf's DER>`.
     case x509Hash = "x509_hash"

@@ -71,6 +71,66 @@ import X509
         #expect(failure.code == "CERT_PROFILE")
     }
 
+    /// RFC 5280 §4.2.1.6: only a valid DNS name names a host. A SAN entry written with the client id prefix or with
+    /// a trailing dot is not one — swift-certificates applies no CA's name constraints to it — so it never matches.
+    @Test func requestObjectSignerMatchesOnlyValidDNSNames() async throws {
+        let cases: [(san: String, wanted: String, accepted: Bool)] = [
+            ("verifier.example", "verifier.example", true), ("Verifier.EXAMPLE", "verifier.example", true),
+            ("x509_san_dns:verifier.example", "verifier.example", false), ("verifier.example.", "verifier.example", false),
+            ("x509_san_dns:verifier.example", "x509_san_dns:verifier.example", false), ("verifier.example.", "verifier.example.", false),
+            ("*.verifier.example", "*.verifier.example", false),
+        ]
+        for (san, wanted, accepted) in cases {
+            let pki = try TestPKI(defect: .none, at: now, usage: nil, dnsName: san)
+            switch await outcome(pki, RequestObjectSignerProfile(dnsName: wanted)) {
+            case .success: #expect(accepted, "\(san) accepted for \(wanted)")
+            case .failure(let failure): #expect(!accepted && failure.code == "CERT_PROFILE", "\(san) for \(wanted): \(failure)")
+            }
+        }
+    }
+
+    /// RFC 5280 §4.2.1.10 through the validator: an intermediate's excludedSubtrees / permittedSubtrees bind the
+    /// leaf's dNSName (swift-certificates' `RFC5280Policy`), every other rule of the path honest.
+    @Test func anIntermediatesNameConstraintsBindTheLeafsName() async throws {
+        let validity = (now.addingTimeInterval(-86_400), now.addingTimeInterval(365 * 86_400))
+        func chain(_ constraints: NameConstraints, _ name: String) throws -> (TestPKI.Minted, [[UInt8]]) {
+            let root = try TestPKI.mint("Root", issuer: nil, validity: validity, constraints: .isCertificateAuthority(maxPathLength: nil),
+                                        keyUsage: KeyUsage(keyCertSign: true, cRLSign: true), usages: nil, dnsName: nil)
+            let intermediate = try TestPKI.mint("Intermediate", issuer: root, validity: validity, constraints: .isCertificateAuthority(maxPathLength: nil),
+                                                keyUsage: KeyUsage(keyCertSign: true, cRLSign: true), usages: nil, dnsName: nil, nameConstraints: constraints)
+            let leaf = try TestPKI.mint("Signer", issuer: intermediate, validity: validity, constraints: nil, keyUsage: KeyUsage(digitalSignature: true),
+                                        usages: nil, dnsName: name)
+            return (root, [leaf.der, intermediate.der])
+        }
+        let cases: [(NameConstraints, String, Bool)] = [
+            (NameConstraints(excludedSubtrees: [.dnsName("bank.example")]), "bank.example", false),
+            (NameConstraints(excludedSubtrees: [.dnsName("bank.example")]), "www.bank.example", false),
+            (NameConstraints(excludedSubtrees: [.dnsName("bank.example")]), "shop.example", true),
+            (NameConstraints(permittedSubtrees: [.dnsName("shop.example")]), "bank.example", false),
+            (NameConstraints(permittedSubtrees: [.dnsName("shop.example")]), "shop.example", true),
+        ]
+        for (constraints, name, accepted) in cases {
+            let (root, der) = try chain(constraints, name)
+            do {
+                _ = try await CertificatePathValidator(anchors: [root.certificate]).validate(chain: der, profile: RequestObjectSignerProfile(dnsName: name), at: now)
+                #expect(accepted, "\(name) under \(constraints) accepted")
+            } catch {
+                #expect(!accepted && error.code == "CERT_PATH_RFC5280", "\(name) under \(constraints): \(error)")
+            }
+        }
+    }
+
+    @Test func dnsNamesAreLDHLabels() {
+        for valid in ["bank.example", "a.b-c.example", "xn--bcher-kva.example", "localhost", "Customverifier", "1.example", String(repeating: "a", count: 63) + ".example"] {
+            #expect(DNSName.isValid(valid), "\(valid)")
+        }
+        for invalid in ["", "x509_san_dns:bank.example", "bank.example.", ".bank.example", "bank..example", "*.bank.example", "-bank.example",
+                        "bank-.example", "bank_example.com", "https://bank.example", "bank.example/x", "192.0.2.1", "bänk.example",
+                        String(repeating: "a", count: 64) + ".example", Array(repeating: "abcdefghi", count: 26).joined(separator: ".")] {
+            #expect(!DNSName.isValid(invalid), "\(invalid)")
+        }
+    }
+
     /// A document signer issued under an intermediate (18013-5 §9.3.3 has none), every other rule honest.
     @Test func documentSignerUnderAnIntermediateIsRefused() async throws {
         let pki = try TestPKI(defect: .none, at: now, intermediate: true, usage: ExtendedKeyUsages.mdlDocumentSigner)

@@ -121,6 +121,7 @@ struct TestVerifierPKI {
         let elsewhere = try pki.requestObject(responseUri: "https://collector.example/r", issuedAt: now)
         let request = try await verifier().verify(elsewhere, fetchedFrom: nil, expectedClientId: nil, at: now)
         #expect(request.verifiedBy == VerifierTrust.none && request.responseUri.host == "collector.example")
+        #expect(request.verifierName == "collector.example")
         // The leaf past its notAfter (the request itself honest at that time): named by its hash only, so none.
         let later = now.addingTimeInterval(91 * 86_400)
         let expired = try pki.requestObject(issuedAt: later)
@@ -155,6 +156,11 @@ struct TestVerifierPKI {
                                                 fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestInvalid),
             ("an unknown client id prefix", { try await trusting.verify(try pki.requestObject(clientId: "redirect_uri:https://verifier.example", issuedAt: now),
                                                                    fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestUnsupported),
+            ("a query by scope", { try await trusting.verify(try pki.requestObject(issuedAt: now, extra: ["scope": .string("org.iso.18013.5.1.mDL")]),
+                                                        fetchedFrom: nil, expectedClientId: nil, at: now) }, .requestUnsupported),
+            ("a presentation definition by reference", { try await trusting.verify(try pki.requestObject(issuedAt: now, extra: [
+                "presentation_definition_uri": .string("https://verifier.example/pd/1")]), fetchedFrom: nil, expectedClientId: nil, at: now) },
+             .requestUnsupported),
             ("no mso_mdoc credential", { try await trusting.verify(try pki.requestObject(issuedAt: now, extra: ["dcql_query": .object(["credentials": .array([
                 .object(["id": .string("pid"), "format": .string("dc+sd-jwt")])])])]), fetchedFrom: nil, expectedClientId: nil, at: now) },
              .requestUnsupported),
@@ -162,6 +168,48 @@ struct TestVerifierPKI {
         for (name, body, code) in cases {
             #expect(await Self.code(body) == code, "\(name)")
         }
+    }
+
+    /// README "Holder: presentation": a verifier whose certificate nothing anchors does not get to name itself. A
+    /// self-signed leaf claiming bank.example, named by its hash, sends the response to evil.example: `.none`, and
+    /// the name shown is evil.example.
+    @Test func anUnanchoredVerifierIsNamedByTheHostOfItsResponseURI() async throws {
+        let validity = (now.addingTimeInterval(-3_600), now.addingTimeInterval(90 * 86_400))
+        let leaf = try TestPKI.mint("Bank", issuer: nil, validity: validity, constraints: nil, keyUsage: KeyUsage(digitalSignature: true),
+                                    usages: nil, dnsName: "bank.example")
+        let hash = "x509_hash:" + Base64URL.encode(SHA256.hash(data: leaf.der))
+        let object = try pki.requestObject(clientId: hash, responseUri: "https://evil.example/r", issuedAt: now, signer: leaf.key, chain: [leaf.der])
+        for source in [nil, URL(string: "https://bank.example/request/1"), URL(string: "https://evil.example/request/1")] {
+            let request = try await verifier().verify(object, fetchedFrom: source, expectedClientId: hash, at: now)
+            #expect(request.verifiedBy == VerifierTrust.none && request.verifierName == "evil.example", "\(String(describing: source))")
+        }
+        // The same leaf trusted (pinned): verified by its certificate, and then its own name is believed.
+        let pinned = try await verifier(trusting: [leaf.certificate], required: true).verify(object, fetchedFrom: nil, expectedClientId: hash, at: now)
+        #expect(pinned.verifiedBy == .certificate && pinned.verifierName == "bank.example")
+    }
+
+    /// OpenID4VP 1.0 §5.1: a wallet that does not support `transaction_data` MUST refuse a request carrying it. A
+    /// request honest in every other way (accepted without it) asks to authorise one SCA payment: REQUEST_UNSUPPORTED,
+    /// naming the parameter and its type.
+    @Test func aRequestWithTransactionDataIsRefused() async throws {
+        let trusting = verifier(trusting: [pki.ca], required: true)
+        _ = try await trusting.verify(try pki.requestObject(issuedAt: now), fetchedFrom: nil, expectedClientId: nil, at: now)
+        let payment: JSONValue = .object([
+            "type": .string("urn:eudi:sca:payment:1"), "credential_ids": .array([.string("mdl")]),
+            "payload": .object(["transaction_id": .string("tx-1"), "amount": .string("1250.00"), "currency": .string("EUR"),
+                                "payee": .object(["name": .string("Merchant"), "id": .string("DE89370400440532013000")])]),
+        ])
+        let entry = Base64URL.encode(try JSONEncoder().encode(payment))
+        let object = try pki.requestObject(issuedAt: now, extra: ["transaction_data": .array([.string(entry)])])
+        let error = await Self.error { try await trusting.verify(object, fetchedFrom: nil, expectedClientId: nil, at: now) }
+        #expect(error?.code == .requestUnsupported, "\(String(describing: error))")
+        #expect(error?.message.contains("transaction_data") == true && error?.message.contains("urn:eudi:sca:payment:1") == true,
+                "\(String(describing: error))")
+        // Without required trust too: no verifier gets its transaction shown as a plain presentation.
+        #expect(await Self.code { try await verifier().verify(object, fetchedFrom: nil, expectedClientId: nil, at: now) } == .requestUnsupported)
+        // An entry that cannot be read is refused the same way.
+        let unreadable = try pki.requestObject(issuedAt: now, extra: ["transaction_data": .array([.string("not-json")])])
+        #expect(await Self.code { try await trusting.verify(unreadable, fetchedFrom: nil, expectedClientId: nil, at: now) } == .requestUnsupported)
     }
 
     /// ISO/IEC TS 18013-7:2024 requests: a bare host with client_id_scheme, and a presentation_definition.

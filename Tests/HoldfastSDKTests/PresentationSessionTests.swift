@@ -25,6 +25,8 @@ actor ScriptedVerifier {
     /// alternative (DCQL `claim_sets` [[family_name, age_over_18], [family_name]]; a presentation definition field
     /// with `optional: true`).
     var ageOver18Required = false
+    /// The `redirect_uri` the response endpoint answers.
+    var redirectUri = "https://verifier.example/done?response_code=rc-1"
 
     init(pki: TestVerifierPKI, presentationProtocol: PresentationProtocol, issuerIACA: Certificate, clock: ManualClock) {
         self.pki = pki
@@ -50,6 +52,7 @@ actor ScriptedVerifier {
     }
 
     func setAgeOver18Required(_ value: Bool) { ageOver18Required = value }
+    func setRedirectUri(_ value: String) { redirectUri = value }
 
     func handle(_ request: TransportRequest) async throws -> TransportResponse {
         switch (request.method, request.url.path) {
@@ -59,7 +62,7 @@ actor ScriptedVerifier {
             responses += 1
             try await check(String(decoding: request.body ?? Data(), as: UTF8.self))
             return TransportResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                     body: Data(#"{"redirect_uri":"https://verifier.example/done?response_code=rc-1"}"#.utf8))
+                                     body: try JSONEncoder().encode(["redirect_uri": redirectUri]))
         default:
             return TransportResponse(status: 404)
         }
@@ -139,11 +142,12 @@ actor ScriptedVerifier {
     let storage = MemorySecureStorage()
 
     /// A holder with one credential claimed from the scripted issuer, and a scripted verifier of `presentationProtocol`.
+    /// `verifierHost`: the name of the verifier's request-signing leaf (its response goes to verifier.example).
     func rig(_ presentationProtocol: PresentationProtocol, opener: RecordingURLOpener = RecordingURLOpener(),
-             issuer: FakeIssuer? = nil) async throws -> (MobileCredentialHolder, ScriptedVerifier, credentialId: String) {
+             issuer: FakeIssuer? = nil, verifierHost: String = "verifier.example") async throws -> (MobileCredentialHolder, ScriptedVerifier, credentialId: String) {
         let tenant = FakeTenant(deviceClock: clock)
         let issuer = try issuer ?? FakeIssuer(clock: clock)
-        let verifier = ScriptedVerifier(pki: try TestVerifierPKI(at: clock.now()), presentationProtocol: presentationProtocol,
+        let verifier = ScriptedVerifier(pki: try TestVerifierPKI(host: verifierHost, at: clock.now()), presentationProtocol: presentationProtocol,
                                         issuerIACA: await issuer.iaca, clock: clock)
         let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
                                                                  transport: TenantAndIssuer(tenant: tenant, issuer: issuer, verifier: verifier),
@@ -264,6 +268,63 @@ actor ScriptedVerifier {
         let second = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
         #expect(try await second.sendResponse(credentialIds: [id], autoRedirect: false) == "https://verifier.example/done?response_code=rc-1")
         #expect(opener.opened.count == 1)
+    }
+
+    /// README "Holder: presentation": `autoRedirect` opens only an https redirect from a verifier verified by
+    /// `.certificate` or `.domain`, and otherwise what `PresentationOptions.allowedRedirectSchemes` allows; anything
+    /// else is returned and not opened (nor handed to the app's redirect handler).
+    @Test func autoRedirectOpensOnlyWhatTheVerifierWasTrustedToSend() async throws {
+        let opener = RecordingURLOpener()
+        let (holder, verifier, id) = try await rig(.openID4VP, opener: opener)
+        _ = try await holder.addTrustedVerifierCertificates([try verifier.pki.ca.serializeAsPEM().pemString])
+        func present(_ redirect: String) async throws -> (VerifierTrust, String?) {
+            await verifier.setRedirectUri(redirect)
+            let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+            return (session.request.verifiedBy, try await session.sendResponse(credentialIds: [id], autoRedirect: true))
+        }
+        for redirect in ["tel:+15551234567", "otherapp://done?code=1", "http://verifier.example/done"] {
+            let (trust, returned) = try await present(redirect)
+            #expect(trust == .certificate && returned == redirect)
+        }
+        #expect(opener.opened.isEmpty, "\(opener.opened)")
+        // Nor through the app's handler.
+        let handled = RedirectRecorder()
+        await holder.presentations.setRedirectHandler { url in await handled.record(url) }
+        #expect(try await present("tel:+15551234567").1 == "tel:+15551234567")
+        #expect(await handled.urls.isEmpty)
+        await holder.presentations.setRedirectHandler(nil)
+        // The app allows its own scheme: that one is opened, the others still not.
+        await holder.presentations.setOptions(PresentationOptions(allowedRedirectSchemes: ["otherapp"]))
+        _ = try await present("otherapp://done?code=2")
+        _ = try await present("tel:+15551234567")
+        #expect(opener.opened.map(\.absoluteString) == ["otherapp://done?code=2"])
+        // https from a verifier verified by its certificate: opened.
+        _ = try await present("https://verifier.example/done?response_code=rc-2")
+        #expect(opener.opened.map(\.absoluteString) == ["otherapp://done?code=2", "https://verifier.example/done?response_code=rc-2"])
+    }
+
+    @Test func autoRedirectOpensADomainVerifiersHTTPSRedirect() async throws {
+        let opener = RecordingURLOpener()
+        let (holder, verifier, id) = try await rig(.openID4VP, opener: opener)
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        #expect(session.request.verifiedBy == .domain)
+        let redirect = try await session.sendResponse(credentialIds: [id], autoRedirect: true)
+        #expect(opener.opened.map(\.absoluteString) == ["https://verifier.example/done?response_code=rc-1"] && redirect == opener.opened.first?.absoluteString)
+    }
+
+    /// A verifier verified by nothing (its leaf names another host than the one its response goes to): its https
+    /// redirect is returned, not opened — unless the app allows https for every verifier.
+    @Test func autoRedirectDoesNotOpenAnUnverifiedVerifiersHTTPSRedirect() async throws {
+        let opener = RecordingURLOpener()
+        let (holder, verifier, id) = try await rig(.openID4VP, opener: opener, verifierHost: "elsewhere.example")
+        let first = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        #expect(first.request.verifiedBy == VerifierTrust.none && first.request.verifierName == "verifier.example")
+        #expect(try await first.sendResponse(credentialIds: [id], autoRedirect: true) == "https://verifier.example/done?response_code=rc-1")
+        #expect(opener.opened.isEmpty, "\(opener.opened)")
+        await holder.presentations.setOptions(PresentationOptions(allowedRedirectSchemes: ["HTTPS"]))
+        let second = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        _ = try await second.sendResponse(credentialIds: [id], autoRedirect: true)
+        #expect(opener.opened.map(\.absoluteString) == ["https://verifier.example/done?response_code=rc-1"])
     }
 
     // MARK: request by value (RFC 9101 §5.1)

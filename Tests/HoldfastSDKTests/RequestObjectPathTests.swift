@@ -2,6 +2,7 @@ import CertificatePath
 import Crypto
 import Foundation
 import HoldfastProtocol
+import JOSE
 @testable import HoldfastSDK
 import Testing
 import TestSupport
@@ -80,5 +81,90 @@ import X509
         let pki = try TestPKI(defect: .none, at: now, usage: nil)
         guard case .failure(let error) = try await outcome(pki, clientId: "x509_san_dns:victim.example") else { Issue.record("accepted"); return }
         #expect(error.code == .clientIdMismatch)
+    }
+
+    // MARK: name constraints (README "Certificate paths": every name the wallet believes passed every CA's constraints)
+
+    /// A root, an intermediate (a CA with keyCertSign) carrying `constraints`, and a leaf whose SAN holds `san`.
+    func constrainedChain(_ constraints: NameConstraints, san: String) throws -> (root: TestPKI.Minted, chain: [TestPKI.Minted]) {
+        let validity = (now.addingTimeInterval(-86_400), now.addingTimeInterval(365 * 86_400))
+        let root = try TestPKI.mint("Constrained Root CA", issuer: nil, validity: validity, constraints: .isCertificateAuthority(maxPathLength: nil),
+                                    keyUsage: KeyUsage(keyCertSign: true, cRLSign: true), usages: nil, dnsName: nil)
+        let intermediate = try TestPKI.mint("Constrained Intermediate CA", issuer: root, validity: validity,
+                                            constraints: .isCertificateAuthority(maxPathLength: nil), keyUsage: KeyUsage(keyCertSign: true, cRLSign: true),
+                                            usages: nil, dnsName: nil, nameConstraints: constraints)
+        let leaf = try TestPKI.mint("Request Signer", issuer: intermediate, validity: (now.addingTimeInterval(-3_600), now.addingTimeInterval(90 * 86_400)),
+                                    constraints: nil, keyUsage: KeyUsage(digitalSignature: true), usages: nil, dnsName: san)
+        return (root, [leaf, intermediate])
+    }
+
+    /// The request `client_id` names, its response on that host, signed by the chain's leaf, verified with the chain's
+    /// root trusted and trust required.
+    func verify(_ chain: (root: TestPKI.Minted, chain: [TestPKI.Minted]), clientId: String,
+                responseUri: String = "https://bank.example/response") async -> Result<AuthorizationRequest, HoldfastError> {
+        do {
+            let object = try TestVerifierPKI(at: now).requestObject(clientId: clientId, responseUri: responseUri, issuedAt: now,
+                                                                    signer: chain.chain[0].key, chain: chain.chain.map(\.der))
+            return .success(try await AuthorizationRequestVerifier(trustedCertificates: [chain.root.certificate], requireTrustedVerifier: true)
+                .verify(object, fetchedFrom: nil, expectedClientId: nil, at: now))
+        } catch let error as HoldfastError {
+            return .failure(error)
+        } catch {
+            return .failure(HoldfastError(.internalError, "\(error)"))
+        }
+    }
+
+    /// The SAN forms of bank.example under an intermediate whose constraints leave bank.example out, each with
+    /// `client_id=x509_san_dns:bank.example`: the valid name is refused by the constraint (VERIFIER_UNTRUSTED); the
+    /// prefixed name and the name with a trailing dot, which swift-certificates' constraint check cannot read as DNS
+    /// names, are not believed at all, so the client id names nothing of the leaf (CLIENT_ID_MISMATCH).
+    static let bankNames: [(san: String, code: HoldfastErrorCode)] = [
+        ("x509_san_dns:bank.example", .clientIdMismatch), ("bank.example.", .clientIdMismatch), ("bank.example", .verifierUntrusted),
+        ("X509_SAN_DNS:BANK.EXAMPLE", .clientIdMismatch), ("BANK.example", .verifierUntrusted),
+        ("client_id=x509_san_dns:bank.example", .clientIdMismatch), ("https://bank.example", .clientIdMismatch),
+    ]
+
+    @Test func aNameExcludedByAnIntermediatesNameConstraintsIsRefusedInEveryForm() async throws {
+        let excluded = NameConstraints(excludedSubtrees: [.dnsName("bank.example")])
+        for (san, code) in Self.bankNames {
+            let result = await verify(try constrainedChain(excluded, san: san), clientId: "x509_san_dns:bank.example")
+            guard case .failure(let error) = result else { Issue.record("\(san) accepted"); continue }
+            #expect(error.code == code, "\(san): \(error)")
+            if code == .verifierUntrusted { #expect(error.message.contains("CERT_PATH_RFC5280"), "\(san): \(error)") }
+        }
+        // A leaf for shop.example under the same intermediate: trusted.
+        let shop = await verify(try constrainedChain(excluded, san: "shop.example"), clientId: "x509_san_dns:shop.example",
+                                responseUri: "https://shop.example/response")
+        guard case .success(let request) = shop else { Issue.record("shop.example refused: \(shop)"); return }
+        #expect(request.verifiedBy == .certificate && request.verifierName == "shop.example")
+    }
+
+    @Test func aNameOutsideAnIntermediatesPermittedSubtreesIsRefusedInEveryForm() async throws {
+        let permitted = NameConstraints(permittedSubtrees: [.dnsName("shop.example")])
+        for (san, code) in Self.bankNames {
+            let result = await verify(try constrainedChain(permitted, san: san), clientId: "x509_san_dns:bank.example")
+            guard case .failure(let error) = result else { Issue.record("\(san) accepted"); continue }
+            #expect(error.code == code, "\(san): \(error)")
+        }
+        for name in ["shop.example", "www.shop.example"] {
+            let result = await verify(try constrainedChain(permitted, san: name), clientId: "x509_san_dns:\(name)",
+                                      responseUri: "https://\(name)/response")
+            guard case .success(let request) = result else { Issue.record("\(name) refused: \(result)"); continue }
+            #expect(request.verifiedBy == .certificate && request.verifierName == name)
+        }
+    }
+
+    /// Named by its hash, a trusted leaf whose only SAN entry is the prefixed bank.example (which the excluding
+    /// intermediate's constraint could not read) is trusted as a key, but the wallet does not take it for bank.example.
+    @Test func aNameNoConstraintWasAppliedToIsNeverTheVerifiersName() async throws {
+        let chain = try constrainedChain(NameConstraints(excludedSubtrees: [.dnsName("bank.example")]), san: "x509_san_dns:bank.example")
+        let hash = "x509_hash:" + Base64URL.encode(SHA256.hash(data: chain.chain[0].der))
+        let object = try TestVerifierPKI(at: now).requestObject(clientId: hash, responseUri: "https://bank.example/response", issuedAt: now,
+                                                                signer: chain.chain[0].key, chain: chain.chain.map(\.der))
+        for source in [nil, URL(string: "https://bank.example/request/1")] {
+            let request = try await AuthorizationRequestVerifier(trustedCertificates: [chain.root.certificate], requireTrustedVerifier: true)
+                .verify(object, fetchedFrom: source, expectedClientId: nil, at: now)
+            #expect(request.verifiedBy == .certificate && request.verifierName == nil, "\(String(describing: source))")
+        }
     }
 }

@@ -70,7 +70,7 @@ public struct TestPKI: Sendable {
     }
 
     public static func mint(_ name: String, issuer: Minted?, validity: (Date, Date), constraints: BasicConstraints?, keyUsage: KeyUsage?,
-                            usages: [ASN1ObjectIdentifier]?, dnsName: String?) throws -> Minted {
+                            usages: [ASN1ObjectIdentifier]?, dnsName: String?, nameConstraints: NameConstraints? = nil) throws -> Minted {
         let key = P256.Signing.PrivateKey()
         let subject = try DistinguishedName { CommonName(name) }
         let extensions = try Certificate.Extensions {
@@ -78,6 +78,7 @@ public struct TestPKI: Sendable {
             if let keyUsage { Critical(keyUsage) }
             if let usages { Critical(try ExtendedKeyUsage(usages.map { ExtendedKeyUsage.Usage(oid: $0) })) }
             if let dnsName { SubjectAlternativeNames([.dnsName(dnsName)]) }
+            if let nameConstraints { Critical(nameConstraints) }
         }
         let certificate = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
                                           notValidBefore: validity.0, notValidAfter: validity.1,

@@ -32,7 +32,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
     public var presentationProtocol: PresentationProtocol
     /// `client_id` as the request carries it (with its prefix for 1.0, the bare host for 2024).
     public var clientId: String
-    /// The DNS name of the leaf the client id was matched with.
+    /// Who the verifier is: for `.certificate` and `.domain`, the DNS name of the leaf the client id was matched
+    /// with (a valid DNS name that passed every CA's name constraints, README "Certificate paths"); for `.none`, the
+    /// host of `response_uri` — an unanchored certificate does not get to name its holder.
     public var verifierName: String?
     public var verifiedBy: VerifierTrust
     public var responseUri: URL
@@ -54,7 +56,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
 /// Verifies a request object (README "Holder: presentation"):
 /// - `typ` `oauth-authz-req+jwt` (or none, as 18013-7:2024 verifiers send), ES256/ES384, signed by the `x5c` leaf;
 /// - `client_id` matches the certificate: `x509_hash:` the base64url SHA-256 of the leaf DER, `x509_san_dns:` (or a
-///   bare host with `client_id_scheme: x509_san_dns`) a dNSName of the leaf's SAN;
+///   bare host with `client_id_scheme: x509_san_dns`) a dNSName of the leaf's SAN — only SAN entries that are valid
+///   DNS names count (`DNSName`: no prefix, no trailing dot), so that every name believed is one a CA's name
+///   constraints were applied to;
 /// - trust: the chain reaches a trusted verifier certificate (`.certificate`) by the project's one path validator
 ///   (`CertificatePathValidator` with `RequestObjectSignerProfile`: every issuer a CA with keyCertSign within its
 ///   pathLenConstraint, every certificate valid, the leaf an end entity that may sign requests and, for
@@ -63,8 +67,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
 ///   or `.none` (only the key its client id names signed it);
 /// - without a trusted chain, an `x509_san_dns` verifier's `response_uri` must be on the host it names (OpenID4VP
 ///   1.0 §5.9.3);
-/// - `iat` not in the future and `exp` not passed (60 s of skew); `response_mode` `direct_post.jwt`; a nonce; an
-///   EC P-256 encryption key; a query with at least one `mso_mdoc` credential.
+/// - `iat` not in the future and `exp` not passed (60 s of skew); `response_mode` `direct_post.jwt`; no request
+///   parameter the wallet must honour and does not (`UnsupportedRequestParameter`: `transaction_data`, OpenID4VP 1.0
+///   §5.1); a nonce; an EC P-256 encryption key; a query with at least one `mso_mdoc` credential.
 struct AuthorizationRequestVerifier: Sendable {
     static let requestType = OpenID4VPIdentifiers.requestObjectType
     static let skew: TimeInterval = 60
@@ -150,12 +155,13 @@ struct AuthorizationRequestVerifier: Sendable {
         } else if let prefixed, prefixed.prefix == .x509SanDNS {
             presentationProtocol = .openID4VP
             let name = prefixed.value.lowercased()
+            guard DNSName.isValid(name) else { throw HoldfastError(.clientIdMismatch, "x509_san_dns:\(prefixed.value) does not name a DNS name") }
             guard dnsNames.contains(name) else { throw HoldfastError(.clientIdMismatch, "\(name) is not a dNSName of the signing certificate") }
             verifierName = name
             sanName = name
         } else if claims.clientIdScheme == ClientIdPrefix.x509SanDNS.rawValue {
             presentationProtocol = .iso18013_7
-            guard dnsNames.contains(clientId.lowercased()) else {
+            guard DNSName.isValid(clientId), dnsNames.contains(clientId.lowercased()) else {
                 throw HoldfastError(.clientIdMismatch, "\(clientId) is not a dNSName of the signing certificate")
             }
             verifierName = clientId.lowercased()
@@ -205,8 +211,11 @@ struct AuthorizationRequestVerifier: Sendable {
             }
             let named = responseHost.map(dnsNames.contains) ?? false
             trust = named && Self.isValid(leaf, at: now) ? .domain : .none
-            if trust == .domain, let responseHost { verifierName = responseHost }
+            // `.domain`: the host the response goes to, which the leaf names. `.none`: that host too, never a name of
+            // the certificate, which nothing anchors (README "Holder: presentation").
+            verifierName = responseHost
         }
+        try UnsupportedRequestParameter.refuse(members)
         guard let nonce = claims.nonce, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
         let metadata = claims.clientMetadata ?? ClientMetadata()
         let keys = metadata.jwks?.keys ?? []
@@ -224,16 +233,15 @@ struct AuthorizationRequestVerifier: Sendable {
                                     presentationDefinitionId: claims.presentationDefinitionId)
     }
 
-    /// The leaf's SAN dNSNames, lower-cased; a name written with its client id prefix (seen in the wild) counts
-    /// without it.
+    /// The leaf's SAN dNSNames that are valid DNS names (`DNSName`), lower-cased. An entry of another form — written
+    /// with its client id prefix (`x509_san_dns:host`, seen in the wild), with a trailing dot, a wildcard — is not
+    /// believed: swift-certificates applies a CA's name constraints only to valid DNS names (RFC 5280 §4.2.1.10), so
+    /// such an entry would name a host no CA's constraints were applied to (README "Certificate paths").
     static func dnsNames(_ certificate: Certificate) -> Set<String> {
         guard let names = try? certificate.extensions.subjectAlternativeNames else { return [] }
         var result = Set<String>()
         for name in names {
-            if case .dnsName(let dns) = name {
-                let lower = dns.lowercased()
-                result.insert(ClientIdPrefix.split(lower).flatMap { $0.prefix == .x509SanDNS ? $0.value : nil } ?? lower)
-            }
+            if case .dnsName(let dns) = name, DNSName.isValid(dns) { result.insert(dns.lowercased()) }
         }
         return result
     }

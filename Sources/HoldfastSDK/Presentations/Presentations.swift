@@ -46,6 +46,8 @@ public actor Presentations {
     /// Receives the redirect URI a verifier answers instead of the platform's URL opener (`PlatformSeams.urlOpener`),
     /// when the app wants to open it itself.
     var redirectHandler: (@Sendable (URL) async -> Void)?
+    /// What `autoRedirect` may open besides a trusted verifier's https redirect (`PresentationOptions`).
+    public private(set) var options = PresentationOptions()
 
     init(seams: PlatformSeams, credentials: Credentials) {
         self.seams = seams
@@ -54,6 +56,8 @@ public actor Presentations {
     }
 
     public func setRedirectHandler(_ handler: (@Sendable (URL) async -> Void)?) { redirectHandler = handler }
+
+    public func setOptions(_ options: PresentationOptions) { self.options = options }
 
     public func addTrustedVerifierCertificates(_ pems: [String]) async throws(HoldfastError) -> [TrustedVerifierCertificate] {
         try await trustedVerifiers.add(pems)
@@ -176,7 +180,9 @@ public actor OnlinePresentationSession {
     /// elements and signed with the credential's own device key over the SessionTranscript of the protocol,
     /// encrypted to the verifier (`direct_post.jwt`). Returns the verifier's `redirect_uri`, if any; with
     /// `autoRedirect` it is also opened, by the platform's URL opener (`PlatformSeams.urlOpener`) or the app's
-    /// redirect handler when it set one; with `false` nothing is opened.
+    /// redirect handler when it set one, when the verifier was trusted to send it (an `https` URL from a
+    /// `.certificate` or `.domain` verifier) or the app allows its scheme (`PresentationOptions.allowedRedirectSchemes`);
+    /// otherwise, and with `false`, nothing is opened.
     @discardableResult
     public func sendResponse(credentialIds: [String], autoRedirect: Bool = true) async throws(HoldfastError) -> String? {
         guard !answered else { throw HoldfastError(.validationFailed, "this session has answered already") }
@@ -266,7 +272,8 @@ public actor OnlinePresentationSession {
             throw HoldfastError(.invalidResponse, "the verifier answered HTTP \(response.status)", httpStatus: response.status)
         }
         let redirect = ResponseEndpointReply.decodeIfPresent(response.body)?.redirectUri
-        if autoRedirect, let redirect, let url = URL(string: redirect) {
+        if autoRedirect, let redirect, let url = URL(string: redirect),
+           await presentations.options.opensRedirect(url, from: request.verifiedBy) {
             if let handler = await presentations.redirectHandler {
                 await handler(url)
             } else {

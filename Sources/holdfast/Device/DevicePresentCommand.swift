@@ -78,6 +78,15 @@ struct DevicePresent: AsyncParsableCommand {
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
     }
 
+    /// Who asks, as the prompt names it (README "Holder: presentation"): a verifier whose certificate nothing anchors
+    /// (`none`) is named by the host its response goes to, not by a name its certificate claims.
+    static func asker(_ request: AuthorizationRequest) -> String {
+        switch request.verifiedBy {
+        case .none: "unverified verifier at \(request.responseUri.host ?? request.responseUri.absoluteString)"
+        case .certificate, .domain: "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue))"
+        }
+    }
+
     static func output(_ options: some DeviceSettings, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
                        confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil,
                        unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning) async throws(HoldfastError) -> String {
@@ -115,7 +124,7 @@ struct DevicePresent: AsyncParsableCommand {
             "\(match.request.docType): " + match.request.namespaces.flatMap { space, elements in elements.keys.sorted().map { "\(space)/\($0)" } }
                 .sorted().joined(separator: ", ")
         }.joined(separator: "; ")
-        var summary = "\(request.verifierName ?? request.clientId) (verified by \(request.verifiedBy.rawValue)) asks for \(asked)"
+        var summary = "\(Self.asker(request)) asks for \(asked)"
         // README "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
         let unknown = session.matchedCredentials.flatMap(\.unknownStatus).filter(chosen.contains).sorted()
         if !unknown.isEmpty {
