@@ -63,7 +63,8 @@ final class RedisConnection: Sendable {
                     RedisCommand("SELECT", [Array(String(configuration.database).utf8)], isIdempotent: true),
                     timeout: configuration.commandTimeout)
             }
-            runID = try await connection.readRunID(timeout: configuration.commandTimeout, logger: logger)
+            runID = configuration.readsServerRunID
+                ? try await connection.readRunID(timeout: configuration.commandTimeout, logger: logger) : nil
         } catch {
             connection.close()
             throw error
