@@ -21,15 +21,16 @@ public protocol EphemeralStore: Sendable {
     ///
     /// The window starts at the first increment and is not extended by later ones (a fixed window).
     func increment(_ key: String, window: Duration) async throws -> Int64
-    /// Establishes the store's epoch (README "A store that lost its memory"): the moment, in milliseconds since 1970 on the server's clock,
-    /// since which the store remembers every single-use item it recorded. Written once, when absent (`SET NX`, no
-    /// expiry), by every server node at start; returns the epoch as stored.
+    /// Establishes the store's epoch (README "A store that lost its memory"): the moment, in milliseconds since 1970,
+    /// since which the store remembers every single-use item it recorded — `now` in memory, Redis's own `TIME` with
+    /// Redis. Written when absent (no expiry), by every server node at start; returns the epoch as stored.
     func establishEpoch(now: Int64) async throws -> Int64
     /// Records the single use of an item issued at `issuedAt` (milliseconds since 1970), kept `ttl`, atomically with
     /// the store's epoch: `.issuedBeforeEpoch` when the item was issued before the epoch (the store may have lost its
     /// record of it: a Redis restarted without persistence), else `.spent` the first time and `.alreadySpent` after.
-    /// A Redis whose epoch is missing has lost its memory: the epoch is written again as `now` (and so refuses
-    /// everything issued before).
+    /// A Redis whose epoch is missing, or that was started again since the epoch was written (its `run_id`
+    /// changed), has lost its memory: the epoch is written again as that moment (and so refuses everything issued
+    /// before, and with Redis within its clock-skew allowance after).
     func spend(_ key: String, issuedAt: Int64, ttl: Duration, now: Int64) async throws -> SpendOutcome
     /// Round trip to the backend, for /health.
     func ping() async throws

@@ -10,6 +10,7 @@ import Testing
     private func store(_ url: String, commandTimeout: Duration = .seconds(30),
                        connectTimeout: Duration = .seconds(30)) throws -> RedisEphemeralStore {
         var configuration = try RedisConfiguration(url: url)
+        configuration.readsServerRunID = false
         configuration.commandTimeout = commandTimeout
         configuration.connectTimeout = connectTimeout
         return RedisEphemeralStore(configuration: configuration, keyPrefix: "t:")
@@ -200,6 +201,7 @@ import Testing
     @Test func theLineOfWaitingCommandsIsBounded() async throws {
         let server = try await FakeRedisServer.start { _, _ in .silence }
         var configuration = try RedisConfiguration(url: server.url)
+        configuration.readsServerRunID = false
         configuration.maxConnections = 1
         configuration.maxWaitingCommands = 0
         configuration.commandTimeout = .seconds(5)
@@ -222,6 +224,7 @@ import Testing
     @Test func commandsBeyondThePoolWaitForAFreeConnection() async throws {
         let server = try await FakeRedisServer.start { _, _ in .reply(.simpleString("PONG")) }
         var configuration = try RedisConfiguration(url: server.url)
+        configuration.readsServerRunID = false
         configuration.maxConnections = 2
         let client = RedisClient(configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -23,6 +23,7 @@ import Testing
             "HOLDFAST_DATABASE_URL": "postgres://u:p@db:5432/hf", "HOLDFAST_REDIS_URL": "redis://cache:6379",
             "HOLDFAST_MASTER_KEY": key, "HOLDFAST_PUBLIC_URL": "https://tenant.example/",
             "HOLDFAST_LOG_LEVEL": "debug", "HOLDFAST_LOG_FORMAT": "text", "HOLDFAST_MAX_BODY_BYTES": "4096",
+            "HOLDFAST_REDIS_CLOCK_SKEW_SECS": "90",
         ])
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.port == 9000)
@@ -34,6 +35,8 @@ import Testing
         #expect(configuration.logLevel == .debug)
         #expect(configuration.logFormat == .text)
         #expect(configuration.maxBodyBytes == 4096)
+        #expect(configuration.redisClockSkew == .seconds(90))
+        #expect(HoldfastConfiguration().redisClockSkew == .seconds(60))
     }
 
     @Test func dataFlagWinsOverEnvironment() throws {
@@ -47,6 +50,7 @@ import Testing
         ("HOLDFAST_LOG_LEVEL", "loud"), ("HOLDFAST_LOG_FORMAT", "xml"), ("HOLDFAST_MAX_BODY_BYTES", "-1"),
         ("HOLDFAST_PUBLIC_URL", "ftp://x"), ("HOLDFAST_HOST", "bad host"), ("HOLDFAST_OUTBOUND_ALLOW_PRIVATE", "maybe"),
         ("HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS", "0"), ("HOLDFAST_OUTBOUND_STATUS_LIST_TIMEOUT_SECS", "121"),
+        ("HOLDFAST_REDIS_CLOCK_SKEW_SECS", "-1"), ("HOLDFAST_REDIS_CLOCK_SKEW_SECS", "601"), ("HOLDFAST_REDIS_CLOCK_SKEW_SECS", "1m"),
     ])
     func invalidValueIsAClearErrorNamingTheVariable(_ variable: String, _ value: String) {
         let error = #expect(throws: ConfigurationError.self) {

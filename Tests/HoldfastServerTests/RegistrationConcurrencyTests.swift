@@ -51,6 +51,9 @@ import TestSupport
             var configuration = base
             configuration.publicURL = ServerTestKit.publicURL
             configuration.ephemeral = .redis(url: redisURL)
+            // The shared Redis's epoch may be new (a run of another test may have just set it): no clock-skew
+            // allowance, so that this test's items are accepted at once (README "A store that lost its memory").
+            configuration.redisClockSkew = .zero
             let (first, startup) = try await HoldfastApplication.build(configuration: configuration,
                                                                        options: .init(logger: StorageBackend.quietLogger))
             let (second, _) = try await HoldfastApplication.build(configuration: configuration,

@@ -33,11 +33,18 @@ public final class RedisClient: Sendable {
     /// Sends `command` and returns its reply. An error reply (`-ERR …`) is thrown as `REDIS_ERROR` with the
     /// server's text; other failures as `REDIS_UNAVAILABLE`, `REDIS_TIMEOUT` or `REDIS_PROTOCOL`.
     public func send(_ command: RedisCommand) async throws(EphemeralStoreError) -> RESPValue {
+        try await send { _ in command }
+    }
+
+    /// Sends the command `make` builds for the connection it goes out on, from that server's `run_id` (nil when
+    /// unknown): a script can then tell whether the data it reads was written by the server process now running.
+    public func send(_ make: (_ serverRunID: String?) -> RedisCommand) async throws(EphemeralStoreError) -> RESPValue {
         var retriesAfterSend = 0
         var attempts = 0
         while true {
             attempts += 1
             let connection = try await pool.lease()
+            let command = make(connection.serverRunID)
             do {
                 let reply = try await connection.send(command, timeout: configuration.commandTimeout)
                 await pool.release(connection, reusable: true)

@@ -19,6 +19,10 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// How many times an idempotent command is sent again after its connection broke (see `RedisClient`).
     public var maxRetries: Int
     public var decoderLimits: RESPDecoder.Limits
+    /// Whether each new connection reads the server's `run_id` (`INFO server`), by which the store notices a
+    /// restarted Redis (README "A store that lost its memory"). Only the client's own tests, against scripted
+    /// stand-in servers, turn it off.
+    public var readsServerRunID: Bool = true
 
     public init(host: String, port: Int = 6379, username: String? = nil, password: String? = nil,
                 database: Int = 0, maxConnections: Int = 4, maxWaitingCommands: Int = 10_000,

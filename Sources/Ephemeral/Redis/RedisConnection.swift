@@ -13,15 +13,20 @@ final class RedisConnection: Sendable {
 
     let channel: any Channel
     let id: Int
+    /// The server's `run_id` (`INFO server`) when this connection was opened: a new one for every start of the
+    /// server, so a connection opened after a restart carries the new one. Nil when the server refused `INFO`.
+    let serverRunID: String?
 
-    private init(channel: any Channel, id: Int) {
+    private init(channel: any Channel, id: Int, serverRunID: String?) {
         self.channel = channel
         self.id = id
+        self.serverRunID = serverRunID
     }
 
     var isActive: Bool { channel.isActive }
 
-    /// Connects, then authenticates and selects the database (each step bounded by the configuration's timeouts).
+    /// Connects, then authenticates, selects the database and reads the server's `run_id` (each step bounded by the
+    /// configuration's timeouts).
     static func connect(configuration: RedisConfiguration, id: Int, group: any EventLoopGroup,
                         logger: Logger) async throws(EphemeralStoreError) -> RedisConnection {
         let limits = configuration.decoderLimits
@@ -39,7 +44,8 @@ final class RedisConnection: Sendable {
         } catch {
             throw .redisUnavailable("cannot connect to Redis at \(configuration.host):\(configuration.port): \(error)")
         }
-        let connection = RedisConnection(channel: channel, id: id)
+        let connection = RedisConnection(channel: channel, id: id, serverRunID: nil)
+        let runID: String?
         do throws(EphemeralStoreError) {
             if let password = configuration.password {
                 var arguments = [Array(password.utf8)]
@@ -57,12 +63,41 @@ final class RedisConnection: Sendable {
                     RedisCommand("SELECT", [Array(String(configuration.database).utf8)], isIdempotent: true),
                     timeout: configuration.commandTimeout)
             }
+            runID = configuration.readsServerRunID
+                ? try await connection.readRunID(timeout: configuration.commandTimeout, logger: logger) : nil
         } catch {
             connection.close()
             throw error
         }
-        logger.debug("redis connection open", metadata: ["redis.connection": "\(id)"])
-        return connection
+        logger.debug("redis connection open", metadata: ["redis.connection": "\(id)", "redis.run_id": "\(runID ?? "-")"])
+        return RedisConnection(channel: channel, id: id, serverRunID: runID)
+    }
+
+    /// The `run_id:` line of `INFO server`; nil when the server refuses `INFO` (an ACL, a renamed command), which
+    /// leaves a restart of the server unnoticed unless it also lost the store's epoch (README "A store that lost
+    /// its memory").
+    private func readRunID(timeout: Duration, logger: Logger) async throws(EphemeralStoreError) -> String? {
+        let reply: RESPValue
+        do {
+            reply = try await sendExpectingSuccess(RedisCommand("INFO", [Array("server".utf8)], isIdempotent: true),
+                                                   timeout: timeout)
+        } catch {
+            guard error.code == EphemeralStoreError.Code.redisError else { throw error }
+            logger.warning("redis refused INFO: a restart of Redis is noticed only when it lost the store's epoch",
+                           metadata: ["redis.error": "\(error.message)"])
+            return nil
+        }
+        guard case .bulkString(let bytes?) = reply else { return nil }
+        return Self.runID(inInfo: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The value of the `run_id:` line of an `INFO` reply (40 hexadecimal characters), if any.
+    static func runID(inInfo text: String) -> String? {
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("run_id:") {
+            let value = String(line.dropFirst("run_id:".count).filter { !$0.isWhitespace })
+            return value.isEmpty || value.count > 64 ? nil : value
+        }
+        return nil
     }
 
     /// Sends a command during the handshake; an error reply is thrown as `REDIS_ERROR`.

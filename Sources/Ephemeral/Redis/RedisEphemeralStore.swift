@@ -16,7 +16,12 @@ public final class RedisEphemeralStore: EphemeralStore {
     public let backendName = "redis"
     public let keyPrefix: String
     public let client: RedisClient
+    /// How far ahead of Redis's clock the clocks that date single-use items (the nodes', the devices' proofs) may
+    /// be: an item issued less than this after the store's epoch is refused too (README "A store that lost its
+    /// memory"). Whole milliseconds.
+    public let clockSkewAllowance: Int64
     private let features: Features
+    private let logger: Logger
 
     /// How `take` is sent; `.script` is forced by the tests to check the fallback on a new server.
     enum TakeCommand: Sendable {
@@ -24,24 +29,29 @@ public final class RedisEphemeralStore: EphemeralStore {
         case script
     }
 
-    public convenience init(url: String, keyPrefix: String = "holdfast:",
+    public convenience init(url: String, keyPrefix: String = "holdfast:", clockSkewAllowance: Duration = .zero,
                             eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                             logger: Logger = Logger(label: "holdfast.ephemeral.redis")) throws(EphemeralStoreError) {
         self.init(configuration: try RedisConfiguration(url: url), keyPrefix: keyPrefix,
-                  eventLoopGroup: eventLoopGroup, logger: logger)
+                  clockSkewAllowance: clockSkewAllowance, eventLoopGroup: eventLoopGroup, logger: logger)
     }
 
     public convenience init(configuration: RedisConfiguration, keyPrefix: String = "holdfast:",
+                            clockSkewAllowance: Duration = .zero,
                             eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                             logger: Logger = Logger(label: "holdfast.ephemeral.redis")) {
         self.init(client: RedisClient(configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger),
-                  keyPrefix: keyPrefix, takeCommand: .getdelWithFallback)
+                  keyPrefix: keyPrefix, takeCommand: .getdelWithFallback, clockSkewAllowance: clockSkewAllowance,
+                  logger: logger)
     }
 
-    init(client: RedisClient, keyPrefix: String, takeCommand: TakeCommand) {
+    init(client: RedisClient, keyPrefix: String, takeCommand: TakeCommand, clockSkewAllowance: Duration = .zero,
+         logger: Logger = Logger(label: "holdfast.ephemeral.redis")) {
         self.client = client
         self.keyPrefix = keyPrefix
+        self.clockSkewAllowance = clockSkewAllowance <= .zero ? 0 : (clockSkewAllowance.ephemeralMilliseconds ?? 0)
         self.features = Features(useScriptForTake: takeCommand == .script)
+        self.logger = logger
     }
 
     public func setIfAbsent(_ key: String, value: [UInt8], ttl: Duration) async throws -> Bool {
@@ -112,25 +122,60 @@ public final class RedisEphemeralStore: EphemeralStore {
         return count
     }
 
-    /// The epoch lives under `epochKey`, without expiry. Every `spend` reads it in the same script that records the
-    /// item, so a Redis that lost its memory (restarted without persistence, flushed) is noticed at the first
-    /// single-use record after it, on every node, and the epoch written again as that moment.
+    /// The epoch lives under `epochKey`, without expiry, in milliseconds of Redis's own clock (`TIME`), so that
+    /// which node wrote it, and how its clock runs, does not matter. Every `spend` reads it in the same script that
+    /// records the item, with the `run_id` key: a Redis that lost its memory (restarted without persistence,
+    /// flushed: the epoch is missing) or that was started again (its `run_id` is not the one recorded — also when it
+    /// came back from an older snapshot that still holds the epoch) is noticed at the first single-use record after
+    /// it, on every node, and the epoch written again as that moment. `now` (the node's clock) is used only by a
+    /// Redis too old to run `TIME` in a script that writes (before 3.2).
     public func establishEpoch(now: Int64) async throws -> Int64 {
-        let reply = try await client.send(RedisCommand("EVAL", [Array(Self.epochScript.utf8), Array("1".utf8),
-                                                                redisKey(Self.epochKey), decimal(now)], isIdempotent: true))
-        return try epoch(reply, from: "epoch script")
+        let reply = try await client.send { runID in
+            RedisCommand("EVAL", [Array(Self.epochScript.utf8), Array("2".utf8), self.redisKey(Self.epochKey),
+                                  self.redisKey(Self.runIDKey), self.decimal(now), Array((runID ?? "").utf8)],
+                         isIdempotent: true)
+        }
+        guard case .array(let values?) = reply, values.count == 2, case .integer(let reason) = values[1] else {
+            throw unexpected(reply, to: "epoch script")
+        }
+        let epoch = try epoch(values[0], from: "epoch script")
+        noteEpoch(reason: reason, epoch: epoch, atStart: true)
+        return epoch
     }
 
     public func spend(_ key: String, issuedAt: Int64, ttl: Duration, now: Int64) async throws -> SpendOutcome {
         let milliseconds = try ttl.ephemeralLifetime("ttl")
-        let reply = try await client.send(RedisCommand("EVAL", [Array(Self.spendScript.utf8), Array("2".utf8),
-                                                                redisKey(Self.epochKey), redisKey(key), decimal(now),
-                                                                decimal(milliseconds)], isIdempotent: false))
-        guard case .array(let values?) = reply, values.count == 2, case .integer(let stored) = values[1] else {
+        let reply = try await client.send { runID in
+            RedisCommand("EVAL", [Array(Self.spendScript.utf8), Array("3".utf8), self.redisKey(Self.epochKey),
+                                  self.redisKey(Self.runIDKey), self.redisKey(key), self.decimal(now),
+                                  Array((runID ?? "").utf8), self.decimal(milliseconds)], isIdempotent: false)
+        }
+        guard case .array(let values?) = reply, values.count == 3, case .integer(let stored) = values[1],
+              case .integer(let reason) = values[2] else {
             throw unexpected(reply, to: "spend script")
         }
-        if issuedAt < (try epoch(values[0], from: "spend script")) { return .issuedBeforeEpoch }
+        let epoch = try epoch(values[0], from: "spend script")
+        noteEpoch(reason: reason, epoch: epoch, atStart: false)
+        let (boundary, overflow) = epoch.addingReportingOverflow(clockSkewAllowance)
+        if overflow || issuedAt < boundary { return .issuedBeforeEpoch }
         return stored == 1 ? .spent : .alreadySpent
+    }
+
+    /// Logs a new epoch: at start on an empty Redis it is routine; otherwise the store lost what it remembered.
+    private func noteEpoch(reason: Int64, epoch: Int64, atStart: Bool) {
+        switch RedisEpochScripts.Reason(rawValue: reason) {
+        case .unchanged?:
+            return
+        case .epochMissing? where atStart:
+            logger.info("redis: the ephemeral store's epoch was written", metadata: ["event": "ephemeral.epoch_written",
+                                                                                   "epoch": "\(epoch)"])
+        case .epochMissing?:
+            logger.warning("redis lost its memory (the store's epoch was missing): what was issued before the new epoch is refused",
+                           metadata: ["event": "ephemeral.epoch_reset", "reason": "epoch_missing", "epoch": "\(epoch)"])
+        case .serverRestarted?, nil:
+            logger.warning("redis was started again (its run_id changed): what was issued before the new epoch is refused",
+                           metadata: ["event": "ephemeral.epoch_reset", "reason": "server_restarted", "epoch": "\(epoch)"])
+        }
     }
 
     public func ping() async throws {
@@ -153,23 +198,14 @@ public final class RedisEphemeralStore: EphemeralStore {
         """
 
     /// The key of the store's epoch (under `keyPrefix`).
-    static let epochKey = "store-epoch"
+    static let epochKey = RedisEpochScripts.epochKey
 
-    /// The epoch, written as `ARGV[1]` when absent.
-    static let epochScript = """
-        local e = redis.call('GET', KEYS[1])
-        if not e then redis.call('SET', KEYS[1], ARGV[1]); e = ARGV[1] end
-        return e
-        """
+    /// The key of the `run_id` of the Redis process that wrote the epoch (under `keyPrefix`).
+    static let runIDKey = RedisEpochScripts.runIDKey
 
-    /// The epoch (written as `ARGV[1]` when absent: the memory was lost) and whether the item `KEYS[2]` was recorded
-    /// now (`SET NX PX ARGV[2]`), in one atomic step.
-    static let spendScript = """
-        local e = redis.call('GET', KEYS[1])
-        if not e then redis.call('SET', KEYS[1], ARGV[1]); e = ARGV[1] end
-        if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return {e, 1} end
-        return {e, 0}
-        """
+    static let epochScript = RedisEpochScripts.epoch
+
+    static let spendScript = RedisEpochScripts.spend
 
     /// `GETDEL` for Redis < 6.2.
     static let takeScript = """
@@ -196,9 +232,9 @@ public final class RedisEphemeralStore: EphemeralStore {
         error.code == EphemeralStoreError.Code.redisError && error.message.lowercased().hasPrefix("err unknown command")
     }
 
-    private func redisKey(_ key: String) -> [UInt8] { Array((keyPrefix + key).utf8) }
+    func redisKey(_ key: String) -> [UInt8] { Array((keyPrefix + key).utf8) }
 
-    private func decimal(_ number: Int64) -> [UInt8] { Array(String(number).utf8) }
+    func decimal(_ number: Int64) -> [UInt8] { Array(String(number).utf8) }
 
     private func bulk(_ reply: RESPValue, from command: String) throws -> [UInt8]? {
         guard case .bulkString(let bytes) = reply else { throw unexpected(reply, to: command) }

@@ -41,6 +41,10 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var dataDirectory: String
     public var database: Database
     public var ephemeral: EphemeralBackend
+    /// With Redis, how far ahead of Redis's clock the clocks that date single-use items (the nodes', the devices'
+    /// proofs) may run: an item issued less than this after the store's epoch is refused as one issued before it
+    /// (`HOLDFAST_REDIS_CLOCK_SKEW_SECS`, README "A store that lost its memory").
+    public var redisClockSkew: Duration
     public var masterKey: MasterKeySource
     /// The tenant's external base URL (also the issuer of its tokens); nil means `http://host:port`,
     /// with the bound port once the server listens.
@@ -67,6 +71,9 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public static let defaultMaxBodyBytes = 1 << 20
     /// Upper bound for `HOLDFAST_MAX_BODY_BYTES` (64 MiB): the server keeps a whole body in memory.
     public static let maximumMaxBodyBytes = 64 << 20
+    /// The proofs' allowed future skew (`TetheringConfiguration.dpopMaximumFutureSkew`, the SCA proofs' 60 s).
+    public static let defaultRedisClockSkewSeconds = 60
+    public static let redisClockSkewSecondsRange = 0...600
 
     /// Defaults everywhere, data in `dataDirectory`.
     public init(dataDirectory: String = HoldfastConfiguration.defaultDataDirectory) {
@@ -75,6 +82,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
         self.dataDirectory = dataDirectory
         self.database = .sqlite(path: Self.sqlitePath(in: dataDirectory))
         self.ephemeral = .memory
+        self.redisClockSkew = .seconds(Self.defaultRedisClockSkewSeconds)
         self.masterKey = .file(path: Self.masterKeyPath(in: dataDirectory))
         self.publicURL = nil
         self.logLevel = .info
@@ -108,6 +116,13 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
                 throw ConfigurationError(variable: "HOLDFAST_REDIS_URL", reason: error.message)
             }
             ephemeral = .redis(url: url)
+        }
+        if let text = value("HOLDFAST_REDIS_CLOCK_SKEW_SECS") {
+            guard let seconds = Int(text), Self.redisClockSkewSecondsRange.contains(seconds) else {
+                throw ConfigurationError(variable: "HOLDFAST_REDIS_CLOCK_SKEW_SECS",
+                                         reason: "must be an integer from \(Self.redisClockSkewSecondsRange.lowerBound) to \(Self.redisClockSkewSecondsRange.upperBound)")
+            }
+            redisClockSkew = .seconds(seconds)
         }
         if let key = value("HOLDFAST_MASTER_KEY") { masterKey = .provided(try Self.parseMasterKey(key)) }
         if let url = value("HOLDFAST_PUBLIC_URL") { try setPublicURL(url, source: "HOLDFAST_PUBLIC_URL") }

@@ -40,7 +40,7 @@ public struct EphemeralStores: Sendable {
     static let recentFullness: Duration = .seconds(30)
 
     public static func make(_ backend: HoldfastConfiguration.EphemeralBackend, capacity: EphemeralCapacity,
-                            logger: Logger) throws -> (stores: EphemeralStores, shutdown: @Sendable () async -> Void) {
+                            redisClockSkew: Duration = .zero, logger: Logger) throws -> (stores: EphemeralStores, shutdown: @Sendable () async -> Void) {
         switch backend {
         case .memory:
             let challenges = InMemoryEphemeralStore(limits: .init(maxEntries: capacity.challengeEntries))
@@ -49,7 +49,7 @@ public struct EphemeralStores: Sendable {
                                             Part(name: "replay", store: replay, memory: replay)],
                                     backendName: challenges.backendName), {})
         case .redis(let url):
-            let store = try RedisEphemeralStore(url: url, logger: logger)
+            let store = try RedisEphemeralStore(url: url, clockSkewAllowance: redisClockSkew, logger: logger)
             return (EphemeralStores(parts: [Part(name: "challenges", store: store, memory: nil),
                                             Part(name: "replay", store: store, memory: nil)],
                                     backendName: store.backendName),
@@ -74,6 +74,31 @@ public struct EphemeralStores: Sendable {
             } catch {
                 logger.warning("the ephemeral store's epoch could not be read at start", metadata: ["error": .string("\(error)")])
             }
+        }
+    }
+
+    /// Refuses to start on a Redis whose `maxmemory-policy` may evict what single use rests on (README "A store
+    /// that lost its memory"): anything but `noeviction`. A Redis that does not allow `CONFIG GET` (a managed one)
+    /// or cannot be reached now is logged as a warning, and the start goes on.
+    public func checkEvictionPolicy(logger: Logger) async throws(ConfigurationError) {
+        guard let redis = parts.lazy.compactMap({ $0.store as? RedisEphemeralStore }).first else { return }
+        let check: RedisEvictionPolicyCheck
+        do {
+            check = try await redis.evictionPolicy()
+        } catch {
+            logger.warning("redis: maxmemory-policy could not be read at start; it must be noeviction",
+                           metadata: ["event": "ephemeral.eviction_policy_unchecked", "error": .string("\(error)")])
+            return
+        }
+        switch check {
+        case .accepted:
+            return
+        case .refused(let policy, let reason):
+            throw ConfigurationError(variable: "HOLDFAST_REDIS_URL",
+                                     reason: "points at a Redis whose maxmemory-policy is \(policy): \(reason), which would let a spent item be used again; set maxmemory-policy noeviction")
+        case .unreadable(let message):
+            logger.warning("redis: CONFIG GET maxmemory-policy is not allowed; make sure the policy is noeviction",
+                           metadata: ["event": "ephemeral.eviction_policy_unchecked", "error": .string(message)])
         }
     }
 

@@ -116,7 +116,13 @@ public enum HoldfastApplication {
                                          verifierHost: VerifierCertificates.host(of: configuration.effectivePublicURL()),
                                          now: options.clock.now(), logger: logger)
             ephemeral = try EphemeralStores.make(configuration.ephemeral, capacity: configuration.ephemeralCapacity,
-                                                 logger: logger)
+                                                 redisClockSkew: configuration.redisClockSkew, logger: logger)
+            do {
+                try await ephemeral.stores.checkEvictionPolicy(logger: logger)
+            } catch {
+                await ephemeral.shutdown()
+                throw error
+            }
             await ephemeral.stores.establishEpoch(now: options.clock.now(), logger: logger)
         } catch {
             await database.close()

@@ -17,6 +17,10 @@ enum InProcessBenchTenant {
         configuration.publicURL = nil
         configuration.rateLimit.requestsPerSecond = 1_000_000
         configuration.rateLimit.burst = 1_000_000
+        // A bench tenant may be the first start on its Redis (a new epoch): its own clock is the machine's, so no
+        // allowance for clocks ahead of Redis's is needed, and the runs are not refused for a minute after it
+        // (README "A store that lost its memory").
+        configuration.redisClockSkew = .zero
         let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: folder.appendingPathComponent("server.log").path))
         let logLevel = configuration.logLevel
         try await HoldfastApplication.withRunningServer(configuration: configuration, logger: logger) { server in
