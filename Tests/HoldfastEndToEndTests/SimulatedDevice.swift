@@ -18,8 +18,10 @@ struct SimulatedDevice: Sendable {
                      developmentIntegrityBypass: Bool = false,
                      scheduler: any TetheringScheduler = ManualTetheringScheduler(),
                      platformAttestation: any PlatformAttestation = UnavailablePlatformAttestation(),
+                     stateDirectory: URL? = nil,
                      configure: (inout PlatformConfiguration) -> Void = { _ in }) async throws -> SimulatedDevice {
-        let directory = tenant.scratch.appendingPathComponent(UUID().uuidString)
+        // A given state directory is the same device started again (what it stored is read back).
+        let directory = stateDirectory ?? tenant.scratch.appendingPathComponent(UUID().uuidString)
         let storage = FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
         let network = SwitchableTransport(URLSessionTransport(timeout: 10))
         // Tethering is driven by the test: explicit calls, or the scheduler's pass when the test runs it.
