@@ -139,7 +139,9 @@ import Testing
             try await tenant.admin.deleteInstance(applicationId: applicationId, instanceId: state.instanceId)
             let refused = await expectHoldfastError(.instanceRevoked) { _ = try await device.holder.claimCredentials(offer: offer) }
             #expect(refused != nil)
-            #expect(try await device.holder.getCredentials().isEmpty)
+            // Nothing was issued; and a revoked device lists nothing (README "Holder: the offline limit").
+            #expect(try await tenant.admin.issuedCredentials().data.isEmpty)
+            await expectHoldfastError(.instanceRevoked) { try await device.holder.getCredentials() }
         }
     }
 }

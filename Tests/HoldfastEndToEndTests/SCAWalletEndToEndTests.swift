@@ -32,15 +32,17 @@ import Testing
 
     static func device(_ tenant: EndToEndTenant, applicationId: String, appVersion: String = "2.4.0", model: String = "iPhone16,1",
                        integrity: [String] = [], userVerification: any UserVerification = ScriptedUserVerification(),
-                       directory: URL? = nil, clock: any HoldfastClock = SystemClock()) async throws -> Device {
+                       directory: URL? = nil, clock: any HoldfastClock = SystemClock(), tenantHost: String? = nil,
+                       storage given: FileSecureStorage? = nil) async throws -> Device {
         let directory = directory ?? tenant.scratch.appendingPathComponent(UUID().uuidString)
-        let storage = FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
+        // A given storage: the wallet of an app that also holds credentials, on the app's one store.
+        let storage = given ?? FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
         let recorder = RecordingTransport(URLSessionTransport(timeout: 10))
         let network = SwitchableTransport(recorder)
         let seams = PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage), transport: network, clock: clock,
                                   deviceInfo: DeviceInfo(deviceModel: model, deviceMake: "Apple", osVersion: "18.1"),
                                   userVerification: userVerification, deviceIntegrity: ScriptedDeviceIntegrity(signals: integrity))
-        let platform = PlatformConfiguration(tenantHost: tenant.baseURL, applicationId: applicationId, retryPolicy: SimulatedDevice.testRetryPolicy)
+        let platform = PlatformConfiguration(tenantHost: tenantHost ?? tenant.baseURL, applicationId: applicationId, retryPolicy: SimulatedDevice.testRetryPolicy)
         let manager = try WalletManager(seams: seams, configuration: WalletConfiguration(platform: platform, appVersion: appVersion))
         let heard = EventRecorder()
         await heard.listen(to: manager)
@@ -75,7 +77,8 @@ import Testing
         guard case .provisioningSuccess = await device.manager.provisioning.provision(activationCode: created.activationCode) else {
             throw Failure("provisioning failed")
         }
-        guard case .connectionSuccess(let wallet) = await device.manager.connect(newCredentials: .pin(pin)) else { throw Failure("connect failed") }
+        let connected = await device.manager.connect(newCredentials: .pin(pin))
+        guard case .connectionSuccess(let wallet) = connected else { throw Failure("connect failed: \(connected)") }
         return wallet
     }
 

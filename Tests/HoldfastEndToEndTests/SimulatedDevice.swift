@@ -9,6 +9,7 @@ struct SimulatedDevice: Sendable {
     let holder: MobileCredentialHolder
     let network: SwitchableTransport
     let stateDirectory: URL
+    let storage: FileSecureStorage
 
     /// Short backoff so that offline tests do not wait out the production delays.
     static let testRetryPolicy = RetryPolicy(maximumNetworkRetries: 1, initialDelay: 0.01, maximumDelay: 0.05)
@@ -18,9 +19,12 @@ struct SimulatedDevice: Sendable {
                      developmentIntegrityBypass: Bool = false,
                      scheduler: any TetheringScheduler = ManualTetheringScheduler(),
                      platformAttestation: any PlatformAttestation = UnavailablePlatformAttestation(),
+                     stateDirectory: URL? = nil, storage given: FileSecureStorage? = nil,
                      configure: (inout PlatformConfiguration) -> Void = { _ in }) async throws -> SimulatedDevice {
-        let directory = tenant.scratch.appendingPathComponent(UUID().uuidString)
-        let storage = FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
+        // A given state directory is the same device started again (what it stored is read back from its files); a
+        // given storage is the same device's store shared with another component of the app (one process).
+        let directory = stateDirectory ?? tenant.scratch.appendingPathComponent(UUID().uuidString)
+        let storage = given ?? FileSecureStorage(directory: directory, applicationId: "holdfast-sdk")
         let network = SwitchableTransport(URLSessionTransport(timeout: 10))
         // Tethering is driven by the test: explicit calls, or the scheduler's pass when the test runs it.
         let seams = PlatformSeams(secureStorage: storage, secureArea: secureArea ?? SoftwareSecureArea(storage: storage),
@@ -35,7 +39,7 @@ struct SimulatedDevice: Sendable {
         #endif
         configure(&configuration)
         try await holder.initialize(platformConfiguration: configuration)
-        return SimulatedDevice(holder: holder, network: network, stateDirectory: directory)
+        return SimulatedDevice(holder: holder, network: network, stateDirectory: directory, storage: storage)
     }
 }
 

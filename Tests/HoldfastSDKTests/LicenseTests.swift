@@ -96,6 +96,43 @@ struct LicenseTests {
         #expect(try await rig.holder.registerDevice() == .registered(instanceId: "inst-2"))
     }
 
+    /// README "Holder: the offline limit": the revocation is remembered with the tethering state, across restarts and
+    /// past `deleteLocalRegistration()`, and the offline limit refuses with INSTANCE_REVOKED until a new registration
+    /// holds a license; a pending one does not (it has none).
+    @Test func aRevocationIsRememberedUntilANewRegistrationHoldsALicense() async throws {
+        let rig = try await TestRig()
+        _ = try await rig.holder.registerDevice()
+        try await rig.holder.tethering.requireWithinOfflineLimit()
+        await rig.tenant.revoke("inst-1")
+        #expect(await holdfastError { try await rig.holder.renewLicense() }?.code == .instanceRevoked)
+        #expect(try await rig.storage.read("holdfast.tethering.revoked.v1.app-1") != nil)
+        #expect(await holdfastError { try await rig.holder.tethering.requireWithinOfflineLimit() }?.code == .instanceRevoked)
+        try await rig.holder.deleteLocalRegistration()
+        let restarted = try await rig.restartedHolder()
+        #expect(await holdfastError { try await restarted.tethering.requireWithinOfflineLimit() }?.code == .instanceRevoked)
+
+        await rig.tenant.setManualApproval(true)
+        #expect(try await restarted.registerDevice() == .pending(instanceId: "inst-2"))
+        let pending = await holdfastError { try await restarted.tethering.requireWithinOfflineLimit() }
+        #expect(pending?.code == .instanceRevoked && pending?.message.contains("approved") == true, "\(String(describing: pending))")
+        await rig.tenant.setManualApproval(false)
+        try await restarted.deleteLocalRegistration()
+        #expect(try await restarted.registerDevice() == .registered(instanceId: "inst-3"))
+        try await restarted.tethering.requireWithinOfflineLimit()
+        #expect(try await rig.storage.read("holdfast.tethering.revoked.v1.app-1") == nil)
+        try await rig.restartedHolder().tethering.requireWithinOfflineLimit()
+    }
+
+    /// A registration the tenant rejects leaves nothing of itself but the refusal, remembered like a revocation.
+    @Test func aRejectedRegistrationIsRememberedLikeARevocation() async throws {
+        let rig = try await TestRig()
+        await rig.tenant.inject(.raw(201, #"{"instanceId":"inst-9","status":"rejected"}"#), on: "register")
+        #expect(await holdfastError { try await rig.holder.registerDevice() }?.code == .instanceRevoked)
+        #expect(await holdfastError { try await rig.restartedHolder().tethering.requireWithinOfflineLimit() }?.code == .instanceRevoked)
+        #expect(try await rig.holder.registerDevice() == .registered(instanceId: "inst-1"))
+        try await rig.restartedHolder().tethering.requireWithinOfflineLimit()
+    }
+
     @Test func notRegisteredHasItsOwnCode() async throws {
         let rig = try await TestRig()
         #expect(await holdfastError { try await rig.holder.license() }?.code == .notRegistered)

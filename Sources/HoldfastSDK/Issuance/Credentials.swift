@@ -256,6 +256,8 @@ public actor Credentials {
     // MARK: the store
 
     public func getCredentials() async throws(HoldfastError) -> [MobileCredentialMetadata] {
+        // README "Holder: the offline limit": no credential is listed without a license.
+        try await tethering.requireWithinOfflineLimit()
         var result: [MobileCredentialMetadata] = []
         for stored in try await store.all() {
             result.append(try metadata(of: stored, issuerSigned: try Self.decode(stored)))

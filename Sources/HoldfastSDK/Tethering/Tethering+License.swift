@@ -53,10 +53,7 @@ extension Tethering {
         let signer = try await signer(for: state)
         do {
             let response = try await retrier(configuration).run { () async throws(HoldfastError) in
-                let body = try await self.renewalBody(state: state, signer: signer, configuration: configuration, client: client)
-                return try await client.call("POST", TetheringRoutes.Template.license, ["instanceId": state.instanceId], body: body,
-                                             proof: TenantClient.Proof(signer: signer, accessToken: state.licenseToken),
-                                             as: LicenseRenewalResponse.self)
+                try await self.renewOnce(state: state, signer: signer, configuration: configuration, client: client)
             }
             var renewed = state
             renewed.status = .registered
@@ -64,6 +61,7 @@ extension Tethering {
             renewed.licenseIssuedAt = await client.serverNow()
             renewed.licenseExpiresAt = response.licenseExpiresAt
             try await save(renewed)
+            await clearRevocation(supersededBy: renewed)
             if let license = try? Self.license(of: renewed) { hub.yield(.renewed(license)) }
             return renewed
         } catch {
@@ -73,30 +71,58 @@ extension Tethering {
         }
     }
 
+    /// One renewal request. The fallback's refusal (`ATTESTATION_REQUIRED`: the application requires App Attest) is
+    /// `ATTESTATION_UNAVAILABLE`, the tenant's answer kept (README "Registration errors").
+    private func renewOnce(state: TetheringState, signer: SecureAreaSigner, configuration: PlatformConfiguration,
+                           client: TenantClient) async throws(HoldfastError) -> LicenseRenewalResponse {
+        let (body, unavailable) = try await renewalBody(state: state, signer: signer, configuration: configuration, client: client)
+        do {
+            return try await client.call("POST", TetheringRoutes.Template.license, ["instanceId": state.instanceId], body: body,
+                                         proof: TenantClient.Proof(signer: signer, accessToken: state.licenseToken),
+                                         as: LicenseRenewalResponse.self)
+        } catch {
+            guard error.code == .attestationRequired, let unavailable else { throw error }
+            throw HoldfastError(.attestationUnavailable,
+                                "the application requires App Attest and no assertion can be made right now: \(unavailable)",
+                                httpStatus: error.httpStatus, problem: error.problem)
+        }
+    }
+
     /// Where App Attest attested the instance, a fresh App Attest assertion over a fresh challenge; otherwise `{}`.
+    ///
+    /// The renewal falls back as registration does (README "Registration errors"): when the platform cannot make the
+    /// assertion — for now or at all — and `allowsAssertionFallback` holds, the body is `{}`, the evidence the tenant
+    /// accepts from an application that does not require App Attest (the DPoP proof of the instance key); the second
+    /// value then says why, so that the tenant's `ATTESTATION_REQUIRED` becomes `ATTESTATION_UNAVAILABLE`.
     private func renewalBody(state: TetheringState, signer: SecureAreaSigner, configuration: PlatformConfiguration,
-                             client: TenantClient) async throws(HoldfastError) -> LicenseRenewalRequest {
+                             client: TenantClient) async throws(HoldfastError) -> (LicenseRenewalRequest, unavailable: String?) {
         guard state.appAttestationType == .appAttestation, let keyIdText = state.attestationKeyId,
-              let keyId = Data(base64Encoded: keyIdText) else { return LicenseRenewalRequest() }
+              let keyId = Data(base64Encoded: keyIdText) else { return (LicenseRenewalRequest(), nil) }
         let challenge = try await client.call("POST", TetheringRoutes.Template.challenges, ["applicationId": configuration.applicationId],
                                               as: ChallengeResponse.self)
         let nonce = BindingNonce(challenge: challenge.challenge, publicKey: InstancePublicKey(signer.publicKey))
         do {
             let assertion = try await seams.platformAttestation.generateAssertion(keyId: [UInt8](keyId), clientDataHash: nonce.bytes)
-            return LicenseRenewalRequest(challenge: challenge.challenge, appAttestAssertion: Base64URL.encode(assertion))
+            return (LicenseRenewalRequest(challenge: challenge.challenge, appAttestAssertion: Base64URL.encode(assertion)), nil)
         } catch {
             switch error {
-            case .unavailable(let why), .temporarilyUnavailable(let why): throw HoldfastError(.attestationUnavailable, why)
+            case .unavailable(let why), .temporarilyUnavailable(let why):
+                guard configuration.allowsAssertionFallback else {
+                    throw HoldfastError(.attestationUnavailable, "an App Attest assertion is unavailable right now: \(why)")
+                }
+                return (LicenseRenewalRequest(), why)
             case .failed(let why): throw HoldfastError(.attestationFailed, why)
             }
         }
     }
 
     /// A revoked instance is gone for good (a new registration creates a new instance): its local state and key are
-    /// removed so that `registerDevice()` can register again. Only the tenant's explicit answer does this — never an
-    /// unreadable store.
+    /// removed so that `registerDevice()` can register again, and the revocation is remembered first (README "Holder:
+    /// the offline limit": the credential operations refuse until a new registration holds a license). Only the
+    /// tenant's explicit answer does this — never an unreadable store.
     func forgetIfRevoked(_ error: HoldfastError, state: TetheringState) async throws(HoldfastError) {
         guard error.code == .instanceRevoked, let (_, _, store) = try? requireConfigured() else { return }
+        try await rememberRevocation(instanceId: state.instanceId)
         try await store.delete()
         cachedState = nil
         try? await seams.secureArea.deleteKey(alias: state.keyAlias)

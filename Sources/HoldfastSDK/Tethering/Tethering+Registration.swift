@@ -62,6 +62,8 @@ extension Tethering {
         let now = await client.serverNow()
         switch response.status {
         case .rejected:
+            // Nothing of the registration is kept; the offline limit refuses as after a revocation.
+            try await rememberRevocation(instanceId: response.instanceId)
             hub.yield(.revoked(instanceId: response.instanceId))
             throw HoldfastError(.instanceRevoked, "the tenant rejected the registration of instance \(response.instanceId)")
         case .registered:
@@ -79,6 +81,7 @@ extension Tethering {
             licenseIssuedAt: response.licenseToken == nil ? nil : now, licenseExpiresAt: response.licenseExpiresAt)
         try await store.save(state)
         cachedState = state
+        await clearRevocation(supersededBy: state)
         hub.yield(.registered(instanceId: response.instanceId, pending: response.status == .pending))
         return response.status == .pending ? .pending(instanceId: response.instanceId) : .registered(instanceId: response.instanceId)
     }

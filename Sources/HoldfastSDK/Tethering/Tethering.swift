@@ -23,6 +23,9 @@ public actor Tethering {
     var store: TetheringStore?
     /// The stored state, once read (the store is the truth; this saves reads).
     var cachedState: TetheringState?
+    /// The stored revoked registration, once read (`revocationLoaded`).
+    var cachedRevocation: RevokedRegistration?
+    var revocationLoaded = false
     var registrationTask: Task<RegistrationResult, any Error>?
     var renewalTask: Task<TetheringState, any Error>?
     var rotationInFlight = false
@@ -61,6 +64,8 @@ public actor Tethering {
         client = TenantClient(baseURL: baseURL, transport: seams.transport, clock: seams.clock, extraHeaders: headers)
         store = TetheringStore(storage: seams.secureStorage, applicationId: platformConfiguration.applicationId)
         cachedState = nil
+        cachedRevocation = nil
+        revocationLoaded = false
     }
 
     /// Unties tethering from its tenant (README "Holder: tethering is optional"): the automatic work stops and every
@@ -71,6 +76,8 @@ public actor Tethering {
         client = nil
         store = nil
         cachedState = nil
+        cachedRevocation = nil
+        revocationLoaded = false
     }
 
     /// Whether `configure(_:)` was called.
@@ -89,7 +96,8 @@ public actor Tethering {
         return try await loadState()
     }
 
-    /// Forgets the local registration (state and key). The tenant's instance is left as it is.
+    /// Forgets the local registration (state and key). The tenant's instance is left as it is. A revoked
+    /// registration stays remembered (README "Holder: the offline limit"): only a new registration clears it.
     public func deleteLocalRegistration() async throws(HoldfastError) {
         let (_, _, store) = try requireConfigured()
         if let state = try await store.load() {
@@ -120,6 +128,33 @@ public actor Tethering {
             throw HoldfastError(.notRegistered, "the device is not registered: call registerDevice() first")
         }
         return state
+    }
+
+    /// The revoked registration the store remembers, if any (README "Holder: the offline limit").
+    func loadRevocation() async throws(HoldfastError) -> RevokedRegistration? {
+        if revocationLoaded { return cachedRevocation }
+        let (_, _, store) = try requireConfigured()
+        cachedRevocation = try await store.loadRevocation()
+        revocationLoaded = true
+        return cachedRevocation
+    }
+
+    /// Remembers that the tenant revoked (or rejected) `instanceId`, before anything of the registration is forgotten.
+    func rememberRevocation(instanceId: String) async throws(HoldfastError) {
+        let (_, client, store) = try requireConfigured()
+        let revoked = RevokedRegistration(instanceId: instanceId, revokedAt: await client.serverNow())
+        try await store.saveRevocation(revoked)
+        cachedRevocation = revoked
+        revocationLoaded = true
+    }
+
+    /// Clears the remembered revocation once `state`, a registration made since, holds a license. A failed delete is
+    /// harmless: the record no longer applies to that state (`RevokedRegistration.isSuperseded(by:)`) and is cleared
+    /// at the next chance.
+    func clearRevocation(supersededBy state: TetheringState) async {
+        guard let store, let revoked = try? await loadRevocation(), revoked.isSuperseded(by: state) else { return }
+        guard (try? await store.deleteRevocation()) != nil else { return }
+        cachedRevocation = nil
     }
 
     func save(_ state: TetheringState) async throws(HoldfastError) {

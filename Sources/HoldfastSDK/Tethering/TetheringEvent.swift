@@ -12,7 +12,9 @@ public enum TetheringEvent: Sendable, Hashable {
     case renewed(License)
     /// A renewal failed; when the tenant was unreachable (`NETWORK_ERROR`) the SDK tries again after a backoff.
     case renewalFailed(HoldfastError)
-    /// The tenant revoked (or rejected) the instance: its local state and key are gone, and the automatic work stops.
+    /// The tenant revoked (or rejected) the instance: its local state and key are gone, the automatic work stops, and
+    /// the credential operations refuse with `INSTANCE_REVOKED` until a new registration holds a license (README
+    /// "Holder: the offline limit").
     case revoked(instanceId: String)
 }
 

@@ -52,3 +52,20 @@ public struct TetheringState: Codable, Sendable, Hashable {
         #endif
     }
 }
+
+/// What the SDK keeps once the tenant answered `INSTANCE_REVOKED` (README "Holder: the offline limit"): the
+/// registration itself is forgotten, and this record makes the offline limit refuse the credential operations with
+/// `INSTANCE_REVOKED` — across restarts — until a new registration of the application holds a license. Only that
+/// clears it (`deleteLocalRegistration()` does not).
+struct RevokedRegistration: Codable, Sendable, Hashable {
+    /// The instance the tenant revoked (or rejected).
+    var instanceId: String
+    /// When the SDK learned it (the tenant's clock as the device estimates it).
+    var revokedAt: Date
+
+    /// Whether `state` is a registration made since, which holds a license: then the revocation no longer applies.
+    func isSuperseded(by state: TetheringState?) -> Bool {
+        guard let state else { return false }
+        return state.instanceId != instanceId && state.licenseToken != nil
+    }
+}
