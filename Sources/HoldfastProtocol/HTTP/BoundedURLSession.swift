@@ -127,7 +127,7 @@ public final class BoundedURLSession: Sendable {
             let id = dataTask.taskIdentifier
             guard let http = response as? HTTPURLResponse else {
                 completionHandler(.cancel)
-                finish(id, .failure(URLSessionExchange.Failure(description: "not an HTTP response")))
+                if finish(id, .failure(URLSessionExchange.Failure(description: "not an HTTP response"))) { dataTask.cancel() }
                 return
             }
             let limit: Int? = pending.withLock { all in
@@ -136,8 +136,9 @@ public final class BoundedURLSession: Sendable {
                 return http.expectedContentLength > Int64(limit) ? limit : nil
             }
             if let limit {
+                // FoundationNetworking ignores the disposition, so the task is cancelled as well.
                 completionHandler(.cancel)
-                finish(id, .failure(Self.tooLarge(limit)))
+                if finish(id, .failure(Self.tooLarge(limit))) { dataTask.cancel() }
             } else {
                 completionHandler(.allow)
             }
@@ -145,9 +146,11 @@ public final class BoundedURLSession: Sendable {
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             let id = dataTask.taskIdentifier
+            // The body is appended in place (no copy of the exchange is held meanwhile, which would copy the body on
+            // every piece and let the pieces FoundationNetworking queues up outrun this delegate).
             let passed: Int? = pending.withLock { all in
-                guard let exchange = all[id] else { return nil }
-                guard exchange.body.count + data.count <= exchange.maximumBodyBytes else { return exchange.maximumBodyBytes }
+                guard let limit = all[id]?.maximumBodyBytes, let count = all[id]?.body.count else { return nil }
+                guard count + data.count <= limit else { return limit }
                 all[id]?.body.append(data)
                 return nil
             }

@@ -1,0 +1,167 @@
+import Foundation
+import HoldfastProtocol
+@testable import HoldfastSDK
+import Testing
+import TestSupport
+
+/// Sends what the holder sends to https://verifier.example to a `LocalHTTPServer` instead, over plain HTTP through the
+/// real `URLSessionTransport`; the tenant and the issuer stay scripted.
+struct LocalVerifierRoute: HTTPTransport {
+    let scripted: TenantAndIssuer
+    let server: LocalHTTPServer
+    let network: URLSessionTransport
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard request.url.host == "verifier.example" else { return try await scripted.send(request) }
+        var local = request
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = server.port
+        local.url = try #require(components.url)
+        return try await network.send(local)
+    }
+}
+
+/// README "Holder: the wallet's network": no redirect followed, a body cut at its cap as it streams, one deadline,
+/// with the SDK's real transport against a local server.
+@Suite(.serialized) struct NetworkBoundsTests {
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    let storage = MemorySecureStorage()
+
+    /// A holder with one claimed credential whose verifier (https://verifier.example) is `server`, the request object
+    /// being the scripted verifier's.
+    func rig(timeout: TimeInterval = 15, _ script: @escaping @Sendable (LocalHTTPServer.Request, _ requestObject: String) -> LocalHTTPServer.Reply)
+        async throws -> (holder: MobileCredentialHolder, verifier: ScriptedVerifier, server: LocalHTTPServer, credentialId: String) {
+        try await rigAndRoute(timeout: timeout, script).rig
+    }
+
+    func rigAndRoute(timeout: TimeInterval = 15, _ script: @escaping @Sendable (LocalHTTPServer.Request, _ requestObject: String) -> LocalHTTPServer.Reply)
+        async throws -> (rig: (holder: MobileCredentialHolder, verifier: ScriptedVerifier, server: LocalHTTPServer, credentialId: String),
+                         route: LocalVerifierRoute) {
+        let tenant = FakeTenant(deviceClock: clock)
+        let issuer = try FakeIssuer(clock: clock)
+        let verifier = ScriptedVerifier(pki: try TestVerifierPKI(at: clock.now()), presentationProtocol: .openID4VP,
+                                        issuerIACA: await issuer.iaca, clock: clock)
+        let requestObject = try await verifier.requestObject()
+        let server = try LocalHTTPServer { script($0, requestObject) }
+        let transport = LocalVerifierRoute(scripted: TenantAndIssuer(tenant: tenant, issuer: issuer, verifier: verifier), server: server,
+                                           network: URLSessionTransport(timeout: timeout))
+        let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
+                                                                 transport: transport, clock: clock, sleeper: RecordingSleeper(),
+                                                                 jitter: { 1.0 }, tetheringScheduler: ManualTetheringScheduler()))
+        try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
+        _ = try await holder.registerDevice()
+        _ = try await holder.addTrustedIssuerCertificates([await issuer.iacaPEM])
+        let claimed = try await holder.claimCredentials(offer: try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI()))
+        return ((holder, verifier, server, try #require(claimed.first).id), transport)
+    }
+
+    static let requestObjectReply: @Sendable (LocalHTTPServer.Request, String) -> LocalHTTPServer.Reply? = { request, object in
+        request.path == "/request/1"
+            ? .answer(status: 200, headers: ["Content-Type": "application/oauth-authz-req+jwt"], body: Data(object.utf8)) : nil
+    }
+
+    /// RFC 9110 §15.4.8 / §15.4.9: a client may send the body again to the new location on a 307 or 308; the
+    /// wallet's response (the disclosed claims) goes to the response_uri the request object named, or nowhere.
+    @Test(arguments: [307, 308])
+    func aRedirectFromTheResponseURIIsANetworkErrorAndTheResponseIsPostedOnce(status: Int) async throws {
+        let (holder, verifier, server, id) = try await rig { request, object in
+            if let reply = Self.requestObjectReply(request, object) { return reply }
+            switch request.path {
+            case "/response":
+                return .answer(status: status, headers: ["Location": "http://127.0.0.1:1/elsewhere"])
+            case "/elsewhere":
+                return .answer(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"redirect_uri":"https://x.test/"}"#.utf8))
+            default:
+                return .answer(status: 404)
+            }
+        }
+        defer { server.stop() }
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        let error = await holdfastError { try await session.sendResponse(credentialIds: [id]) }
+        #expect(error?.code == .networkError)
+        #expect(error?.message.contains("HTTP \(status)") == true && error?.message.contains("http://127.0.0.1:1/elsewhere") == true,
+                "\(String(describing: error))")
+        #expect(server.received.filter { $0.method == "POST" }.map(\.path) == ["/response"])
+    }
+
+    /// The same with a Location on this server, where a transport that followed the redirect would find an answer
+    /// that looks right: the POST is still made once, to the response_uri only.
+    @Test func aRedirectToAWorkingAnswerIsNotFollowed() async throws {
+        let holderServer = Locked<Int>(0)
+        let (holder, verifier, server, id) = try await rig { request, object in
+            if let reply = Self.requestObjectReply(request, object) { return reply }
+            switch request.path {
+            case "/response":
+                return .answer(status: 307, headers: ["Location": "/elsewhere"])
+            case "/elsewhere":
+                holderServer.withLock { $0 += 1 }
+                return .answer(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"redirect_uri":"https://x.test/"}"#.utf8))
+            default:
+                return .answer(status: 404)
+            }
+        }
+        defer { server.stop() }
+        let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        let error = await holdfastError { try await session.sendResponse(credentialIds: [id]) }
+        #expect(error?.code == .networkError && error?.message.contains("/elsewhere") == true, "\(String(describing: error))")
+        #expect(holderServer.withLock { $0 } == 0)
+        #expect(server.received.map(\.path) == ["/request/1", "/response"])
+    }
+
+    @Test func aRedirectFromTheRequestURIIsANetworkError() async throws {
+        let (holder, verifier, server, _) = try await rig { request, object in
+            switch request.path {
+            case "/request/1": .answer(status: 302, headers: ["Location": "/request/2"])
+            case "/request/2": .answer(status: 200, headers: ["Content-Type": "application/oauth-authz-req+jwt"], body: Data(object.utf8))
+            default: .answer(status: 404)
+            }
+        }
+        defer { server.stop() }
+        let error = await holdfastError {
+            try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        }
+        #expect(error?.code == .networkError && error?.message.contains("HTTP 302") == true
+                && error?.message.contains("/request/2") == true, "\(String(describing: error))")
+        #expect(server.received.map(\.path) == ["/request/1"])
+    }
+
+    /// A 50 MB request object, made by the server as it sends it: the wallet stops reading at 1 MiB, and its memory
+    /// does not grow by the body. Chunked, the cap is met while streaming; announced, at the `Content-Length`.
+    @Test(arguments: [false, true])
+    func aFiftyMegabyteRequestObjectIsCutAtOneMebibyte(announced: Bool) async throws {
+        let ((holder, verifier, server, _), route) = try await rigAndRoute { request, _ in
+            request.path == "/request/1" ? .generated(bytes: 50 << 20, announced: announced) : .answer(status: 204)
+        }
+        defer { server.stop() }
+        // A first exchange on the same transport, so that what a first connection allocates is not counted.
+        let warm = try await route.send(TransportRequest(method: "GET", url: try #require(URL(string: "https://verifier.example/warm"))))
+        #expect(warm.status == 204)
+        let before = try #require(residentBytes())
+        let (error, peak) = await peakResidentBytes {
+            await holdfastError {
+                try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+            }
+        }
+        #expect(error?.code == .networkError && error?.message.contains("larger than 1048576 bytes") == true, "\(String(describing: error))")
+        let grown = try #require(peak) - before
+        #expect(grown < 8 << 20, "resident memory grew by \(grown) bytes; the server sent \(server.bytesGenerated)")
+    }
+
+    /// One deadline for the whole exchange: a server that trickles a byte every 200 ms is never idle for the idle
+    /// timeout, and one that answers nothing at all, are both cut off at it (here 2 s; the trickle would end in 30 s
+    /// with a body that is not a request object).
+    @Test(arguments: [LocalHTTPServer.Reply.trickle(length: 150, interval: .milliseconds(200)), .silence(.seconds(30))])
+    func aServerThatStallsMeetsTheDeadline(reply: LocalHTTPServer.Reply) async throws {
+        let (holder, verifier, server, _) = try await rig(timeout: 2) { request, _ in
+            request.path == "/request/1" ? reply : .answer(status: 404)
+        }
+        defer { server.stop() }
+        let error = await holdfastError {
+            try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
+        }
+        #expect(error?.code == .networkError, "\(String(describing: error))")
+        #expect(error?.message.contains("deadline") == true || error?.message.contains("timed out") == true, "\(String(describing: error))")
+    }
+}
