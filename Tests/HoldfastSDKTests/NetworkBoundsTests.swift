@@ -1,5 +1,6 @@
 import Foundation
 import HoldfastProtocol
+import StatusList
 @testable import HoldfastSDK
 import Testing
 import TestSupport
@@ -89,14 +90,14 @@ struct LocalVerifierRoute: HTTPTransport {
     /// The same with a Location on this server, where a transport that followed the redirect would find an answer
     /// that looks right: the POST is still made once, to the response_uri only.
     @Test func aRedirectToAWorkingAnswerIsNotFollowed() async throws {
-        let holderServer = Locked<Int>(0)
+        let followed = Locked<Int>(0)
         let (holder, verifier, server, id) = try await rig { request, object in
             if let reply = Self.requestObjectReply(request, object) { return reply }
             switch request.path {
             case "/response":
                 return .answer(status: 307, headers: ["Location": "/elsewhere"])
             case "/elsewhere":
-                holderServer.withLock { $0 += 1 }
+                followed.withLock { $0 += 1 }
                 return .answer(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"redirect_uri":"https://x.test/"}"#.utf8))
             default:
                 return .answer(status: 404)
@@ -106,7 +107,7 @@ struct LocalVerifierRoute: HTTPTransport {
         let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: await verifier.authorizationRequestURI)
         let error = await holdfastError { try await session.sendResponse(credentialIds: [id]) }
         #expect(error?.code == .networkError && error?.message.contains("/elsewhere") == true, "\(String(describing: error))")
-        #expect(holderServer.withLock { $0 } == 0)
+        #expect(followed.withLock { $0 } == 0)
         #expect(server.received.map(\.path) == ["/request/1", "/response"])
     }
 
@@ -163,5 +164,77 @@ struct LocalVerifierRoute: HTTPTransport {
         }
         #expect(error?.code == .networkError, "\(String(describing: error))")
         #expect(error?.message.contains("deadline") == true || error?.message.contains("timed out") == true, "\(String(describing: error))")
+    }
+}
+
+/// A transport that answers every request with `response`, recording the requests.
+actor CannedTransport: HTTPTransport {
+    let response: TransportResponse
+    private(set) var requests: [TransportRequest] = []
+
+    init(_ response: TransportResponse) { self.response = response }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        requests.append(request)
+        return response
+    }
+}
+
+/// What the SDK requires of every answer whatever the transport (`HTTPTransport.exchange`), and the cap each kind of
+/// request carries.
+@Suite struct TransportBoundsTests {
+    let url = URL(string: "https://tenant.test/v1/x")!
+
+    @Test func aRedirectIsAnErrorNamingItsLocationWhateverTheTransport() async throws {
+        for status in [301, 302, 303, 307, 308] {
+            let transport = CannedTransport(TransportResponse(status: status, headers: ["location": "https://elsewhere.test/y"]))
+            do {
+                _ = try await transport.exchange(TransportRequest(method: "POST", url: url, body: Data("a=b".utf8)))
+                Issue.record("HTTP \(status) was taken as an answer")
+            } catch let failure as URLSessionTransport.TransportFailure {
+                #expect(failure.description.contains("HTTP \(status)") && failure.description.contains("https://elsewhere.test/y"))
+            }
+            #expect(await transport.requests.count == 1)
+        }
+        // Not a redirect: returned as it is.
+        #expect(try await CannedTransport(TransportResponse(status: 404)).exchange(TransportRequest(method: "GET", url: url)).status == 404)
+    }
+
+    @Test func aBodyPastTheRequestsCapIsRefusedWhateverTheTransport() async throws {
+        let cap = 1_000
+        let atCap = CannedTransport(TransportResponse(status: 200, body: Data(count: cap)))
+        #expect(try await atCap.exchange(TransportRequest(method: "GET", url: url, maximumResponseBytes: cap)).body.count == cap)
+        let past = CannedTransport(TransportResponse(status: 200, body: Data(count: cap + 1)))
+        do {
+            _ = try await past.exchange(TransportRequest(method: "GET", url: url, maximumResponseBytes: cap))
+            Issue.record("a body past the cap was taken")
+        } catch let failure as URLSessionTransport.TransportFailure {
+            #expect(failure.isTooLarge)
+        }
+    }
+
+    /// A status list is read up to the status list cap (the largest token `SignedStatusListToken` takes for the
+    /// cache's list cap), every other answer up to 1 MiB.
+    @Test func aStatusListRequestCarriesTheStatusListCap() async throws {
+        let endpoint = ScriptedStatusEndpoint()
+        let cache = StatusListCache(storage: MemorySecureStorage(), transport: endpoint, clock: ManualClock(), maximumListBytes: 4 << 20)
+        _ = await cache.refresh(TestStatusIssuer.uri, trust: StatusTrust(id: "t", anchors: []))
+        let request = try #require(await endpoint.requests.first)
+        #expect(request.maximumResponseBytes == SignedStatusListToken.maximumTokenBytes(maximumListBytes: 4 << 20))
+        #expect(request.maximumResponseBytes == 8 << 20)
+        #expect(TransportRequest(method: "GET", url: url).maximumResponseBytes == 1 << 20)
+    }
+
+    /// The tenant's calls go through the same check: a 307 from the tenant is NETWORK_ERROR naming the Location.
+    @Test func aRedirectFromTheTenantIsANetworkError() async throws {
+        let storage = MemorySecureStorage()
+        let transport = CannedTransport(TransportResponse(status: 307, headers: ["Location": "https://elsewhere.test/challenges"]))
+        let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
+                                                                 transport: transport, clock: ManualClock(), sleeper: RecordingSleeper(),
+                                                                 jitter: { 1.0 }, tetheringScheduler: ManualTetheringScheduler()))
+        try await holder.initialize(platformConfiguration: PlatformConfiguration(tenantHost: "tenant.test", applicationId: "app-1"))
+        let error = await holdfastError { try await holder.registerDevice() }
+        #expect(error?.code == .networkError && error?.message.contains("https://elsewhere.test/challenges") == true, "\(String(describing: error))")
+        #expect(await transport.requests.allSatisfy { $0.url.host == "tenant.test" })
     }
 }
