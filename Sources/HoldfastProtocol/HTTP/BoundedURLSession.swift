@@ -52,6 +52,11 @@ public final class BoundedURLSession: Sendable {
                     if exchanges.finish(id, .failure(failure)) { task.cancel() }
                 }
                 exchanges.setTimer(id, timer)
+                // Cancelled before the exchange was registered: the cancellation handler found nothing to finish.
+                if Task.isCancelled {
+                    exchanges.finish(id, .failure(URLSessionExchange.Failure(description: "the request was cancelled")))
+                    return
+                }
                 task.resume()
             }
         } onCancel: {
