@@ -78,11 +78,16 @@ public struct SignedStatusListToken: Sendable {
         signed = .cwt(sign1)
     }
 
+    /// The largest token read for a list of at most `maximumListBytes`: a compressed list is at most the inflate bound;
+    /// the compact form adds a third for base64 and the header. The wallet reads no more of a status list's answer.
+    public static func maximumTokenBytes(maximumListBytes: Int) -> Int {
+        max(JOSELimits.maximumCompactLength, maximumListBytes * 2)
+    }
+
     /// A JWT (§5.1): `typ: statuslist+jwt`.
     public init(jwt text: String, maximumListBytes: Int = StatusList.defaultMaximumBytes) throws(StatusListError) {
         let jws: JWS
-        // A compressed list is at most the inflate bound; the compact form adds a third for base64 and the header.
-        let limit = max(JOSELimits.maximumCompactLength, maximumListBytes * 2)
+        let limit = Self.maximumTokenBytes(maximumListBytes: maximumListBytes)
         do { jws = try JWS(compactSerialization: text, maximumLength: limit) } catch {
             throw .malformedToken("not a compact JWS: \(error)")
         }

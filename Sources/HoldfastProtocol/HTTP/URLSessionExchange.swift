@@ -3,8 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One request and its answer over `URLSession` (FoundationNetworking on Linux): the one place that does it, for the
-/// SDK's `URLSessionTransport` and the admin API's `AdminClient`.
+/// One request and its answer over `URLSession` (FoundationNetworking on Linux), for the admin API's `AdminClient`; the
+/// SDK's `URLSessionTransport` uses `BoundedURLSession` (no redirects, a streamed cap, one deadline), which shares
+/// `Failure`.
 public enum URLSessionExchange {
     /// No HTTP answer: the transfer failed, or what came back is not HTTP.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -12,10 +13,13 @@ public enum URLSessionExchange {
         /// The TLS handshake failed: asking again will not help (a plain-HTTP server behind an https URL, an
         /// untrusted certificate).
         public let isTLSFailure: Bool
+        /// The body passed the exchange's cap (`BoundedURLSession`).
+        public let isTooLarge: Bool
 
-        init(description: String, isTLSFailure: Bool = false) {
+        init(description: String, isTLSFailure: Bool = false, isTooLarge: Bool = false) {
             self.description = description
             self.isTLSFailure = isTLSFailure
+            self.isTooLarge = isTooLarge
         }
 
         /// `error` of a transfer to `url`: a TLS failure says so, and what to try when the server may speak plain HTTP.

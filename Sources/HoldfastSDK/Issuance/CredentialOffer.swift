@@ -172,15 +172,15 @@ struct OfferReader: Sendable {
     func documentData(_ url: URL, code: HoldfastErrorCode) async throws(HoldfastError) -> Data {
         let response: TransportResponse
         do {
-            response = try await transport.send(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"]))
+            response = try await transport.exchange(TransportRequest(method: "GET", url: url, headers: ["Accept": "application/json"],
+                                                                     maximumResponseBytes: Self.maximumDocumentBytes))
+        } catch let failure as URLSessionTransport.TransportFailure where failure.isTooLarge {
+            throw HoldfastError(code, "\(url.absoluteString) answered more than \(Self.maximumDocumentBytes) bytes")
         } catch {
             throw HoldfastError(.networkError, "\(url.absoluteString) could not be fetched: \(error)")
         }
         guard response.status == 200 else {
             throw HoldfastError(code, "\(url.absoluteString) answered HTTP \(response.status)", httpStatus: response.status)
-        }
-        guard response.body.count <= Self.maximumDocumentBytes else {
-            throw HoldfastError(code, "\(url.absoluteString) did not answer JSON")
         }
         return response.body
     }

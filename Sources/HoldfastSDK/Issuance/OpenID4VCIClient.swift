@@ -149,7 +149,7 @@ struct OpenID4VCIClient: Sendable {
     }
 
     private func send(_ request: TransportRequest) async throws(HoldfastError) -> TransportResponse {
-        do { return try await transport.send(request) } catch {
+        do { return try await transport.exchange(request) } catch {
             throw HoldfastError(.networkError, "\(request.url.absoluteString) could not be reached: \(error)")
         }
     }

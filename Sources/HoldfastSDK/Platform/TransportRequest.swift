@@ -7,12 +7,20 @@ public struct TransportRequest: Sendable, Hashable {
     /// Header fields; names are matched case-insensitively by `header(_:)` (RFC 9110 §5.1).
     public var headers: [String: String]
     public var body: Data?
+    /// The largest answer body taken: a transport stops reading past it, and `HTTPTransport.exchange` refuses a longer
+    /// one whatever the transport (README "Holder: the wallet's network").
+    public var maximumResponseBytes: Int
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    /// 1 MiB: request objects, metadata and every other answer but a status list (`StatusListCache`).
+    public static let defaultMaximumResponseBytes = 1 << 20
+
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil,
+                maximumResponseBytes: Int = TransportRequest.defaultMaximumResponseBytes) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.maximumResponseBytes = maximumResponseBytes
     }
 
     /// The value of the header `name`, whatever its case.

@@ -90,7 +90,7 @@ public actor Presentations {
         case .reference(let requestURI):
             let response: TransportResponse
             do {
-                response = try await seams.transport.send(TransportRequest(method: "GET", url: requestURI,
+                response = try await seams.transport.exchange(TransportRequest(method: "GET", url: requestURI,
                                                                            headers: ["Accept": OpenID4VPIdentifiers.requestObjectMediaType]))
             } catch {
                 throw HoldfastError(.networkError, "the request object could not be fetched: \(error)")
@@ -261,7 +261,7 @@ public actor OnlinePresentationSession {
         let form = PercentEncoding.formBody(DirectPostJWT(response: jwe).formParameters)
         let response: TransportResponse
         do {
-            response = try await presentations.seams.transport.send(TransportRequest(
+            response = try await presentations.seams.transport.exchange(TransportRequest(
                 method: "POST", url: request.responseUri,
                 headers: ["Content-Type": DirectPostJWT.mediaType, "Accept": "application/json"], body: Data(form.utf8)))
         } catch {

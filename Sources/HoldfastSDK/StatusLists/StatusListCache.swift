@@ -121,9 +121,9 @@ public actor StatusListCache {
         }
         let response: TransportResponse
         do {
-            response = try await transport.send(TransportRequest(method: "GET", url: url, headers: [
+            response = try await transport.exchange(TransportRequest(method: "GET", url: url, headers: [
                 "Accept": "\(StatusListToken.cwtType), \(StatusListToken.jwtMediaType);q=0.5",
-            ]))
+            ], maximumResponseBytes: SignedStatusListToken.maximumTokenBytes(maximumListBytes: maximumListBytes)))
         } catch {
             failures[uri] = "the status list could not be fetched: \(error)"
             return

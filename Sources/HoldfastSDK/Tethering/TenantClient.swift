@@ -86,7 +86,7 @@ actor TenantClient {
         let response: TransportResponse
         let sentAt = clock.now()
         do {
-            response = try await transport.send(request)
+            response = try await transport.exchange(request)
         } catch {
             let tls = (error as? URLSessionTransport.TransportFailure)?.isTLSFailure ?? false
             throw HoldfastError(.networkError, "\(request.method) \(request.url.path): \(error)", isPermanent: tls)
