@@ -122,7 +122,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             "JOSE", "Attestation", "Ephemeral", "HoldfastProtocol", "HoldfastAdmin", "SQLiteStorage", "MDoc", "StatusList", "COSE",
-            "ClientAttestation", "CBOR", "QR", "Plumbing", "OpenID4VCI", "OpenID4VP",
+            "ClientAttestation", "CBOR", "QR", "Plumbing", "OpenID4VCI", "OpenID4VP", "CertificatePath",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),

@@ -47,6 +47,8 @@ enum EndToEndBackend: String, CaseIterable, Sendable, CustomTestStringConvertibl
         // can leave one idle longer than the default timeouts (which have tests of their own).
         configuration.connections.headerTimeout = .seconds(600)
         configuration.connections.idleTimeout = .seconds(3_600)
+        // The suite's PostgreSQL tests run at once on a small machine; the query deadline has tests of its own.
+        configuration.connections.databaseQueryTimeout = .seconds(120)
         configure(&configuration)
         switch self {
         case .sqlite:

@@ -39,6 +39,9 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         // The `.live` test client keeps one connection and does not open another when the server closes an idle one
         // (as a real client would); on a loaded machine a test can pause longer than the default idle timeout.
         configuration.connections.idleTimeout = .seconds(3_600)
+        // The whole suite runs its PostgreSQL tests at once on a small machine; the query deadline has tests of its
+        // own (DatabaseFaultEndToEndTests), which set it.
+        configuration.connections.databaseQueryTimeout = StorageBackend.testQueryTimeout
         switch self {
         case .sqlite:
             return try await body(configuration)
@@ -55,11 +58,15 @@ enum StorageBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
 }
 
 extension StorageBackend {
+    /// The query deadline of the suites' databases: the suite's PostgreSQL tests all run at once, and a query that
+    /// waits behind them is not a fault under test.
+    static let testQueryTimeout = Duration.seconds(120)
+
     /// Opens `database` for `body` and closes it afterwards, also when `body` throws (a PostgreSQL pool released
     /// without being shut down stops the test process).
     static func withDatabase<T: Sendable>(_ database: HoldfastConfiguration.Database,
                                           _ body: (HoldfastDatabase) async throws -> T) async throws -> T {
-        let opened = try HoldfastDatabase.open(database, logger: quietLogger)
+        let opened = try HoldfastDatabase.open(database, logger: quietLogger, queryTimeout: testQueryTimeout)
         do {
             let result = try await body(opened)
             await opened.close()

@@ -36,7 +36,7 @@ import Testing
     /// page offers it disabled and says why; with a DNS name (`localhost` too) it is offered as any other choice.
     @Test func theIPLiteralPublicHostDisables18013_7WithTheReason() async throws {
         for (publicURL, disabled) in [("http://127.0.0.1:8080", true), ("http://[::1]:8080", true), ("http://localhost:8080", false),
-                                      ("https://tenant.holdfast.test", false)] {
+                                      ("https://tenant.holdfast.test", false), ("http://verifier_1.example:8080", true)] {
             try await withTestApp(.sqlite, configure: { try? $0.setPublicURL(publicURL) }) { client, _ in
                 let response = try await client.execute(uri: "/verifier", method: .get)
                 #expect(response.status == .ok)

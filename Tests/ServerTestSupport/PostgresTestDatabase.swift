@@ -15,7 +15,8 @@ public enum PostgresTestDatabase {
         let name = prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         var quiet = Logger(label: "holdfast.test.postgres")
         quiet.logLevel = .critical
-        let admin = try HoldfastDatabase.open(.postgres(url: baseURL), logger: quiet)
+        // CREATE DATABASE checkpoints and takes its turn behind every other test's: no query deadline of 10 s here.
+        let admin = try HoldfastDatabase.open(.postgres(url: baseURL), logger: quiet, queryTimeout: .seconds(300))
         do {
             try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
         } catch {

@@ -1,4 +1,5 @@
 import Attestation
+import CertificatePath
 import Crypto
 import Foundation
 import HoldfastAdmin
@@ -58,7 +59,8 @@ struct PresentationSessionService: Sendable {
             }
         }
         let prefix = ClientIdPrefix(rawValue: request.clientIdPrefix ?? ClientIdPrefix.x509Hash.rawValue)
-        let dnsHost = IPAddress.literalBytes(certificates.host) == nil
+        // Only a valid DNS name is believed by a wallet as an x509_san_dns client id (README "Certificate paths").
+        let dnsHost = DNSName.isValid(certificates.host)
         if prefix == nil {
             errors.append(.init(field: "clientIdPrefix", code: ProblemDetails.FieldError.invalidValue, detail: #""x509_hash" or "x509_san_dns""#))
         } else if (prefix == .x509SanDNS || !isOpenID) && !dnsHost {

@@ -1,3 +1,4 @@
+import CertificatePath
 import Foundation
 import HTTPTypes
 import HoldfastProtocol
@@ -53,12 +54,14 @@ public struct VerifierPage: Sendable {
     static let protocol2024Option = #"<option value="18013-7-2024">"#
     static let protocolNote = #"<small id="protocol-note" hidden></small>"#
 
-    /// The page for a tenant whose public URL has `publicHost`: as it is for a DNS name; for an IP literal with the
-    /// 18013-7:2024 choice disabled and the reason shown (README "Verifier": it needs a DNS host in the public URL).
+    /// The page for a tenant whose public URL has `publicHost`: as it is for a DNS name; for an IP literal, or a host
+    /// that is not a valid DNS name (a wallet believes no other, README "Certificate paths"), with the 18013-7:2024
+    /// choice disabled and the reason shown (README "Verifier": it needs a DNS host in the public URL).
     func html(publicHost: String) -> [UInt8] {
-        guard IPAddress.literalBytes(publicHost) != nil else { return html }
-        let reason = "ISO/IEC TS 18013-7:2024 needs a DNS name in the tenant's public URL, and this tenant's is the IP "
-            + "address \(publicHost): start the server with HOLDFAST_PUBLIC_URL=http://localhost:PORT (or its DNS name) to offer it."
+        guard !DNSName.isValid(publicHost) else { return html }
+        let what = IPAddress.literalBytes(publicHost) != nil ? "the IP address \(publicHost)" : "\(publicHost), not a valid DNS name"
+        let reason = "ISO/IEC TS 18013-7:2024 needs a DNS name in the tenant's public URL, and this tenant's is "
+            + "\(what): start the server with HOLDFAST_PUBLIC_URL=http://localhost:PORT (or its DNS name) to offer it."
         let page = String(decoding: html, as: UTF8.self)
             .replacingOccurrences(of: Self.protocol2024Option, with: #"<option value="18013-7-2024" disabled>"#)
             .replacingOccurrences(of: Self.protocolNote, with: #"<small id="protocol-note">"# + Self.escaped(reason) + "</small>")
