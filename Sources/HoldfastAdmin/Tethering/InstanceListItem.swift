@@ -13,10 +13,13 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
     public var sdkDetails: SDKDetails
     /// An addition to the README's list, so that admins see `pending` instances. Absent means `registered`.
     public var status: InstanceStatus?
+    /// What the device's platform evidence showed when it was last attested (README "Android Key Attestation
+    /// policy"); absent in answers of older tenants.
+    public var attestation: InstanceAttestation?
 
     public init(id: String, appAttestationType: AppAttestationType, registeredAt: Date, licenseExpiresAt: Date?,
                 lastAttestedAt: Date?, externalReferenceId: String?, deviceDetails: DeviceDetails,
-                sdkDetails: SDKDetails, status: InstanceStatus? = nil) {
+                sdkDetails: SDKDetails, status: InstanceStatus? = nil, attestation: InstanceAttestation? = nil) {
         self.id = id
         self.appAttestationType = appAttestationType
         self.registeredAt = registeredAt
@@ -26,11 +29,12 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
         self.deviceDetails = deviceDetails
         self.sdkDetails = sdkDetails
         self.status = status
+        self.attestation = attestation
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, appAttestationType, registeredAt, licenseExpiresAt, lastAttestedAt, externalReferenceId, deviceDetails,
-             sdkDetails, status
+             sdkDetails, status, attestation
     }
 
     /// Every documented member is written, `null` when it has no value (an assertion registration has no
@@ -46,5 +50,6 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
         try container.encode(deviceDetails, forKey: .deviceDetails)
         try container.encode(sdkDetails, forKey: .sdkDetails)
         try container.encode(status, forKey: .status)
+        try container.encode(attestation ?? InstanceAttestation(), forKey: .attestation)
     }
 }

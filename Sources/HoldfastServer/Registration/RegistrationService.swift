@@ -43,7 +43,7 @@ struct RegistrationService: Sendable {
             appAttestCounter: verified.appAttest?.counter, developmentMode: developmentMode, registeredAt: now,
             lastAttestedAt: verified.type == .none ? nil : now, licenseExpiresAt: license?.expiresAt, keyRotatedAt: nil,
             revokedAt: nil, deviceDetails: request.deviceDetails, sdkDetails: request.sdkDetails,
-            externalReferenceId: request.externalReferenceId)
+            externalReferenceId: request.externalReferenceId, attestation: verified.attestation)
         try await instances.insert(instance)
         logger.info("instance registered", metadata: [
             "application_id": .string(applicationId), "instance_id": .string(instanceId),
