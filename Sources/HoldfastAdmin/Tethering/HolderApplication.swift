@@ -62,12 +62,36 @@ public struct HolderApplication: Codable, Sendable, Hashable {
         /// SHA-256 of each signing certificate, 64 hex digits.
         public var packageSigningCertificateThumbprints: [String]
         public var keyAttestation: KeyAttestationSettings
+        /// Play Integrity tokens (README "Play Integrity"); nil when the application takes none.
+        public var playIntegrity: PlayIntegritySettings?
 
         public init(packageName: String, packageSigningCertificateThumbprints: [String],
-                    keyAttestation: KeyAttestationSettings) {
+                    keyAttestation: KeyAttestationSettings, playIntegrity: PlayIntegritySettings? = nil) {
             self.packageName = packageName
             self.packageSigningCertificateThumbprints = packageSigningCertificateThumbprints
             self.keyAttestation = keyAttestation
+            self.playIntegrity = playIntegrity
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case packageName, packageSigningCertificateThumbprints, keyAttestation, playIntegrity
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            packageName = try container.decode(String.self, forKey: .packageName)
+            packageSigningCertificateThumbprints = try container.decode([String].self, forKey: .packageSigningCertificateThumbprints)
+            keyAttestation = try container.decode(KeyAttestationSettings.self, forKey: .keyAttestation)
+            playIntegrity = try container.decodeIfPresent(PlayIntegritySettings.self, forKey: .playIntegrity)
+        }
+
+        /// `playIntegrity` is always written, `null` when unset.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(packageName, forKey: .packageName)
+            try container.encode(packageSigningCertificateThumbprints, forKey: .packageSigningCertificateThumbprints)
+            try container.encode(keyAttestation, forKey: .keyAttestation)
+            try container.encode(playIntegrity, forKey: .playIntegrity)
         }
     }
 

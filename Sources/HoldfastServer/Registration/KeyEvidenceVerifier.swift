@@ -15,8 +15,10 @@ struct KeyEvidenceVerifier: Sendable {
     private let androidRoots: [AttestationCertificate]
     private let androidPolicy: AndroidKeyAttestationPolicy
     private let revocations: AndroidRevocations
+    let playIntegrity: PlayIntegrityVerifier
 
-    init(configuration: TetheringConfiguration, revocations: AndroidRevocations) {
+    init(configuration: TetheringConfiguration, revocations: AndroidRevocations, masterKey: MasterKey? = nil) {
+        playIntegrity = PlayIntegrityVerifier(masterKey: masterKey)
         appAttest = configuration.appAttestTrustedRoots.map { AppAttestVerifier(trustedRoots: $0) } ?? AppAttestVerifier()
         androidRoots = configuration.androidTrustedRoots ?? GoogleAttestationRoots.all
         androidPolicy = configuration.androidPolicy
@@ -44,15 +46,33 @@ struct KeyEvidenceVerifier: Sendable {
     }
 
     /// The evidence of a registration or rotation request.
-    func verify(attestation: AttestationValue?, keyId: String?, assertion: String?, publicKey: InstancePublicKey,
-                nonce: BindingNonce, application: HolderApplication, developmentMode: Bool,
-                at now: Date) async throws -> VerifiedKeyEvidence {
+    ///
+    /// - Parameters:
+    ///   - integrityToken: a Play Integrity token over `nonce` (README "Play Integrity"), checked beside the chain or
+    ///     the assertion, or alone (it then stands for the assertion).
+    ///   - integrityTokenRequired: whether the application's `playIntegrity.required` applies (registration).
+    func verify(attestation: AttestationValue?, keyId: String?, assertion: String?, integrityToken: String? = nil,
+                integrityTokenRequired: Bool = false, publicKey: InstancePublicKey, nonce: BindingNonce,
+                application: HolderApplication, developmentMode: Bool, at now: Date) async throws -> VerifiedKeyEvidence {
         if attestation != nil, assertion != nil {
             throw ProblemError.invalidField("assertion", code: ProblemDetails.FieldError.conflicting,
                                             detail: "send either attestation or assertion, not both")
         }
+        var integrity: PlayIntegrityVerdicts?
+        if let integrityToken {
+            do {
+                integrity = try playIntegrity.verify(integrityToken, nonce: nonce, application: application, at: now)
+            } catch {
+                throw error.problem
+            }
+        } else if integrityTokenRequired, !developmentMode, case .android(let settings) = application.platform,
+                  settings.playIntegrity?.required == true {
+            throw TetheringError.integrityTokenRequired
+        }
+        let verdicts = integrity.map { InstanceAttestation(playIntegrity: $0) }
         guard let attestation else {
             if application.requiresAttestation, !developmentMode { throw TetheringError.attestationRequired }
+            if assertion == nil, let verdicts { return VerifiedKeyEvidence(type: .none, appAttest: nil, attestation: verdicts) }
             guard let assertion else {
                 throw ProblemError.invalidField("assertion", code: ProblemDetails.FieldError.required,
                                                 detail: "an attestation or an assertion over the binding nonce is required")
@@ -62,7 +82,7 @@ struct KeyEvidenceVerifier: Sendable {
             } catch {
                 throw TetheringError.invalidAttestation(error.description)
             }
-            return VerifiedKeyEvidence(type: .none, appAttest: nil)
+            return VerifiedKeyEvidence(type: .none, appAttest: nil, attestation: verdicts)
         }
         let payload: PlatformAttestationPayload
         do {
@@ -82,7 +102,8 @@ struct KeyEvidenceVerifier: Sendable {
                 keyId: Data(result.keyId).base64EncodedString(), publicKey: Data(result.publicKey).base64EncodedString(),
                 counter: Int64(result.counter)))
         case (.androidKeyAttestation(let chain), .android(let settings)):
-            let attestation = try await verifyAndroid(chain: chain, nonce: nonce, publicKey: publicKey, settings: settings, at: now)
+            var attestation = try await verifyAndroid(chain: chain, nonce: nonce, publicKey: publicKey, settings: settings, at: now)
+            attestation.playIntegrity = integrity
             return VerifiedKeyEvidence(type: .keyAttestation, appAttest: nil, attestation: attestation)
         default:
             throw TetheringError.invalidAttestation(

@@ -26,7 +26,8 @@ struct RegistrationService: Sendable {
         let publicKey = try Self.validate(request)
         let verified = try await keys.verify(
             challenge: request.challenge, publicKey: publicKey, attestation: request.attestation, keyId: request.keyId,
-            assertion: request.assertion, applicationId: applicationId, application: application,
+            assertion: request.assertion, integrityToken: request.integrityToken, integrityTokenRequired: true,
+            applicationId: applicationId, application: application,
             developmentMode: developmentMode, now: now)
         let status: InstanceStatus = application.manualApproval == true ? .pending : .registered
         let instanceId = ResourceID.generate()
