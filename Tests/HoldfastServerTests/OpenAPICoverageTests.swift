@@ -192,6 +192,7 @@ import Testing
         ("SCAEligibilityDenial", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
         ("CredentialConfiguration", ["clientAttestation"], ClientAttestationRequirement.all.map(\.rawValue)),
         ("InstanceAttestation", ["androidVerifiedBoot"], AndroidVerifiedBoot.allCases.map(\.rawValue)),
+        ("PlayIntegritySettings", ["requiredDeviceVerdict"], PlayIntegrityDeviceVerdict.allCases.map(\.rawValue)),
     ]
 
     @Test func wireValueSetsAreDocumented() throws {

@@ -18,6 +18,13 @@ public struct HolderApplicationService: Sendable {
         self.masterKey = masterKey
     }
 
+    /// The service for a command run on the tenant's database, with the tenant's master key (`configuration`), so
+    /// that a Play Integrity key is sealed as the server seals it.
+    public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase,
+                            logger: Logger) throws -> HolderApplicationService {
+        HolderApplicationService(database: database, logger: logger, masterKey: try MasterKey.load(configuration.masterKey))
+    }
+
     /// Validates and stores a new application with a generated `id`.
     public func create(_ request: HolderApplication, now: Date) async throws -> HolderApplication {
         var application = try Self.validated(request)
