@@ -152,9 +152,9 @@ import TestSupport
             let response = try await Self.register(kit, id) { try console.token(Console.payload(nonce: $0)) }
             #expect(response.status == .created, "\(response.text)")
             let instance = try #require(try await Self.instances(kit, id).first)
-            #expect(instance.attestation?.playIntegrity == PlayIntegrityVerdicts(
+            #expect(instance.attestation.playIntegrity == PlayIntegrityVerdicts(
                 deviceRecognitionVerdict: ["MEETS_DEVICE_INTEGRITY"], appRecognitionVerdict: "PLAY_RECOGNIZED"))
-            #expect(instance.attestation?.androidVerifiedBoot == nil)
+            #expect(instance.attestation.androidVerifiedBoot == nil)
         }
     }
 
@@ -309,7 +309,7 @@ import TestSupport
             let result = made.withLock { $0 }
             #expect(result?.accepted == true, "\(result?.stdout ?? "") \(result?.stderr ?? "")")
             #expect(response.status == .created, "\(response.text)")
-            #expect(try await Self.instances(kit, id).first?.attestation?.playIntegrity?.appRecognitionVerdict == "PLAY_RECOGNIZED")
+            #expect(try await Self.instances(kit, id).first?.attestation.playIntegrity?.appRecognitionVerdict == "PLAY_RECOGNIZED")
         }
     }
 }

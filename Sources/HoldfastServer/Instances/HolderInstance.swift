@@ -36,7 +36,7 @@ public struct HolderInstance: Sendable, Hashable {
         InstanceListItem(id: id, appAttestationType: appAttestationType, registeredAt: registeredAt,
                          licenseExpiresAt: licenseExpiresAt, lastAttestedAt: lastAttestedAt,
                          externalReferenceId: externalReferenceId, deviceDetails: deviceDetails, sdkDetails: sdkDetails,
-                         status: status, attestation: attestation)
+                         status: status, attestation: attestation ?? InstanceAttestation())
     }
 
     /// Device and SDK details repeat across a fleet (one model, one OS version, one SDK release): decoded once per text.
