@@ -148,6 +148,46 @@ import TestSupport
         }
     }
 
+    /// Renewal's fresh chain is held to the same settings, and updates what the instance shows.
+    @Test func renewalChainsFollowThePolicyAndUpdateTheInstance() async throws {
+        try await ServerTestKit.run(.sqlite) { kit in
+            let name = "Wallet Android \(UUID().uuidString.prefix(8))"
+            let id = try #require(try await kit.createApplication(Self.application(
+                name: name, keyAttestation: #"{"required":true,"requireLockedBootloader":false}"#)).id)
+            let key = P256.Signing.PrivateKey()
+            let publicKey = InstancePublicKey(key.publicKey)
+            func chain(_ challenge: String, locked: Bool) throws -> [[UInt8]] {
+                try kit.authority.androidChain(instanceKey: key.publicKey, challenge: BindingNonce(challenge: challenge, publicKey: publicKey).bytes,
+                                               packageName: "com.example.wallet", signingDigest: ServerTestKit.signingDigest,
+                                               deviceLocked: locked)
+            }
+            func renewal(locked: Bool) async throws -> String {
+                let challenge = try await kit.challenge(id)
+                let request = LicenseRenewalRequest(challenge: challenge, attestation: PlatformAttestationPayload
+                    .androidKeyAttestation(certificateChain: try chain(challenge, locked: locked)).wire.attestation)
+                return String(decoding: try HoldfastJSON.encode(request), as: UTF8.self)
+            }
+            let challenge = try await kit.challenge(id)
+            let registered = try await kit.register(id, try ServerTestKit.registration(
+                challenge: challenge, key: key, attestation: .androidKeyAttestation(certificateChain: try chain(challenge, locked: false))))
+                .wire(InstanceRegistrationResponse.self)
+            #expect(try await Self.instances(kit, id).first?.attestation.bootloaderLocked == false)
+            let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId,
+                                              licenseToken: try #require(registered.licenseToken), applicationId: id)
+            let route = TetheringRoutes.Template.license
+            let renewed = try await kit.call(device, route, body: try await renewal(locked: true))
+            #expect(renewed.status == .ok, "\(renewed.text)")
+            #expect(try await Self.instances(kit, id).first?.attestation
+                    == InstanceAttestation(androidVerifiedBoot: .verified, bootloaderLocked: true))
+            let put = try await kit.admin(TetheringRoutes.Template.application, ["applicationId": id], .put,
+                                          Self.application(name: name, keyAttestation: #"{"required":true}"#))
+            #expect(put.status == .ok, "\(put.text)")
+            let refused = try await kit.call(device, route, body: try await renewal(locked: false))
+            #expect(refused.problemCode == "ATTESTATION_FAILED", "\(refused.text)")
+            #expect(refused.problem?.detail?.contains("BOOT_STATE_REJECTED") == true, "\(refused.text)")
+        }
+    }
+
     // MARK: the committed vectors under the policy the tenant derives from an application
 
     struct Vector {
