@@ -29,8 +29,12 @@ struct AdminWireFormatTests {
         #expect(json["nextCursor"] is NSNull)
         let first = try #require((json["data"] as? [[String: Any]])?.first)
         #expect(Set(first.keys) == ["id", "appAttestationType", "registeredAt", "licenseExpiresAt", "lastAttestedAt",
-                                    "externalReferenceId", "deviceDetails", "sdkDetails", "status"])
+                                    "externalReferenceId", "deviceDetails", "sdkDetails", "status", "attestation"])
         #expect(first["appAttestationType"] as? String == "key_attestation")
+        // Nothing attested: the object with every member null.
+        let attestation = try #require(first["attestation"] as? [String: Any])
+        #expect(Set(attestation.keys) == ["androidVerifiedBoot", "bootloaderLocked", "playIntegrity"])
+        #expect(attestation.values.allSatisfy { $0 is NSNull })
         try roundTrip(page)
         try roundTrip(InstancePage(data: [], nextCursor: "opaque"))
     }
@@ -81,8 +85,12 @@ struct AdminWireFormatTests {
         let encoded = try object(application)
         #expect(Set(encoded.keys) == ["type", "name", "clientId", "packageName", "packageSigningCertificateThumbprints",
                                       "maxTimeOfflineInSecs", "keyAttestation", "developmentIntegrityAllowed", "channel",
-                                      "manualApproval"])
-        #expect(encoded["channel"] is NSNull && encoded["developmentIntegrityAllowed"] is NSNull)
+                                      "manualApproval", "playIntegrity"])
+        #expect(encoded["channel"] is NSNull && encoded["developmentIntegrityAllowed"] is NSNull && encoded["playIntegrity"] is NSNull)
+        // README "Android Key Attestation policy": the policy members are written with their defaults.
+        let keyAttestation = try #require(encoded["keyAttestation"] as? [String: Any])
+        #expect(keyAttestation["requireVerifiedBoot"] as? Bool == true && keyAttestation["requireLockedBootloader"] as? Bool == true
+                && keyAttestation["acceptExpiredChain"] as? Bool == true)
         try roundTrip(application)
     }
 

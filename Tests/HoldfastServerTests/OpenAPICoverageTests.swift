@@ -192,6 +192,8 @@ import Testing
         ("SCAEligibilityCheckResponse", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
         ("SCAEligibilityDenial", ["reason"], SCAIneligibilityReason.all.map(\.rawValue)),
         ("CredentialConfiguration", ["clientAttestation"], ClientAttestationRequirement.all.map(\.rawValue)),
+        ("InstanceAttestation", ["androidVerifiedBoot"], AndroidVerifiedBoot.allCases.map(\.rawValue)),
+        ("PlayIntegritySettings", ["requiredDeviceVerdict"], PlayIntegrityDeviceVerdict.allCases.map(\.rawValue)),
     ]
 
     @Test func wireValueSetsAreDocumented() throws {

@@ -79,13 +79,21 @@ struct TestAttestationAuthority: Sendable {
 
     // MARK: Android
 
-    /// A chain `[leaf, intermediate]` whose leaf certifies `instanceKey` with a KeyDescription over `challenge`.
+    /// A chain `[leaf, intermediate]` whose leaf certifies `instanceKey` with a KeyDescription over `challenge`, its
+    /// root of trust as given (by default verified boot, locked bootloader). `expiredIntermediate` puts an
+    /// intermediate of the same key whose validity ended on 2021-01-01 in the chain.
     func androidChain(instanceKey: P256.Signing.PublicKey, challenge: [UInt8], packageName: String,
-                      signingDigest: [UInt8]) throws -> [[UInt8]] {
+                      signingDigest: [UInt8], verifiedBootState: UInt8 = 0, deviceLocked: Bool = true,
+                      expiredIntermediate: Bool = false) throws -> [[UInt8]] {
         let leaf = try TestDER.certificate(subject: "Android Keystore Key", issuer: Self.intermediateName,
                                            subjectKey: instanceKey, issuerKey: intermediateKey, isCA: false,
                                            extensions: [TestDER.androidKeyAttestationExtension(
-                                               challenge: challenge, packageName: packageName, signingDigest: signingDigest)])
-        return [leaf, intermediateDER]
+                                               challenge: challenge, packageName: packageName, signingDigest: signingDigest,
+                                               verifiedBootState: verifiedBootState, deviceLocked: deviceLocked)])
+        guard expiredIntermediate else { return [leaf, intermediateDER] }
+        let expired = try TestDER.certificate(subject: Self.intermediateName, issuer: Self.rootName,
+                                              subjectKey: intermediateKey.publicKey, issuerKey: rootKey, isCA: true,
+                                              notAfter: "210101000000Z")
+        return [leaf, expired]
     }
 }

@@ -20,13 +20,15 @@ public enum TestDER {
         sequence(tlv(0x06, oid), tlv(0x04, value))
     }
 
+    /// - Parameter notAfter: the end of the validity period as UTCTime (`YYMMDDHHMMSSZ`); the start is 2020-01-01.
     public static func certificate(subject: String, issuer: String, subjectKey: P256.Signing.PublicKey,
-                            issuerKey: P256.Signing.PrivateKey, isCA: Bool, extensions: [[UInt8]] = []) throws -> [UInt8] {
+                            issuerKey: P256.Signing.PrivateKey, isCA: Bool, extensions: [[UInt8]] = [],
+                            notAfter: String = "491231000000Z") throws -> [UInt8] {
         let ecdsaWithSHA256 = sequence(tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]))
         let spki = sequence(sequence(tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]),
                                      tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07])),
                             tlv(0x03, [0] + Array(subjectKey.x963Representation)))
-        let validity = sequence(tlv(0x17, Array("200101000000Z".utf8)), tlv(0x17, Array("491231000000Z".utf8)))
+        let validity = sequence(tlv(0x17, Array("200101000000Z".utf8)), tlv(0x17, Array(notAfter.utf8)))
         var all: [UInt8] = []
         if isCA { all += sequence(tlv(0x06, [0x55, 0x1D, 0x13]), tlv(0x01, [0xFF]), tlv(0x04, sequence(tlv(0x01, [0xFF])))) }
         for item in extensions { all += item }
@@ -40,13 +42,15 @@ public enum TestDER {
 
     /// The Android Key Attestation extension (1.3.6.1.4.1.11129.2.1.17) of a leaf certifying a key for `packageName`
     /// signed by `signingDigest`, over `challenge`: KeyDescription version 4, TEE security levels, the application id
-    /// in the software list ([709]) and a verified-boot root of trust in the hardware list ([704]).
-    public static func androidKeyAttestationExtension(challenge: [UInt8], packageName: String, signingDigest: [UInt8]) -> [UInt8] {
+    /// in the software list ([709]) and a root of trust in the hardware list ([704]): by default verified boot
+    /// (`verifiedBootState` 0, Verified) with a locked bootloader.
+    public static func androidKeyAttestationExtension(challenge: [UInt8], packageName: String, signingDigest: [UInt8],
+                                                      verifiedBootState: UInt8 = 0, deviceLocked: Bool = true) -> [UInt8] {
         let applicationId = sequence(
             tlv(0x31, sequence(tlv(0x04, Array(packageName.utf8)), tlv(0x02, [1]))),
             tlv(0x31, tlv(0x04, signingDigest)))
-        let rootOfTrust = sequence(tlv(0x04, [UInt8](repeating: 7, count: 32)), tlv(0x01, [0xFF]),
-                                   tlv(0x0A, [0]), tlv(0x04, [UInt8](repeating: 9, count: 32)))
+        let rootOfTrust = sequence(tlv(0x04, [UInt8](repeating: 7, count: 32)), tlv(0x01, [deviceLocked ? 0xFF : 0x00]),
+                                   tlv(0x0A, [verifiedBootState]), tlv(0x04, [UInt8](repeating: 9, count: 32)))
         // [709] attestationApplicationId and [704] rootOfTrust: context-specific, constructed, high tag numbers.
         let software = sequence(tlv([0xBF, 0x85, 0x45], tlv(0x04, applicationId)))
         let hardware = sequence(tlv([0xBF, 0x85, 0x40], rootOfTrust))

@@ -13,10 +13,13 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
     public var sdkDetails: SDKDetails
     /// An addition to the README's list, so that admins see `pending` instances. Absent means `registered`.
     public var status: InstanceStatus?
+    /// What the device's platform evidence showed when it was last attested (README "Android Key Attestation
+    /// policy"); every member null when nothing was (and when an older tenant's answer lacks it).
+    public var attestation: InstanceAttestation
 
     public init(id: String, appAttestationType: AppAttestationType, registeredAt: Date, licenseExpiresAt: Date?,
                 lastAttestedAt: Date?, externalReferenceId: String?, deviceDetails: DeviceDetails,
-                sdkDetails: SDKDetails, status: InstanceStatus? = nil) {
+                sdkDetails: SDKDetails, status: InstanceStatus? = nil, attestation: InstanceAttestation = InstanceAttestation()) {
         self.id = id
         self.appAttestationType = appAttestationType
         self.registeredAt = registeredAt
@@ -26,11 +29,26 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
         self.deviceDetails = deviceDetails
         self.sdkDetails = sdkDetails
         self.status = status
+        self.attestation = attestation
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, appAttestationType, registeredAt, licenseExpiresAt, lastAttestedAt, externalReferenceId, deviceDetails,
-             sdkDetails, status
+             sdkDetails, status, attestation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        appAttestationType = try container.decode(AppAttestationType.self, forKey: .appAttestationType)
+        registeredAt = try container.decode(Date.self, forKey: .registeredAt)
+        licenseExpiresAt = try container.decodeIfPresent(Date.self, forKey: .licenseExpiresAt)
+        lastAttestedAt = try container.decodeIfPresent(Date.self, forKey: .lastAttestedAt)
+        externalReferenceId = try container.decodeIfPresent(String.self, forKey: .externalReferenceId)
+        deviceDetails = try container.decode(DeviceDetails.self, forKey: .deviceDetails)
+        sdkDetails = try container.decode(SDKDetails.self, forKey: .sdkDetails)
+        status = try container.decodeIfPresent(InstanceStatus.self, forKey: .status)
+        attestation = try container.decodeIfPresent(InstanceAttestation.self, forKey: .attestation) ?? InstanceAttestation()
     }
 
     /// Every documented member is written, `null` when it has no value (an assertion registration has no
@@ -46,5 +64,6 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
         try container.encode(deviceDetails, forKey: .deviceDetails)
         try container.encode(sdkDetails, forKey: .sdkDetails)
         try container.encode(status, forKey: .status)
+        try container.encode(attestation, forKey: .attestation)
     }
 }

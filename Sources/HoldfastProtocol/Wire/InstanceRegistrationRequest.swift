@@ -13,10 +13,12 @@ public struct InstanceRegistrationRequest: Codable, Sendable, Hashable {
     public var deviceDetails: DeviceDetails
     public var sdkDetails: SDKDetails
     public var externalReferenceId: String?
+    /// Android: a Play Integrity token over the binding nonce, as the device received it (README "Play Integrity").
+    public var integrityToken: String?
 
     public init(challenge: String, publicKey: String, attestation: AttestationValue? = nil, assertion: String? = nil,
                 keyId: String? = nil, deviceDetails: DeviceDetails, sdkDetails: SDKDetails,
-                externalReferenceId: String? = nil) {
+                externalReferenceId: String? = nil, integrityToken: String? = nil) {
         self.challenge = challenge
         self.publicKey = publicKey
         self.attestation = attestation
@@ -25,6 +27,7 @@ public struct InstanceRegistrationRequest: Codable, Sendable, Hashable {
         self.deviceDetails = deviceDetails
         self.sdkDetails = sdkDetails
         self.externalReferenceId = externalReferenceId
+        self.integrityToken = integrityToken
     }
 
     /// The decoded platform attestation, when present.

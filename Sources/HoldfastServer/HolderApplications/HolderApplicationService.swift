@@ -9,21 +9,32 @@ import Logging
 public struct HolderApplicationService: Sendable {
     let store: HolderApplicationStore
     let logger: Logger
+    /// Seals a Play Integrity decryption key (README "Play Integrity"); without it such a key is refused.
+    let masterKey: MasterKey?
 
-    public init(database: HoldfastDatabase, logger: Logger) {
+    public init(database: HoldfastDatabase, logger: Logger, masterKey: MasterKey? = nil) {
         self.store = HolderApplicationStore(database: database)
         self.logger = logger
+        self.masterKey = masterKey
+    }
+
+    /// The service for a command run on the tenant's database, with the tenant's master key (`configuration`), so
+    /// that a Play Integrity key is sealed as the server seals it.
+    public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase,
+                            logger: Logger) throws -> HolderApplicationService {
+        HolderApplicationService(database: database, logger: logger, masterKey: try MasterKey.load(configuration.masterKey))
     }
 
     /// Validates and stores a new application with a generated `id`.
     public func create(_ request: HolderApplication, now: Date) async throws -> HolderApplication {
         var application = try Self.validated(request)
         application.id = ResourceID.generate()
+        application = try sealed(application, existing: nil)
         try await uniqueName(application.name) { [application] in
             try await store.insert(application, now: Timestamp.milliseconds(now))
         }
         logger.info("holder application created", metadata: ["application_id": .string(application.id ?? "")])
-        return application
+        return Self.redacted(application)
     }
 
     /// Applications in creation order, `limit` at most, after `cursor`.
@@ -31,21 +42,60 @@ public struct HolderApplicationService: Sendable {
         let limit = try PageLimit.parse(limit)
         let after = try cursor.map { try KeysetCursor(parameter: $0) }
         let (applications, next) = try await store.page(after: after, limit: limit)
-        return HolderApplicationPage(data: applications, nextCursor: next)
+        return HolderApplicationPage(data: applications.map(Self.redacted), nextCursor: next)
     }
 
-    /// One application, or `APPLICATION_NOT_FOUND`.
+    /// One application as answers show it, or `APPLICATION_NOT_FOUND`.
     public func get(id: String) async throws -> HolderApplication {
+        Self.redacted(try await stored(id: id))
+    }
+
+    /// One application as stored (a Play Integrity key sealed, not redacted), or `APPLICATION_NOT_FOUND`.
+    func stored(id: String) async throws -> HolderApplication {
         guard ResourceID.isValid(id), let application = try await store.get(id: id) else {
             throw TetheringError.applicationNotFound(id)
         }
         return application
     }
 
+    /// An application without its Play Integrity key or the key's seal: what every answer shows.
+    static func redacted(_ application: HolderApplication) -> HolderApplication {
+        guard case .android(var settings) = application.platform, let integrity = settings.playIntegrity else { return application }
+        var copy = application
+        settings.playIntegrity = integrity.redacted
+        copy.platform = .android(settings)
+        return copy
+    }
+
+    /// The application with its Play Integrity decryption key sealed with the master key (README "Play Integrity"),
+    /// bound to the application's id; a `PUT` without a key keeps the stored seal, and a `playIntegrity` with
+    /// neither is `VALIDATION_FAILED`.
+    func sealed(_ application: HolderApplication, existing: HolderApplication?) throws -> HolderApplication {
+        guard case .android(var settings) = application.platform, var integrity = settings.playIntegrity else { return application }
+        if let key = integrity.decryptionKey.flatMap({ Data(base64Encoded: $0) }) {
+            guard let masterKey else {
+                throw ProblemError.invalidField("playIntegrity.decryptionKey", code: ProblemDetails.FieldError.invalidValue,
+                                                detail: "this tenant cannot seal a decryption key (no master key)")
+            }
+            let context = PlayIntegrityVerifier.sealContext(applicationId: application.id ?? "")
+            integrity.sealedDecryptionKey = Data(try masterKey.seal(Array(key), context: context)).base64EncodedString()
+        } else if case .android(let previous)? = existing?.platform, let seal = previous.playIntegrity?.sealedDecryptionKey {
+            integrity.sealedDecryptionKey = seal
+        } else {
+            throw ProblemError.invalidField("playIntegrity.decryptionKey", code: ProblemDetails.FieldError.required,
+                                            detail: "the base64 of the 32-byte decryption key from the Play Console")
+        }
+        integrity.decryptionKey = nil
+        settings.playIntegrity = integrity
+        var copy = application
+        copy.platform = .android(settings)
+        return copy
+    }
+
     /// Replaces an application's settings (`PUT`). The `type` cannot change: its instances were attested for
     /// the platform they registered on.
     public func replace(id: String, with request: HolderApplication, now: Date) async throws -> HolderApplication {
-        let existing = try await get(id: id)
+        let existing = try await stored(id: id)
         var application = try Self.validated(request, id: id)
         guard existing.platform.holderPlatform == application.platform.holderPlatform else {
             throw ProblemError(status: .conflict, code: .conflict, title: "Type cannot change",
@@ -54,10 +104,11 @@ public struct HolderApplicationService: Sendable {
                                                                   detail: "the type of an application cannot change")])
         }
         application.id = id
+        application = try sealed(application, existing: existing)
         try await uniqueName(application.name) { [application] in
             try await store.update(application, id: id, now: Timestamp.milliseconds(now))
         }
-        return application
+        return Self.redacted(application)
     }
 
     /// Deletes an application and revokes every instance of it, at once.

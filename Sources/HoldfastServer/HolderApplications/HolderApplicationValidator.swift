@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
@@ -41,8 +42,29 @@ enum HolderApplicationValidator {
                 fail("packageSigningCertificateThumbprints[\(index)]", ProblemDetails.FieldError.invalidValue,
                      "must be the SHA-256 of the signing certificate as 64 hexadecimal digits")
             }
+            if let integrity = settings.playIntegrity { playIntegrity(integrity, fail) }
         }
         return errors
+    }
+
+    /// README "Play Integrity": the Play Console's keys and the verdict settings. The decryption key may be absent
+    /// (a `PUT` keeping the stored one; the service decides); the seal is never accepted from a client.
+    static func playIntegrity(_ settings: PlayIntegritySettings, _ fail: (String, String, String) -> Void) {
+        if let key = settings.decryptionKey, key.utf8.count > 64 || Data(base64Encoded: key)?.count != 32 {
+            fail("playIntegrity.decryptionKey", ProblemDetails.FieldError.invalidValue, "must be the standard base64 of a 32-byte AES key")
+        }
+        if settings.verificationKey.utf8.count > 4096
+            || (try? P256.Signing.PublicKey(pemRepresentation: settings.verificationKey)) == nil {
+            fail("playIntegrity.verificationKey", ProblemDetails.FieldError.invalidValue,
+                 "must be the PEM of an EC P-256 public key (BEGIN PUBLIC KEY)")
+        }
+        if !PlayIntegritySettings.allowedMaxAgeSeconds.contains(settings.maxAgeSeconds) {
+            let range = PlayIntegritySettings.allowedMaxAgeSeconds
+            fail("playIntegrity.maxAgeSeconds", ProblemDetails.FieldError.outOfRange, "must be from \(range.lowerBound) to \(range.upperBound)")
+        }
+        if settings.sealedDecryptionKey != nil {
+            fail("playIntegrity.sealedDecryptionKey", ProblemDetails.FieldError.readOnly, "kept by the server; send decryptionKey")
+        }
     }
 
     /// 1…`maximum` characters (code points), no control characters.

@@ -28,18 +28,21 @@ public struct HolderInstance: Sendable, Hashable {
     public var deviceDetails: DeviceDetails
     public var sdkDetails: SDKDetails
     public var externalReferenceId: String?
+    /// What the platform evidence showed at the last attestation (registration, rotation, renewal); nil when none did.
+    public var attestation: InstanceAttestation? = nil
 
     /// The list item of `GET …/instances`.
     public var listItem: InstanceListItem {
         InstanceListItem(id: id, appAttestationType: appAttestationType, registeredAt: registeredAt,
                          licenseExpiresAt: licenseExpiresAt, lastAttestedAt: lastAttestedAt,
                          externalReferenceId: externalReferenceId, deviceDetails: deviceDetails, sdkDetails: sdkDetails,
-                         status: status)
+                         status: status, attestation: attestation ?? InstanceAttestation())
     }
 
     /// Device and SDK details repeat across a fleet (one model, one OS version, one SDK release): decoded once per text.
     private static let deviceDetailsCache = DecodedJSONCache<DeviceDetails>(capacity: 1024)
     private static let sdkDetailsCache = DecodedJSONCache<SDKDetails>(capacity: 256)
+    private static let attestationCache = DecodedJSONCache<InstanceAttestation>(capacity: 256)
 
     static func from(_ row: any SQLRow) throws -> HolderInstance {
         func optionalTime(_ column: String) throws -> Date? {
@@ -75,6 +78,7 @@ public struct HolderInstance: Sendable, Hashable {
             revokedAt: try optionalTime("revoked_at"),
             deviceDetails: try deviceDetailsCache.decode(try row.decode(column: "device_details", as: String.self)),
             sdkDetails: try sdkDetailsCache.decode(try row.decode(column: "sdk_details", as: String.self)),
-            externalReferenceId: try optionalText("external_reference_id"))
+            externalReferenceId: try optionalText("external_reference_id"),
+            attestation: try optionalText("attestation").map { try attestationCache.decode($0) })
     }
 }

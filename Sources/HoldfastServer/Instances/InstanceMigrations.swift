@@ -33,5 +33,10 @@ enum InstanceMigrations {
             """,
             "CREATE INDEX holder_instances_page ON holder_instances (application_id, registered_at, id)",
         ]),
+        // `attestation`: the `InstanceAttestation` JSON of the last platform evidence (README "Android Key
+        // Attestation policy"); NULL for instances registered before it was recorded, and for assertions.
+        Migration(version: 201, name: "holder_instances.attestation", sql: [
+            "ALTER TABLE holder_instances ADD COLUMN attestation TEXT",
+        ]),
     ]
 }

@@ -23,14 +23,15 @@ struct InstanceStore: Sendable {
             SQLBind(Int64(instance.developmentMode ? 1 : 0)), time(instance.registeredAt),
             time(instance.lastAttestedAt), time(instance.licenseExpiresAt), time(instance.keyRotatedAt),
             time(instance.revokedAt), SQLBind(device), SQLBind(sdk), text(instance.externalReferenceId),
+            text(try Self.attestationText(instance.attestation)),
         ]
-        // Fixed SQL text rather than the insert builder, whose serialisation (19 quoted identifiers) cost more
+        // Fixed SQL text rather than the insert builder, whose serialisation (20 quoted identifiers) cost more
         // than the statement itself.
         try await database.sql.raw("""
             INSERT INTO holder_instances (id, application_id, platform, public_key, key_thumbprint, status, \
             app_attestation_type, app_attest_key_id, app_attest_public_key, app_attest_counter, development_mode, \
             registered_at, last_attested_at, license_expires_at, key_rotated_at, revoked_at, device_details, \
-            sdk_details, external_reference_id) VALUES (\(SQLList(values)))
+            sdk_details, external_reference_id, attestation) VALUES (\(SQLList(values)))
             """).run()
     }
 
@@ -122,9 +123,11 @@ struct InstanceStore: Sendable {
 
     /// Records a renewal: the new expiry, and (after fresh evidence) `lastAttestedAt` and the App Attest counter,
     /// only if the counter is still the one verified against. False when another request changed it first.
-    func recordLicense(id: String, expiresAt: Int64, attestedAt: Int64?, counter: (old: Int64, new: Int64)?) async throws -> Bool {
+    func recordLicense(id: String, expiresAt: Int64, attestedAt: Int64?, counter: (old: Int64, new: Int64)?,
+                       attestation: InstanceAttestation? = nil) async throws -> Bool {
         var update: SQLQueryString = "UPDATE holder_instances SET license_expires_at = \(bind: expiresAt)"
         if let attestedAt { update += ", last_attested_at = \(bind: attestedAt)" }
+        if let text = try Self.attestationText(attestation) { update += ", attestation = \(bind: text)" }
         if let counter { update += ", app_attest_counter = \(bind: counter.new)" }
         update += " WHERE id = \(bind: id) AND revoked_at IS NULL"
         if let counter { update += " AND app_attest_counter = \(bind: counter.old)" }
@@ -140,6 +143,7 @@ struct InstanceStore: Sendable {
             .set("key_rotated_at", to: now).set("license_expires_at", to: licenseExpiresAt)
             .set("app_attestation_type", to: evidence.type.rawValue)
         if evidence.type != .none { update = update.set("last_attested_at", to: now) }
+        update = update.set("attestation", to: try Self.attestationText(evidence.attestation).map { SQLBind($0) } ?? SQLLiteral.null)
         if let appAttest = evidence.appAttest {
             update = update.set("app_attest_key_id", to: appAttest.keyId).set("app_attest_public_key", to: appAttest.publicKey)
                 .set("app_attest_counter", to: appAttest.counter)
@@ -147,5 +151,11 @@ struct InstanceStore: Sendable {
         let rows = try await update.where("id", .equal, id).where("key_thumbprint", .equal, oldThumbprint)
             .where("revoked_at", .is, SQLLiteral.null).returning("id").all()
         return !rows.isEmpty
+    }
+
+    /// The stored JSON of an instance's attestation record; nil (SQL NULL) when nothing was attested.
+    static func attestationText(_ attestation: InstanceAttestation?) throws -> String? {
+        guard let attestation, !attestation.isEmpty else { return nil }
+        return String(decoding: try HoldfastJSON.encode(attestation), as: UTF8.self)
     }
 }

@@ -79,6 +79,11 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         .attestationRequired, status: .forbidden, title: "Attestation required",
         detail: "this application requires platform attestation (App Attest or Android Key Attestation)")
 
+    /// README "Play Integrity": the application's `playIntegrity.required` and a registration without `integrityToken`.
+    static let integrityTokenRequired = TetheringError(
+        .attestationRequired, status: .forbidden, title: "Attestation required",
+        detail: "this application requires a Play Integrity token (integrityToken)")
+
     static let instancePending = TetheringError(
         .instancePending, status: .forbidden, title: "Instance pending",
         detail: "the instance waits for an administrator's approval")

@@ -20,6 +20,7 @@ struct LicenseRenewalService: Sendable {
         guard instance.status == .registered else { throw TetheringError.instancePending }
         var attestedAt: Int64?
         var counter: (old: Int64, new: Int64)?
+        var attestation: InstanceAttestation?
         if application.requiresAttestation, !developmentMode {
             guard body.appAttestAssertion != nil || body.attestation != nil else { throw TetheringError.attestationRequired }
             guard let challenge = body.challenge else {
@@ -42,7 +43,8 @@ struct LicenseRenewalService: Sendable {
                 }
                 guard case .androidKeyAttestation(let chain) = payload else { throw TetheringError.attestationRequired }
                 let key = try InstancePublicKey(encoded: instance.publicKey)
-                try await evidence.verifyAndroid(chain: chain, nonce: nonce, publicKey: key, settings: settings, at: now)
+                let fresh = try await evidence.verifyAndroid(chain: chain, nonce: nonce, publicKey: key, settings: settings, at: now)
+                attestation = (instance.attestation ?? InstanceAttestation()).updated(with: fresh)
             }
             attestedAt = Timestamp.milliseconds(now)
         }
@@ -50,7 +52,7 @@ struct LicenseRenewalService: Sendable {
                                                thumbprint: instance.keyThumbprint,
                                                maxTimeOfflineInSecs: application.maxTimeOfflineInSecs, now: now)
         guard try await instances.recordLicense(id: instance.id, expiresAt: Timestamp.milliseconds(license.expiresAt),
-                                                attestedAt: attestedAt, counter: counter) else {
+                                                attestedAt: attestedAt, counter: counter, attestation: attestation) else {
             // The counter moved (a concurrent renewal) or the instance was revoked meanwhile.
             if try await instances.get(id: instance.id)?.revokedAt != nil { throw AuthenticationError.instanceRevoked() }
             throw TetheringError.attestationFailed("COUNTER_NOT_INCREASING: another renewal used this counter first")

@@ -15,30 +15,64 @@ struct KeyEvidenceVerifier: Sendable {
     private let androidRoots: [AttestationCertificate]
     private let androidPolicy: AndroidKeyAttestationPolicy
     private let revocations: AndroidRevocations
+    let playIntegrity: PlayIntegrityVerifier
 
-    init(configuration: TetheringConfiguration, revocations: AndroidRevocations) {
+    init(configuration: TetheringConfiguration, revocations: AndroidRevocations, masterKey: MasterKey? = nil) {
+        playIntegrity = PlayIntegrityVerifier(masterKey: masterKey)
         appAttest = configuration.appAttestTrustedRoots.map { AppAttestVerifier(trustedRoots: $0) } ?? AppAttestVerifier()
         androidRoots = configuration.androidTrustedRoots ?? GoogleAttestationRoots.all
         androidPolicy = configuration.androidPolicy
         self.revocations = revocations
     }
 
-    /// The Android verifier with the status list in force now (it may have been refreshed since the last call); the
-    /// verified-issuer cache is shared, so a fresh verifier costs nothing.
-    var android: AndroidKeyAttestationVerifier {
-        AndroidKeyAttestationVerifier(trustedRoots: androidRoots, revocationList: revocations.current, policy: androidPolicy)
+    /// The Android verifier for an application's `keyAttestation` settings, with the status list in force now (it may
+    /// have been refreshed since the last call); the verified-issuer cache is shared, so a fresh verifier costs nothing.
+    func android(for settings: HolderApplication.KeyAttestationSettings) -> AndroidKeyAttestationVerifier {
+        AndroidKeyAttestationVerifier(trustedRoots: androidRoots, revocationList: revocations.current,
+                                      policy: Self.policy(androidPolicy, for: settings))
+    }
+
+    /// The tenant's Android policy (`TetheringConfiguration.androidPolicy`: security level, the non-CA exemption) with
+    /// the application's own choices (README "Android Key Attestation policy"): `requireVerifiedBoot` accepts only
+    /// `Verified` (otherwise any state, and rootOfTrust may be absent), `requireLockedBootloader` requires
+    /// `deviceLocked`, and `acceptExpiredChain: false` refuses an expired certificate above the leaf.
+    static func policy(_ base: AndroidKeyAttestationPolicy,
+                       for settings: HolderApplication.KeyAttestationSettings) -> AndroidKeyAttestationPolicy {
+        var policy = base
+        policy.acceptedBootStates = settings.requireVerifiedBoot ? [.verified] : []
+        policy.requireDeviceLocked = settings.requireLockedBootloader
+        policy.expiry = settings.acceptExpiredChain ? .acceptExpired : .enforce
+        return policy
     }
 
     /// The evidence of a registration or rotation request.
-    func verify(attestation: AttestationValue?, keyId: String?, assertion: String?, publicKey: InstancePublicKey,
-                nonce: BindingNonce, application: HolderApplication, developmentMode: Bool,
-                at now: Date) async throws -> VerifiedKeyEvidence {
+    ///
+    /// - Parameters:
+    ///   - integrityToken: a Play Integrity token over `nonce` (README "Play Integrity"), checked beside the chain or
+    ///     the assertion, or alone (it then stands for the assertion).
+    ///   - integrityTokenRequired: whether the application's `playIntegrity.required` applies (registration).
+    func verify(attestation: AttestationValue?, keyId: String?, assertion: String?, integrityToken: String? = nil,
+                integrityTokenRequired: Bool = false, publicKey: InstancePublicKey, nonce: BindingNonce,
+                application: HolderApplication, developmentMode: Bool, at now: Date) async throws -> VerifiedKeyEvidence {
         if attestation != nil, assertion != nil {
             throw ProblemError.invalidField("assertion", code: ProblemDetails.FieldError.conflicting,
                                             detail: "send either attestation or assertion, not both")
         }
+        var integrity: PlayIntegrityVerdicts?
+        if let integrityToken {
+            do {
+                integrity = try playIntegrity.verify(integrityToken, nonce: nonce, application: application, at: now)
+            } catch {
+                throw error.problem
+            }
+        } else if integrityTokenRequired, !developmentMode, case .android(let settings) = application.platform,
+                  settings.playIntegrity?.required == true {
+            throw TetheringError.integrityTokenRequired
+        }
+        let verdicts = integrity.map { InstanceAttestation(playIntegrity: $0) }
         guard let attestation else {
             if application.requiresAttestation, !developmentMode { throw TetheringError.attestationRequired }
+            if assertion == nil, let verdicts { return VerifiedKeyEvidence(type: .none, appAttest: nil, attestation: verdicts) }
             guard let assertion else {
                 throw ProblemError.invalidField("assertion", code: ProblemDetails.FieldError.required,
                                                 detail: "an attestation or an assertion over the binding nonce is required")
@@ -48,7 +82,7 @@ struct KeyEvidenceVerifier: Sendable {
             } catch {
                 throw TetheringError.invalidAttestation(error.description)
             }
-            return VerifiedKeyEvidence(type: .none, appAttest: nil)
+            return VerifiedKeyEvidence(type: .none, appAttest: nil, attestation: verdicts)
         }
         let payload: PlatformAttestationPayload
         do {
@@ -68,26 +102,41 @@ struct KeyEvidenceVerifier: Sendable {
                 keyId: Data(result.keyId).base64EncodedString(), publicKey: Data(result.publicKey).base64EncodedString(),
                 counter: Int64(result.counter)))
         case (.androidKeyAttestation(let chain), .android(let settings)):
-            try await verifyAndroid(chain: chain, nonce: nonce, publicKey: publicKey, settings: settings, at: now)
-            return VerifiedKeyEvidence(type: .keyAttestation, appAttest: nil)
+            var attestation = try await verifyAndroid(chain: chain, nonce: nonce, publicKey: publicKey, settings: settings, at: now)
+            attestation.playIntegrity = integrity
+            return VerifiedKeyEvidence(type: .keyAttestation, appAttest: nil, attestation: attestation)
         default:
             throw TetheringError.invalidAttestation(
                 "the attestation is not of this application's platform (\(application.platform.holderPlatform.rawValue))")
         }
     }
 
-    /// An Android chain whose leaf is the instance key, attested over `nonce` for the application's package.
+    /// An Android chain whose leaf is the instance key, attested over `nonce` for the application's package, under
+    /// the application's `keyAttestation` policy; what its root of trust showed.
     func verifyAndroid(chain: [[UInt8]], nonce: BindingNonce, publicKey: InstancePublicKey,
-                       settings: HolderApplication.AndroidSettings, at now: Date) async throws {
+                       settings: HolderApplication.AndroidSettings, at now: Date) async throws -> InstanceAttestation {
         let certificates = try Self.mappingSync { try CertificateChainDecoder.decode(derList: chain) }
         let result = try await Self.mapping {
-            try await android.verify(chain: certificates, challenge: nonce.bytes, packageName: settings.packageName,
+            try await android(for: settings.keyAttestation).verify(chain: certificates, challenge: nonce.bytes, packageName: settings.packageName,
                                      signingCertificateDigests: settings.packageSigningCertificateThumbprints, at: now)
         }
         guard let leafKey = try? P256.Signing.PublicKey(derRepresentation: result.publicKey),
               leafKey.x963Representation == publicKey.key.x963Representation else {
             throw TetheringError.invalidAttestation("the attested key (leaf certificate) is not publicKey")
         }
+        return Self.attestation(of: result.rootOfTrust)
+    }
+
+    /// The instance's record of a Key Attestation root of trust (empty when the chain had none).
+    static func attestation(of root: RootOfTrust?) -> InstanceAttestation {
+        guard let root else { return InstanceAttestation() }
+        let boot: AndroidVerifiedBoot = switch root.verifiedBootState {
+        case .verified: .verified
+        case .selfSigned: .selfSigned
+        case .unverified: .unverified
+        case .failed: .failed
+        }
+        return InstanceAttestation(androidVerifiedBoot: boot, bootloaderLocked: root.deviceLocked)
     }
 
     /// A renewal's App Attest assertion over `nonce` by the instance's App Attest key; returns the new counter.

@@ -22,7 +22,8 @@ struct RegistrationController: HoldfastController {
                 return try JSONResponse.make(challenge, status: .created, headers: JSONResponse.noStore)
             },
             .public(.post, Template.instances) { request, context in
-                let application = try await applications.get(id: try context.parameters.require("applicationId"))
+                // As stored: a Play Integrity key stays sealed in it until the verifier opens it.
+                let application = try await applications.stored(id: try context.parameters.require("applicationId"))
                 let developmentMode = try devMode.evaluate(request, application: application, requestID: context.requestID)
                 let body = try await JSONBodyDecoder.decode(InstanceRegistrationRequest.self, from: request, context: context)
                 let response = try await registration.register(body, application: application,

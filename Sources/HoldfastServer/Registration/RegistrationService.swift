@@ -26,7 +26,8 @@ struct RegistrationService: Sendable {
         let publicKey = try Self.validate(request)
         let verified = try await keys.verify(
             challenge: request.challenge, publicKey: publicKey, attestation: request.attestation, keyId: request.keyId,
-            assertion: request.assertion, applicationId: applicationId, application: application,
+            assertion: request.assertion, integrityToken: request.integrityToken, integrityTokenRequired: true,
+            applicationId: applicationId, application: application,
             developmentMode: developmentMode, now: now)
         let status: InstanceStatus = application.manualApproval == true ? .pending : .registered
         let instanceId = ResourceID.generate()
@@ -43,7 +44,7 @@ struct RegistrationService: Sendable {
             appAttestCounter: verified.appAttest?.counter, developmentMode: developmentMode, registeredAt: now,
             lastAttestedAt: verified.type == .none ? nil : now, licenseExpiresAt: license?.expiresAt, keyRotatedAt: nil,
             revokedAt: nil, deviceDetails: request.deviceDetails, sdkDetails: request.sdkDetails,
-            externalReferenceId: request.externalReferenceId)
+            externalReferenceId: request.externalReferenceId, attestation: verified.attestation)
         try await instances.insert(instance)
         logger.info("instance registered", metadata: [
             "application_id": .string(applicationId), "instance_id": .string(instanceId),

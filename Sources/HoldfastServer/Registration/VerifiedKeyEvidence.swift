@@ -1,7 +1,8 @@
+import HoldfastAdmin
 import HoldfastProtocol
 
 /// What registration or rotation proved about a new instance key: how (`none` for an assertion), and for App
-/// Attest the attested key to check renewal assertions against.
+/// Attest the attested key to check renewal assertions against, and what the evidence showed about the device.
 struct VerifiedKeyEvidence: Sendable, Hashable {
     struct AppAttestKey: Sendable, Hashable {
         /// Standard base64 of the 32-byte key id.
@@ -13,4 +14,6 @@ struct VerifiedKeyEvidence: Sendable, Hashable {
 
     var type: AppAttestationType
     var appAttest: AppAttestKey?
+    /// What the platform evidence showed about the device (Key Attestation root of trust, Play Integrity verdicts).
+    var attestation: InstanceAttestation? = nil
 }

@@ -8,11 +8,13 @@ public enum HoldfastControllers {
     public static func make(_ services: ServerServices) -> [any HoldfastController] {
         let configuration = services.configuration.tethering
         let clock = services.clock
-        let applications = HolderApplicationService(database: services.database, logger: services.logger)
+        let applications = HolderApplicationService(database: services.database, logger: services.logger,
+                                                    masterKey: services.masterKey)
         let instances = InstanceStore(database: services.database)
         let challenges = ChallengeStore(tokens: services.tokens, spent: services.ephemeral.challenges,
                                         lifetime: configuration.challengeLifetime)
-        let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations)
+        let evidence = KeyEvidenceVerifier(configuration: configuration, revocations: services.androidRevocations,
+                                           masterKey: services.masterKey)
         let newKeys = NewKeyVerification(challenges: challenges, evidence: evidence)
         let issuer = LicenseIssuer(keyring: services.keyring, issuer: { services.publicURL },
                                    walletAttestationLifetime: configuration.walletAttestationLifetime)

@@ -22,8 +22,11 @@ struct ApplicationsCommand: AsyncParsableCommand {
         func run() async throws {
             // Every invalid field with its JSON path, as the API answers (README "Holder applications").
             let request = try document.input.decode(HolderApplication.self, what: "holder application")
+            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: storage.dataDirectory)
             let created = try await storage.withDatabase { database, logger in
-                try await HolderApplicationService(database: database, logger: logger).create(request, now: Date())
+                // With the master key: a Play Integrity decryption key is sealed as the server seals it.
+                try await HolderApplicationService.open(configuration: configuration, database: database, logger: logger)
+                    .create(request, now: Date())
             }
             try Console.json(created)
         }
