@@ -12,7 +12,7 @@
 /// Version 702, activation guessing (README "SCA wallet (back end)"): `sca_wallets.activation_selector`, the public
 /// first half of an activation code (the row a code is for, so that wrong codes count against it), and
 /// `activation_failures`, the wrong codes given for it; `sca_activation_failures`, the wrong codes per hour over all
-/// sources (the tenant-wide budget), one row per hour.
+/// sources, one row per hour (once a tenant-wide budget, now only counted: README "SCA wallet (back end)").
 ///
 /// Version 703, the keys behind the customer's credentials (docs/DESIGN.md "The SCA wallet's PIN"):
 /// `access_protection` may be `pinOrBiometric`; `pin_verifier` (SHA-256 of the device's PIN secret), `key_share` (the

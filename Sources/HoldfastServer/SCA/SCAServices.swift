@@ -30,9 +30,11 @@ public struct SCAServices: Sendable {
         eligibility = SCAEligibilityService(rulesStore: rules, wallets: walletStore, applications: applications, logger: logger)
     }
 
-    /// The activation of wallets with their one-time codes, verifying keys as instance registration does.
-    func activation(keys: NewKeyVerification) -> SCAActivationService {
-        SCAActivationService(store: walletStore, applications: applications, keys: keys, logger: logger)
+    /// The activation of wallets with their one-time codes, verifying keys as instance registration does; wrong codes
+    /// are counted per source in `counters` (the ephemeral store, shared by the nodes) and in `metrics`.
+    func activation(keys: NewKeyVerification, counters: any EphemeralStore, metrics: HTTPMetrics) -> SCAActivationService {
+        SCAActivationService(store: walletStore, applications: applications, keys: keys, logger: logger, counters: counters,
+                             metrics: metrics)
     }
 
     /// The verification of the proofs the bank's back end receives, each accepted once on every node.
