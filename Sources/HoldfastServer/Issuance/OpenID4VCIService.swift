@@ -274,7 +274,28 @@ struct OpenID4VCIService: Sendable {
         let authorized = try await offers.authorize(accessToken: token, now: now)
         let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
                                    path: path.template, resource: true, now: now)
+        try await recheckClient(authorized)
         return (authorized, proof)
+    }
+
+    /// What the token endpoint checked of the client still holds while its access token lives (README "Credentials"),
+    /// or the token is `invalid_token` (RFC 6750 §3.1) and nothing is issued: the instance it was issued to is still
+    /// registered, not revoked, of an application with the token's client id; a token issued without client
+    /// attestation is still for a configuration whose `clientAttestation` is `optional`. A configuration that no
+    /// longer exists is left to the credential request (`credential_request_denied`).
+    private func recheckClient(_ authorized: CredentialOfferService.Authorized) async throws {
+        if let instanceID = authorized.instanceID {
+            guard let (instance, application) = try await instances.getWithApplication(id: instanceID),
+                  instance.revokedAt == nil, instance.status == .registered, let application,
+                  application.clientId == authorized.clientID else {
+                throw OAuthError.invalidToken("the instance the access token was issued to is revoked or no longer approved")
+            }
+        }
+        if authorized.clientID == nil, let configuration = try await configurations.find(id: authorized.configurationID),
+           configuration.clientAttestation != .optional {
+            throw OAuthError.invalidToken(
+                "the credential configuration requires client attestation now, and the access token was issued without it")
+        }
     }
 
     /// Revokes an issued credential, its record (unless revoked already) and its status list entry, in `db`.
