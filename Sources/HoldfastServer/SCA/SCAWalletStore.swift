@@ -203,7 +203,8 @@ struct SCAWalletStore: Sendable {
             let accessProtection: SCAAccessProtection
             /// SHA-256 (hex) of the PIN secret; nil while no PIN is set.
             let pinVerifier: String?
-            let keyShare: String?
+            /// The key share sealed with the master key (`SCADeviceService.sealKeyShare`).
+            let sealedKeyShare: [UInt8]?
             let biometryKey: String?
             let proofCounter: Int64
         }
@@ -212,7 +213,7 @@ struct SCAWalletStore: Sendable {
         func walletForUpdate(id: String) async throws -> LockedWallet? {
             let lock = dialect == .postgresql ? " FOR UPDATE" : ""
             guard let row = try await db.raw("""
-                SELECT state, pin_attempts_left, max_pin_attempts, access_protection, pin_verifier, key_share, biometry_key, proof_counter \
+                SELECT state, pin_attempts_left, max_pin_attempts, access_protection, pin_verifier, key_share_sealed, biometry_key, proof_counter \
                 FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)
                 """).first() else { return nil }
             return LockedWallet(state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
@@ -220,16 +221,17 @@ struct SCAWalletStore: Sendable {
                                 maxPinAttempts: try row.decode(column: "max_pin_attempts", as: Int64.self),
                                 accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
                                 pinVerifier: try row.decode(column: "pin_verifier", as: String?.self),
-                                keyShare: try row.decode(column: "key_share", as: String?.self),
+                                sealedKeyShare: try row.decode(column: "key_share_sealed", as: Data?.self).map(Array.init),
                                 biometryKey: try row.decode(column: "biometry_key", as: String?.self),
                                 proofCounter: try row.decode(column: "proof_counter", as: Int64.self))
         }
 
         /// The customer's credentials as enrolled (all nil: none, after a reset or a new protection); the attempts
         /// back to the maximum.
-        func setCredentials(id: String, pinVerifier: String?, keyShare: String?, pinKey: String?, biometryKey: String?) async throws {
+        func setCredentials(id: String, pinVerifier: String?, sealedKeyShare: [UInt8]?, pinKey: String?, biometryKey: String?) async throws {
             try await db.raw("""
-                UPDATE sca_wallets SET pin_verifier = \(bind: pinVerifier), key_share = \(bind: keyShare), pin_key = \(bind: pinKey), \
+                UPDATE sca_wallets SET pin_verifier = \(bind: pinVerifier), key_share_sealed = \(bind: sealedKeyShare.map { Data($0) }), \
+                pin_key = \(bind: pinKey), \
                 biometry_key = \(bind: biometryKey), pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
                 """).run()
         }

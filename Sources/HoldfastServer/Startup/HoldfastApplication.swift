@@ -158,7 +158,7 @@ public enum HoldfastApplication {
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
                                                  waitTimeout: configuration.connections.databaseWaitTimeout)
         do {
-            let applied = try await migrate(database, now: now, logger: logger)
+            let applied = try await migrate(database, now: now, logger: logger, keys: .existing(configuration.masterKey))
             await database.close()
             return applied
         } catch {
@@ -184,7 +184,7 @@ public enum HoldfastApplication {
             guard try await Migrator.hasApplied(database.sql, dialect: database.dialect) else {
                 throw TenantNotFoundError(database: described)
             }
-            try await migrate(database, now: now, logger: logger)
+            try await migrate(database, now: now, logger: logger, keys: .existing(configuration.masterKey))
             return database
         } catch {
             await database.close()
@@ -193,12 +193,12 @@ public enum HoldfastApplication {
     }
 
     @discardableResult
-    static func migrate(_ database: HoldfastDatabase, now: Date, logger: Logger) async throws -> [Migration] {
+    static func migrate(_ database: HoldfastDatabase, now: Date, logger: Logger, keys: MigrationKeys) async throws -> [Migration] {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
+            try await migrator.migrate(session, dialect: dialect, now: now, logger: logger, keys: keys)
         }
     }
 
@@ -220,7 +220,8 @@ public enum HoldfastApplication {
         let adminKeys = AdminKeyService(database: database, logger: logger)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
+            let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger,
+                                                     keys: MigrationKeys { masterKey })
             let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session, now: now)
             let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, now: now,
                                                                                 logger: logger)

@@ -21,7 +21,7 @@ public enum HoldfastControllers {
         return [
             HealthController(services: services),
             SCAWalletController(wallets: services.sca.wallets, clock: clock),
-            SCADeviceController(device: services.sca.device,
+            SCADeviceController(device: services.sca.device(masterKey: services.masterKey),
                                 activation: services.sca.activation(keys: newKeys, counters: services.ephemeral.challenges,
                                                                     metrics: services.metrics),
                                 sources: services.publicRouteLimit, clock: clock),
