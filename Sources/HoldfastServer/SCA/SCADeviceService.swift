@@ -13,7 +13,7 @@ import Plumbing
 /// derived from the PIN (scrypt with a salt only it holds, then HMAC), stored here only as its SHA-256; a right one
 /// releases `key_share`, without which the device cannot unseal the key that signs `pin` proofs, a wrong one is
 /// counted. A copy of the device's state therefore tells a right PIN from a wrong one only by asking this tenant.
-/// The share is kept sealed with the master key (README "Residual risks"), so a copy of the database alone does not
+/// The share is kept sealed with the master key (README "What is not tested here"), so a copy of the database alone does not
 /// give it either.
 struct SCADeviceService: Sendable {
     static let secretLength = 32

@@ -24,7 +24,7 @@ import SQLKit
 /// public keys that sign the `pin` and `biometry` proofs) and `proof_counter` (the last accepted proof's counter).
 /// SQLite cannot change a CHECK constraint, so its table is made again and the rows copied.
 ///
-/// Version 704, the key share sealed at rest (README "Residual risks"): `key_share_sealed`, the share sealed with the
+/// Version 704, the key share sealed at rest (README "What is not tested here"): `key_share_sealed`, the share sealed with the
 /// master key (AES-256-GCM, the wallet id bound as associated data: `SCADeviceService.sealKeyShare`), as an offer's
 /// claim values are; every share stored in clear in `key_share` is sealed into it and the clear one cleared, in the
 /// migration's transaction. Version 705 drops `key_share`.
