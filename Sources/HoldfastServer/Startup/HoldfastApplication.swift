@@ -245,9 +245,10 @@ public enum HoldfastApplication {
 
     /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
     /// routes of `table`: `.public` ones behind the per-source rate limit (`PublicRouteLimit`), the others behind
-    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.verifier`: `VerifierAuthenticator`; `.instance`:
-    /// `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an instance call's
-    /// DPoP proof is spent once its body has been validated.
+    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.verifier`: `VerifierAuthenticator`;
+    /// `.instance`: `InstanceAuthenticatorMiddleware`; `.wallet`: `SCAWalletAuthenticator`; `.accessToken`:
+    /// `AccessTokenAuthenticator`) and handed the child context that authenticator makes; an instance call's DPoP proof
+    /// is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
         router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
@@ -271,6 +272,12 @@ public enum HoldfastApplication {
         let verifierWithCode = router.group()
             .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: true, limit: services.publicRouteLimit))
             .group(context: VerifierRequestContext.self)
+        let issuance = router.group()
+            .add(middleware: AccessTokenAuthenticator(
+                offers: services.issuance.offers, configurations: services.issuance.configurations,
+                instances: InstanceStore(database: services.database),
+                dpop: IssuanceDPoP(tethering: services.configuration.tethering, publicURL: { services.publicURL }), clock: services.clock))
+            .group(context: IssuanceRequestContext.self)
         var instanceGroups: [InstanceAccess: RouterGroup<InstanceRequestContext>] = [:]
         func instanceGroup(_ access: InstanceAccess) -> RouterGroup<InstanceRequestContext> {
             if let group = instanceGroups[access] { return group }
@@ -295,6 +302,8 @@ public enum HoldfastApplication {
                 (route.access == .sca ? sca : admin).on(path, method: route.method) { request, context in try await handler(request, context) }
             case .wallet(let handler):
                 wallet.on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .accessToken(let handler):
+                issuance.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .verifier(let handler):
                 guard case .verifier(let responseCode) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
                 (responseCode ? verifierWithCode : verifier).on(path, method: route.method) { request, context in
