@@ -46,6 +46,20 @@ import Testing
             #expect(IssuanceTestWallet.oauthError(refused) == "invalid_token")
             #expect(refused.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
             #expect(try await Self.issuedCount(kit) == 1)
+
+            // The notification endpoint takes the same access (`.accessToken`): the first token is refused there too.
+            let notificationId = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(issued.body.readableBytesView))
+                .objectValue?["notification_id"]?.stringValue)
+            let endpoint = ServerTestKit.publicURL + IssuanceRoutes.Template.notification.template
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.authorization] = "DPoP \(tokens[0].token)"
+            headers[HTTPField.Name("DPoP")!] = try DPoPProof.create(method: "POST", uri: endpoint, key: JWSSigningKey(tokens[0].dpopKey),
+                                                                    issuedAt: Date(), accessToken: tokens[0].token)
+            let notified = try await kit.client.execute(
+                uri: IssuanceRoutes.Template.notification.template, method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"notification_id":"\#(notificationId)","event":"credential_accepted"}"#))
+            #expect(notified.status == .unauthorized && IssuanceTestWallet.oauthError(notified) == "invalid_token", "\(notified.text)")
         }
     }
 
