@@ -93,7 +93,7 @@ let package = Package(
         ]),
         .target(name: "ClientAttestation", dependencies: ["JOSE"]),
         .target(name: "HoldfastProtocol", dependencies: [
-            "JOSE", "CBOR", "Plumbing",
+            "JOSE", "CBOR", "Plumbing", "OpenID4VCI",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HoldfastSDK", dependencies: [

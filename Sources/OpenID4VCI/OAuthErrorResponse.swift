@@ -3,11 +3,11 @@ import Foundation
 /// RFC 6749 §5.2 — the error body of the token endpoint, which OpenID4VCI 1.0 §8.3.1 (credential endpoint) and §7
 /// (nonce endpoint) reuse: `error` is the code a wallet acts on, `error_description` is for people.
 public struct OAuthErrorResponse: Codable, Sendable, Hashable {
-    public var error: String
+    public var error: OAuthErrorCode
     public var errorDescription: String?
     public var errorURI: String?
 
-    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
+    public init(error: OAuthErrorCode, errorDescription: String? = nil, errorURI: String? = nil) {
         self.error = error
         self.errorDescription = errorDescription
         self.errorURI = errorURI

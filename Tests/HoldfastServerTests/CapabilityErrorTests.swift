@@ -1,5 +1,6 @@
 import HoldfastProtocol
 @testable import HoldfastServer
+import OpenID4VCI
 import HTTPTypes
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
             400, .activationLocked, "Activation locked",
             "too many wrong codes were given for this activation: the wallet must be made again (a new code)"))
         #expect(Shown(SCAError.activationAttemptsExhausted(retryAfter: 42)) == Shown(
-            429, .activationAttemptsExhausted, "Activation attempts exhausted", "too many wrong activation codes this hour; try again later"))
+            429, .activationAttemptsExhausted, "Activation attempts exhausted", "too many wrong activation codes from this source this hour; try again later"))
         #expect(SCAError.activationAttemptsExhausted(retryAfter: 42).problemHeaders[.retryAfter] == "42")
         #expect(SCAError.invalidActivationCode.problemHeaders[.retryAfter] == nil)
         #expect(Shown(SCAError.denialNotFound(reference: "DEN-x")) == Shown(404, .notFound, "Denial not found", "no eligibility denial DEN-x"))
@@ -83,7 +84,7 @@ import Testing
         #expect(Shown(token) == Shown(401, .invalidToken, "Unauthenticated", "a license token is required"))
         #expect(token.problemHeaders[.wwwAuthenticate] == #"DPoP algs="ES256", error="invalid_token""#)
         let proof = AuthenticationError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
-                                                        error: "invalid_dpop_proof")
+                                                        error: .invalidDPoPProof)
         #expect(Shown(proof) == Shown(401, .invalidDPoPProof, "Unauthenticated", "the DPoP proof was already used (jti replay)"))
         #expect(proof.problemHeaders[.wwwAuthenticate] == #"DPoP algs="ES256", error="invalid_dpop_proof""#)
         let nonce = AuthenticationError.useDPoPNonce("n-1")

@@ -1,4 +1,5 @@
 @testable import HoldfastServer
+import OpenID4VCI
 import Testing
 
 /// RFC 6749 Appendix B: the form bodies of the token endpoint and the OpenID4VP response endpoint.
@@ -14,7 +15,7 @@ import Testing
             _ = try FormBody.parse("code=%ZZ")
             Issue.record("a bad percent-encoding was read")
         } catch let error as OAuthError {
-            #expect(error.error == "invalid_request" && error.status == .badRequest)
+            #expect(error.error == .invalidRequest && error.status == .badRequest)
         } catch {
             Issue.record("\(error)")
         }

@@ -37,3 +37,42 @@ import Testing
         }
     }
 }
+
+/// Every route's access is declared in the contract: the security the OpenAPI document gives its operation is the
+/// one its access needs (`.public` none; an admin key; a DPoP-bound license token or wallet key; a DPoP-bound
+/// OpenID4VCI access token). The switch has no `default`, so an access added without its declaration does not compile,
+/// and a route whose access and declaration disagree fails here.
+@Suite struct RouteAccessContractTests {
+    /// The security schemes an operation of this access declares (each an alternative), `[]` for none.
+    static func declaredSchemes(_ access: Route.Access) -> Set<String> {
+        switch access {
+        case .public: []
+        case .admin, .sca: ["adminKey"]
+        case .verifier: ["adminKey"]
+        case .instance, .wallet: ["dpop"]
+        case .accessToken: ["accessToken"]
+        }
+    }
+
+    @Test func everyRoutesAccessIsDeclared() async throws {
+        let documented = try OpenAPICoverageTests.documentedOperations()
+        let routed = try await OpenAPICoverageTests.routedOperations()
+        #expect(!routed.isEmpty)
+        for (operation, access) in routed {
+            let body = try #require(documented[operation], "\(operation.description) is not documented")
+            let security = body["security"] as? [[String: Any]] ?? []
+            let schemes = Set(security.flatMap(\.keys))
+            #expect(schemes == Self.declaredSchemes(access), "\(operation.description): access \(access), declared \(schemes.sorted())")
+        }
+    }
+
+    /// The OpenID4VCI endpoints bound to an access token declare it; the others (metadata, token, nonce) are public.
+    @Test func theTokenBoundOpenID4VCIRoutesDeclareTheirAccessToken() async throws {
+        let routed = try await OpenAPICoverageTests.routedOperations()
+        for template in IssuanceRoutes.Template.all {
+            let access = routed.first { $0.key.path == template.template }?.value
+            let bound = template == IssuanceRoutes.Template.credential || template == IssuanceRoutes.Template.notification
+            #expect(access == (bound ? .accessToken : .public), "\(template): \(String(describing: access))")
+        }
+    }
+}

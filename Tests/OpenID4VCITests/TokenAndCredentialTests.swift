@@ -100,7 +100,7 @@ import Testing
 
     @Test func anErrorResponseDecodesAndEncodesItsMembers() throws {
         let error = try #require(OAuthErrorResponse.decodeIfPresent(Data(#"{"error":"invalid_nonce","error_description":"get a new one"}"#.utf8)))
-        #expect(error == OAuthErrorResponse(error: "invalid_nonce", errorDescription: "get a new one"))
+        #expect(error == OAuthErrorResponse(error: .invalidNonce, errorDescription: "get a new one"))
         #expect(String(decoding: try OpenID4VCIJSON.encode(error), as: UTF8.self)
             == #"{"error":"invalid_nonce","error_description":"get a new one"}"#)
         #expect(OAuthErrorResponse.decodeIfPresent(Data(#"{"type":"about:blank"}"#.utf8)) == nil)

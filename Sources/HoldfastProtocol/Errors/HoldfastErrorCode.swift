@@ -57,8 +57,8 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// An SCA wallet's activation refused after too many wrong codes for it; the back end makes the wallet again
     /// (a new code) (README "SCA wallet").
     public static let activationLocked: Self = "ACTIVATION_LOCKED"
-    /// The tenant's hourly budget of wrong SCA activation codes is spent: no code is checked until the hour ends
-    /// (`Retry-After`) (README "SCA wallet").
+    /// This source (an IPv4 address, an IPv6 /64) gave 20 wrong SCA activation codes this hour: its activations are
+    /// refused until the hour ends (`Retry-After`); other sources are not affected (README "SCA wallet").
     public static let activationAttemptsExhausted: Self = "ACTIVATION_ATTEMPTS_EXHAUSTED"
 
     // MARK: server codes: admin API

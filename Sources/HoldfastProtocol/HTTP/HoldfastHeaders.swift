@@ -1,3 +1,5 @@
+import OpenID4VCI
+
 /// HTTP header names and values of the tethering protocol (README "API"; RFC 9449; the client attestation draft).
 public enum HoldfastHeaders {
     /// `Authorization: DPoP <licenseToken>` (RFC 9449 §7.1).
@@ -12,8 +14,8 @@ public enum HoldfastHeaders {
     public static let lastEventID = "Last-Event-ID"
     /// The challenge of a 401 (RFC 9449 §7.1): `DPoP error="use_dpop_nonce", …`.
     public static let wwwAuthenticate = "WWW-Authenticate"
-    /// The RFC 9449 §8 error value.
-    public static let useDPoPNonceError = "use_dpop_nonce"
+    /// The RFC 9449 §8 error value (`OAuthErrorCode.useDPoPNonce`).
+    public static let useDPoPNonceError = OAuthErrorCode.useDPoPNonce.rawValue
     /// The server's clock (RFC 9110 §6.6.1), from which the SDK learns its clock offset.
     public static let date = "Date"
     /// The dev / QA bypass; only the value `true` means anything.
@@ -55,5 +57,5 @@ public enum HoldfastHeaders {
 
     /// The `WWW-Authenticate` value of a `use_dpop_nonce` 401 (RFC 9449 §8).
     public static let useDPoPNonceChallenge =
-        #"DPoP error="use_dpop_nonce", error_description="Authorization server requires nonce in DPoP proof""#
+        #"DPoP error=""# + useDPoPNonceError + #"", error_description="Authorization server requires nonce in DPoP proof""#
 }

@@ -112,7 +112,7 @@ public actor Credentials {
         do {
             session = try await client.token(code: offer.preAuthorizedCode, transactionCode: transactionCode,
                                              clientAuthentication: clientAuthentication)
-        } catch where clientAuthentication == nil && error.issuerError == "invalid_client" {
+        } catch where clientAuthentication == nil && error.issuerError == OAuthErrorCode.invalidClient.rawValue {
             // An issuer whose metadata did not say it asks for one all the same.
             throw HoldfastError(.walletAttestationUnavailable,
                                 "\(offer.issuer) requires client authentication, and the SDK has no wallet attestation: \(error.message)",

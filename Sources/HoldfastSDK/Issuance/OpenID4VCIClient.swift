@@ -72,7 +72,7 @@ struct OpenID4VCIClient: Sendable {
                                                    accessToken: session.accessToken, nonce: nonce),
                 ], body: body))
             }
-            if !retriedNonce, response.status == 400, OAuthErrorResponse.decodeIfPresent(response.body)?.error == "invalid_nonce" {
+            if !retriedNonce, response.status == 400, OAuthErrorResponse.decodeIfPresent(response.body)?.error == .invalidNonce {
                 retriedNonce = true
                 cNonce = try await freshNonce()
                 continue
@@ -161,7 +161,7 @@ struct OpenID4VCIClient: Sendable {
             let code = body.error
             let description = body.errorDescription.map { ": \($0)" } ?? ""
             var error = HoldfastError(.issuerError, "the \(step) request was refused: \(code)\(description)", httpStatus: response.status)
-            error.issuerError = code
+            error.issuerError = code.rawValue
             return error
         }
         if response.status >= 500 {

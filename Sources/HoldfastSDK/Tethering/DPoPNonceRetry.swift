@@ -1,5 +1,6 @@
 import Foundation
 import HoldfastProtocol
+import OpenID4VCI
 
 /// RFC 9449 §8 (authorization servers) and §9 (resource servers): a server that wants its nonce in DPoP proofs
 /// answers 400 or 401 `use_dpop_nonce` with a `DPoP-Nonce` header, and the client sends the request once more with a
@@ -23,14 +24,13 @@ enum DPoPNonceRetry {
         guard response.status == 401 || response.status == 400, let nonce = response.header(HoldfastHeaders.dpopNonce) else {
             return nil
         }
-        if let challenge = response.header(HoldfastHeaders.wwwAuthenticate), challenge.contains(HoldfastHeaders.useDPoPNonceError) {
+        if let challenge = response.header(HoldfastHeaders.wwwAuthenticate), challenge.contains(OAuthErrorCode.useDPoPNonce.rawValue) {
             return nonce
         }
         if let problem = try? HoldfastJSON.decode(ProblemDetails.self, from: response.body), problem.effectiveCode == .useDPoPNonce {
             return nonce
         }
-        if let body = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-           body["error"] as? String == HoldfastHeaders.useDPoPNonceError {
+        if OAuthErrorResponse.decodeIfPresent(response.body)?.error == .useDPoPNonce {
             return nonce
         }
         return nil

@@ -1,5 +1,6 @@
 import HoldfastProtocol
 import Hummingbird
+import OpenID4VCI
 
 /// Why an admin key operation failed; codes are part of the API.
 public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
@@ -50,12 +51,12 @@ public enum AdminKeyError: Error, Sendable, Equatable, ProblemConvertible {
 
     public var problemHeaders: HTTPFields {
         if case .insufficientScope(let required) = self {
-            return [.wwwAuthenticate: #"Bearer realm="holdfast-admin", error="insufficient_scope", scope="\#(required)""#]
+            return [.wwwAuthenticate: #"Bearer realm="holdfast-admin", error="\#(OAuthErrorCode.insufficientScope.rawValue)", scope="\#(required)""#]
         }
         guard case .unauthenticated(let presented) = self else { return [:] }
         var headers = HTTPFields()
         // RFC 6750 §3: no error code when the request carried no credentials at all.
-        headers[.wwwAuthenticate] = presented ? #"Bearer realm="holdfast-admin", error="invalid_token""#
+        headers[.wwwAuthenticate] = presented ? #"Bearer realm="holdfast-admin", error="\#(OAuthErrorCode.invalidToken.rawValue)""#
                                               : #"Bearer realm="holdfast-admin""#
         return headers
     }

@@ -1,6 +1,7 @@
 import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
+import OpenID4VCI
 
 /// Why a caller authenticated by a device key was refused before its handler ran: the instance routes of every
 /// capability (a license token with a DPoP proof, `InstanceAuthenticator`; the dev-mode guard some of them ask for)
@@ -11,7 +12,7 @@ import Hummingbird
 public enum AuthenticationError: ProblemConvertible, Sendable {
     /// 401 with `WWW-Authenticate: DPoP` (RFC 9449 §7.1): the token or the proof does not authenticate; `error` is
     /// the challenge's error parameter.
-    case unauthenticated(HoldfastErrorCode, String, error: String = "invalid_token")
+    case unauthenticated(HoldfastErrorCode, String, error: OAuthErrorCode = .invalidToken)
     /// RFC 9449 §8: 401 `use_dpop_nonce` with a fresh nonce to retry with.
     case useDPoPNonce(String)
     /// 403: the instance was deleted or rejected, or its application deleted.
@@ -58,7 +59,7 @@ public enum AuthenticationError: ProblemConvertible, Sendable {
         var headers = HTTPFields()
         switch self {
         case .unauthenticated(_, _, let error):
-            headers[.wwwAuthenticate] = #"DPoP algs="ES256", error="\#(error)""#
+            headers[.wwwAuthenticate] = #"DPoP algs="ES256", error="\#(error.rawValue)""#
         case .useDPoPNonce(let nonce):
             headers[.wwwAuthenticate] = HoldfastHeaders.useDPoPNonceChallenge
             if let name = HTTPField.Name(HoldfastHeaders.dpopNonce) { headers[name] = nonce }

@@ -5,6 +5,7 @@ import HoldfastProtocol
 import HTTPTypes
 import Hummingbird
 import JOSE
+import OpenID4VCI
 
 /// Authenticates an instance call (README "Instance calls"; RFC 9449): `Authorization: DPoP <licenseToken>` and a
 /// `DPoP` proof made with the instance key. `InstanceAuthenticatorMiddleware` runs it for every `.instance` route.
@@ -75,7 +76,7 @@ struct InstanceAuthenticator: Sendable {
         } catch {
             let reason = (error as? JOSEError)?.code ?? "malformed"
             throw AuthenticationError.unauthenticated(.invalidDPoPProof, "the DPoP proof is not valid: \(reason)",
-                                                      error: "invalid_dpop_proof")
+                                                      error: .invalidDPoPProof)
         }
         if configuration.requireDPoPNonce {
             try checkNonce(proof.nonce, now: now)
@@ -96,11 +97,11 @@ struct InstanceAuthenticator: Sendable {
             return
         case .alreadySpent:
             throw AuthenticationError.unauthenticated(.invalidDPoPProof, "the DPoP proof was already used (jti replay)",
-                                                      error: "invalid_dpop_proof")
+                                                      error: .invalidDPoPProof)
         case .issuedBeforeEpoch:
             throw AuthenticationError.unauthenticated(.issuedBeforeStoreReset,
                                                       "the server's ephemeral store lost its memory after this DPoP proof was made; make a new one",
-                                                      error: "invalid_dpop_proof")
+                                                      error: .invalidDPoPProof)
         }
     }
 
@@ -129,7 +130,7 @@ struct InstanceAuthenticator: Sendable {
         let values = HTTPField.Name(HoldfastHeaders.dpop).map { request.headers[values: $0] } ?? []
         guard values.count == 1, !values[0].isEmpty else {
             throw AuthenticationError.unauthenticated(.invalidDPoPProof, "exactly one DPoP proof header is required",
-                                                      error: "invalid_dpop_proof")
+                                                      error: .invalidDPoPProof)
         }
         return values[0]
     }

@@ -14,76 +14,76 @@ import OpenID4VCI
 /// (`invalid_notification_id`, `invalid_notification_request`).
 struct OAuthError: Error, Sendable, CustomStringConvertible {
     let status: HTTPResponse.Status
-    let error: String
+    let error: OAuthErrorCode
     let errorDescription: String
     var headers: HTTPFields = [:]
 
     var description: String { "\(error) (\(status.code)): \(errorDescription)" }
 
     static func invalidRequest(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_request", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidRequest, errorDescription: description)
     }
 
     static func invalidClient(_ description: String) -> OAuthError {
-        OAuthError(status: .unauthorized, error: "invalid_client", errorDescription: description)
+        OAuthError(status: .unauthorized, error: .invalidClient, errorDescription: description)
     }
 
     /// draft-ietf-oauth-attestation-based-client-auth (its error codes): the client attestation is stale (expired); the
     /// wallet gets a new one (for this tenant's instances, `POST …/wallet-attestations`) and retries.
     static func useFreshAttestation(_ description: String) -> OAuthError {
-        OAuthError(status: .unauthorized, error: "use_fresh_attestation", errorDescription: description)
+        OAuthError(status: .unauthorized, error: .useFreshAttestation, errorDescription: description)
     }
 
     static func invalidGrant(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_grant", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidGrant, errorDescription: description)
     }
 
     static func unsupportedGrantType(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "unsupported_grant_type", errorDescription: description)
+        OAuthError(status: .badRequest, error: .unsupportedGrantType, errorDescription: description)
     }
 
     /// RFC 9449 §5 at the token endpoint (400); §7.1 at a protected resource (401 with a `DPoP` challenge).
     static func invalidDPoPProof(_ description: String, resource: Bool) -> OAuthError {
-        var error = OAuthError(status: resource ? .unauthorized : .badRequest, error: "invalid_dpop_proof",
+        var error = OAuthError(status: resource ? .unauthorized : .badRequest, error: .invalidDPoPProof,
                                errorDescription: description)
-        if resource { error.headers[.wwwAuthenticate] = #"DPoP error="invalid_dpop_proof", algs="ES256""# }
+        if resource { error.headers[.wwwAuthenticate] = #"DPoP error=""# + OAuthErrorCode.invalidDPoPProof.rawValue + #"", algs="ES256""# }
         return error
     }
 
     static func invalidToken(_ description: String) -> OAuthError {
-        var error = OAuthError(status: .unauthorized, error: "invalid_token", errorDescription: description)
-        error.headers[.wwwAuthenticate] = #"DPoP error="invalid_token", algs="ES256""#
+        var error = OAuthError(status: .unauthorized, error: .invalidToken, errorDescription: description)
+        error.headers[.wwwAuthenticate] = #"DPoP error=""# + OAuthErrorCode.invalidToken.rawValue + #"", algs="ES256""#
         return error
     }
 
     static func invalidCredentialRequest(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_credential_request", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidCredentialRequest, errorDescription: description)
     }
 
     static func unknownCredentialConfiguration(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "unknown_credential_configuration", errorDescription: description)
+        OAuthError(status: .badRequest, error: .unknownCredentialConfiguration, errorDescription: description)
     }
 
     static func invalidProof(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_proof", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidProof, errorDescription: description)
     }
 
     static func invalidNonce(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_nonce", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidNonce, errorDescription: description)
     }
 
     static func credentialRequestDenied(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "credential_request_denied", errorDescription: description)
+        OAuthError(status: .badRequest, error: .credentialRequestDenied, errorDescription: description)
     }
 
     /// OpenID4VCI 1.0 §11.3: the `notification_id` names no credential issued with this access token.
     static func invalidNotificationId(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_notification_id", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidNotificationId, errorDescription: description)
     }
 
     /// OpenID4VCI 1.0 §11.3: the notification request is malformed (a member missing, an unknown `event`).
     static func invalidNotificationRequest(_ description: String) -> OAuthError {
-        OAuthError(status: .badRequest, error: "invalid_notification_request", errorDescription: description)
+        OAuthError(status: .badRequest, error: .invalidNotificationRequest, errorDescription: description)
     }
 
     var response: Response {

@@ -9,7 +9,8 @@ import Hummingbird
 /// A route is made with the factory for its access, and its handler receives the context that access guarantees:
 /// `.public` a `HoldfastRequestContext`, `.admin` an `AdminRequestContext` (an active admin key), `.verifier` a
 /// `VerifierRequestContext` (an admin or verifier key, or a response code), `.instance` an
-/// `InstanceRequestContext` (the instance and its application). The authenticator runs as middleware before the
+/// `InstanceRequestContext` (the instance and its application), `.wallet` a `WalletRequestContext` (the SCA wallet),
+/// `.accessToken` an `IssuanceRequestContext` (the offer an OpenID4VCI access token is for, and its DPoP proof). The authenticator runs as middleware before the
 /// handler; a handler cannot forget it.
 public struct Route: Sendable {
     public enum Access: Sendable, Hashable {
@@ -26,6 +27,9 @@ public struct Route: Sendable {
         case wallet
         /// A license token and a DPoP proof of the instance named by `{instanceId}` in the path.
         case instance(InstanceAccess)
+        /// An OpenID4VCI access token (`Authorization: DPoP <token>`) and a DPoP proof of its key with its `ath`
+        /// (RFC 9449 §7.1), its client re-checked (`AccessTokenAuthenticator`).
+        case accessToken
     }
 
     public typealias Handler<Context> = @Sendable (Request, Context) async throws -> Response
@@ -36,6 +40,7 @@ public struct Route: Sendable {
         case verifier(Handler<VerifierRequestContext>)
         case wallet(Handler<WalletRequestContext>)
         case instance(InstanceHandler)
+        case accessToken(Handler<IssuanceRequestContext>)
     }
 
     /// An instance call in two steps: `validate` reads the whole request (its JSON body) before the DPoP proof is
@@ -83,6 +88,13 @@ public struct Route: Sendable {
                               handler: @escaping Handler<WalletRequestContext>) -> Route {
         precondition(template.parameters.contains("walletId"), "\(template) names no {walletId}")
         return Route(method, template, access: .wallet, responder: .wallet(handler))
+    }
+
+    /// A wallet's call with its OpenID4VCI access token (README "Credentials"): the credential and notification
+    /// endpoints.
+    public static func accessToken(_ method: HTTPRequest.Method, _ template: RouteTemplate,
+                                   handler: @escaping Handler<IssuanceRequestContext>) -> Route {
+        Route(method, template, access: .accessToken, responder: .accessToken(handler))
     }
 
     /// A route of the verifier's sessions (README "Verifier").

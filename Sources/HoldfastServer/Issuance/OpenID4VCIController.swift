@@ -5,8 +5,10 @@ import Hummingbird
 import JOSE
 import OpenID4VCI
 
-/// The OpenID4VCI 1.0 routes (README "Credentials"), all public — the wallet authenticates with its client
-/// attestation at the token endpoint and with its DPoP-bound access token at the credential endpoint:
+/// The OpenID4VCI 1.0 routes (README "Credentials"): the metadata, token and nonce endpoints are public (the wallet
+/// authenticates with its client attestation at the token endpoint, which the service checks); the credential and
+/// notification endpoints are `.accessToken` routes, whose DPoP-bound access token `AccessTokenAuthenticator` checks
+/// before the handler runs:
 /// - `GET /.well-known/openid-credential-issuer` (OpenID4VCI 1.0 §12.2) and
 ///   `GET /.well-known/oauth-authorization-server` (RFC 8414), the only way the endpoints are found;
 /// - `POST /v1/oauth/token`, `POST /v1/openid4vci/nonce`, `POST /v1/openid4vci/credential`,
@@ -50,25 +52,19 @@ struct OpenID4VCIController: HoldfastController {
             .public(.post, IssuanceRoutes.Template.nonce) { _, _ in
                 try JSONResponse.make(service.nonce(now: clock.now()), headers: JSONResponse.noStore)
             },
-            .public(.post, IssuanceRoutes.Template.credential) { request, context in
+            .accessToken(.post, IssuanceRoutes.Template.credential) { request, context in
                 try await OAuthError.answering {
                     var request = request
                     let body = try await request.collectBody(upTo: context.maxUploadSize)
-                    let response = try await service.credential(
-                        authorization: request.headers[values: .authorization],
-                        dpop: request.headers[values: Self.dpopHeader], body: Array(body.readableBytesView),
-                        now: clock.now())
+                    let response = try await service.credential(context.issuance, body: Array(body.readableBytesView), now: clock.now())
                     return try JSONResponse.make(response, headers: JSONResponse.noStore)
                 }
             },
-            .public(.post, IssuanceRoutes.Template.notification) { request, context in
+            .accessToken(.post, IssuanceRoutes.Template.notification) { request, context in
                 try await OAuthError.answering {
                     var request = request
                     let body = try await request.collectBody(upTo: context.maxUploadSize)
-                    try await service.notification(
-                        authorization: request.headers[values: .authorization],
-                        dpop: request.headers[values: Self.dpopHeader], body: Array(body.readableBytesView),
-                        now: clock.now())
+                    try await service.notification(context.issuance, body: Array(body.readableBytesView), now: clock.now())
                     return Response(status: .noContent, headers: JSONResponse.noStore)
                 }
             },

@@ -35,6 +35,9 @@ struct OpenID4VCIService: Sendable {
     let tethering: TetheringConfiguration
     let publicURL: @Sendable () -> String
 
+    /// The token endpoint's DPoP proofs (the token-bound endpoints' are `AccessTokenAuthenticator`'s).
+    var dpopProofs: IssuanceDPoP { IssuanceDPoP(tethering: tethering, publicURL: publicURL) }
+
     // MARK: token endpoint
 
     /// OpenID4VCI 1.0 §6 with draft-ietf-oauth-attestation-based-client-auth and RFC 9449. Client authentication
@@ -82,8 +85,8 @@ struct OpenID4VCIService: Sendable {
             }
         }
         // RFC 9449 §5: the token is bound to the key of this proof.
-        let proof = try verifyDPoP(dpop, accessToken: nil, expectedThumbprint: nil, path: IssuanceRoutes.Template.token.template,
-                                   resource: false, now: now)
+        let proof = try dpopProofs.verify(dpop, method: "POST", accessToken: nil, expectedThumbprint: nil,
+                                          path: IssuanceRoutes.Template.token.template, resource: false, now: now)
         // The code is read before anything is recorded (README "Credentials"): requests with unknown, spent or
         // expired codes write nothing to the replay store, whose room the instance calls need.
         _ = try await offers.checkRedeemable(code: code, now: now)
@@ -177,12 +180,12 @@ struct OpenID4VCIService: Sendable {
 
     // MARK: credential endpoint
 
-    /// OpenID4VCI 1.0 §8: the access token and its DPoP proof, the request, the key proof and its `c_nonce`, then
-    /// the mDoc, in one transaction with its status list index and its record (replacing, revoked, the one an
-    /// earlier request with the same token issued: ``supersede(offerID:on:)``).
-    func credential(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws -> CredentialResponse {
-        let (authorized, proof) = try await authorizeResource(authorization: authorization, dpop: dpop,
-                                                              path: IssuanceRoutes.Template.credential, now: now)
+    /// OpenID4VCI 1.0 §8, for a request whose access token and DPoP proof `AccessTokenAuthenticator` accepted: the
+    /// request, the key proof and its `c_nonce`, the DPoP proof's `jti` spent, then the mDoc, in one transaction with
+    /// its status list index and its record (replacing, revoked, the one an earlier request with the same token
+    /// issued: ``supersede(offerID:on:)``).
+    func credential(_ issuance: AuthorizedIssuance, body: [UInt8], now: Date) async throws -> CredentialResponse {
+        let (authorized, proof) = (issuance.authorized, issuance.proof)
 
         let request: CredentialRequest
         do {
@@ -230,14 +233,13 @@ struct OpenID4VCIService: Sendable {
     /// The longest `event_description` kept on the credential (the rest is cut).
     static let maximumEventDescription = 500
 
-    /// OpenID4VCI 1.0 §11: the access token and its DPoP proof as at the credential endpoint, then the request
-    /// (§11.1) and its `notification_id`, which must name a credential issued with this token's offer (§11.3
+    /// OpenID4VCI 1.0 §11, for a request whose access token and DPoP proof `AccessTokenAuthenticator` accepted, as at
+    /// the credential endpoint: the request (§11.1) and its `notification_id`, which must name a credential issued with this token's offer (§11.3
     /// `invalid_notification_id` otherwise — a credential of another offer is not told apart from an unknown one).
     /// `credential_failure` and `credential_deleted` revoke the credential, record and status list entry (README
     /// "Credentials": a credential no wallet holds is not left valid); every event is recorded on it.
-    func notification(authorization: [String], dpop: [String], body: [UInt8], now: Date) async throws {
-        let (authorized, proof) = try await authorizeResource(authorization: authorization, dpop: dpop,
-                                                              path: IssuanceRoutes.Template.notification, now: now)
+    func notification(_ issuance: AuthorizedIssuance, body: [UInt8], now: Date) async throws {
+        let (authorized, proof) = (issuance.authorized, issuance.proof)
         let request: NotificationRequest
         do {
             request = try NotificationRequest.decode(Data(body))
@@ -260,21 +262,6 @@ struct OpenID4VCIService: Sendable {
             guard request.event != .credentialAccepted, row.status != .revoked, let listID = row.listID, let index = row.index else { return }
             try await revoke(id: id, listID: listID, index: index, on: db)
         }
-    }
-
-    /// The credential and notification endpoints' authentication (RFC 9449 §7.1): an `Authorization: DPoP <token>`
-    /// header with a live access token (`invalid_token` otherwise) and a DPoP proof of the token's key for `path`
-    /// with its `ath` (`invalid_dpop_proof`). The proof's `jti` is spent by the caller once the request is read.
-    private func authorizeResource(authorization: [String], dpop: [String], path: RouteTemplate,
-                                   now: Date) async throws -> (CredentialOfferService.Authorized, DPoPVerifiedProof) {
-        guard authorization.count == 1, authorization[0].utf8.count > 5, authorization[0].prefix(5).lowercased() == "dpop ",
-              case let token = String(authorization[0].dropFirst(5)).trimmingCharacters(in: .whitespaces), !token.isEmpty else {
-            throw OAuthError.invalidToken("an Authorization: DPoP <access token> header is required")
-        }
-        let authorized = try await offers.authorize(accessToken: token, now: now)
-        let proof = try verifyDPoP(dpop, accessToken: token, expectedThumbprint: authorized.dpopThumbprint,
-                                   path: path.template, resource: true, now: now)
-        return (authorized, proof)
     }
 
     /// Revokes an issued credential, its record (unless revoked already) and its status list entry, in `db`.
@@ -372,23 +359,6 @@ struct OpenID4VCIService: Sendable {
     }
 
     // MARK: DPoP
-
-    private func verifyDPoP(_ headers: [String], accessToken: String?, expectedThumbprint: String?, path: String,
-                            resource: Bool, now: Date) throws -> DPoPVerifiedProof {
-        guard headers.count == 1, !headers[0].isEmpty else {
-            throw OAuthError.invalidDPoPProof("exactly one DPoP proof header is required", resource: resource)
-        }
-        let verifier = DPoPVerifier(allowedAlgorithms: [.es256], maximumAge: tethering.dpopMaximumAge,
-                                    maximumFutureSkew: tethering.dpopMaximumFutureSkew)
-        do {
-            return try verifier.verify(headers[0], for: DPoPRequest(method: "POST", uri: publicURL() + path,
-                                                                     accessToken: accessToken,
-                                                                     expectedThumbprint: expectedThumbprint), at: now)
-        } catch {
-            let reason = (error as? JOSEError)?.code ?? "malformed"
-            throw OAuthError.invalidDPoPProof("the DPoP proof is not valid: \(reason)", resource: resource)
-        }
-    }
 
     private func spend(_ proof: DPoPVerifiedProof, resource: Bool, now: Date) async throws {
         let window = Duration.seconds(Int64(tethering.dpopMaximumAge + tethering.dpopMaximumFutureSkew) + 5)

@@ -21,14 +21,19 @@ struct PublicRouteLimit: Sendable {
     }
 
     func admit(_ request: Request, from peer: SocketAddress?) throws(RateLimitedError) {
-        guard let limiter, let peer = peer.flatMap(IPAddress.init) else { return }
-        let forwarded = trustedProxies.isEmpty ? [] : request.headers[values: Self.forwardedFor]
-        guard let source = RequestSource.resolve(peer: peer, forwardedFor: forwarded, trustedProxies: trustedProxies) else {
-            return
-        }
-        if case .limited(let seconds) = limiter.admit(SourceKey(source), at: .now) {
+        guard let limiter, let source = source(of: request, from: peer) else { return }
+        if case .limited(let seconds) = limiter.admit(source, at: .now) {
             throw RateLimitedError(retryAfterSeconds: seconds)
         }
+    }
+
+    /// The bucket the request's source (`RequestSource`, through the trusted proxies) is counted in, whether or not the
+    /// limit is on: the per-source budgets of single routes (SCA activation codes) count by it too. Nil without an IP
+    /// source (a Unix socket).
+    func source(of request: Request, from peer: SocketAddress?) -> SourceKey? {
+        guard let peer = peer.flatMap(IPAddress.init) else { return nil }
+        let forwarded = trustedProxies.isEmpty ? [] : request.headers[values: Self.forwardedFor]
+        return RequestSource.resolve(peer: peer, forwardedFor: forwarded, trustedProxies: trustedProxies).map(SourceKey.init)
     }
 }
 

@@ -60,6 +60,12 @@ struct SourceKey: Hashable, Sendable {
     }
 }
 
+extension SourceKey: CustomStringConvertible {
+    /// The key's two halves in hex (an IPv4 address as its IPv4-mapped form, an IPv6 source as its /64), for
+    /// counters kept by source in the ephemeral store.
+    var description: String { String(high, radix: 16) + "-" + String(low, radix: 16) }
+}
+
 extension Substring {
     fileprivate func trimmingWhitespace() -> Substring {
         var result = self

@@ -15,13 +15,17 @@ struct SCADeviceController: HoldfastController {
 
     let device: SCADeviceService
     let activation: SCAActivationService
+    /// Who sent an activation (through the trusted proxies), for its per-source budget of wrong codes.
+    let sources: PublicRouteLimit
     let clock: any HoldfastClock
 
     var routes: [Route] {
         [
             .public(.post, SCARoutes.Template.activations) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAActivationRequest.self, from: request, context: context)
-                return try JSONResponse.make(try await activation.activate(body, now: clock.now()), status: .created, headers: JSONResponse.noStore)
+                let source = sources.source(of: request, from: context.remoteAddress)
+                return try JSONResponse.make(try await activation.activate(body, source: source, now: clock.now()), status: .created,
+                                             headers: JSONResponse.noStore)
             },
             .wallet(.post, SCARoutes.Template.pinAttempts) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAPinAttemptRequest.self, from: request, context: context)

@@ -13,10 +13,30 @@ import Plumbing
 /// derived from the PIN (scrypt with a salt only it holds, then HMAC), stored here only as its SHA-256; a right one
 /// releases `key_share`, without which the device cannot unseal the key that signs `pin` proofs, a wrong one is
 /// counted. A copy of the device's state therefore tells a right PIN from a wrong one only by asking this tenant.
+/// The share is kept sealed with the master key (README "What is not tested here"), so a copy of the database alone does not
+/// give it either.
 struct SCADeviceService: Sendable {
     static let secretLength = 32
 
     let store: SCAWalletStore
+    let masterKey: MasterKey
+
+    /// The stored form of a key share: AES-256-GCM with the master key, the wallet id bound as associated data so that
+    /// a share moved to another wallet's row does not open (as an offer's claim values are sealed).
+    static func sealKeyShare(_ share: [UInt8], walletId: String, masterKey: MasterKey) throws -> [UInt8] {
+        try masterKey.seal(share, context: keyShareContext(walletId))
+    }
+
+    static func keyShareContext(_ walletId: String) -> String { "holdfast sca key share \(walletId)" }
+
+    /// The share as the device enrolled it (base64url), from its sealed form.
+    private func openKeyShare(_ sealed: [UInt8], walletId: String) throws -> String {
+        do {
+            return Base64URL.encode(try masterKey.open(sealed, context: Self.keyShareContext(walletId)))
+        } catch {
+            throw StorageError(code: StorageError.Code.corruptRow, message: "the key share of SCA wallet \(walletId) does not open with the master key")
+        }
+    }
 
     /// A PIN attempt: the secret is compared (constant time) with the enrolled one; a wrong one takes one of the
     /// attempts left (event `countersUpdated`) and, at none left, locks the wallet (`lockReason` `PIN_ATTEMPTS`, event
@@ -27,8 +47,9 @@ struct SCADeviceService: Sendable {
         return try await store.transaction { transaction in
             guard let wallet = try await transaction.walletForUpdate(id: walletId) else { throw SCAError.walletNotFound(id: walletId) }
             guard wallet.state == .active else { throw SCAError.walletState(wallet.state) }
-            guard let verifier = wallet.pinVerifier, let share = wallet.keyShare else { throw SCAError.credentialsNotSet }
-            return try await Self.check(secret, against: verifier, share: share, wallet: wallet, walletId: walletId, transaction: transaction, now: now)
+            guard let verifier = wallet.pinVerifier, let sealed = wallet.sealedKeyShare else { throw SCAError.credentialsNotSet }
+            return try await Self.check(secret, against: verifier, share: { try openKeyShare(sealed, walletId: walletId) }, wallet: wallet,
+                                        walletId: walletId, transaction: transaction, now: now)
         }
     }
 
@@ -63,17 +84,18 @@ struct SCADeviceService: Sendable {
             need("pinKey", request.pinKey, when: protection.allowsPIN)
             if protection != .pinOrBiometric { need("biometryKey", request.biometryKey, when: protection.allowsBiometry) }
             guard errors.isEmpty else { throw ProblemError.validation(errors) }
-            if let verifier = wallet.pinVerifier, let share = wallet.keyShare {
+            if let verifier = wallet.pinVerifier, let sealed = wallet.sealedKeyShare {
                 guard let current else {
                     throw ProblemError.invalidField("currentPinSecret", code: ProblemDetails.FieldError.required, detail: "the wallet has a PIN")
                 }
-                let checked = try await Self.check(current, against: verifier, share: share, wallet: wallet, walletId: walletId,
-                                                   transaction: transaction, now: now)
+                let checked = try await Self.check(current, against: verifier, share: { try openKeyShare(sealed, walletId: walletId) },
+                                                   wallet: wallet, walletId: walletId, transaction: transaction, now: now)
                 guard checked.outcome == .success else { return checked }
             } else if wallet.biometryKey != nil {
                 throw SCAError.credentialsSet
             }
-            try await transaction.setCredentials(id: walletId, pinVerifier: secret.map(Self.verifier), keyShare: share.map(Base64URL.encode),
+            try await transaction.setCredentials(id: walletId, pinVerifier: secret.map(Self.verifier),
+                                                 sealedKeyShare: try share.map { try Self.sealKeyShare($0, walletId: walletId, masterKey: masterKey) },
                                                  pinKey: request.pinKey, biometryKey: request.biometryKey)
             return SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: Int(wallet.maxPinAttempts), state: .active)
         }
@@ -86,13 +108,16 @@ struct SCADeviceService: Sendable {
 
     // MARK: the PIN secret
 
-    private static func check(_ secret: [UInt8], against verifier: String, share: String, wallet: SCAWalletStore.Transaction.LockedWallet,
+    /// `share` opens the sealed key share: only for a right secret.
+    private static func check(_ secret: [UInt8], against verifier: String, share: () throws -> String,
+                              wallet: SCAWalletStore.Transaction.LockedWallet,
                               walletId: String, transaction: SCAWalletStore.Transaction, now: Date) async throws -> SCAPinAttemptResult {
         if ConstantTime.equal(Array(Self.verifier(secret).utf8), Array(verifier.utf8)) {
+            let released = try share()
             if wallet.pinAttemptsLeft != wallet.maxPinAttempts {
                 try await transaction.setPinAttemptsLeft(id: walletId, wallet.maxPinAttempts, lockReason: nil)
             }
-            return SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: Int(wallet.maxPinAttempts), state: .active, keyShare: share)
+            return SCAPinAttemptResult(outcome: .success, pinAttemptsLeft: Int(wallet.maxPinAttempts), state: .active, keyShare: released)
         }
         let left = max(0, wallet.pinAttemptsLeft - 1)
         let locks = left == 0

@@ -14,7 +14,7 @@ public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {
     case invalidActivationCode
     /// Too many wrong codes were given for this activation (its selector).
     case activationLocked
-    /// The tenant-wide budget of wrong codes for this hour is spent; `retryAfter` seconds until the hour ends.
+    /// The source's budget of wrong codes for this hour is spent; `retryAfter` seconds until the hour ends.
     case activationAttemptsExhausted(retryAfter: Int64)
     /// No recorded eligibility denial with this reference.
     case denialNotFound(reference: String)
@@ -62,7 +62,7 @@ public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {
         case .walletState(let state): "the wallet is \(state)"
         case .invalidActivationCode: "the activation code is unknown, used already or expired"
         case .activationLocked: "too many wrong codes were given for this activation: the wallet must be made again (a new code)"
-        case .activationAttemptsExhausted: "too many wrong activation codes this hour; try again later"
+        case .activationAttemptsExhausted: "too many wrong activation codes from this source this hour; try again later"
         case .denialNotFound(let reference): "no eligibility denial \(reference.prefix(64))"
         case .credentialsNotSet: "the customer's PIN is not enrolled: set the credentials first"
         case .credentialsSet: "the credentials are set and there is no PIN to prove them by: the back end resets them first"

@@ -1,3 +1,7 @@
+import Foundation
+import JOSE
+import SQLKit
+
 /// Version 700, the SCA wallet's back end (README "SCA wallet"):
 /// - `sca_wallets`: one row per wallet: its user, holder application, protection settings and PIN attempts left;
 ///   until activated the SHA-256 of its one-time activation code (cleared when used), afterwards the wallet key
@@ -12,13 +16,18 @@
 /// Version 702, activation guessing (README "SCA wallet (back end)"): `sca_wallets.activation_selector`, the public
 /// first half of an activation code (the row a code is for, so that wrong codes count against it), and
 /// `activation_failures`, the wrong codes given for it; `sca_activation_failures`, the wrong codes per hour over all
-/// sources (the tenant-wide budget), one row per hour.
+/// sources, one row per hour (once a tenant-wide budget, now only counted: README "SCA wallet (back end)").
 ///
 /// Version 703, the keys behind the customer's credentials (docs/DESIGN.md "The SCA wallet's PIN"):
 /// `access_protection` may be `pinOrBiometric`; `pin_verifier` (SHA-256 of the device's PIN secret), `key_share` (the
 /// tenant's half of the key that unseals the PIN key, released after a right PIN), `pin_key` and `biometry_key` (the
 /// public keys that sign the `pin` and `biometry` proofs) and `proof_counter` (the last accepted proof's counter).
 /// SQLite cannot change a CHECK constraint, so its table is made again and the rows copied.
+///
+/// Version 704, the key share sealed at rest (README "What is not tested here"): `key_share_sealed`, the share sealed with the
+/// master key (AES-256-GCM, the wallet id bound as associated data: `SCADeviceService.sealKeyShare`), as an offer's
+/// claim values are; every share stored in clear in `key_share` is sealed into it and the clear one cleared, in the
+/// migration's transaction. Version 705 drops `key_share`.
 enum SCAMigrations {
     static let migrations: [Migration] = [
         Migration(version: 700, name: "create sca_wallets, sca_policies and sca_events",
@@ -27,7 +36,29 @@ enum SCAMigrations {
         Migration(version: 702, name: "add activation selectors and failure counts", sql: activationFailures),
         Migration(version: 703, name: "add the credentials' keys, the PIN verifier and the proof counter",
                   sqlite: credentialKeysSQLite, postgresql: credentialKeysPostgreSQL),
+        Migration(version: 704, name: "seal the key shares with the master key",
+                  sqlite: ["ALTER TABLE sca_wallets ADD COLUMN key_share_sealed BLOB"],
+                  postgresql: ["ALTER TABLE sca_wallets ADD COLUMN key_share_sealed BYTEA"], rows: sealKeyShares),
+        Migration(version: 705, name: "drop the key shares kept in clear", sql: ["ALTER TABLE sca_wallets DROP COLUMN key_share"]),
     ]
+
+    /// Version 704's rows: each share kept in clear (base64url, as enrolled) sealed into `key_share_sealed`, the
+    /// clear one cleared. The master key is asked for only when there is a share to seal.
+    private static func sealKeyShares(_ session: any SQLDatabase, _ keys: MigrationKeys) async throws {
+        let rows = try await session.raw("SELECT id, key_share FROM sca_wallets WHERE key_share IS NOT NULL").all()
+        guard !rows.isEmpty else { return }
+        let masterKey = try keys.masterKey(for: 704)
+        for row in rows {
+            let id = try row.decode(column: "id", as: String.self)
+            guard let share = Base64URL.decode(try row.decode(column: "key_share", as: String.self)) else {
+                throw StorageError(code: StorageError.Code.corruptRow, message: "the key share of SCA wallet \(id) is not base64url")
+            }
+            let sealed = try SCADeviceService.sealKeyShare(share, walletId: id, masterKey: masterKey)
+            try await session.raw("""
+                UPDATE sca_wallets SET key_share_sealed = \(bind: Data(sealed)), key_share = NULL WHERE id = \(bind: id)
+                """).run()
+        }
+    }
 
     private static let newColumns = ["pin_verifier TEXT", "key_share TEXT", "pin_key TEXT", "biometry_key TEXT",
                                      "proof_counter BIGINT NOT NULL DEFAULT 0"]

@@ -2,6 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Hummingbird
 import HummingbirdAuth
+import OpenID4VCI
 
 /// The wallet a device call authenticated as (README "SCA wallet").
 public struct AuthenticatedWallet: Sendable {
@@ -49,7 +50,7 @@ public struct WalletRequestContext: HoldfastContext, ChildRequestContext {
     public init(context: HoldfastRequestContext) throws {
         guard case .wallet(let wallet) = context.identity else {
             throw AuthenticationError.unauthenticated(.invalidDPoPProof, "a DPoP proof made with the wallet key is required",
-                                                      error: "invalid_dpop_proof")
+                                                      error: .invalidDPoPProof)
         }
         self.coreContext = context.coreContext
         self.requestID = context.requestID

@@ -84,7 +84,7 @@ struct SCAWalletService: Sendable {
     /// connection.
     func resetCredentials(id: String, now: Date) async throws -> SCAWallet {
         try await change(id: id, from: [.active, .locked], event: .credentialsReset, data: [:], now: now) { transaction in
-            try await transaction.setCredentials(id: id, pinVerifier: nil, keyShare: nil, pinKey: nil, biometryKey: nil)
+            try await transaction.setCredentials(id: id, pinVerifier: nil, sealedKeyShare: nil, pinKey: nil, biometryKey: nil)
         }
     }
 
@@ -110,7 +110,7 @@ struct SCAWalletService: Sendable {
         return try await change(id: id, from: [.pending, .active, .locked], event: .settingsUpdated, data: data, now: now) { transaction in
             if let protection = settings.accessProtection, try await transaction.walletForUpdate(id: id)?.accessProtection != protection {
                 try await transaction.setAccessProtection(id: id, protection)
-                try await transaction.setCredentials(id: id, pinVerifier: nil, keyShare: nil, pinKey: nil, biometryKey: nil)
+                try await transaction.setCredentials(id: id, pinVerifier: nil, sealedKeyShare: nil, pinKey: nil, biometryKey: nil)
             }
             if let attempts = settings.maxPinAttempts { try await transaction.setMaxPinAttempts(id: id, attempts) }
         }

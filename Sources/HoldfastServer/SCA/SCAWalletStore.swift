@@ -5,7 +5,7 @@ import JOSE
 import SQLKit
 
 /// SQL for SCA wallets (README "SCA wallet"): `sca_wallets`, their events (`sca_events`) and the wrong activation
-/// codes per hour (`sca_activation_failures`). A change that must go with its events is made in one
+/// codes per hour over all sources (`sca_activation_failures`, counted, never a stop). A change that must go with its events is made in one
 /// `transaction`, whose `Transaction` reads the wallet's row for update first (PostgreSQL `FOR UPDATE`; SQLite's
 /// `BEGIN IMMEDIATE` already serialises writers), so that two changes racing never count as one.
 struct SCAWalletStore: Sendable {
@@ -138,12 +138,6 @@ struct SCAWalletStore: Sendable {
 
     // MARK: activation
 
-    /// Wrong activation codes given in `hour` (hours since 1970) over all sources.
-    func activationFailures(hour: Int64) async throws -> Int64 {
-        try await database.sql.raw("SELECT failures FROM sca_activation_failures WHERE hour = \(bind: hour)").first()?
-            .decode(column: "failures", as: Int64.self) ?? 0
-    }
-
     /// The activations a code may be for: those of its selector, or, for a code without one (made before selectors),
     /// those of its hash.
     func activations(selector: String?, codeHash: String) async throws -> [PendingActivation] {
@@ -170,13 +164,14 @@ struct SCAWalletStore: Sendable {
         }
     }
 
-    /// One wrong code: in `hour`'s count (hours older than a day are dropped) and, with `selector`, against its
-    /// pending activations.
-    func recordActivationFailure(hour: Int64, selector: String?) async throws {
-        try await database.sql.raw("""
+    /// One wrong code: in `hour`'s count over all sources (hours older than a day are dropped) and, with `selector`,
+    /// against its pending activations. Returns the hour's count with this one.
+    @discardableResult
+    func recordActivationFailure(hour: Int64, selector: String?) async throws -> Int64 {
+        let count = try await database.sql.raw("""
             INSERT INTO sca_activation_failures (hour, failures) VALUES (\(bind: hour), 1) \
-            ON CONFLICT (hour) DO UPDATE SET failures = sca_activation_failures.failures + 1
-            """).run()
+            ON CONFLICT (hour) DO UPDATE SET failures = sca_activation_failures.failures + 1 RETURNING failures
+            """).first()?.decode(column: "failures", as: Int64.self) ?? 1
         try await database.sql.raw("DELETE FROM sca_activation_failures WHERE hour < \(bind: hour - 24)").run()
         if let selector {
             try await database.sql.raw("""
@@ -184,6 +179,7 @@ struct SCAWalletStore: Sendable {
                 WHERE activation_selector = \(bind: selector) AND state = 'pending'
                 """).run()
         }
+        return count
     }
 
     // MARK: transactions
@@ -207,7 +203,8 @@ struct SCAWalletStore: Sendable {
             let accessProtection: SCAAccessProtection
             /// SHA-256 (hex) of the PIN secret; nil while no PIN is set.
             let pinVerifier: String?
-            let keyShare: String?
+            /// The key share sealed with the master key (`SCADeviceService.sealKeyShare`).
+            let sealedKeyShare: [UInt8]?
             let biometryKey: String?
             let proofCounter: Int64
         }
@@ -216,7 +213,7 @@ struct SCAWalletStore: Sendable {
         func walletForUpdate(id: String) async throws -> LockedWallet? {
             let lock = dialect == .postgresql ? " FOR UPDATE" : ""
             guard let row = try await db.raw("""
-                SELECT state, pin_attempts_left, max_pin_attempts, access_protection, pin_verifier, key_share, biometry_key, proof_counter \
+                SELECT state, pin_attempts_left, max_pin_attempts, access_protection, pin_verifier, key_share_sealed, biometry_key, proof_counter \
                 FROM sca_wallets WHERE id = \(bind: id)\(unsafeRaw: lock)
                 """).first() else { return nil }
             return LockedWallet(state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
@@ -224,16 +221,17 @@ struct SCAWalletStore: Sendable {
                                 maxPinAttempts: try row.decode(column: "max_pin_attempts", as: Int64.self),
                                 accessProtection: SCAAccessProtection(rawValue: try row.decode(column: "access_protection", as: String.self)),
                                 pinVerifier: try row.decode(column: "pin_verifier", as: String?.self),
-                                keyShare: try row.decode(column: "key_share", as: String?.self),
+                                sealedKeyShare: try row.decode(column: "key_share_sealed", as: Data?.self).map(Array.init),
                                 biometryKey: try row.decode(column: "biometry_key", as: String?.self),
                                 proofCounter: try row.decode(column: "proof_counter", as: Int64.self))
         }
 
         /// The customer's credentials as enrolled (all nil: none, after a reset or a new protection); the attempts
         /// back to the maximum.
-        func setCredentials(id: String, pinVerifier: String?, keyShare: String?, pinKey: String?, biometryKey: String?) async throws {
+        func setCredentials(id: String, pinVerifier: String?, sealedKeyShare: [UInt8]?, pinKey: String?, biometryKey: String?) async throws {
             try await db.raw("""
-                UPDATE sca_wallets SET pin_verifier = \(bind: pinVerifier), key_share = \(bind: keyShare), pin_key = \(bind: pinKey), \
+                UPDATE sca_wallets SET pin_verifier = \(bind: pinVerifier), key_share_sealed = \(bind: sealedKeyShare.map { Data($0) }), \
+                pin_key = \(bind: pinKey), \
                 biometry_key = \(bind: biometryKey), pin_attempts_left = max_pin_attempts WHERE id = \(bind: id)
                 """).run()
         }

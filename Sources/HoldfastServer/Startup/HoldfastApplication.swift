@@ -166,7 +166,7 @@ public enum HoldfastApplication {
                                                  waitTimeout: configuration.connections.databaseWaitTimeout,
                                                  queryTimeout: configuration.connections.databaseQueryTimeout)
         do {
-            let applied = try await migrate(database, now: now, logger: logger)
+            let applied = try await migrate(database, now: now, logger: logger, keys: .existing(configuration.masterKey))
             await database.close()
             return applied
         } catch {
@@ -193,7 +193,7 @@ public enum HoldfastApplication {
             guard try await Migrator.hasApplied(database.sql, dialect: database.dialect) else {
                 throw TenantNotFoundError(database: described)
             }
-            try await migrate(database, now: now, logger: logger)
+            try await migrate(database, now: now, logger: logger, keys: .existing(configuration.masterKey))
             return database
         } catch {
             await database.close()
@@ -202,12 +202,12 @@ public enum HoldfastApplication {
     }
 
     @discardableResult
-    static func migrate(_ database: HoldfastDatabase, now: Date, logger: Logger) async throws -> [Migration] {
+    static func migrate(_ database: HoldfastDatabase, now: Date, logger: Logger, keys: MigrationKeys) async throws -> [Migration] {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
+            try await migrator.migrate(session, dialect: dialect, now: now, logger: logger, keys: keys)
         }
     }
 
@@ -229,7 +229,8 @@ public enum HoldfastApplication {
         let adminKeys = AdminKeyService(database: database, logger: logger)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
-            let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger)
+            let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger,
+                                                     keys: MigrationKeys { masterKey })
             let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session, now: now)
             let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, now: now,
                                                                                 logger: logger)
@@ -253,9 +254,10 @@ public enum HoldfastApplication {
 
     /// The router every Holdfast application uses: request ids, metrics, problem details, the body limit, then the
     /// routes of `table`: `.public` ones behind the per-source rate limit (`PublicRouteLimit`), the others behind
-    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.verifier`: `VerifierAuthenticator`; `.instance`:
-    /// `InstanceAuthenticatorMiddleware`) and handed the child context that authenticator makes; an instance call's
-    /// DPoP proof is spent once its body has been validated.
+    /// the authenticator their access declares (`.admin`: `AdminAuthenticator`; `.verifier`: `VerifierAuthenticator`;
+    /// `.instance`: `InstanceAuthenticatorMiddleware`; `.wallet`: `SCAWalletAuthenticator`; `.accessToken`:
+    /// `AccessTokenAuthenticator`) and handed the child context that authenticator makes; an instance call's DPoP proof
+    /// is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
         router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
@@ -279,6 +281,12 @@ public enum HoldfastApplication {
         let verifierWithCode = router.group()
             .add(middleware: VerifierAuthenticator(keys: verifierKeys, acceptsResponseCode: true, limit: services.publicRouteLimit))
             .group(context: VerifierRequestContext.self)
+        let issuance = router.group()
+            .add(middleware: AccessTokenAuthenticator(
+                offers: services.issuance.offers, configurations: services.issuance.configurations,
+                instances: InstanceStore(database: services.database),
+                dpop: IssuanceDPoP(tethering: services.configuration.tethering, publicURL: { services.publicURL }), clock: services.clock))
+            .group(context: IssuanceRequestContext.self)
         var instanceGroups: [InstanceAccess: RouterGroup<InstanceRequestContext>] = [:]
         func instanceGroup(_ access: InstanceAccess) -> RouterGroup<InstanceRequestContext> {
             if let group = instanceGroups[access] { return group }
@@ -303,6 +311,8 @@ public enum HoldfastApplication {
                 (route.access == .sca ? sca : admin).on(path, method: route.method) { request, context in try await handler(request, context) }
             case .wallet(let handler):
                 wallet.on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .accessToken(let handler):
+                issuance.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .verifier(let handler):
                 guard case .verifier(let responseCode) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
                 (responseCode ? verifierWithCode : verifier).on(path, method: route.method) { request, context in

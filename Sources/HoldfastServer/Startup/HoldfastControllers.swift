@@ -23,7 +23,10 @@ public enum HoldfastControllers {
         return [
             HealthController(services: services),
             SCAWalletController(wallets: services.sca.wallets, clock: clock),
-            SCADeviceController(device: services.sca.device, activation: services.sca.activation(keys: newKeys), clock: clock),
+            SCADeviceController(device: services.sca.device(masterKey: services.masterKey),
+                                activation: services.sca.activation(keys: newKeys, counters: services.ephemeral.challenges,
+                                                                    metrics: services.metrics),
+                                sources: services.publicRouteLimit, clock: clock),
             SCAPolicyController(policyService: services.sca.policies, proofs: services.sca.proofs(replay: services.ephemeral.replay),
                                 clock: clock),
             SCAEligibilityController(eligibilityService: services.sca.eligibility, clock: clock),

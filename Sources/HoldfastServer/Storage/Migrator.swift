@@ -25,7 +25,7 @@ public struct Migrator: Sendable {
     /// migrations it applied.
     @discardableResult
     public func migrate(_ session: any SQLDatabase, dialect: HoldfastDatabase.Dialect, now: Date,
-                        logger: Logger) async throws -> [Migration] {
+                        logger: Logger, keys: MigrationKeys = .unavailable) async throws -> [Migration] {
         try await session.raw("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version BIGINT PRIMARY KEY,
@@ -47,6 +47,7 @@ public struct Migrator: Sendable {
                 for statement in migration.statements(for: dialect) {
                     try await session.raw(SQLQueryString(statement)).run()
                 }
+                try await migration.rows?(session, keys)
                 try await session.insert(into: "schema_migrations")
                     .columns("version", "name", "applied_at")
                     .values(SQLBind(Int64(migration.version)), SQLBind(migration.name), SQLBind(appliedAt))
