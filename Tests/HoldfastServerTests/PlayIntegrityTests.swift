@@ -198,7 +198,7 @@ import TestSupport
             let console = Console()
             let other = Console()
             typealias Maker = @Sendable (BindingNonce) throws -> String
-            let now = Date()
+            // Each token is dated when it is made, right before its registration: the cases run one after another.
             let cases: [(String, String, Maker, String, String)] = [
                 ("another decryption key", "", { try console.token(Console.payload(nonce: $0), kek: other.decryptionKey) },
                  "ATTESTATION_FAILED", "PLAY_INTEGRITY_DECRYPTION_FAILED"),
@@ -238,10 +238,10 @@ import TestSupport
                     payload["appIntegrity"] = app
                 }) }, "ATTESTATION_FAILED", "PLAY_INTEGRITY_APP_NOT_RECOGNIZED"),
                 ("a token older than maxAgeSeconds and the skew", "", {
-                    try console.token(Console.payload(nonce: $0, at: now.addingTimeInterval(-300 - 60 - 30)))
+                    try console.token(Console.payload(nonce: $0, at: Date().addingTimeInterval(-300 - 60 - 30)))
                 }, "ATTESTATION_FAILED", "PLAY_INTEGRITY_TIMESTAMP"),
                 ("a token from the future beyond the skew", "", {
-                    try console.token(Console.payload(nonce: $0, at: now.addingTimeInterval(60 + 30)))
+                    try console.token(Console.payload(nonce: $0, at: Date().addingTimeInterval(60 + 30)))
                 }, "ATTESTATION_FAILED", "PLAY_INTEGRITY_TIMESTAMP"),
                 ("not a JWE", "", { _ in "not.a.token" }, "INVALID_ATTESTATION", "PLAY_INTEGRITY_MALFORMED"),
             ]
@@ -258,7 +258,7 @@ import TestSupport
     @Test func whatTheRulesAllowIsAccepted() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let console = Console()
-            let now = Date()
+            // Each token is dated when it is made, right before its registration: the cases run one after another.
             typealias Maker = @Sendable (BindingNonce) throws -> String
             let cases: [(String, String, Maker)] = [
                 ("strong integrity where device is required (STRONG implies DEVICE)", "", { try console.token(Console.payload(nonce: $0) {
@@ -275,11 +275,11 @@ import TestSupport
                     })
                 }),
                 ("a token maxAgeSeconds old, within the skew", "", {
-                    try console.token(Console.payload(nonce: $0, at: now.addingTimeInterval(-300 - 30)))
+                    try console.token(Console.payload(nonce: $0, at: Date().addingTimeInterval(-300 - 30)))
                 }),
                 ("timestampMillis as a JSON number", "", { try console.token(Console.payload(nonce: $0) { payload in
                     var request = payload["requestDetails"] as! [String: Any]
-                    request["timestampMillis"] = Int64(now.timeIntervalSince1970 * 1000)
+                    request["timestampMillis"] = Int64(Date().timeIntervalSince1970 * 1000)
                     payload["requestDetails"] = request
                 }) }),
             ]

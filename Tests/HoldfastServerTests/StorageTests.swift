@@ -13,7 +13,7 @@ import TestSupport
                    "PostgreSQL variants skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
     func postgreSQLServerIsReachable() async throws {
         let database = try HoldfastDatabase.open(.postgres(url: try #require(TestEnvironment.postgresURL)),
-                                                 logger: StorageBackend.quietLogger)
+                                                 logger: StorageBackend.quietLogger, queryTimeout: StorageBackend.testQueryTimeout)
         do {
             try await database.ping()
             #expect(database.dialect == .postgresql)

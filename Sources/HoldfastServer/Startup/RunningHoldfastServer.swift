@@ -62,13 +62,20 @@ extension HoldfastApplication {
     ///
     /// The shutdown is logged when it starts and once more with its outcome: every request finished, or those still
     /// running at the deadline were cancelled.
+    /// How long after the shutdown deadline the handlers still running are cancelled (within the second `holdfast
+    /// serve` allows past the deadline).
+    static let cancellationDelay = Duration.milliseconds(250)
+
     public static func serve(_ application: some ApplicationProtocol, shutdownDeadline: Duration) async throws {
         let logger = application.logger
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: application),
                        .init(service: ShutdownAnnouncement(logger: logger, deadline: shutdownDeadline), successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = shutdownDeadline
+        // At the deadline the connections' guard answers each request still running (503, `Connection: close`) and
+        // closes its connection; the handlers are cancelled a moment later, so that a cancelled handler's own answer
+        // never races the guard's, nor the exit that follows before it is written.
+        configuration.maximumGracefulShutdownDuration = shutdownDeadline + Self.cancellationDelay
         do {
             try await ServiceGroup(configuration: configuration).run()
             logger.info("shut down", metadata: ["outcome": "every request finished before the deadline"])

@@ -10,7 +10,7 @@ import Logging
 enum PostgresQueryCancel {
     /// How long the cancel may take in all — within the second `holdfast serve` allows past the deadline; the node
     /// exits after it whatever happened.
-    static let timeout = Duration.milliseconds(800)
+    static let timeout = Duration.milliseconds(600)
 
     static func cancel(applicationName: String, configuration: PostgresConnection.Configuration, logger: Logger) async {
         var configuration = configuration
