@@ -55,7 +55,8 @@ enum Zlib {
                 case Z_STREAM_END:
                     guard stream.avail_in == 0 else { return .failure(.compressedListInvalid("bytes after the end of the zlib stream")) }
                     return .success(())
-                case Z_OK, Z_BUF_ERROR where stream.avail_in > 0 && written == output.count:
+                // Progress, or a full output buffer with input left: make room and go on.
+                case _ where status == Z_OK || (status == Z_BUF_ERROR && stream.avail_in > 0 && written == output.count):
                     if written == output.count {
                         let grown = min(ceiling, output.count * 2)
                         output.append(contentsOf: repeatElement(0, count: grown - output.count))

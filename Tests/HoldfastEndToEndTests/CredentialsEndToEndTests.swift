@@ -68,7 +68,7 @@ import Testing
             #expect(wrong?.issuerError == "invalid_grant", "\(String(describing: wrong))")
 
             // Claimed, verified, stored.
-            let claimed = try await holder.claimCredentials(offer: offer, transactionCode: try #require(created.txCode))
+            let claimed = try await holder.claimCredentials(offer: offer, transactionCode: created.txCode)
             let metadata = try #require(claimed.first)
             #expect(metadata.docType == "org.iso.18013.5.1.mDL")
             #expect(metadata.issuerInfo.trustedIssuerCertificateId == trusted[0].id)
@@ -156,7 +156,7 @@ import Testing
             let iacas = try await tenant.admin.iacas()
             let pemFile = tenant.scratch.appendingPathComponent("iaca.pem")
             try FileManager.default.createDirectory(at: tenant.scratch, withIntermediateDirectories: true)
-            try try #require(iacas.data.first).certificatePem.write(to: pemFile, atomically: true, encoding: .utf8)
+            try #require(iacas.data.first).certificatePem.write(to: pemFile, atomically: true, encoding: .utf8)
             let applicationId = try #require(try await tenant.createIOSApplication().id)
             let state = tenant.scratch.appendingPathComponent("cli-holder").path
             let tethered = try DeviceOptions.parse(["--state", state, "--tenant", tenant.baseURL, "--application", applicationId])

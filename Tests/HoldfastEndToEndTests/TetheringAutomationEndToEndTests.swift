@@ -207,7 +207,7 @@ import Testing
             let iacas = try await tenant.admin.iacas()
             let pemFile = tenant.scratch.appendingPathComponent("iaca.pem")
             try FileManager.default.createDirectory(at: tenant.scratch, withIntermediateDirectories: true)
-            try try #require(iacas.data.first).certificatePem.write(to: pemFile, atomically: true, encoding: .utf8)
+            try #require(iacas.data.first).certificatePem.write(to: pemFile, atomically: true, encoding: .utf8)
             let local = try DeviceOptions.parse(["--state", tenant.scratch.appendingPathComponent("cli-untethered").path])
             _ = try await DeviceIssuers.Add.output(local, pem: "@" + pemFile.path)
 

@@ -43,7 +43,7 @@ struct LocalVerifierRoute: HTTPTransport {
         let tenant = FakeTenant(deviceClock: clock)
         let issuer = try FakeIssuer(clock: clock)
         let verifier = ScriptedVerifier(pki: try TestVerifierPKI(at: clock.now()), presentationProtocol: .openID4VP,
-                                        issuerIACA: await issuer.iaca, clock: clock)
+                                        issuerIACA: issuer.iaca, clock: clock)
         let requestObject = try await verifier.requestObject()
         let server = try LocalHTTPServer { script($0, requestObject) }
         let transport = LocalVerifierRoute(scripted: TenantAndIssuer(tenant: tenant, issuer: issuer, verifier: verifier), server: server,

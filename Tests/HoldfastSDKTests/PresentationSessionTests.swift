@@ -148,7 +148,7 @@ actor ScriptedVerifier {
         let tenant = FakeTenant(deviceClock: clock)
         let issuer = try issuer ?? FakeIssuer(clock: clock)
         let verifier = ScriptedVerifier(pki: try TestVerifierPKI(host: verifierHost, at: clock.now()), presentationProtocol: presentationProtocol,
-                                        issuerIACA: await issuer.iaca, clock: clock)
+                                        issuerIACA: issuer.iaca, clock: clock)
         let holder = MobileCredentialHolder(seams: PlatformSeams(secureStorage: storage, secureArea: SoftwareSecureArea(storage: storage),
                                                                  transport: TenantAndIssuer(tenant: tenant, issuer: issuer, verifier: verifier),
                                                                  clock: clock, sleeper: RecordingSleeper(), jitter: { 1.0 },
