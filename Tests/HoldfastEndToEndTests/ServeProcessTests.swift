@@ -288,6 +288,10 @@ import Testing
         for prefix in ["database:", "ephemeral store:", "tenant signing key:", "bootstrap admin key:", "listening on"] {
             #expect(lines.filter { $0.hasPrefix(prefix) }.count == 1, "\(prefix) printed \(lines.filter { $0.hasPrefix(prefix) }.count) times")
         }
+        // The migrations of a fresh tenant are one line, not one each, so the bootstrap admin key is not buried.
+        let count = HoldfastMigrations.all.count
+        #expect(lines.filter { $0.contains("applied migrations") && $0.contains("count=\(count)") }.count == 1, "\(server.output)")
+        #expect(!lines.contains { $0.contains("applied migration ") }, "\(server.output)")
     }
 
     @Test func sigtermWithAStalledRequestAndAHalfHeadExitsZeroWithinTheDeadline() async throws {

@@ -55,9 +55,14 @@ public struct Migrator: Sendable {
                 return true
             }
             if ran {
-                logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                logger.debug("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
                 done.append(migration)
             }
+        }
+        // One line at start-up, not one per migration: a fresh tenant applies dozens, and `holdfast serve` must not
+        // bury its bootstrap admin key under them.
+        if let first = done.first, let last = done.last {
+            logger.info("applied migrations", metadata: ["count": "\(done.count)", "first": "\(first.version)", "last": "\(last.version)"])
         }
         return done
     }
