@@ -22,6 +22,12 @@ enum DeviceCredentialOutput {
         if needsTethering || options.namesTenantAndApplication {
             try await holder.initialize(platformConfiguration: options.platformConfiguration)
             await scheduler.runScheduled()
+            // The automatic pass keeps a failed registration to itself (it backs off and tries again later); a command
+            // asked to act tethered says why it is not: the TLS handshake with a tenant given without its scheme, a
+            // tenant that cannot be reached, an application it does not know.
+            if try await holder.registrationState() == nil {
+                _ = try await holder.registerDevice()
+            }
         } else {
             await holder.initialize()
         }

@@ -11,6 +11,8 @@ enum DeviceFailureHint {
         case .verifierUntrusted:
             "trust the verifier's CA with `holdfast device --state DIR verifiers add @verifier-ca.pem` "
                 + "(the tenant prints it with `holdfast admin presentations verifier-cas > verifier-ca.pem`), then present again"
+        case .notRegistered:
+            "register it with `holdfast device --state DIR --tenant URL --application ID register`"
         default:
             nil
         }
