@@ -29,6 +29,10 @@ public struct HoldfastDatabase: Sendable {
     /// How many PostgreSQL connections each event loop may open (SQLite: see `SQLiteFile`).
     public static let postgresConnectionsPerEventLoop = 8
 
+    /// One connection's database inside a session or a transaction: what a migration's row step and a store's
+    /// transaction write through (the SQL itself stays in the stores and migrations).
+    public typealias Session = any SQLDatabase
+
     /// The default of `HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`.
     public static let defaultQueryTimeout = Duration.seconds(10)
 

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// One step of the schema, applied once per database and recorded in `schema_migrations`
 /// (`version`, `name`, `applied_at`).
@@ -18,7 +17,7 @@ public struct Migration: Sendable {
     /// the server keeps outside the database (`MigrationKeys`), such as a value kept in clear sealed with the master key.
     let rows: RowStep?
 
-    public typealias RowStep = @Sendable (_ session: any SQLDatabase, _ keys: MigrationKeys) async throws -> Void
+    public typealias RowStep = @Sendable (_ session: HoldfastDatabase.Session, _ keys: MigrationKeys) async throws -> Void
 
     /// The same statements on both dialects.
     public init(version: Int, name: String, sql: [String], rows: RowStep? = nil) {
