@@ -1,13 +1,14 @@
 // swift-tools-version: 6.1
 // Coverage-guided fuzzing of every decoder of untrusted bytes (README "Fuzzing"). A package of its own that
-// depends on Holdfast by path, so that the sanitizer flags never touch the main build. Build and run with
+// depends on Holdfast (and Server/, for the Redis protocol reader) by path, so that the sanitizer flags never touch the main build. Build and run with
 // `.ci/fuzz [seconds]` from the repository root, or by hand:
 //   swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 //   .build/release/FuzzCBOR Corpus/CBOR -max_total_time=60
 import PackageDescription
 
-func fuzzTarget(_ name: String, _ products: [String]) -> Target {
-    .executableTarget(name: name, dependencies: products.map { .product(name: $0, package: "Holdfast") },
+/// A fuzzer of a module of the repository root's package, or (`package: "HoldfastTenant"`) of Server/'s.
+func fuzzTarget(_ name: String, _ products: [String], package: String = "Holdfast") -> Target {
+    .executableTarget(name: name, dependencies: products.map { .product(name: $0, package: package) },
                       path: "Sources/\(name)")
 }
 
@@ -16,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Holdfast", path: ".."),
+        .package(name: "HoldfastTenant", path: "../Server"),
     ],
     targets: [
         fuzzTarget("FuzzCBOR", ["CBOR"]),
@@ -24,7 +26,7 @@ let package = Package(
         fuzzTarget("FuzzCertificate", ["Attestation"]),
         fuzzTarget("FuzzKeyDescription", ["Attestation"]),
         fuzzTarget("FuzzAppAttest", ["Attestation"]),
-        fuzzTarget("FuzzRESP", ["Ephemeral"]),
+        fuzzTarget("FuzzRESP", ["Ephemeral"], package: "HoldfastTenant"),
         fuzzTarget("FuzzMDoc", ["MDoc"]),
         fuzzTarget("FuzzStatusList", ["StatusList"]),
     ]

@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the independent Python implementations of `shared/peers/` (see its README) as oracles.
 ///
-/// The Python interpreter is `HOLDFAST_PEERS_PYTHON`, or `.peers/venv/bin/python` in the package root, which
+/// The Python interpreter is `HOLDFAST_PEERS_PYTHON`, or `.peers/venv/bin/python` in the repository root, which
 /// `.ci/run` creates. Interop tests use `.enabled(if: Peer.isAvailable, Peer.unavailableReason)` so that they skip
 /// with a visible message where the peers are not installed.
 public enum Peer {
@@ -11,7 +11,7 @@ public enum Peer {
         if let override = TestEnvironment.nonEmpty("HOLDFAST_PEERS_PYTHON") {
             return URL(fileURLWithPath: override)
         }
-        let local = TestEnvironment.packageRoot.appendingPathComponent(".peers/venv/bin/python")
+        let local = TestEnvironment.repositoryRoot.appendingPathComponent(".peers/venv/bin/python")
         return FileManager.default.isExecutableFile(atPath: local.path) ? local : nil
     }()
 

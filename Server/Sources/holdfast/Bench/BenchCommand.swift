@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `holdfast bench <name>` — benchmarks, never tests: each prints its figure next to a baseline measured in the
-/// same run, and the ratio. Build in release mode (`swift run -c release holdfast bench …`) for figures worth
+/// same run, and the ratio. Build in release mode (`swift run --package-path Server -c release holdfast bench …`) for figures worth
 /// quoting.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +30,7 @@ struct BenchOptions: ParsableArguments {
 }
 
 #if DEBUG
-let benchBuildWarning: String? = "warning: this is a debug build; use `swift run -c release holdfast bench …` for real figures"
+let benchBuildWarning: String? = "warning: this is a debug build; use `swift run --package-path Server -c release holdfast bench …` for real figures"
 #else
 let benchBuildWarning: String? = nil
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// README "The `holdfast` command" and "Exit codes", through the built executable: JSON input is read one way (every
 /// invalid field by its path, once, on one line, 65), a file name without `@` gets a hint, a malformed flag is a usage
@@ -139,8 +140,7 @@ import Testing
     /// The samples README points at (`samples/README.md`): `inspect` reads each, and the App Attest one verifies with
     /// the command written there.
     @Test func theCommittedSamplesDoWhatTheirREADMESays() async throws {
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("samples")
+        let samples = TestEnvironment.repositoryRoot.appendingPathComponent("samples")
         let expectations = [("status-list-token.cwt.hex", "https://example.com/statuslists/1"),
                             ("status-list-token.jwt", "https://example.com/statuslists/1"),
                             ("eudi-pid-device-response.b64", "eu.europa.ec.eudi.pid.1"),

@@ -18,14 +18,16 @@ extension KnownWireValue {
     public var defaultValueDescription: String { rawValue }
 }
 
-extension SCAAccessProtection: KnownWireValue {}
-extension PresentationProtocol: KnownWireValue {}
+// The value sets of HoldfastProtocol live in the repository root's package: their conformance to argument-parser's
+// protocol is this command's own, and retroactive by design (the protocol module never depends on argument-parser).
+extension SCAAccessProtection: KnownWireValue, @retroactive ExpressibleByArgument {}
+extension PresentationProtocol: KnownWireValue, @retroactive ExpressibleByArgument {}
 extension PresentationMode: KnownWireValue {}
-extension ClientAttestationRequirement: KnownWireValue {}
+extension ClientAttestationRequirement: KnownWireValue, @retroactive ExpressibleByArgument {}
 extension IssuedCredentialStatus: KnownWireValue {}
 
 /// `--reason` of `admin sca wallets lock`: the reasons a back end gives (`PIN_ATTEMPTS` is the tenant's own).
-extension SCALockReason: ExpressibleByArgument {
+extension SCALockReason: @retroactive ExpressibleByArgument {
     public init?(argument: String) {
         guard let value = Self.backEnd.first(where: { $0.rawValue == argument }) else { return nil }
         self = value

@@ -25,8 +25,7 @@ import TestSupport
     /// drift apart. The walkthrough starts `holdfast serve` on a fresh data folder and goes to a claimed, presented
     /// and revoked credential and a verified SCA proof.
     @Test func theREADMEWalkthroughRunsAsWritten() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "\n### Walkthrough").dropFirst().first?.components(separatedBy: "\n##").first)
         let blocks = section.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
         try #require(!blocks.isEmpty, "README has no walkthrough block")

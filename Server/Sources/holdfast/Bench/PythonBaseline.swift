@@ -20,9 +20,9 @@ enum PythonBaseline {
     /// The repository this binary was built from: the scripts of `Benchmarks/` live there, whatever the working
     /// directory of `holdfast bench` (README "Benchmarks").
     static func repositoryRoot(sourceFile: String = #filePath) -> URL {
-        // …/Sources/holdfast/Bench/PythonBaseline.swift
+        // …/Server/Sources/holdfast/Bench/PythonBaseline.swift
         URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// Where `script` is: as given when it exists (an absolute path, or one relative to the working directory), else

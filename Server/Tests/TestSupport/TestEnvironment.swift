@@ -3,17 +3,20 @@ import Foundation
 /// Where the test suites find what lives outside the package: the shared vectors, the interop peers and the
 /// optional PostgreSQL / Redis servers that `.ci/run` starts.
 public enum TestEnvironment {
-    /// The package root, found from this file's location (Tests/TestSupport/TestEnvironment.swift).
+    /// The tenant package's root (Server/), found from this file's location (Server/Tests/TestSupport/TestEnvironment.swift).
     /// Symlinks are resolved, so a development package that links these folders still finds the real root.
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The repository's root: the app-facing package, README.md, docs/ and Examples/ (docs/DESIGN.md §3).
+    public static let repositoryRoot: URL = packageRoot.deletingLastPathComponent()
 
     /// `../shared` beside the project, or `HOLDFAST_SHARED_DIR`.
     public static let sharedDirectory: URL = {
         if let override = ProcessInfo.processInfo.environment["HOLDFAST_SHARED_DIR"], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
     }()
 
     public static let vectorsDirectory: URL = sharedDirectory.appendingPathComponent("vectors")
