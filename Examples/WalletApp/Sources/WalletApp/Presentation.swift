@@ -1,0 +1,46 @@
+import Foundation
+import HoldfastSDK
+
+// docs/sdk.md "Presentation".
+
+/// Trusts the verifier's CA, reads its request, shows what it asks, and presents the first credential that holds it.
+/// Returns the redirect the verifier sent, if any.
+func present(_ holder: MobileCredentialHolder, verifierCAPEM: String, scannedURI: String) async throws(HoldfastError)
+    -> String? {
+    // guide: presentation
+    _ = try await holder.addTrustedVerifierCertificates([verifierCAPEM])
+    let session = try await holder.createOnlinePresentationSession(
+        authorisationRequestUri: scannedURI,                     // request_uri= or request=
+        unknownStatusPolicy: .allowIfCheckedWithin(seconds: 86_400))   // or .exclude, or .allowWithWarning (the default)
+    switch session.request.verifiedBy {          // how much was established about the verifier
+    case .certificate: break                     // its chain reaches a trusted verifier certificate
+    case .domain, .none: showWarning(session.request.verifierName)   // not anchored (requireTrustedVerifier: true refuses)
+    }
+    var chosen: [String] = []
+    for match in session.matchedCredentials {    // only credentials that hold what the request requires
+        for id in match.matchedMobileCredentials.map(\.id) {
+            show(match.claims[id] ?? [])         // the requested elements it holds: nameSpace, elementIdentifier, intentToRetain
+            if match.unknownStatus.contains(id) { showStatusWarning(id) }
+        }
+        chosen += match.matchedMobileCredentials.prefix(1).map(\.id)   // the person's choice
+    }
+    guard !chosen.isEmpty else {
+        try await session.declineRequest()      // nothing to show, or the person said no: the verifier is told
+        return nil
+    }
+    let redirect = try await session.sendResponse(credentialIds: chosen)
+    // guide: end
+    return redirect
+}
+
+/// Redirects: `autoRedirect` (true by default) opens the verifier's redirect with the platform's URL opener when the
+/// verifier was trusted to send it (https, verified by .certificate or .domain) or the app allows its scheme.
+func allowAppRedirects(_ holder: MobileCredentialHolder) async {
+    // guide: redirects
+    await holder.presentations.setOptions(PresentationOptions(allowedRedirectSchemes: ["myapp"]))   // myapp://… opened too
+    // guide: end
+}
+
+func showWarning(_ verifier: String?) { log("unverified verifier", verifier ?? "") }
+func show(_ claims: [MatchedClaim]) { log("asks for", claims.map { "\($0.nameSpace)/\($0.elementIdentifier)" }) }
+func showStatusWarning(_ id: String) { log("status unknown for", id) }
