@@ -29,6 +29,21 @@ import Testing
         #expect(throws: Never.self) { try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "S", "offer", "uri"])) }
     }
 
+    /// README "The `holdfast` command": `present --keep-open` leaves a verifier's session open when nothing matches;
+    /// beside `--decline`, which ends it, it is a usage error.
+    @Test func keepOpenIsParsedAndRefusedBesideDecline() throws {
+        let parsed = try #require(try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x", "--keep-open"]) as? DevicePresent)
+        #expect(parsed.keepOpen && !parsed.decline)
+        #expect(try #require(try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x"]) as? DevicePresent).keepOpen == false)
+        do {
+            _ = try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x", "--keep-open", "--decline"])
+            Issue.record("--keep-open --decline parsed")
+        } catch {
+            #expect(DeviceCommand.exitCode(for: error) == .validationFailure)
+            #expect(DeviceCommand.fullMessage(for: error).contains("--keep-open and --decline contradict each other"))
+        }
+    }
+
     /// README "Holder: status": `present --unknown-status` spells the policy; allowIfCheckedWithin needs its seconds.
     @Test func theUnknownStatusPolicyIsParsed() throws {
         func parsed(_ extra: [String]) throws -> DevicePresent {

@@ -25,6 +25,8 @@ actor ScriptedVerifier {
     /// alternative (DCQL `claim_sets` [[family_name, age_over_18], [family_name]]; a presentation definition field
     /// with `optional: true`).
     var ageOver18Required = false
+    /// The docType asked for.
+    var docType = FakeIssuer.docType
     /// The `redirect_uri` the response endpoint answers.
     var redirectUri = "https://verifier.example/done?response_code=rc-1"
 
@@ -53,6 +55,7 @@ actor ScriptedVerifier {
 
     func setAgeOver18Required(_ value: Bool) { ageOver18Required = value }
     func setRedirectUri(_ value: String) { redirectUri = value }
+    func setDocType(_ value: String) { docType = value }
 
     func handle(_ request: TransportRequest) async throws -> TransportResponse {
         switch (request.method, request.url.path) {
@@ -80,7 +83,7 @@ actor ScriptedVerifier {
             return try pki.requestObject(responseUri: Self.responseUri, issuedAt: clock.now(), extra: [
                 "client_metadata": .object(["jwks": jwks, "encrypted_response_enc_values_supported": .array([.string("A128GCM")])]),
                 "dcql_query": .object(["credentials": .array([.object([
-                    "id": .string("licence"), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string(FakeIssuer.docType)]),
+                    "id": .string("licence"), "format": .string("mso_mdoc"), "meta": .object(["doctype_value": .string(docType)]),
                     "claims": .array([element("family_name", true), element("age_over_18", false)]),
                 ].merging(claimSets) { $1 })])]),
             ])
@@ -91,7 +94,7 @@ actor ScriptedVerifier {
             return try pki.requestObject(clientId: "verifier.example", responseUri: Self.responseUri, issuedAt: clock.now(), extra: [
                 "client_id_scheme": .string("x509_san_dns"), "dcql_query": .null,
                 "presentation_definition": .object(["id": .string("pd-1"), "input_descriptors": .array([.object([
-                    "id": .string(FakeIssuer.docType), "constraints": .object(["fields": .array([field("family_name"), optionalAge])]),
+                    "id": .string(docType), "constraints": .object(["fields": .array([field("family_name"), optionalAge])]),
                 ])])]),
                 "client_metadata": .object(["jwks": jwks, "authorization_encrypted_response_alg": .string("ECDH-ES"),
                                             "authorization_encrypted_response_enc": .string("A256GCM")]),

@@ -35,6 +35,8 @@ public struct MatchedCredentials: Sendable, Hashable {
     public var claims: [String: [MatchedClaim]]
     /// The ids of matched credentials whose status is unknown, offered under the unknown-status policy.
     public var unknownStatus: Set<String>
+    /// When nothing matches: what no stored credential holds of the request (`MissingItem`); empty otherwise.
+    public var missing: [MissingItem] = []
 }
 
 /// Online presentation (README "Holder: presentation"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS 18013-7:2024
@@ -114,13 +116,24 @@ public actor Presentations {
         let stored = try await credentials.getCredentials()
         for wanted in request.requests {
             var match = MatchedCredentials(request: wanted, matchedMobileCredentials: [], claims: [:], unknownStatus: [])
+            // What each stored credential of the docType lacks, and those that lack nothing but cannot be presented:
+            // what `missing` names when nothing matches.
+            var lacking: [[MissingItem]] = []
+            var unpresentable: [String] = []
             for candidate in stored where candidate.docType == wanted.docType {
                 let credential = try await credentials.getCredential(credentialId: candidate.id)
-                guard Self.holdsWhatIsRequired(credential, by: request.requirements.credential(id: wanted.id)) else { continue }
+                let lacks = Self.lacking(credential, by: request.requirements.credential(id: wanted.id))
+                guard lacks.isEmpty else {
+                    lacking.append(lacks)
+                    continue
+                }
                 let result = credential.verificationResult
                 if !result.verified {
                     guard result.failureType == .statusUnknown, Self.allows(unknownStatusPolicy, checkedAt: credential.statusCheckedAt,
-                                                                            now: seams.clock.now()) else { continue }
+                                                                            now: seams.clock.now()) else {
+                        unpresentable.append(candidate.id)
+                        continue
+                    }
                     match.unknownStatus.insert(candidate.id)
                 }
                 let held = Self.requestedClaims(wanted, heldBy: credential)
@@ -128,6 +141,9 @@ public actor Presentations {
                 metadata.claims = Dictionary(grouping: held, by: \.nameSpace).mapValues { $0.map(\.elementIdentifier) }
                 match.matchedMobileCredentials.append(metadata)
                 match.claims[candidate.id] = held
+            }
+            if match.matchedMobileCredentials.isEmpty {
+                match.missing = MissingItem.missing(docType: wanted.docType, lacking: lacking, unpresentable: unpresentable)
             }
             matches.append(match)
         }
@@ -137,10 +153,16 @@ public actor Presentations {
     /// Whether `credential` holds what `requirement` asks (OpenID4VP 1.0 §6.3–§6.4.1: every claim or one option of
     /// `claim_sets`, with their `values`; ISO/IEC TS 18013-7:2024 B.3.1: every field not marked optional).
     static func holdsWhatIsRequired(_ credential: MobileCredential, by requirement: PresentationRequirements.Credential?) -> Bool {
-        guard let requirement else { return true }
+        lacking(credential, by: requirement).isEmpty
+    }
+
+    /// What `credential` lacks of what `requirement` asks (`holdsWhatIsRequired`): the elements it does not hold,
+    /// or holds with a value the request does not accept; empty when it holds everything required.
+    static func lacking(_ credential: MobileCredential, by requirement: PresentationRequirements.Credential?) -> [MissingItem] {
+        guard let requirement else { return [] }
         let requirements = PresentationRequirements(credentials: [requirement])
         let held = PresentationRequirements.Presented(credentialId: requirement.id, elements: credential.claims)
-        return requirements.claimsLacking(requirement, in: held).isEmpty
+        return requirements.claimsLacking(requirement, in: held).compactMap { MissingItem($0, docType: credential.docType) }
     }
 
     /// The requested elements `credential` holds, with the request's `intent_to_retain`.
@@ -173,6 +195,18 @@ public actor OnlinePresentationSession {
         self.request = request
         self.matchedCredentials = matchedCredentials
         self.presentations = presentations
+    }
+
+    /// When no stored credential answers any of the requests: the `CREDENTIAL_NOT_FOUND` error naming what is
+    /// missing, in its message and as `HoldfastError.missing` (each request's `MatchedCredentials.missing`); nil when
+    /// some request has a match. The session stays open: the app tells the verifier with `declineRequest()`.
+    public nonisolated var credentialNotFound: HoldfastError? {
+        guard matchedCredentials.allSatisfy(\.matchedMobileCredentials.isEmpty) else { return nil }
+        let missing = matchedCredentials.flatMap(\.missing)
+        var error = HoldfastError(.credentialNotFound, "no stored credential matches what \(request.verifierName ?? request.clientId) asks"
+                                  + (missing.isEmpty ? "" : ": " + MissingItem.sentence(missing)))
+        error.missing = missing
+        return error
     }
 
     /// Sends one DeviceResponse per requested credential (OpenID4VP 1.0: `vp_token` keyed by the DCQL id; 2024: one

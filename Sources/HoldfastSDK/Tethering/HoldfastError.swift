@@ -13,6 +13,9 @@ public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The `error` of an issuer's OAuth / OpenID4VCI error answer (`invalid_grant`, `invalid_proof` …), with the
     /// code `ISSUER_ERROR`.
     public internal(set) var issuerError: String?
+    /// What no stored credential holds of a verifier's request, with the code `CREDENTIAL_NOT_FOUND`
+    /// (`OnlinePresentationSession.credentialNotFound`, README "Holder: presentation").
+    public internal(set) var missing: [MissingItem]?
 
     /// A network failure that asking again will not mend (a TLS handshake that failed).
     let isPermanent: Bool

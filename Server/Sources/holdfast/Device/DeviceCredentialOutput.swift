@@ -47,17 +47,24 @@ enum DeviceCredentialOutput {
         do {
             print(try await body())
         } catch {
-            let failure = DeviceReport.Failure(error)
-            print(json(Failure(command: command, error: failure)))
-            throw failure.commandFailure(command)
+            try fail(command, DeviceReport.Failure(error))
         }
     }
 
-    /// `{"ok": false, "command", "error": {code, message, httpStatus?, fieldErrors?, issuerError?}}`: the failure
-    /// object of every `holdfast device` command (the tethering ones add their `applicationId`, `DeviceReport`).
+    /// Prints the failure object of `command` and throws its failure (`CommandFailure`).
+    static func fail(_ command: String, _ failure: DeviceReport.Failure, verifierTold: Bool? = nil) throws -> Never {
+        print(json(Failure(command: command, verifierTold: verifierTold, error: failure)))
+        throw failure.commandFailure(command)
+    }
+
+    /// `{"ok": false, "command", "error": {code, message, httpStatus?, fieldErrors?, issuerError?, missing?}}`: the
+    /// failure object of every `holdfast device` command (the tethering ones add their `applicationId`,
+    /// `DeviceReport`); `present` with nothing matching adds `verifierTold`.
     struct Failure: Encodable {
         var ok = false
         var command: String
+        /// `present`, when no stored credential matched: whether the verifier was told (`access_denied`).
+        var verifierTold: Bool?
         var error: DeviceReport.Failure
     }
 }

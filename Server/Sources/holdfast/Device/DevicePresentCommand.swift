@@ -20,6 +20,9 @@ struct DevicePresent: AsyncParsableCommand {
     @Option(name: .customLong("checked-within"), help: "With --unknown-status allowIfCheckedWithin: the seconds since its status was last checked online.")
     var checkedWithin: Double?
     @Flag(help: "Send without asking.") var yes = false
+    @Flag(name: .customLong("keep-open"),
+          help: "When no stored credential matches, leave the verifier's session open instead of declining it (access_denied).")
+    var keepOpen = false
 
     /// `--unknown-status` (README "Holder: status").
     enum UnknownStatusChoice: String, ExpressibleByArgument, CaseIterable {
@@ -29,6 +32,9 @@ struct DevicePresent: AsyncParsableCommand {
     func validate() throws {
         if unknownStatus == .allowIfCheckedWithin, checkedWithin == nil {
             throw ValidationError("--unknown-status allowIfCheckedWithin needs --checked-within SECONDS")
+        }
+        if keepOpen, decline {
+            throw ValidationError("--keep-open and --decline contradict each other: --decline ends the verifier's session")
         }
     }
 
@@ -66,10 +72,29 @@ struct DevicePresent: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await DeviceCredentialOutput.run("present") { () async throws(HoldfastError) in
-            try await Self.output(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
-                                  confirm: yes ? { _ in true } : Self.ask, unknownStatusPolicy: unknownStatusPolicy)
+        let outcome: Outcome
+        do throws(HoldfastError) {
+            outcome = try await Self.outcome(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
+                                             keepOpen: keepOpen, confirm: yes ? { _ in true } : Self.ask, unknownStatusPolicy: unknownStatusPolicy)
+        } catch {
+            try DeviceCredentialOutput.fail("present", DeviceReport.Failure(error))
         }
+        switch outcome {
+        case .report(let text):
+            print(text)
+        case .notFound(let error, let verifierTold, let note):
+            var failure = DeviceReport.Failure(error)
+            failure.message += note
+            try DeviceCredentialOutput.fail("present", failure, verifierTold: verifierTold)
+        }
+    }
+
+    /// What `present` did: its report; or, no stored credential matching what the verifier asks, the SDK's
+    /// `CREDENTIAL_NOT_FOUND` (naming what is missing, `HoldfastError.missing`), whether the verifier was told
+    /// (`access_denied`) and the words that say so after the error's message.
+    enum Outcome {
+        case report(String)
+        case notFound(HoldfastError, verifierTold: Bool, note: String)
     }
 
     /// Asks on the terminal: the summary on standard error, `y` on standard input.
@@ -87,9 +112,20 @@ struct DevicePresent: AsyncParsableCommand {
         }
     }
 
+    /// The report `present` prints; no stored credential matching is the SDK's `CREDENTIAL_NOT_FOUND` (`outcome`).
     static func output(_ options: some DeviceSettings, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
-                       confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil,
+                       keepOpen: Bool = false, confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil,
                        unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning) async throws(HoldfastError) -> String {
+        switch try await outcome(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
+                                 keepOpen: keepOpen, confirm: confirm, transport: transport, unknownStatusPolicy: unknownStatusPolicy) {
+        case .report(let text): return text
+        case .notFound(let error, _, _): throw error
+        }
+    }
+
+    static func outcome(_ options: some DeviceSettings, uri: String, requireTrustedVerifier: Bool, select: [String], decline: Bool,
+                        keepOpen: Bool, confirm: (String) -> Bool, transport: (any HTTPTransport)? = nil,
+                        unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning) async throws(HoldfastError) -> Outcome {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
         if let transport { seams.transport = transport }
         seams.tetheringScheduler = ManualTetheringScheduler()
@@ -110,16 +146,27 @@ struct DevicePresent: AsyncParsableCommand {
                                              unknownStatus: $0.unknownStatus.sorted())
                             }, sent: [], declined: false, redirectUri: nil)
         // Declining is a decision, not a failure: the verifier is told (`access_denied`) and the command exits 0.
-        func declined() async throws(HoldfastError) -> String {
+        func declined() async throws(HoldfastError) -> Outcome {
             try await session.declineRequest()
             report.declined = true
-            return DeviceCredentialOutput.json(report)
+            return .report(DeviceCredentialOutput.json(report))
         }
         if decline { return try await declined() }
-        let chosen = select.isEmpty ? session.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
-        guard !chosen.isEmpty else {
-            throw HoldfastError(.credentialNotFound, "no stored credential matches what \(request.verifierName ?? request.clientId) asks")
+        // Nothing to send: the error names what is missing (README "Holder: presentation"), and the verifier is told
+        // (OpenID4VP 1.0 §8.5 `access_denied`) so that its session ends rather than waits, unless `--keep-open`.
+        if select.isEmpty, let notFound = session.credentialNotFound {
+            if keepOpen {
+                return .notFound(notFound, verifierTold: false,
+                                 note: " — the verifier was not told: its session is left open (--keep-open) until it expires or is answered")
+            }
+            do {
+                try await session.declineRequest()
+                return .notFound(notFound, verifierTold: true, note: " — the verifier was told (access_denied): its session is ended as declined")
+            } catch {
+                return .notFound(notFound, verifierTold: false, note: " — the verifier could not be told (\(error.code): \(error.message))")
+            }
         }
+        let chosen = select.isEmpty ? session.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
         let asked = session.matchedCredentials.map { match in
             "\(match.request.docType): " + match.request.namespaces.flatMap { space, elements in elements.keys.sorted().map { "\(space)/\($0)" } }
                 .sorted().joined(separator: ", ")
@@ -134,6 +181,6 @@ struct DevicePresent: AsyncParsableCommand {
         guard confirm(summary) else { return try await declined() }
         report.redirectUri = try await session.sendResponse(credentialIds: chosen, autoRedirect: false)
         report.sent = chosen
-        return DeviceCredentialOutput.json(report)
+        return .report(DeviceCredentialOutput.json(report))
     }
 }
