@@ -54,6 +54,9 @@ import TestSupport
         let session = try await CommandLineTenantTests.json(Session.self, ["admin", "presentations", "create", "--doc-type",
                                                                            "org.iso.18013.5.1.mDL", "--element",
                                                                            "org.iso.18013.5.1:family_name"] + data)
+        let unanswerable = try await CommandLineTenantTests.json(Session.self, ["admin", "presentations", "create", "--doc-type",
+                                                                                "org.iso.18013.5.1.mDL", "--element",
+                                                                                "org.iso.18013.5.1:age_over_21"] + data)
         let policies = try await ServeProcessTests.run(["admin", "sca", "policies", "set", #"[{"method": "POST", "pathTemplate": "/v1/beneficiaries", "signedFields": "all", "requiredPatterns": ["pin"]}]"#] + data)
         try #require(policies.status == 0, "\(policies.error)")
         let wallet = try await CommandLineTenantTests.json(Wallet.self, ["admin", "sca", "wallets", "create", "--application",
@@ -64,7 +67,8 @@ import TestSupport
             "--tenant", tenant, "--application", application.id, "--state", work.appendingPathComponent("state").path,
             "--iaca", work.appendingPathComponent("iacas.pem").path, "--offer", offer.offerUri,
             "--verifier-ca", work.appendingPathComponent("verifier-ca.pem").path,
-            "--presentation", session.authorizationRequestUri, "--activation-code", wallet.activationCode,
+            "--presentation", session.authorizationRequestUri, "--unanswerable", unanswerable.authorizationRequestUri,
+            "--activation-code", wallet.activationCode,
             "--pin", "246810", "--body", body,
         ])
         let output = String(decoding: run.output, as: UTF8.self), errors = String(decoding: run.error, as: UTF8.self)
@@ -74,8 +78,8 @@ import TestSupport
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             steps[try #require(object["step"] as? String)] = object
         }
-        #expect(Array(steps.keys).sorted() == ["attestation-only", "claiming", "offline-limit", "presentation", "sca", "status",
-                                              "tethering"], "\(output)")
+        #expect(Array(steps.keys).sorted() == ["attestation-only", "claiming", "declined", "offline-limit", "presentation", "sca",
+                                              "status", "tethering"], "\(output)")
         // A Linux device cannot attest: the attestation-only app does not register it.
         #expect(steps["attestation-only"]?["registered"] as? Bool == false, "\(output)")
         #expect((steps["tethering"]?["registration"] as? String)?.hasPrefix("registered(instanceId: ") == true, "\(output)")
@@ -88,6 +92,10 @@ import TestSupport
         struct Result: Decodable { var status: String }
         #expect(try await CommandLineTenantTests.json(Result.self, ["admin", "presentations", "result", session.sessionId] + data)
             .status == "verified")
+        // The request for an element the credential lacks was declined: the verifier knows at once.
+        #expect(try await CommandLineTenantTests.json(Result.self, ["admin", "presentations", "result", unanswerable.sessionId] + data)
+            .status == "declined", "\(errors)")
+        #expect(errors.contains("no stored credential holds [\"org.iso.18013.5.1/age_over_21\"]"), "\(errors)")
 
         // The bank's back end verifies the proof the app signed, for the operation it was shown.
         let proof = try #require(steps["sca"]?["proof"] as? String, "\(output)")

@@ -16,6 +16,11 @@ func present(_ holder: MobileCredentialHolder, verifierCAPEM: String, scannedURI
     case .certificate: break                     // its chain reaches a trusted verifier certificate
     case .domain, .none: showWarning(session.request.verifierName)   // not anchored (requireTrustedVerifier: true refuses)
     }
+    if let notFound = session.credentialNotFound {   // CREDENTIAL_NOT_FOUND: nothing stored holds what is asked
+        showNothingToPresent(notFound.missing ?? [])   // .docType, .element(docType:nameSpace:elementIdentifier:) …
+        try await session.declineRequest()           // the verifier is told (access_denied); else it waits
+        return nil
+    }
     var chosen: [String] = []
     for match in session.matchedCredentials {    // only credentials that hold what the request requires
         for id in match.matchedMobileCredentials.map(\.id) {
@@ -23,10 +28,6 @@ func present(_ holder: MobileCredentialHolder, verifierCAPEM: String, scannedURI
             if match.unknownStatus.contains(id) { showStatusWarning(id) }
         }
         chosen += match.matchedMobileCredentials.prefix(1).map(\.id)   // the person's choice
-    }
-    guard !chosen.isEmpty else {
-        try await session.declineRequest()      // nothing to show, or the person said no: the verifier is told
-        return nil
     }
     let redirect = try await session.sendResponse(credentialIds: chosen)
     // guide: end
@@ -44,3 +45,4 @@ func allowAppRedirects(_ holder: MobileCredentialHolder) async {
 func showWarning(_ verifier: String?) { log("unverified verifier", verifier ?? "") }
 func show(_ claims: [MatchedClaim]) { log("asks for", claims.map { "\($0.nameSpace)/\($0.elementIdentifier)" }) }
 func showStatusWarning(_ id: String) { log("status unknown for", id) }
+func showNothingToPresent(_ missing: [MissingItem]) { log("no stored credential holds", missing.map(\.description)) }

@@ -2,12 +2,13 @@ import Foundation
 import HoldfastSDK
 
 /// The guide's flow, start to end, against a tenant (docs/sdk.md): tethering, an attestation-only registration refused
-/// on a device that cannot attest, claiming, the offline limit, status, an online presentation and an SCA signature.
+/// on a device that cannot attest, claiming, the offline limit, status, an online presentation, one declined for want of
+/// a matching credential, and an SCA signature.
 /// What only a tenant's admin or a bank's back end can do (an offer, a verifier session, an activation code) comes in
 /// as arguments; Server/Tests/HoldfastEndToEndTests/WalletAppTests.swift prepares them and checks each step.
 ///
 ///     WalletApp --tenant URL --application ID --state DIR --iaca FILE --offer URI --verifier-ca FILE \
-///               --presentation URI --activation-code CODE --pin PIN --body JSON
+///               --presentation URI --unanswerable URI --activation-code CODE --pin PIN --body JSON
 @main
 struct WalletApp {
     static func main() async {
@@ -47,6 +48,9 @@ struct WalletApp {
         let verifierCA = try String(contentsOfFile: try arguments["verifier-ca"], encoding: .utf8)
         let redirect = try await present(holder, verifierCAPEM: verifierCA, scannedURI: try arguments["presentation"])
         Output.step("presentation", ["sent": true, "redirect": redirect ?? NSNull()])
+        // A request for what the credential does not hold: the app declines, and the verifier's session ends.
+        _ = try await present(holder, verifierCAPEM: verifierCA, scannedURI: try arguments["unanswerable"])
+        Output.step("declined", [:])
 
         let body = try JSONValue(json: Array(try arguments["body"].utf8))
         let proof = try await signBeneficiary(seams: seams, tenantHost: tenant, applicationId: application,
