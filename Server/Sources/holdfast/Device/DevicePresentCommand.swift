@@ -3,7 +3,7 @@ import Foundation
 import HoldfastProtocol
 import HoldfastSDK
 
-/// `holdfast device --state DIR present <uri>` (README "The `holdfast` command"): fetches and verifies the verifier's
+/// `holdfast device --state DIR present <uri>` (docs/command-line.md "The `holdfast` command"): fetches and verifies the verifier's
 /// request, shows who asks, how it was verified, what it asks and what matches, then (after `y`, or with `--yes`)
 /// sends the chosen credentials — by default the first match of each request. Prints one JSON object.
 struct DevicePresent: AsyncParsableCommand {
@@ -21,7 +21,7 @@ struct DevicePresent: AsyncParsableCommand {
     var checkedWithin: Double?
     @Flag(help: "Send without asking.") var yes = false
 
-    /// `--unknown-status` (README "Holder: status").
+    /// `--unknown-status` (docs/sdk.md "Holder: status").
     enum UnknownStatusChoice: String, ExpressibleByArgument, CaseIterable {
         case exclude, allowWithWarning, allowIfCheckedWithin
     }
@@ -78,7 +78,7 @@ struct DevicePresent: AsyncParsableCommand {
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
     }
 
-    /// Who asks, as the prompt names it (README "Holder: presentation"): a verifier whose certificate nothing anchors
+    /// Who asks, as the prompt names it (docs/sdk.md "Holder: presentation"): a verifier whose certificate nothing anchors
     /// (`none`) is named by the host its response goes to, not by a name its certificate claims.
     static func asker(_ request: AuthorizationRequest) -> String {
         switch request.verifiedBy {
@@ -95,7 +95,7 @@ struct DevicePresent: AsyncParsableCommand {
         seams.tetheringScheduler = ManualTetheringScheduler()
         let holder = MobileCredentialHolder(seams: seams)
         if options.namesTenantAndApplication {
-            // README "Holder: the offline limit": a tethered device presents only within its license.
+            // docs/sdk.md "Holder: the offline limit": a tethered device presents only within its license.
             try await holder.tethering.configure(options.platformConfiguration)
         }
         let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier,
@@ -125,7 +125,7 @@ struct DevicePresent: AsyncParsableCommand {
                 .sorted().joined(separator: ", ")
         }.joined(separator: "; ")
         var summary = "\(Self.asker(request)) asks for \(asked)"
-        // README "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
+        // docs/sdk.md "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
         let unknown = session.matchedCredentials.flatMap(\.unknownStatus).filter(chosen.contains).sorted()
         if !unknown.isEmpty {
             summary += "\nwarning: the status of \(unknown.joined(separator: ", ")) is unknown (not checked online recently; "
