@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Coverage-guided fuzzing of every decoder of untrusted bytes (README "Fuzzing"). A package of its own that
+// Coverage-guided fuzzing of every decoder of untrusted bytes (docs/operations.md "Fuzzing"). A package of its own that
 // depends on Holdfast (and Server/, for the Redis protocol reader) by path, so that the sanitizer flags never touch the main build. Build and run with
 // `.ci/fuzz [seconds]` from the repository root, or by hand:
 //   swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address

@@ -1,6 +1,6 @@
 import X509
 
-/// Rules on a certificate's bytes that a parser lets pass (README "Certificate paths"), applied where every chain's
+/// Rules on a certificate's bytes that a parser lets pass (docs/security.md "Certificate paths"), applied where every chain's
 /// certificates are read: ``certificate(derEncoded:)``.
 public enum CertificateEncoding {
     /// A certificate read from DER by swift-certificates, refused when its signatureValue has unused bits

@@ -1,6 +1,6 @@
 import X509
 
-/// Why a certificate path was refused, each with a stable ``code`` (README "Certificate paths"). `index` is the
+/// Why a certificate path was refused, each with a stable ``code`` (docs/security.md "Certificate paths"). `index` is the
 /// certificate's position in the path, the leaf being 0 and the trust anchor last.
 public enum CertificatePathFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The chain is empty, longer than allowed, or a certificate is not DER X.509.

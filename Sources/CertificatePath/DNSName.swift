@@ -3,7 +3,7 @@
 /// nor end with a hyphen, at most 253 characters, no empty label (so no trailing dot), no wildcard, no scheme or
 /// client id prefix, and a last label that is not all digits (an IPv4 literal is not a DNS name).
 ///
-/// Holdfast believes only names of this form (README "Certificate paths"): swift-certificates applies a CA's
+/// Holdfast believes only names of this form (docs/security.md "Certificate paths"): swift-certificates applies a CA's
 /// `nameConstraints` (RFC 5280 §4.2.1.10) only to names it can read as DNS names, so a name of another form would
 /// pass every constraint while the wallet took it for the host it resembles.
 public enum DNSName {

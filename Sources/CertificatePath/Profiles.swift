@@ -78,7 +78,7 @@ public struct StatusListSignerProfile: CertificatePathProfile {
 /// or anyExtendedKeyUsage (OpenID4VP names none; a document signer's or status signer's key signs no request);
 /// for `x509_san_dns`, ``dnsName`` is a dNSName of its subjectAlternativeName, both valid DNS names (``DNSName``) and
 /// equal but for case: a SAN entry written with a prefix (`x509_san_dns:host`) or a trailing dot is not a DNS name,
-/// escapes every CA's name constraints (RFC 5280 §4.2.1.10), and so names nothing (README "Certificate paths").
+/// escapes every CA's name constraints (RFC 5280 §4.2.1.10), and so names nothing (docs/security.md "Certificate paths").
 public struct RequestObjectSignerProfile: CertificatePathProfile {
     public let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [
         .X509ExtensionID.extendedKeyUsage, .X509ExtensionID.subjectAlternativeName,

@@ -1,4 +1,4 @@
-/// HoldfastProtocol — what the holder SDK and the tenant server agree on byte for byte (README "API" and
+/// HoldfastProtocol — what the holder SDK and the tenant server agree on byte for byte (docs/server-api.md "API" and
 /// "Registration wire format"). It depends only on Foundation, Crypto and JOSE, so that any client (or a test
 /// tenant) can be written against it, and both sides use these types instead of their own.
 ///

@@ -91,7 +91,7 @@ public struct CredentialIssuerMetadata: Codable, Sendable, Hashable {
         public var display: [CredentialDisplay]?
         /// `claims` at the top level, as drafts before 1.0 had it.
         public var claims: Claims?
-        /// `client_attestation`, Holdfast's extension member (README "Credentials"; §12.2.4 allows others): `required`
+        /// `client_attestation`, Holdfast's extension member (docs/server-api.md "Credentials"; §12.2.4 allows others): `required`
         /// or `optional` — whether the token endpoint demands OAuth client attestation for this configuration.
         /// Absent means required.
         public var clientAttestation: String?

@@ -4,7 +4,7 @@
 public enum ClientIdPrefix: String, Sendable, Hashable, CaseIterable {
     /// `x509_san_dns:<a dNSName of the leaf's SAN>`: a valid DNS name (RFC 5280 §4.2.1.6), matched only with SAN
     /// entries that are valid DNS names — an entry written with this prefix, or with a trailing dot, names nothing,
-    /// as no CA's name constraints apply to it (README "Certificate paths").
+    /// as no CA's name constraints apply to it (docs/security.md "Certificate paths").
     case x509SanDNS = "x509_san_dns"
     /// `x509_hash:<base64url SHA-256 of the leaf's DER>`.
     case x509Hash = "x509_hash"

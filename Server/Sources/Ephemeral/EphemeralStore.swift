@@ -21,7 +21,7 @@ public protocol EphemeralStore: Sendable {
     ///
     /// The window starts at the first increment and is not extended by later ones (a fixed window).
     func increment(_ key: String, window: Duration) async throws -> Int64
-    /// Establishes the store's epoch (README "A store that lost its memory"): the moment, in milliseconds since 1970,
+    /// Establishes the store's epoch (docs/operations.md "A store that lost its memory"): the moment, in milliseconds since 1970,
     /// since which the store remembers every single-use item it recorded — `now` in memory, Redis's own `TIME` with
     /// Redis. Written when absent (no expiry), by every server node at start; returns the epoch as stored.
     func establishEpoch(now: Int64) async throws -> Int64

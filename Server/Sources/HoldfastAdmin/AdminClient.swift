@@ -5,7 +5,7 @@ import FoundationNetworking
 import HoldfastProtocol
 import JOSE
 
-/// The tenant's admin API over HTTP, authenticated with an admin API key (README "API"): what an operator's script,
+/// The tenant's admin API over HTTP, authenticated with an admin API key (docs/server-api.md "API"): what an operator's script,
 /// `holdfast demo`, the benchmarks and the end-to-end tests use, so that the admin contract is called one way: a typed
 /// method per admin route (tethering here; credentials, presentations, SCA and admin keys in this type's extensions),
 /// and `send` for what a typed call would never send.
@@ -57,7 +57,7 @@ public struct AdminClient: Sendable {
         self.sender = send
     }
 
-    // MARK: tethering (README "API")
+    // MARK: tethering (docs/server-api.md "API")
 
     public func createApplication(_ application: HolderApplication) async throws -> HolderApplication {
         try await call("POST", TetheringRoutes.Template.applications, body: application, expecting: 201)

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import HoldfastServer
 
-/// The exit statuses of `holdfast` (README "Exit codes"), after sysexits(3). 0 is success.
+/// The exit statuses of `holdfast` (docs/command-line.md "Exit codes"), after sysexits(3). 0 is success.
 enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Anything else: an internal failure, a port already taken; `attest`: the object did not verify; `demo`: a step
     /// failed.
@@ -44,7 +44,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// A command that failed: one line on standard error, `error: <message> (<CODE>)`, and an exit status of
-/// `ExitStatus` (README "Exit codes"). Every failure but a usage error goes this way (`Holdfast.main`).
+/// `ExitStatus` (docs/command-line.md "Exit codes"). Every failure but a usage error goes this way (`Holdfast.main`).
 struct CommandFailure: Error, CustomStringConvertible, Sendable {
     let status: ExitStatus
     let message: String

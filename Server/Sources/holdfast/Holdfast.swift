@@ -5,7 +5,7 @@ import HoldfastServer
 /// `holdfast` — the tenant server and the tools around it (docs/DESIGN.md §5).
 ///
 /// A wrong command line is ArgumentParser's: the error, the usage, exit 64. Every other failure is one line on
-/// standard error and a status of `ExitStatus` (`CommandFailure`, README "Exit codes").
+/// standard error and a status of `ExitStatus` (`CommandFailure`, docs/command-line.md "Exit codes").
 @main
 struct Holdfast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HoldfastServer
 
-/// How every command takes JSON (README "The `holdfast` command"): the text itself, `@path` for the contents of a
+/// How every command takes JSON (docs/command-line.md "The `holdfast` command"): the text itself, `@path` for the contents of a
 /// file, or `-` for standard input. None of the three can be mistaken for another: JSON never starts with `@`, and
 /// `-` alone is not JSON.
 struct JSONInput: ExpressibleByArgument, Sendable {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Every chain of shared/vectors (Android Key Attestation and App Attest, with the root they end in) through the
 /// issuer rules of the chain walk with no exemption (RFC 5280 §4.2.1.9 cA and pathLenConstraint, §4.2.1.3
-/// keyCertSign), and the issuer rules themselves on minted chains. README "Certificate paths" lists what a strict
+/// keyCertSign), and the issuer rules themselves on minted chains. docs/security.md "Certificate paths" lists what a strict
 /// check refuses and why it is still accepted.
 @Suite struct IssuerRulesVectorTests {
     /// The chains a strict walk refuses, and where: the Sony Xperia 10 III chain's attestation key certificate

@@ -138,7 +138,7 @@ import X509
         #expect(failure.code == "CERT_PROFILE")
     }
 
-    /// The attack of README "Certificate paths": an end entity under a trusted CA issues a leaf of its own.
+    /// The attack of docs/security.md "Certificate paths": an end entity under a trusted CA issues a leaf of its own.
     @Test func anEndEntityCannotIssue() async throws {
         let pki = try TestPKI(defect: .none, at: now, usage: nil)
         let forged = try TestPKI.mint("victim.example", issuer: pki.leaf, validity: (now.addingTimeInterval(-60), now.addingTimeInterval(3_600)),

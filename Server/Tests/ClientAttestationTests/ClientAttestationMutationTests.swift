@@ -6,7 +6,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// The mutation campaign of the issuer's client attestation check (README "Security";
+/// The mutation campaign of the issuer's client attestation check (docs/security.md "Security";
 /// draft-ietf-oauth-attestation-based-client-auth §4, §5.1): an honest attestation and PoP pair verifies; each
 /// mutation — a member removed (the JWT signed again by its honest key), a signed byte flipped, a time moved past its
 /// window, an id swapped for another instance's or another verifier's — is refused with its code.

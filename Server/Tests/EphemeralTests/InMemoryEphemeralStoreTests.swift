@@ -62,7 +62,7 @@ import Testing
         }
     }
 
-    /// README "A store that lost its memory": the epoch is the start of the process that holds the memory; what was issued before it is
+    /// docs/operations.md "A store that lost its memory": the epoch is the start of the process that holds the memory; what was issued before it is
     /// refused, what was issued after is spent once. A store without an epoch (a tool, a test) refuses nothing for
     /// its age.
     @Test func anItemIssuedBeforeTheEpochIsRefused() async throws {

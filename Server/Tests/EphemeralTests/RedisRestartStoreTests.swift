@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README "A store that lost its memory" and "maxmemory-policy", on a Redis of the test's own (`TestRedisServer`),
+/// docs/operations.md "A store that lost its memory" and "maxmemory-policy", on a Redis of the test's own (`TestRedisServer`),
 /// which these tests snapshot, restart and reconfigure — never the shared one.
 @Suite(.enabled(if: TestRedisServer.isAvailable, Comment(rawValue: TestRedisServer.skipReason)))
 struct RedisRestartStoreTests {

@@ -129,7 +129,7 @@ struct RedisServerTests {
         await inDatabase0.shutdown()
     }
 
-    /// README "A store that lost its memory": the epoch is written once, as Redis's own time (`TIME`), whatever the
+    /// docs/operations.md "A store that lost its memory": the epoch is written once, as Redis's own time (`TIME`), whatever the
     /// node's clock says; an item issued before it is refused. A Redis that lost its memory (here the store's
     /// epoch and record deleted behind its back, as a restart without persistence or `FLUSHALL` does) is noticed by
     /// the next single-use record on any node: the epoch becomes that moment, the item spent before is refused

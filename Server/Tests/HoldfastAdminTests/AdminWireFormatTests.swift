@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Testing
 
-/// The JSON of the admin API (README "API"): holder applications and instance pages, field names exactly as written
+/// The JSON of the admin API (docs/server-api.md "API"): holder applications and instance pages, field names exactly as written
 /// there.
 struct AdminWireFormatTests {
     private func object(_ value: some Encodable) throws -> [String: Any] {
@@ -87,7 +87,7 @@ struct AdminWireFormatTests {
                                       "maxTimeOfflineInSecs", "keyAttestation", "developmentIntegrityAllowed", "channel",
                                       "manualApproval", "playIntegrity"])
         #expect(encoded["channel"] is NSNull && encoded["developmentIntegrityAllowed"] is NSNull && encoded["playIntegrity"] is NSNull)
-        // README "Android Key Attestation policy": the policy members are written with their defaults.
+        // docs/server-api.md "Android Key Attestation policy": the policy members are written with their defaults.
         let keyAttestation = try #require(encoded["keyAttestation"] as? [String: Any])
         #expect(keyAttestation["requireVerifiedBoot"] as? Bool == true && keyAttestation["requireLockedBootloader"] as? Bool == true
                 && keyAttestation["acceptExpiredChain"] as? Bool == true)

@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Testing
 
-/// The admin API's value sets and result codes (README "Verifier", "SCA wallet"): each known value round-trips with
+/// The admin API's value sets and result codes (docs/server-api.md "Verifier", "SCA wallet"): each known value round-trips with
 /// its documented spelling, and a value a newer tenant writes decodes, is not known, and is written back unchanged.
 @Suite struct AdminWireValueSetTests {
     private static let date = Date(timeIntervalSince1970: 1_795_424_733)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README "The `holdfast` command" and "Exit codes", through the built executable: JSON input is read one way (every
+/// docs/command-line.md "The `holdfast` command" and "Exit codes", through the built executable: JSON input is read one way (every
 /// invalid field by its path, once, on one line, 65), a file name without `@` gets a hint, a malformed flag is a usage
 /// error (64), and the smaller promises — `--version`, the help of `inspect` and `demo`, the committed samples.
 @Suite(.serialized) struct CommandLineInputTests {
@@ -87,7 +87,7 @@ import TestSupport
         let data = try await ExitCodeTests.tenantFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         let unknown = UUID().uuidString.lowercased()
-        // A status word outside revoked|suspended|valid is refused by the parser: usage, 64 (README "Exit codes").
+        // A status word outside revoked|suspended|valid is refused by the parser: usage, 64 (docs/command-line.md "Exit codes").
         let word = try await Self.run(["admin", "credentials", "status", unknown, "forgotten", "--data", data.path])
         #expect(word.status == 64, "\(word.error)")
         for arguments in [["credentials", "status", unknown, "revoked"],

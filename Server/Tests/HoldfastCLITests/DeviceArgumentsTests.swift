@@ -2,7 +2,7 @@ import ArgumentParser
 @testable import holdfast
 import Testing
 
-/// README "The `holdfast` command": the device flags may be written before the subcommand's name or after it, and the
+/// docs/command-line.md "The `holdfast` command": the device flags may be written before the subcommand's name or after it, and the
 /// parser refuses a missing required one (exit 64, with the usage).
 @Suite struct DeviceArgumentsTests {
     @Test func flagsBeforeTheSubcommandsNameAreMovedAfterIt() throws {
@@ -29,7 +29,7 @@ import Testing
         #expect(throws: Never.self) { try DeviceCommand.parseAsRoot(DeviceArguments.normalized(["--state", "S", "offer", "uri"])) }
     }
 
-    /// README "The `holdfast` command": `present --keep-open` leaves a verifier's session open when nothing matches;
+    /// docs/command-line.md "The `holdfast` command": `present --keep-open` leaves a verifier's session open when nothing matches;
     /// beside `--decline`, which ends it, it is a usage error.
     @Test func keepOpenIsParsedAndRefusedBesideDecline() throws {
         let parsed = try #require(try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x", "--keep-open"]) as? DevicePresent)
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    /// README "Holder: status": `present --unknown-status` spells the policy; allowIfCheckedWithin needs its seconds.
+    /// docs/sdk.md "Holder: status": `present --unknown-status` spells the policy; allowIfCheckedWithin needs its seconds.
     @Test func theUnknownStatusPolicyIsParsed() throws {
         func parsed(_ extra: [String]) throws -> DevicePresent {
             try #require(try DeviceCommand.parseAsRoot(["present", "--state", "S", "openid4vp://?request_uri=x"] + extra) as? DevicePresent)

@@ -2,7 +2,7 @@ import ArgumentParser
 @testable import holdfast
 import Testing
 
-/// README "The `holdfast` command": each `holdfast device` subcommand's `--help` shows its own overview and usage —
+/// docs/command-line.md "The `holdfast` command": each `holdfast device` subcommand's `--help` shows its own overview and usage —
 /// not the general `device` help —, through the built binary, whether the device flags come before the subcommand's
 /// name or not.
 @Suite struct DeviceHelpTests {
@@ -17,7 +17,7 @@ import Testing
 
     @Test func everyDeviceSubcommandsHelpIsItsOwn() async throws {
         let all = Self.subcommands()
-        // The tree this test walks holds the subcommands README names.
+        // The tree this test walks holds the subcommands docs/command-line.md names.
         for named in [["register"], ["claim"], ["present"], ["sca"], ["sca", "sign"], ["sca", "provision"], ["credentials", "get"]] {
             #expect(all.contains { $0.path == named }, "\(named)")
         }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README "Exit codes": every failure but a usage error is one line on standard error, `error: <message> (<CODE>)`,
+/// docs/command-line.md "Exit codes": every failure but a usage error is one line on standard error, `error: <message> (<CODE>)`,
 /// and its exit status comes from one table: 64 usage, 65 data, 69 unavailable, 1 anything else.
 @Suite(.serialized) struct ExitCodeTests {
     /// The `holdfast` executable built next to these tests.
@@ -112,7 +112,7 @@ import TestSupport
                 "\(unknown.error)")
     }
 
-    /// An admin command on a data folder that holds no tenant (README "The `holdfast` command"): 65, one line that
+    /// An admin command on a data folder that holds no tenant (docs/command-line.md "The `holdfast` command"): 65, one line that
     /// names what it looked at and how to point at the right one (`--data`, `HOLDFAST_DATABASE_URL`), nothing on
     /// standard output, and nothing created — not the folder, not a database. `holdfast migrate` makes one.
     @Test func anAdminCommandOnAFolderWithoutATenantCreatesNothing() async throws {

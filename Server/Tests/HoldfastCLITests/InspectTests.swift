@@ -128,7 +128,7 @@ import TestSupport
     }
 }
 
-/// `holdfast inspect` on the credential formats (README "The holdfast command"): mDocs and Status List Tokens.
+/// `holdfast inspect` on the credential formats (docs/command-line.md "The `holdfast` command"): mDocs and Status List Tokens.
 @Suite struct InspectCredentialTests {
     static func sampleResponse() throws -> [UInt8] {
         let text = String(decoding: try TestEnvironment.vector("mdoc/eudi-sample-mdl-device-response.b64"), as: UTF8.self)

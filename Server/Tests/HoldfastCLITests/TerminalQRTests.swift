@@ -4,7 +4,7 @@ import QR
 import Testing
 import TestSupport
 
-/// `holdfast admin credentials offer --qr` (README "The holdfast command"): the QR code we draw is, module for
+/// `holdfast admin credentials offer --qr` (docs/command-line.md "The `holdfast` command"): the QR code we draw is, module for
 /// module, the one the `qrcode` package makes for the same bytes, level M and mask (ISO/IEC 18004).
 @Suite struct TerminalQRTests {
     /// The `qrcode` package's matrix for `text`, level M, `mask`, as rows of 0/1.
@@ -26,7 +26,7 @@ import TestSupport
         return (version, Array(lines.dropFirst()))
     }
 
-    /// Whether the peers' virtual environment has the `qrcode` package (CI installs it; README "Testing").
+    /// Whether the peers' virtual environment has the `qrcode` package (CI installs it; README "Quick start").
     static let qrcodeAvailable: Bool = {
         guard let python = Peer.python else { return false }
         let lib = python.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")

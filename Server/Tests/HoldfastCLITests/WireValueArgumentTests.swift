@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import holdfast
 
-/// Options that take a wire value set (README "Command line"): the help lists the values, a known one is taken as
+/// Options that take a wire value set (docs/command-line.md "The `holdfast` command"): the help lists the values, a known one is taken as
 /// typed, and any other is refused by the parser with the usage error (exit 64) before the command runs.
 @Suite struct WireValueArgumentTests {
     static let element = ["--doc-type", "org.iso.18013.5.1.mDL", "--element", "org.iso.18013.5.1:family_name"]
@@ -79,7 +79,7 @@ import Testing
     }
 }
 
-/// `--client-attestation` of `admin credentials configurations create` (README "Credentials"): the two values, no other.
+/// `--client-attestation` of `admin credentials configurations create` (docs/server-api.md "Credentials"): the two values, no other.
 @Suite struct ClientAttestationArgumentTests {
     @Test func clientAttestationTakesRequiredOrOptional() throws {
         for value in ["required", "optional"] {

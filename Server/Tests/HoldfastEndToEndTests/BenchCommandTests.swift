@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `holdfast bench` run outside the repository (README "Benchmarks"): its Python baselines are found in the
+/// `holdfast bench` run outside the repository (docs/operations.md "Benchmarks"): its Python baselines are found in the
 /// repository the binary was built from, and a script found nowhere is a usage error that says where it looked.
 struct BenchCommandTests {
     /// Runs `holdfast` with `arguments` in a scratch working directory of its own.

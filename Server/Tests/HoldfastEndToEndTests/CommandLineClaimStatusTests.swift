@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-/// A claim and a revocation through the built binary against `holdfast serve` (README "Holder: credentials",
+/// A claim and a revocation through the built binary against `holdfast serve` (docs/sdk.md "Holder: credentials",
 /// "Holder: status"): a claim the wallet must refuse for want of a trusted IACA leaves the offer usable, and a
 /// revocation at the tenant shows on the device at once with `credentials refresh-status`.
 @Suite(.serialized) struct CommandLineClaimStatusTests {

@@ -3,7 +3,7 @@ import ServerTestSupport
 import Testing
 import TestSupport
 
-/// The admin commands and a simulated device against `holdfast serve`, all as processes, as README "The `holdfast`
+/// The admin commands and a simulated device against `holdfast serve`, all as processes, as docs/command-line.md "The `holdfast`
 /// command" has a person use them: the admin commands name the public URL the server recorded (nothing exported for
 /// them), and the certificates they print as PEM are what `device issuers add` and `device verifiers add` read.
 @Suite(.serialized) struct CommandLineTenantTests {

@@ -41,7 +41,7 @@ actor CredentialTamperingTransport: HTTPTransport {
     }
 }
 
-/// README "Holder: credentials" and "Credentials": after each claim the SDK tells the issuer what became of the
+/// docs/sdk.md "Holder: credentials" and "Credentials": after each claim the SDK tells the issuer what became of the
 /// credential (OpenID4VCI 1.0 §11); a credential the wallet refused is revoked at the tenant, so none is left valid
 /// that no wallet holds.
 @Suite struct CredentialNotificationEndToEndTests {

@@ -6,7 +6,7 @@ import HoldfastSDK
 import JOSE
 import Testing
 
-/// The holder's credentials (README "Holder: credentials" and "Holder: status") against the real tenant over HTTP:
+/// The holder's credentials (docs/sdk.md "Holder: credentials" and "Holder: status") against the real tenant over HTTP:
 /// an offer read before consent, a claim with a transaction code, the mDoc verified against the trusted IACA and
 /// stored, its claims read back, its revocation seen after the ttl, and its deletion.
 @Suite struct CredentialsEndToEndTests {
@@ -58,7 +58,7 @@ import Testing
 
             // No transaction code: refused before anything is sent.
             await expectHoldfastError(.transactionCodeRequired) { _ = try await holder.claimCredentials(offer: offer) }
-            // Trusted (before the code is redeemed: README "Holder: credentials").
+            // Trusted (before the code is redeemed: docs/sdk.md "Holder: credentials").
             let trusted = try await holder.addTrustedIssuerCertificates([iacaPem])
             #expect(trusted.count == 1)
             #expect(try await holder.getTrustedIssuerCertificates() == trusted)
@@ -139,14 +139,14 @@ import Testing
             try await tenant.admin.deleteInstance(applicationId: applicationId, instanceId: state.instanceId)
             let refused = await expectHoldfastError(.instanceRevoked) { _ = try await device.holder.claimCredentials(offer: offer) }
             #expect(refused != nil)
-            // Nothing was issued; and a revoked device lists nothing (README "Holder: the offline limit").
+            // Nothing was issued; and a revoked device lists nothing (docs/sdk.md "Holder: the offline limit").
             #expect(try await tenant.admin.issuedCredentials().data.isEmpty)
             await expectHoldfastError(.instanceRevoked) { try await device.holder.getCredentials() }
         }
     }
 }
 
-/// `holdfast device … offer | claim | credentials | issuers` (README "The `holdfast` command") against the tenant,
+/// `holdfast device … offer | claim | credentials | issuers` (docs/command-line.md "The `holdfast` command") against the tenant,
 /// each call a fresh SDK on the same state folder, as separate processes would be.
 @Suite struct DeviceCredentialCommandEndToEndTests {
     @Test(arguments: EndToEndBackend.available)

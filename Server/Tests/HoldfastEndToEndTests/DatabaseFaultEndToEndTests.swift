@@ -8,7 +8,7 @@ import ServerTestSupport
 import Testing
 import TestSupport
 
-/// README "Configuration" `HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`: no request waits for ever on a database that went
+/// docs/operations.md "Configuration" `HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`: no request waits for ever on a database that went
 /// away. A tenant on a PostgreSQL server of the test's own serves admin requests from several clients while the
 /// test kills the tenant's backends, crashes the server (`pg_ctl stop -m immediate`) and starts it again: every
 /// request is answered (200, or 503 `DATABASE_UNAVAILABLE`) within the deadline plus a second, the tenant serves

@@ -1,7 +1,7 @@
 @testable import holdfast
 import Testing
 
-/// `holdfast demo` (README "The `holdfast` command"): its core runs every step against its own in-process tenant.
+/// `holdfast demo` (docs/command-line.md "The `holdfast` command"): its core runs every step against its own in-process tenant.
 @Suite struct DemoEndToEndTests {
     @Test func demoRunsEveryStepToItsExpectedOutcome() async throws {
         let steps = try await DemoRunner(serverLogger: nil).run()

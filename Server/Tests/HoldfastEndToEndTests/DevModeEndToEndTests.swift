@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import Testing
 
-/// The dev / QA bypass (README "API"): `X-Holdfast-Dev-Mode: true` is accepted only for an application with
+/// The dev / QA bypass (docs/server-api.md "API"): `X-Holdfast-Dev-Mode: true` is accepted only for an application with
 /// `developmentIntegrityAllowed: true` on a non-production channel; against a production application it is refused.
 @Suite struct DevModeEndToEndTests {
     @Test(arguments: EndToEndBackend.available)

@@ -4,7 +4,7 @@ import HoldfastSDK
 @testable import holdfast
 import Testing
 
-/// `holdfast device` (README "The `holdfast` command"): the simulated device against the in-process tenant, one JSON report
+/// `holdfast device` (docs/command-line.md "The `holdfast` command"): the simulated device against the in-process tenant, one JSON report
 /// per call, state kept in its folder between calls (each call builds a fresh SDK, as separate processes would).
 @Suite struct DeviceCommandEndToEndTests {
     @Test(arguments: EndToEndBackend.available)
@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    /// `status` reads the stored registration: no network, so no `--tenant` (README "The `holdfast` command").
+    /// `status` reads the stored registration: no network, so no `--tenant` (docs/command-line.md "The `holdfast` command").
     @Test(arguments: EndToEndBackend.available)
     func statusNeedsNoTenant(_ backend: EndToEndBackend) async throws {
         try await backend.withTenant { tenant in

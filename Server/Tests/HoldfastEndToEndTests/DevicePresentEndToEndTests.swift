@@ -125,7 +125,7 @@ actor MiniVerifier: HTTPTransport {
             #expect(asked.contains("org.iso.18013.5.1/family_name") && asked.contains("verified by domain"))
             #expect(sent?["verifier"]?.objectValue?["verifiedBy"] == .string("domain"))
             #expect(sent?["requests"]?.arrayValue?.first?.objectValue?["matches"] == .array([.string(id)]))
-            // The requested elements the match holds (README "Holder: presentation"); its status is known.
+            // The requested elements the match holds (docs/sdk.md "Holder: presentation"); its status is known.
             #expect(sent?["requests"]?.arrayValue?.first?.objectValue?["claims"] == .object([id: .array([.string("org.iso.18013.5.1/family_name")])]))
             #expect(sent?["requests"]?.arrayValue?.first?.objectValue?["unknownStatus"] == .array([]))
             #expect(sent?["sent"] == .array([.string(id)]) && sent?["redirectUri"] == .string("https://verifier.example/done"))
@@ -137,7 +137,7 @@ actor MiniVerifier: HTTPTransport {
         }
     }
 
-    /// README "Holder: status": `present --unknown-status` decides whether a credential whose status list could not be
+    /// docs/sdk.md "Holder: status": `present --unknown-status` decides whether a credential whose status list could not be
     /// reached is offered; `allowWithWarning` (the default) offers it, names it, and warns at the prompt.
     @Test func thePresentCommandFollowsItsUnknownStatusPolicy() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in

@@ -4,7 +4,7 @@ import ServerTestSupport
 import Testing
 import TestSupport
 
-/// README "The `holdfast` command" and "Holder: presentation": `holdfast device present` against `holdfast serve`, as
+/// docs/command-line.md "The `holdfast` command" and docs/sdk.md "Holder: presentation": `holdfast device present` against `holdfast serve`, as
 /// processes, when no stored credential answers what the verifier asks: the failure names what is missing (the
 /// element as `namespace/element`, or the docType) in its message and in `error.missing`, and the verifier is told
 /// (`access_denied`, the tenant's session ends `declined`) unless `--keep-open` leaves it `pending`; either way the
@@ -28,7 +28,7 @@ import TestSupport
     }
 
     static let mDL = "org.iso.18013.5.1.mDL"
-    /// The exit status of `CREDENTIAL_NOT_FOUND` (README "Exit codes"), as every device failure has it.
+    /// The exit status of `CREDENTIAL_NOT_FOUND` (docs/command-line.md "Exit codes"), as every device failure has it.
     static let notFoundStatus = ExitStatus(code: "CREDENTIAL_NOT_FOUND", httpStatus: nil).rawValue
 
     /// A served tenant (named `localhost`, so that 18013-7:2024 sessions can be made) and a device that trusts its

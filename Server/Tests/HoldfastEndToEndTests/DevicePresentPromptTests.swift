@@ -6,7 +6,7 @@ import JOSE
 import OpenID4VP
 import Testing
 
-/// README "Holder: presentation": `holdfast device present` asks before sending, naming who asks. A verifier whose
+/// docs/sdk.md "Holder: presentation": `holdfast device present` asks before sending, naming who asks. A verifier whose
 /// certificate nothing anchors is named by the host its response goes to, whatever its certificate claims.
 @Suite struct DevicePresentPromptTests {
     func request(_ trust: VerifierTrust, name: String?, responseUri: String) throws -> AuthorizationRequest {

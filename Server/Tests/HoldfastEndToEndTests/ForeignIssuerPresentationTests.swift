@@ -16,7 +16,7 @@ import TestSupport
 import Testing
 import X509
 
-/// A credential of another issuer presented to the tenant's verifier (README "Verifier"): its IACA added as a
+/// A credential of another issuer presented to the tenant's verifier (docs/server-api.md "Verifier"): its IACA added as a
 /// trusted issuer, its status list served by that issuer over HTTP, fetched and verified by the verifier. A valid
 /// credential is verified, a revoked one refused, one whose list cannot be read is `STATUS_UNKNOWN`.
 @Suite struct ForeignIssuerPresentationTests {

@@ -6,7 +6,7 @@ import HoldfastServer
 import JOSE
 import Testing
 
-/// The instance's own calls (README "API", "licenses, requests, rotation"), each signed with DPoP (RFC 9449) by the SDK
+/// The instance's own calls (docs/server-api.md "API", "licenses, requests, rotation"), each signed with DPoP (RFC 9449) by the SDK
 /// and checked by the tenant.
 @Suite struct InstanceCallEndToEndTests {
     @Test(arguments: EndToEndBackend.available)

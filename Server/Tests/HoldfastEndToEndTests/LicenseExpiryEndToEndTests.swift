@@ -3,7 +3,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import Testing
 
-/// Offline licenses (README "API", "License"): offline the SDK keeps working until `licenseExpiresAt`, then operations
+/// Offline licenses (docs/server-api.md "API", "License"): offline the SDK keeps working until `licenseExpiresAt`, then operations
 /// that need the tenant fail with `LICENSE_EXPIRED` until a renewal succeeds. The device's clock is a `ManualClock`;
 /// the tenant's is real, so the test moves the device clock forward and back.
 @Suite struct LicenseExpiryEndToEndTests {

@@ -6,7 +6,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// An OpenID4VCI issuer we did not write (README "Holder: credentials"): the `openid4vci` library of
+/// An OpenID4VCI issuer we did not write (docs/sdk.md "Holder: credentials"): the `openid4vci` library of
 /// `shared/peers/` checks the offer, the metadata, the token, credential and notification requests and the wallet's
 /// key proof, and its `mso_mdoc` adapter issues the mDoc, under an IACA made by `peer_pki.py`. The HTTP around them is a
 /// scripted transport (glue); the wallet is the real SDK, tethered to a real tenant for its wallet attestation.

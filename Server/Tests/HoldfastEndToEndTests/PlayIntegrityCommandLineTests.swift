@@ -7,7 +7,7 @@ import ServerTestSupport
 import Testing
 import TestSupport
 
-/// README "Play Integrity": `holdfast admin applications create` seals the decryption key with the tenant's master
+/// docs/server-api.md "Play Integrity": `holdfast admin applications create` seals the decryption key with the tenant's master
 /// key, as the API does, never prints it, and `holdfast serve` (the same data folder) opens it to verify a token.
 @Suite(.serialized) struct PlayIntegrityCommandLineTests {
     @Test func theCommandSealsTheKeyThatServeThenUses() async throws {

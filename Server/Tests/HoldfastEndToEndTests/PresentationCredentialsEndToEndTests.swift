@@ -9,7 +9,7 @@ import ServerTestSupport
 import Testing
 import X509
 
-/// A result never mixes two credentials (README "Verifier"): the tenant's verifier answered over HTTP with two
+/// A result never mixes two credentials (docs/server-api.md "Verifier"): the tenant's verifier answered over HTTP with two
 /// genuine mDLs of one docType — Jane Doe's showing her names, Richard Roe's showing `age_over_18` — for a DCQL
 /// credential query with `multiple: true`, keeps two `credentials` entries, each with its own claims, and no
 /// `claims` by docType; a one-document result keeps `claims` beside its one entry. `holdfast admin presentations
@@ -115,7 +115,7 @@ import X509
             #expect(one.status == "verified" && one.claims == [Self.docType: expected], "\(one)")
             #expect(one.credentials?.count == 1 && one.credentials?.first?.claims == expected && one.credentials?.first?.credentialQueryId == "credential")
 
-            // The command line prints the result as the API gives it (README "The `holdfast` command").
+            // The command line prints the result as the API gives it (docs/command-line.md "The `holdfast` command").
             guard backend == .sqlite else { return }
             let data = tenant.scratch.deletingLastPathComponent().path
             for (id, check) in [(created.sessionId, { (printed: PresentationResult) in Self.expectTwoPeople(printed) }),

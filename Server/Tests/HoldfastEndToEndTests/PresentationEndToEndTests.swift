@@ -47,7 +47,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// Online presentation end to end (README "Verifier", "Holder: presentation"): the SDK answers sessions of the
+/// Online presentation end to end (docs/server-api.md "Verifier", "Holder: presentation"): the SDK answers sessions of the
 /// tenant's verifier over real HTTP, OpenID4VP 1.0 and ISO/IEC TS 18013-7:2024, cross- and same-device.
 @Suite struct PresentationEndToEndTests {
     static let query = #"{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":true,"age_over_18":false}}}"#
@@ -225,7 +225,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// Responses a wallet would never send, made by hand, refused by the tenant's verifier with the failure each earns
-/// (README "Verifier").
+/// (docs/server-api.md "Verifier").
 @Suite struct PresentationAttackEndToEndTests {
     /// Opens a session asking for family_name and age_over_18, answers it with what `build` makes, returns the result.
     static func answer(_ tenant: EndToEndTenant, _ build: (SessionTranscript) async throws -> Document) async throws -> PresentationResult {

@@ -23,7 +23,7 @@ actor StatusListBlockingTransport: HTTPTransport {
     }
 }
 
-/// README "Holder: presentation" and "Holder: status" against the tenant over HTTP: a credential matched by what the
+/// docs/sdk.md "Holder: presentation" and "Holder: status" against the tenant over HTTP: a credential matched by what the
 /// request requires, a verifier the wallet does not trust accepted with `verifiedBy`, a request by value, the redirect
 /// through the platform seam, the unknown-status policy, and a suspension seen after the status list refresh.
 @Suite struct PresentationMatchingEndToEndTests {
@@ -191,7 +191,7 @@ actor StatusListBlockingTransport: HTTPTransport {
         }
     }
 
-    /// README "Holder: status": suspended at the tenant through the admin API, the wallet sees it through
+    /// docs/sdk.md "Holder: status": suspended at the tenant through the admin API, the wallet sees it through
     /// `getCredential` once its status lists are refreshed, and no longer offers it.
     @Test(arguments: EndToEndBackend.available)
     func aSuspensionAtTheTenantReachesGetCredentialAfterTheStatusListRefresh(_ backend: EndToEndBackend) async throws {

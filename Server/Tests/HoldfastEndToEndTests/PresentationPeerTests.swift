@@ -10,7 +10,7 @@ import Testing
 import TestSupport
 
 /// The SDK's device signature — made by the secure area, the COSE_Sign1 assembled around it — read by isomdoc of
-/// `shared/peers/` over the same SessionTranscript, and refused over another (README "Holder: presentation").
+/// `shared/peers/` over the same SessionTranscript, and refused over another (docs/sdk.md "Holder: presentation").
 @Suite(.enabled(if: Peer.isAvailable, Peer.unavailableReason))
 struct PresentationPeerTests {
     @Test(arguments: [PresentationProtocol.openID4VP, .iso18013_7])

@@ -10,7 +10,7 @@ import OpenID4VP
 import ServerTestSupport
 import Testing
 
-/// The tenant's verifier refuses what it was not shown (README "Verifier"): each response below is signed honestly by
+/// The tenant's verifier refuses what it was not shown (docs/server-api.md "Verifier"): each response below is signed honestly by
 /// a wallet holding a genuine credential, over the session's own transcript, and differs from a verified answer in
 /// the one rule under test — a required credential or claim left out, a DeviceResponse that reports an error, a
 /// credential query the request does not have, two presentations where one is allowed, a value outside `values`.

@@ -2,7 +2,7 @@
 import HoldfastProtocol
 import Testing
 
-/// `holdfast bench registration` (README "Benchmarks") is a load generator. Its figures are not asserted here (a
+/// `holdfast bench registration` (docs/operations.md "Benchmarks") is a load generator. Its figures are not asserted here (a
 /// test is not a benchmark), but what it counted must be what the tenant saw: every counted registration is an
 /// instance of the tenant, and the latencies are one per operation.
 @Suite struct RegistrationBenchEndToEndTests {

@@ -4,7 +4,7 @@ import HoldfastSDK
 import JOSE
 import Testing
 
-/// Registration protocol steps 1–5 (README "Registration wire format") between the real SDK and the in-process tenant over HTTP, on the
+/// Registration protocol steps 1–5 (docs/server-api.md "Registration wire format") between the real SDK and the in-process tenant over HTTP, on the
 /// assertion path (no platform attestation on Linux).
 @Suite struct RegistrationEndToEndTests {
     @Test(arguments: EndToEndBackend.available)

@@ -3,7 +3,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import Testing
 
-/// Deleting an instance (README "API"): from that moment every token and DPoP proof of it is refused with
+/// Deleting an instance (docs/server-api.md "API"): from that moment every token and DPoP proof of it is refused with
 /// `INSTANCE_REVOKED`, and a new registration creates a new instance.
 @Suite struct RevocationEndToEndTests {
     @Test(arguments: EndToEndBackend.available)

@@ -5,7 +5,7 @@ import HoldfastSDK
 import HoldfastServer
 import Testing
 
-/// README "Holder: the offline limit": a revoked device keeps its limit. Once the tenant answered `INSTANCE_REVOKED`
+/// docs/sdk.md "Holder: the offline limit": a revoked device keeps its limit. Once the tenant answered `INSTANCE_REVOKED`
 /// the SDK forgets the registration but remembers the revocation with its tethering state, and every credential
 /// operation — `getCredential`, `getCredentials`, presentation, claim and SCA signing — refuses with
 /// `INSTANCE_REVOKED`, offline, online and after a restart, until a new registration holds a license; the automatic
@@ -154,7 +154,7 @@ import Testing
         }
     }
 
-    /// README "Registration errors": the renewal of an App Attest instance whose assertion is unavailable for now
+    /// docs/sdk.md "Registration errors": the renewal of an App Attest instance whose assertion is unavailable for now
     /// falls back as registration does — to the evidence the tenant accepts from an application that does not require
     /// App Attest (the DPoP proof alone) — and is `ATTESTATION_UNAVAILABLE` only where the application requires it (the
     /// tenant's `ATTESTATION_REQUIRED` kept in `problem`), or where the app does not allow the fallback (nothing sent).

@@ -6,7 +6,7 @@ import JOSE
 import ServerTestSupport
 import Testing
 
-/// The SCA wallet end to end (README "SCA wallet"): the SDK's `WalletManager` with the Linux seams against an
+/// The SCA wallet end to end (docs/server-api.md "SCA wallet (back end)"): the SDK's `WalletManager` with the Linux seams against an
 /// in-process tenant over HTTP — every connect outcome, state, event, the PIN's lifecycle, and the bank's back end
 /// verifying the proofs.
 @Suite struct SCAWalletEndToEndTests {
@@ -489,7 +489,7 @@ import Testing
         }
     }
 
-    /// README "SCA wallet (device)": PIN or biometry, interchangeably — a key for each, set at the first connect; the
+    /// docs/sdk.md "SCA wallet (device)": PIN or biometry, interchangeably — a key for each, set at the first connect; the
     /// tenant checks each proof with the key its pattern names, and the bank's verification says which was used.
     @Test(arguments: EndToEndBackend.available)
     func aPinOrBiometricWalletSignsWithEitherFactor(_ backend: EndToEndBackend) async throws {
@@ -519,7 +519,7 @@ import Testing
         }
     }
 
-    /// README "SCA wallet (device)": `disconnect()` ends the handle and keeps the wallet; `clean()` also drops the
+    /// docs/sdk.md "SCA wallet (device)": `disconnect()` ends the handle and keeps the wallet; `clean()` also drops the
     /// cached policies, which the next signature fetches from the tenant again.
     @Test func disconnectAndCleanEndTheHandleAndKeepTheWallet() async throws {
         try await EndToEndBackend.sqlite.withTenant { tenant in
@@ -656,7 +656,7 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
     func onWalletEvent(_ event: WalletEvent) { lock.withLock { heard.append(event) } }
 }
 
-/// `holdfast device … sca …` (README "The `holdfast` command"): the built binary's simulated device against a
+/// `holdfast device … sca …` (docs/command-line.md "The `holdfast` command"): the built binary's simulated device against a
 /// `holdfast serve` process logging at debug, one process per call, the wallet kept in the state folder between
 /// calls; afterwards the PINs are searched for in everything the server logged and every command printed.
 @Suite struct SCADeviceCommandTests {
@@ -766,7 +766,7 @@ final class RecordingDelegate: WalletManagerDelegate, WalletProvisioningDelegate
         }
     }
 
-    /// `--biometry` (README "The `holdfast` command"): the simulated person's matching face or finger, for a wallet
+    /// `--biometry` (docs/command-line.md "The `holdfast` command"): the simulated person's matching face or finger, for a wallet
     /// protected by biometry or by PIN or biometry; the proof's pattern says which factor signed.
     @Test func biometryFromTheCommandLine() async throws {
         let port = try RawConnection.freePort()

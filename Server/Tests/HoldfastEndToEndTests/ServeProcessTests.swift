@@ -130,7 +130,7 @@ import Testing
         #expect(second.data.last?.id == first.data[0].id)
     }
 
-    /// `holdfast admin sca wallets …` and `holdfast admin sca policies set @file.json` (README "SCA wallet"): a wallet
+    /// `holdfast admin sca wallets …` and `holdfast admin sca policies set @file.json` (docs/server-api.md "SCA wallet (back end)"): a wallet
     /// made, read, listed, locked, unlocked, reset and deleted on the database; policies replaced from a file.
     @Test func scaWalletsAreManagedFromTheCommandLine() async throws {
         let data = try await Self.tenantFolder()
@@ -146,7 +146,7 @@ import Testing
                                           "--user", "customer-7", "--protection", "biometric", "--max-pin-attempts", "5"])
         #expect(created.status == 0, "\(created.error)")
         let wallet = try JSONDecoder().decode(Created.self, from: Data(created.output.utf8))
-        #expect(wallet.activationCode.count == 19, "16 digits in groups of four (README \"SCA wallet (back end)\")")
+        #expect(wallet.activationCode.count == 19, "16 digits in groups of four (docs/server-api.md \"SCA wallet (back end)\")")
         func state(_ arguments: [String]) async throws -> Wallet {
             let answer = try await Self.run(["admin", "sca", "wallets"] + arguments + ["--data", data.path])
             #expect(answer.status == 0, "\(arguments) \(answer.error)")
@@ -184,7 +184,7 @@ import Testing
         #expect(noDenial.status != 0 && noDenial.error.contains("no eligibility denial"))
     }
 
-    /// `holdfast admin presentations create|result` (README "The `holdfast` command"): a session on the database,
+    /// `holdfast admin presentations create|result` (docs/command-line.md "The `holdfast` command"): a session on the database,
     /// its authorization request URI, and its result.
     @Test func presentationSessionsAreMadeFromTheCommandLine() async throws {
         let data = try await Self.tenantFolder()
@@ -208,7 +208,7 @@ import Testing
         #expect(malformed.status == 64)
     }
 
-    /// An admin command on a PostgreSQL database no server has prepared (README "The `holdfast` command"): 65 with
+    /// An admin command on a PostgreSQL database no server has prepared (docs/command-line.md "The `holdfast` command"): 65 with
     /// `TENANT_NOT_FOUND` and the way to the right one, and no table made there; `holdfast migrate` makes a tenant.
     @Test(.enabled(if: TestEnvironment.postgresURL != nil, "PostgreSQL variant skipped: HOLDFAST_TEST_POSTGRES_URL is not set"))
     func anAdminCommandOnADatabaseWithoutATenantCreatesNothing() async throws {
@@ -252,9 +252,9 @@ import Testing
         #expect(third.bootstrapKey != nil)
     }
 
-    /// SIGTERM is logged when the shutdown starts and once more with its outcome (README "The `holdfast` command").
+    /// SIGTERM is logged when the shutdown starts and once more with its outcome (docs/command-line.md "The `holdfast` command").
     /// Before it, the verifier page of this tenant — public URL `http://127.0.0.1:PORT`, an IP literal — offers
-    /// 18013-7:2024 disabled with the reason (README "Verifier page"); with `localhost` it is offered.
+    /// 18013-7:2024 disabled with the reason (docs/server-api.md "Verifier page"); with `localhost` it is offered.
     @Test func sigtermIsLoggedWithItsOutcomeAndThePageKnowsItsHost() async throws {
         func page(_ port: Int) async throws -> String {
             let connection = try RawConnection(port: port)

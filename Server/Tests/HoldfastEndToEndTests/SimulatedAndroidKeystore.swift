@@ -5,7 +5,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import TestSupport
 
-/// An Android device for the registration tests (README "Registration errors"): a software keystore whose keys an
+/// An Android device for the registration tests (docs/sdk.md "Registration errors"): a software keystore whose keys an
 /// attestation authority of this test process certifies with a KeyDescription (Android Key Attestation, extension
 /// 1.3.6.1.4.1.11129.2.1.17) — the tenant trusts the authority's root through `TetheringConfiguration`, never by
 /// default. It is both the device's `SecureArea` and its `PlatformAttestation`, as the Android keystore is: the

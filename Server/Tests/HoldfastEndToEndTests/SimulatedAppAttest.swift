@@ -6,7 +6,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import TestSupport
 
-/// An iPhone's App Attest for the renewal tests (README "Registration errors"): an attestation authority of this test
+/// An iPhone's App Attest for the renewal tests (docs/sdk.md "Registration errors"): an attestation authority of this test
 /// process certifies each new App Attest key in Apple's attestation object (`fmt: apple-appattest`, the nonce
 /// extension 1.2.840.113635.100.8.2 over `authData ‖ clientDataHash`), and the key makes assertions with a counter —
 /// the tenant trusts the authority's root through `TetheringConfiguration`, never by default. While

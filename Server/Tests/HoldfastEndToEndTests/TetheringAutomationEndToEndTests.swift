@@ -9,7 +9,7 @@ import Plumbing
 @testable import holdfast
 import Testing
 
-/// README "Holder: automatic tethering" and "Holder: the offline limit" against the real tenant over HTTP. The tenant
+/// docs/sdk.md "Holder: automatic tethering" and "Holder: the offline limit" against the real tenant over HTTP. The tenant
 /// and the device share one `ManualClock`, so that moving it moves both (a renewal's DPoP proof then stays within
 /// the tenant's window); the device's tethering runs on a `ManualTetheringScheduler` whose pass the test runs.
 @Suite struct TetheringAutomationEndToEndTests {
@@ -27,7 +27,7 @@ import Testing
         func sleep(seconds: Double) async throws { try await Task.sleep(for: .seconds(86_400)) }
     }
 
-    /// README "Holder: automatic tethering": with `BackgroundRefreshTetheringScheduler`, each pass asks the system for a
+    /// docs/sdk.md "Holder: automatic tethering": with `BackgroundRefreshTetheringScheduler`, each pass asks the system for a
     /// background refresh at its time, and the app's refresh handler (`runDueWork()`) runs it once — the device
     /// registers, then renews — while the in-process timer has not fired.
     @Test func theSystemsWakeUpRunsTheDueTetheringWork() async throws {
@@ -152,7 +152,7 @@ import Testing
     }
 }
 
-/// README "Holder: tethering is optional": an SDK initialized without a platform configuration claims from an issuer
+/// docs/sdk.md "Holder: tethering is optional": an SDK initialized without a platform configuration claims from an issuer
 /// whose configuration has `clientAttestation: optional`, and gets WALLET_ATTESTATION_UNAVAILABLE from one that
 /// requires it (the default) — through the SDK and through `holdfast device claim` without `--tenant`.
 @Suite struct OptionalTetheringEndToEndTests {
@@ -220,7 +220,7 @@ import Testing
     }
 }
 
-/// README "Registration errors", one test per row, from a simulated device to the real tenant over HTTP.
+/// docs/sdk.md "Registration errors", one test per row, from a simulated device to the real tenant over HTTP.
 @Suite struct RegistrationErrorEndToEndTests {
     /// A nonce mismatch is the tenant's INVALID_CHALLENGE, and the SDK fetches a new challenge and starts again; an
     /// attestation that never matches ends, after the bounded restarts, in INVALID_CHALLENGE.

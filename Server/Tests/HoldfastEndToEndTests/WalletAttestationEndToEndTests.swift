@@ -6,7 +6,7 @@ import HoldfastSDK
 import JOSE
 import Testing
 
-/// Wallet attestation (README "API"; draft-ietf-oauth-attestation-based-client-auth): the tenant signs an OAuth client
+/// Wallet attestation (docs/server-api.md "API"; draft-ietf-oauth-attestation-based-client-auth): the tenant signs an OAuth client
 /// attestation bound to the instance key, and an issuer verifies it with `ClientAttestationVerifier` against the
 /// tenant's `/.well-known/jwks.json`.
 @Suite struct WalletAttestationEndToEndTests {

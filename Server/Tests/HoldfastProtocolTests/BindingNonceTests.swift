@@ -3,7 +3,7 @@ import Foundation
 import HoldfastProtocol
 import Testing
 
-/// README "Registration wire format", step 3: bindingNonce = SHA-256(UTF8(challenge) ‖ UTF8(base64(publicKey))).
+/// docs/server-api.md "Registration wire format", step 3: bindingNonce = SHA-256(UTF8(challenge) ‖ UTF8(base64(publicKey))).
 struct BindingNonceTests {
     // Computed independently:
     // python3 -c 'import hashlib,base64; pk=bytes([4])+bytes(range(1,33))+bytes(range(33,65));

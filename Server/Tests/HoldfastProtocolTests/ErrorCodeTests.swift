@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Testing
 
-/// The error codes (README "API") and RFC 9457 problem details.
+/// The error codes (docs/server-api.md "API") and RFC 9457 problem details.
 struct ErrorCodeTests {
     @Test func knownCodesHaveTheirIssueSpelling() {
         #expect(HoldfastErrorCode.challengeExpired.rawValue == "CHALLENGE_EXPIRED")

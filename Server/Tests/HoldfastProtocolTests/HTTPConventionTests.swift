@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Testing
 
-/// The tethering routes and headers (README "API"); RFC 9449 authorization; RFC 9110 HTTP-date.
+/// The tethering routes and headers (docs/server-api.md "API"); RFC 9449 authorization; RFC 9110 HTTP-date.
 struct HTTPConventionTests {
     @Test func tetheringPaths() {
         #expect(TetheringRoutes.challenges(applicationId: "app-1") == "/v1/holder/applications/app-1/challenges")

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// README "Registration wire format": assertion = base64url(raw r‖s ECDSA P-256/SHA-256 over the 32 nonce bytes).
+/// docs/server-api.md "Registration wire format": assertion = base64url(raw r‖s ECDSA P-256/SHA-256 over the 32 nonce bytes).
 struct InstanceAssertionTests {
     let key = P256.Signing.PrivateKey()
     var nonce: BindingNonce { BindingNonce(challenge: "challenge", publicKey: InstancePublicKey(key.publicKey)) }

@@ -3,7 +3,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// README "Registration wire format": App Attest = base64url CBOR + keyId (base64); Android = JSON array of base64 DER, leaf first.
+/// docs/server-api.md "Registration wire format": App Attest = base64url CBOR + keyId (base64); Android = JSON array of base64 DER, leaf first.
 struct PlatformAttestationPayloadTests {
     @Test func appAttestEncodesAsBase64URLStringWithBase64KeyId() throws {
         let object: [UInt8] = [0xA3, 0x63, 0x66, 0x6D, 0x74, 0xFB, 0xFF]

@@ -3,7 +3,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// The SCA feed's event types (README "SCA wallet (back end)"): one declaration for the tenant and the device, and
+/// The SCA feed's event types (docs/server-api.md "SCA wallet (back end)"): one declaration for the tenant and the device, and
 /// a type a newer tenant sends still decodes.
 @Suite struct SCAEventTypeTests {
     @Test func everyTypeRoundTripsAndAnUnknownOneIsKept() throws {

@@ -3,7 +3,7 @@ import HoldfastProtocol
 import JOSE
 import Testing
 
-/// What an SCA proof signs of a request (README "SCA wallet"): the five operations of a card issuer's API that the
+/// What an SCA proof signs of a request (docs/server-api.md "SCA wallet (back end)"): the five operations of a card issuer's API that the
 /// SCA documentation walks through, each with its policy, and the comparison the tenant makes.
 @Suite struct SCAPayloadTests {
     static let base = "https://api.bank.example"

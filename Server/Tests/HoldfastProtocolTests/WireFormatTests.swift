@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Testing
 
-/// The JSON of the tethering API (README "Registration wire format"), field names exactly as written there.
+/// The JSON of the tethering API (docs/server-api.md "Registration wire format"), field names exactly as written there.
 struct WireFormatTests {
     private func object(_ value: some Encodable) throws -> [String: Any] {
         let data = try HoldfastJSON.encode(value)

@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import Testing
 
-/// The device-facing wire's value sets (README "SCA wallet", "Verifier"): each known value has its documented
+/// The device-facing wire's value sets (docs/server-api.md "SCA wallet (back end)", "Verifier"): each known value has its documented
 /// spelling, and a value a newer tenant or client sends decodes, is not known, and is written back unchanged.
 @Suite struct WireValueSetTests {
     /// Encodes `value`, decodes it back, and returns the JSON written.

@@ -95,7 +95,7 @@ struct TestVerifierPKI {
                                                              namespaces: ["org.iso.18013.5.1": ["family_name": false, "age_over_18": false]])])
     }
 
-    /// README "Holder: presentation": without required trust, a verifier whose request is well formed and signed by
+    /// docs/sdk.md "Holder: presentation": without required trust, a verifier whose request is well formed and signed by
     /// the key its client id names is accepted, and `verifiedBy` says how much was established.
     @Test func anUntrustedRequestIsVerifiedByDomainWhenTheCertificateNamesWhereTheResponseGoes() async throws {
         let object = try pki.requestObject(clientId: "x509_san_dns:verifier.example", issuedAt: now)
@@ -170,7 +170,7 @@ struct TestVerifierPKI {
         }
     }
 
-    /// README "Holder: presentation": a verifier whose certificate nothing anchors does not get to name itself. A
+    /// docs/sdk.md "Holder: presentation": a verifier whose certificate nothing anchors does not get to name itself. A
     /// self-signed leaf claiming bank.example, named by its hash, sends the response to evil.example: `.none`, and
     /// the name shown is evil.example.
     @Test func anUnanchoredVerifierIsNamedByTheHostOfItsResponseURI() async throws {
@@ -245,7 +245,7 @@ struct TestVerifierPKI {
     /// The Funke request object: signed by its x5c leaf (SAN funke-wallet.de), whose issuer, the German Registrar,
     /// signs the verifier attestation it carries; its only credential is an SD-JWT, which this SDK does not present.
     /// The registrar's certificate is a v3 certificate without basicConstraints, which RFC 5280 §4.2.1.9 does not let
-    /// verify certificate signatures: trusting it does not make the leaf trusted (README "Certificate paths");
+    /// verify certificate signatures: trusting it does not make the leaf trusted (docs/security.md "Certificate paths");
     /// pinning the leaf itself does.
     @Test func theFunkeRequestObjectVerifiesUpToItsQuery() async throws {
         let compact = try #require(try Self.vector("funke-signed-request-object.json")["requestObjectJws"]?.stringValue)

@@ -3,7 +3,7 @@ import HoldfastProtocol
 @testable import HoldfastSDK
 import Testing
 
-/// README "Holder: automatic tethering": after `initialize(platformConfiguration:)` the SDK registers when it is not
+/// docs/sdk.md "Holder: automatic tethering": after `initialize(platformConfiguration:)` the SDK registers when it is not
 /// registered and renews the license when it is due, through the `TetheringScheduler` seam (here a manual one, run by
 /// the test), with a backoff while the tenant cannot be reached; events say what happened. The tenant's license lasts
 /// 3600 s and is renewed at 75 % (2700 s).
@@ -134,7 +134,7 @@ struct AutomaticTetheringTests {
     }
 }
 
-/// README "Holder: the offline limit": past the license's expiry (device clock + stored offset), the credential
+/// docs/sdk.md "Holder: the offline limit": past the license's expiry (device clock + stored offset), the credential
 /// operations fail with `LICENSE_EXPIRED` until a renewal succeeds, which the SDK tries itself.
 struct OfflineLimitTests {
     @Test func expiredLicenseBlocksCredentialOperationsUntilRenewed() async throws {
@@ -204,7 +204,7 @@ struct OfflineLimitTests {
     }
 }
 
-/// README "Registration errors", one test per row, against the scripted tenant (the end-to-end suite has them over
+/// docs/sdk.md "Registration errors", one test per row, against the scripted tenant (the end-to-end suite has them over
 /// HTTP against the real tenant).
 struct RegistrationErrorTableTests {
     /// Row 1: a nonce mismatch is `INVALID_CHALLENGE` on the tenant; the SDK fetches a new challenge and restarts.
@@ -239,7 +239,7 @@ struct RegistrationErrorTableTests {
     }
 }
 
-/// README "Registration errors": when the platform cannot attest right now (its attestation service is unreachable),
+/// docs/sdk.md "Registration errors": when the platform cannot attest right now (its attestation service is unreachable),
 /// registration falls back to an assertion, as it does where the platform never can — when the application allows it.
 struct AttestationFallbackTests {
     @Test func temporarilyUnavailableAttestationFallsBackToAnAssertion() async throws {

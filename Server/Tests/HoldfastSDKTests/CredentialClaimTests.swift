@@ -326,7 +326,7 @@ struct TenantAndIssuer: HTTPTransport {
         #expect(await issuer.count("/token") == 1)
     }
 
-    /// One list for every credential on it: 100 parallel getCredential calls make one fetch (README "Holder: status").
+    /// One list for every credential on it: 100 parallel getCredential calls make one fetch (docs/sdk.md "Holder: status").
     @Test func parallelChecksOfCredentialsOnOneListMakeOneFetch() async throws {
         try await trustIssuer()
         await issuer.enableStatus(delay: .milliseconds(200))
@@ -353,7 +353,7 @@ struct TenantAndIssuer: HTTPTransport {
         #expect(await issuer.count("/status/1") == 2)
     }
 
-    /// README "Holder: credentials": what can be checked is checked before the pre-authorized code is redeemed, so a
+    /// docs/sdk.md "Holder: credentials": what can be checked is checked before the pre-authorized code is redeemed, so a
     /// wallet that trusts no IACA leaves the offer usable, and claims it once the IACA is trusted.
     @Test func aWalletTrustingNoIACARefusesBeforeRedeemingTheCode() async throws {
         let offer = try await holder.retrieveCredentialOffer(uri: FakeIssuer.offerURI())
@@ -367,7 +367,7 @@ struct TenantAndIssuer: HTTPTransport {
         #expect(await issuer.count("/token") == 1)
     }
 
-    /// README "Holder: credentials": a credential refused as invalid is asked for once more with the same access token.
+    /// docs/sdk.md "Holder: credentials": a credential refused as invalid is asked for once more with the same access token.
     @Test func aCredentialRefusedAsInvalidIsAskedForOnceMoreWithTheSameToken() async throws {
         try await trustIssuer()
         await issuer.set(.otherDeviceKey, once: true)
@@ -379,7 +379,7 @@ struct TenantAndIssuer: HTTPTransport {
         #expect(try await holder.getCredential(credentialId: claimed[0].id).verificationResult == .success)
     }
 
-    /// README "Holder: status": `refreshStatus` fetches before the cached token's ttl has passed, and a fetched token
+    /// docs/sdk.md "Holder: status": `refreshStatus` fetches before the cached token's ttl has passed, and a fetched token
     /// still goes through the checks (here its `sub`), a refused one leaving the cache as it was.
     @Test func refreshStatusFetchesNowWithinTheTokenChecks() async throws {
         try await trustIssuer()
@@ -452,7 +452,7 @@ struct TenantAndIssuer: HTTPTransport {
     }
 }
 
-/// Claim values as JSON (README "Holder: credentials").
+/// Claim values as JSON (docs/sdk.md "Holder: credentials").
 @Suite struct ClaimJSONTests {
     @Test func cborValuesBecomeTheirJSONForms() {
         #expect(ClaimJSON.json(.tagged(1004, .text("1990-02-28"))) == .string("1990-02-28"))

@@ -1,7 +1,7 @@
 import HoldfastSDK
 import Testing
 
-/// `HeuristicDeviceIntegrity` (README "SCA wallet (device)") on scripted devices: each trace found once, under its
+/// `HeuristicDeviceIntegrity` (docs/sdk.md "SCA wallet (device)") on scripted devices: each trace found once, under its
 /// signal; a clean device reports none.
 @Suite struct DeviceIntegrityTests {
     static func probes(files: Set<String> = [], environment: [String: String] = [:], status: String? = nil) -> HeuristicDeviceIntegrity.Probes {

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// A scripted, in-memory tenant implementing the tethering endpoints of the README's API section as an `HTTPTransport`: a real
+/// A scripted, in-memory tenant implementing the tethering endpoints of docs/server-api.md's API section as an `HTTPTransport`: a real
 /// ES256 tenant key, single-use challenges, real binding-nonce and assertion checks, real DPoP verification
 /// (`DPoPVerifier`, `jti` single use, `ath`, `cnf.jkt`), an optional RFC 9449 server nonce, and scripted faults.
 actor FakeTenant: HTTPTransport {

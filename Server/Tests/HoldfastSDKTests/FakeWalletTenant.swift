@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// A scripted, in-memory tenant answering the SCA wallet's device routes of the README's "SCA wallet" as an
+/// A scripted, in-memory tenant answering the SCA wallet's device routes of docs/server-api.md's "SCA wallet (back end)" as an
 /// `HTTPTransport`: the eligibility check, the holder application's challenges, the activation (single-use code and
 /// challenge, the key's assertion checked over its binding nonce), the policies, and — with a DPoP proof made by the
 /// activated wallet key (RFC 9449, `jti` single use) — the event feed (`Last-Event-ID`), the credentials' enrolment and

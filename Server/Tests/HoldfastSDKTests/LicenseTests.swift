@@ -96,7 +96,7 @@ struct LicenseTests {
         #expect(try await rig.holder.registerDevice() == .registered(instanceId: "inst-2"))
     }
 
-    /// README "Holder: the offline limit": the revocation is remembered with the tethering state, across restarts and
+    /// docs/sdk.md "Holder: the offline limit": the revocation is remembered with the tethering state, across restarts and
     /// past `deleteLocalRegistration()`, and the offline limit refuses with INSTANCE_REVOKED until a new registration
     /// holds a license; a pending one does not (it has none).
     @Test func aRevocationIsRememberedUntilANewRegistrationHoldsALicense() async throws {

@@ -24,7 +24,7 @@ struct LocalVerifierRoute: HTTPTransport {
     }
 }
 
-/// README "Holder: the wallet's network": no redirect followed, a body cut at its cap as it streams, one deadline,
+/// docs/sdk.md "Holder: the wallet's network": no redirect followed, a body cut at its cap as it streams, one deadline,
 /// with the SDK's real transport against a local server.
 @Suite(.serialized) struct NetworkBoundsTests {
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))

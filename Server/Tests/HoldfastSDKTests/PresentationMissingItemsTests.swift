@@ -5,7 +5,7 @@ import JOSE
 import OpenID4VP
 import Testing
 
-/// README "Holder: presentation": when no stored credential answers a request, the session says what is missing —
+/// docs/sdk.md "Holder: presentation": when no stored credential answers a request, the session says what is missing —
 /// per request (`MatchedCredentials.missing`) and as the `CREDENTIAL_NOT_FOUND` error's `missing`
 /// (`OnlinePresentationSession.credentialNotFound`) — for a DCQL query and a presentation definition alike, and
 /// leaves the verifier's session to the app (`declineRequest()`).

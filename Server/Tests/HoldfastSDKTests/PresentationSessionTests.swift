@@ -215,7 +215,7 @@ actor ScriptedVerifier {
         #expect(await holdfastError { try await session.sendResponse(credentialIds: ["anything"]) }?.code == .validationFailed)
     }
 
-    // MARK: matching by what was asked (README "Holder: presentation")
+    // MARK: matching by what was asked (docs/sdk.md "Holder: presentation")
 
     @Test(arguments: [PresentationProtocol.openID4VP, .iso18013_7])
     func aCredentialWithoutARequiredElementIsNotOffered(_ presentationProtocol: PresentationProtocol) async throws {
@@ -257,7 +257,7 @@ actor ScriptedVerifier {
         #expect(!Presentations.holdsWhatIsRequired(credential("Doe"), by: requirement))
     }
 
-    // MARK: the redirect (README "Holder: presentation")
+    // MARK: the redirect (docs/sdk.md "Holder: presentation")
 
     @Test func autoRedirectOpensTheRedirectThroughThePlatformSeam() async throws {
         let opener = RecordingURLOpener()
@@ -273,7 +273,7 @@ actor ScriptedVerifier {
         #expect(opener.opened.count == 1)
     }
 
-    /// README "Holder: presentation": `autoRedirect` opens only an https redirect from a verifier verified by
+    /// docs/sdk.md "Holder: presentation": `autoRedirect` opens only an https redirect from a verifier verified by
     /// `.certificate` or `.domain`, and otherwise what `PresentationOptions.allowedRedirectSchemes` allows; anything
     /// else is returned and not opened (nor handed to the app's redirect handler).
     @Test func autoRedirectOpensOnlyWhatTheVerifierWasTrustedToSend() async throws {
@@ -360,7 +360,7 @@ actor ScriptedVerifier {
         }?.code == .requestSignatureInvalid)
     }
 
-    // MARK: unknown status (README "Holder: status")
+    // MARK: unknown status (docs/sdk.md "Holder: status")
 
     /// A credential whose status list was fetched at `checkedAt`, then expired with the issuer's list unreachable.
     func unknownStatusRig() async throws -> (MobileCredentialHolder, ScriptedVerifier, id: String, checkedAt: Date) {

@@ -15,7 +15,7 @@ struct RegistrationTests {
         #expect(state.instanceId == instanceId && state.status == .registered && state.appAttestationType == AppAttestationType.none)
         #expect(state.platform == "linux" && state.licenseToken != nil && state.licenseExpiresAt != nil)
         #expect(try await rig.secureArea.publicKey(alias: state.keyAlias) != nil)
-        // The tenant stored the key the SDK holds; the request carried the README's registration wire format.
+        // The tenant stored the key the SDK holds; the request carried docs/server-api.md's registration wire format.
         let tenantInstance = try #require(await rig.tenant.instances[instanceId])
         #expect(tenantInstance.publicKey.x963Representation == (try await rig.secureArea.publicKey(alias: state.keyAlias))?.x963Representation)
         let body = try #require(await rig.tenant.lastRequest("register")?.body)

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 import X509
 
-/// The mutation campaign of the wallet's request-object check (README "Security", "Holder: presentation";
+/// The mutation campaign of the wallet's request-object check (docs/security.md "Security", "Holder: presentation";
 /// OpenID4VP 1.0 §5, RFC 9101): an honest request object from a trusted verifier verifies; each mutation — a required
 /// member removed (the object signed again by its leaf), a signed byte flipped, a certificate of its `x5c` swapped
 /// (another chain, each issuer defect, an end-entity certificate used as a CA), a time moved past its window, the

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 import X509
 
-/// The request object's `x5c` goes through the project's path validator (README "Certificate paths"): each defect
+/// The request object's `x5c` goes through the project's path validator (docs/security.md "Certificate paths"): each defect
 /// of the chain refused, everything else about the request honest.
 @Suite struct RequestObjectPathTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -83,7 +83,7 @@ import X509
         #expect(error.code == .clientIdMismatch)
     }
 
-    // MARK: name constraints (README "Certificate paths": every name the wallet believes passed every CA's constraints)
+    // MARK: name constraints (docs/security.md "Certificate paths": every name the wallet believes passed every CA's constraints)
 
     /// A root, an intermediate (a CA with keyCertSign) carrying `constraints`, and a leaf whose SAN holds `san`.
     func constrainedChain(_ constraints: NameConstraints, san: String) throws -> (root: TestPKI.Minted, chain: [TestPKI.Minted]) {

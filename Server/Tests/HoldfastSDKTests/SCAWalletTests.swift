@@ -55,7 +55,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     func signals() async -> [String] { found.withLock { $0 } }
 }
 
-/// README "SCA wallet (device)": provisioning with the one-time code.
+/// docs/sdk.md "SCA wallet (device)": provisioning with the one-time code.
 @Suite struct SCAWalletProvisioningTests {
     @Test func anEligibleDeviceHearsItsFeaturesAndTheScheduledSunset() async throws {
         let rig = try WalletRig()
@@ -153,7 +153,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     }
 }
 
-/// README "SCA wallet (device)": the tenant's feed, read as server-sent events and applied on the device.
+/// docs/sdk.md "SCA wallet (device)": the tenant's feed, read as server-sent events and applied on the device.
 @Suite struct SCAWalletFeedTests {
     @Test func serverSentEventsAreReadAsTheHTMLStandardSays() {
         let body = Data("""
@@ -341,7 +341,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     }
 }
 
-/// README "SCA wallet (device)": signing a proof, the PIN checked and counted by the tenant.
+/// docs/sdk.md "SCA wallet (device)": signing a proof, the PIN checked and counted by the tenant.
 @Suite struct SCAWalletSigningTests {
     static let payload = SCAPayload(method: "POST", url: "https://bank.test/v1/transfers", body: .object(["amount": .string("10.00")]))
 
@@ -462,7 +462,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
         #expect(status.state == .locked && status.lockReason == .stolenDevice)
     }
 
-    /// README "SCA wallet (device)": every input is checked before anything is sent; a malformed PIN, new or current,
+    /// docs/sdk.md "SCA wallet (device)": every input is checked before anything is sent; a malformed PIN, new or current,
     /// costs no attempt.
     @Test func aMalformedPINIsRefusedBeforeAnyPINIsSent() async throws {
         let rig = try WalletRig()
@@ -551,7 +551,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     }
 }
 
-/// README "SCA wallet (device)": PIN or biometry, interchangeably, each with its own key.
+/// docs/sdk.md "SCA wallet (device)": PIN or biometry, interchangeably, each with its own key.
 @Suite struct SCAWalletPINOrBiometryTests {
     @Test func eitherFactorSignsAndThePatternSaysWhichKeyDid() async throws {
         let rig = try WalletRig(userVerification: ScriptedUserVerification(answers: [.verified, .verified]), protection: .pinOrBiometric)
@@ -586,7 +586,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     }
 }
 
-/// README "SCA wallet (device)": eligibility lost, a sunset passed and the integrity re-checked before each signature.
+/// docs/sdk.md "SCA wallet (device)": eligibility lost, a sunset passed and the integrity re-checked before each signature.
 @Suite struct SCAWalletEligibilityTests {
     static func sign(_ wallet: Wallet) async -> SignatureResult {
         await CustomerAuthenticatedSignature(patternName: .none, message: "Send", payload: SCAWalletSigningTests.payload).sign(with: wallet)
@@ -672,7 +672,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     }
 }
 
-/// README "SCA wallet (device)": one callback per event on `WalletEventListener`, beside the `events` stream.
+/// docs/sdk.md "SCA wallet (device)": one callback per event on `WalletEventListener`, beside the `events` stream.
 @Suite struct WalletEventListenerTests {
     final class Listener: WalletEventListener {
         let heard = Mutex<[String]>([])
@@ -738,7 +738,7 @@ final class SwitchableIntegrity: DeviceIntegrity {
     }
 }
 
-/// README "SCA wallet (device)": `disconnect()` and `clean()`.
+/// docs/sdk.md "SCA wallet (device)": `disconnect()` and `clean()`.
 @Suite struct WalletConnectionEndTests {
     @Test func disconnectEndsTheHandleAndKeepsTheWallet() async throws {
         let rig = try WalletRig()

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// README "Credentials": while an access token lives, what the token endpoint checked of its client is checked again
+/// docs/server-api.md "Credentials": while an access token lives, what the token endpoint checked of its client is checked again
 /// at the credential endpoint — a token of an instance revoked since, or one issued without client attestation for a
 /// configuration that requires it now, is `invalid_token` and nothing is issued.
 @Suite struct AccessTokenRecheckTests {

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-/// README "Android Key Attestation policy": an Android application's `keyAttestation` settings decide what the
+/// docs/server-api.md "Android Key Attestation policy": an Android application's `keyAttestation` settings decide what the
 /// chain's root of trust and certificate validity must show. Each refusal is tested with a chain that is honest in
 /// every other way; the instance shows what the root of trust said.
 @Suite struct AndroidKeyAttestationPolicyTests {
@@ -232,7 +232,7 @@ import TestSupport
         let defaults = HolderApplication.KeyAttestationSettings(required: true)
         #expect(await Self.code { _ = try await sony.verify(defaults) } == "ISSUER_NOT_CA")
         // Its root of trust is Verified and locked: relaxing the boot settings does not change the refusal, which is
-        // the chain's own (README "Android Key Attestation policy").
+        // the chain's own (docs/server-api.md "Android Key Attestation policy").
         let relaxed = HolderApplication.KeyAttestationSettings(required: true, requireVerifiedBoot: false, requireLockedBootloader: false)
         #expect(await Self.code { _ = try await sony.verify(relaxed) } == "ISSUER_NOT_CA")
     }

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// README "Credentials": a credential configuration's `clientAttestation` (`required` by default, or `optional`) says
+/// docs/server-api.md "Credentials": a credential configuration's `clientAttestation` (`required` by default, or `optional`) says
 /// whether the token endpoint demands OAuth client attestation; the issuer metadata carries it as `client_attestation`.
 @Suite struct ClientAttestationRequirementTests {
     static let optional = #"""

@@ -8,7 +8,7 @@ import Logging
 import ServerTestSupport
 import Testing
 
-/// Slow, silent, malformed and too many connections (README "Configuration": the timeouts and the connections per
+/// Slow, silent, malformed and too many connections (docs/operations.md "Configuration": the timeouts and the connections per
 /// source), over real sockets.
 @Suite struct ConnectionGuardTests {
     /// Timeouts of `timeout` (short for the tests of timeouts, long for the others, so that a loaded machine does

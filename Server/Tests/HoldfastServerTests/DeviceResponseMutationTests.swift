@@ -12,9 +12,9 @@ import Testing
 import TestSupport
 import X509
 
-/// The mutation campaign of the tenant's verifier on a `vp_token` (README "Security"): an honest OpenID4VP 1.0
+/// The mutation campaign of the tenant's verifier on a `vp_token` (docs/security.md "Security"): an honest OpenID4VP 1.0
 /// response is verified; each mutation of it — a field removed, a signed byte flipped, a certificate swapped, the
-/// time moved past a window, an id swapped for another session's — is refused, with the code README "Verifier" gives.
+/// time moved past a window, an id swapped for another session's — is refused, with the code docs/server-api.md "Verifier" gives.
 @Suite struct DeviceResponseMutationTests {
     static let docType = "org.iso.18013.5.1.mDL"
     static let space = "org.iso.18013.5.1"

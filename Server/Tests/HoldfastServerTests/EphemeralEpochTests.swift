@@ -11,7 +11,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// README "A store that lost its memory": a Redis restarted without persistence forgets what was spent. The tenant notices at the next
+/// docs/operations.md "A store that lost its memory": a Redis restarted without persistence forgets what was spent. The tenant notices at the next
 /// single-use record (the store's epoch key is gone), makes that moment the epoch, and refuses every item issued
 /// before it — a spent registration challenge, DPoP proof or SCA proof is not accepted a second time — while items
 /// issued after it work.

@@ -6,8 +6,8 @@ import Testing
 /// One contract (DESIGN.md §3, `HoldfastProtocol`): every code the server writes is a `HoldfastErrorCode` of
 /// `serverCodes`, named by its constant; every constant of `serverCodes` is written somewhere; field codes come from
 /// `ProblemDetails.FieldError`. `ServerCodeMappingTests` (SDK) checks that the SDK maps each of them. The two result
-/// code namespaces beside it — a presentation's failures (`PresentationFailureCode`, README "Verifier") and a proof's
-/// verdict (`SCAProofFailureCode`) and a device's ineligibility (`SCAIneligibilityReason`, README "SCA wallet") — are
+/// code namespaces beside it — a presentation's failures (`PresentationFailureCode`, docs/server-api.md "Verifier") and a proof's
+/// verdict (`SCAProofFailureCode`) and a device's ineligibility (`SCAIneligibilityReason`, docs/server-api.md "SCA wallet (back end)") — are
 /// held to the same contract.
 @Suite struct ErrorCodeContractTests {
     static let serverSources = URL(fileURLWithPath: #filePath)

@@ -9,7 +9,7 @@ import ServerTestSupport
 import Testing
 
 /// A flood of unauthenticated requests from one source, on loopback, against a server with the default limits
-/// (README "Configuration"): the flooder gets 429s, no request gets a 500, an instance's renewals keep working,
+/// (docs/operations.md "Configuration"): the flooder gets 429s, no request gets a 500, an instance's renewals keep working,
 /// and a registration from another source (through a trusted proxy) succeeds.
 @Suite struct FloodTests {
     static let requests = 100_000

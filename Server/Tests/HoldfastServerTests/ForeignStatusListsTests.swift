@@ -11,7 +11,7 @@ import TestSupport
 import Testing
 import X509
 
-/// Other issuers' status lists as the verifier reads them (README "Verifier"): fetched from the URI the credential
+/// Other issuers' status lists as the verifier reads them (docs/server-api.md "Verifier"): fetched from the URI the credential
 /// names, verified against the IACA that issued the credential, cached until `ttl`, one fetch for concurrent readers,
 /// and every way the list can be wrong is a failure (the credential's status is then unknown).
 @Suite struct ForeignStatusListsTests {

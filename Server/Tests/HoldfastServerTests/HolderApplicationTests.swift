@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Holder applications (README "API"): CRUD behind the admin key, field-level validation, unique names, and
+/// Holder applications (docs/server-api.md "API"): CRUD behind the admin key, field-level validation, unique names, and
 /// deletion revoking the application's instances.
 @Suite struct HolderApplicationTests {
     @Test(arguments: StorageBackend.available)

@@ -10,7 +10,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// Instance calls (README "API"): license token + DPoP proof (RFC 9449), renewal, key rotation, wallet attestation,
+/// Instance calls (docs/server-api.md "API"): license token + DPoP proof (RFC 9449), renewal, key rotation, wallet attestation,
 /// revocation.
 @Suite struct InstanceCallTests {
     typealias Routes = TetheringRoutes.Template
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    /// Instance calls carry the license token (README "Instance calls"): a licensed instance's renewal with the DPoP
+    /// Instance calls carry the license token (docs/server-api.md "Instance calls"): a licensed instance's renewal with the DPoP
     /// proof alone is refused, as its other calls are.
     @Test(arguments: StorageBackend.available)
     func aLicensedInstanceCannotRenewWithTheProofAlone(_ backend: StorageBackend) async throws {

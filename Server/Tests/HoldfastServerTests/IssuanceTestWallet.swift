@@ -8,7 +8,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// A test OpenID4VCI wallet over the tenant's API, written from OpenID4VCI 1.0 and README "Credentials": it finds
+/// A test OpenID4VCI wallet over the tenant's API, written from OpenID4VCI 1.0 and docs/server-api.md "Credentials": it finds
 /// the endpoints through the metadata, authenticates with the instance's wallet attestation, and proves its keys.
 struct IssuanceTestWallet: Sendable {
     let kit: ServerTestKit

@@ -15,7 +15,7 @@ import Testing
 import TestSupport
 import X509
 
-/// OpenID4VCI issuance of mDocs (README "Credentials"): the whole flow over HTTP with a test wallet, then each
+/// OpenID4VCI issuance of mDocs (docs/server-api.md "Credentials"): the whole flow over HTTP with a test wallet, then each
 /// refusal the token and credential endpoints make.
 @Suite struct IssuanceTests {
     /// Register, attest, claim, verify the mDoc against the IACA, revoke, and see `1` at its index in the token.
@@ -104,7 +104,7 @@ import X509
 
     // MARK: purging
 
-    /// README "Credentials": claims that can no longer be issued are cleared, and an unredeemed offer is deleted
+    /// docs/server-api.md "Credentials": claims that can no longer be issued are cleared, and an unredeemed offer is deleted
     /// a week after it expired; an issued offer's record stays.
     @Test func expiredOffersArePurged() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
@@ -141,7 +141,7 @@ import X509
             // Nothing has expired yet.
             #expect(steps[0].purged == [0, 0])
             // An issued offer keeps its claims, sealed, while its access token lives (a repeated credential request
-            // re-issues: README "Credentials").
+            // re-issues: docs/server-api.md "Credentials").
             #expect(steps[0].kept == [unredeemed.id: true, redeemed.id: true, issued.id: true])
             // An hour on, the access tokens have expired: the redeemed and the issued offers' claims go.
             #expect(steps[1].purged == [2, 0])
@@ -394,7 +394,7 @@ import X509
             #expect(issued.status == .ok, "\(issued.text)")
             let reused = try await attempt(try IssuanceTestWallet.keyProof(key: key, nonce: nonce))
             #expect(reused.status == .unauthorized || IssuanceTestWallet.oauthError(reused) == "invalid_nonce")
-            // README "Credentials": a repeated request with the same access token re-issues, and the earlier credential
+            // docs/server-api.md "Credentials": a repeated request with the same access token re-issues, and the earlier credential
             // is revoked — record and status list entry — so that the offer has one valid credential.
             let before = try await kit.admin(CredentialAdminRoutes.Template.credentials, .get).wire(IssuedCredentialPage.self)
             #expect(before.data.count == 1 && before.data.first?.status == .valid)

@@ -8,7 +8,7 @@ import SwiftASN1
 import Testing
 import X509
 
-/// The tenant's mDoc issuer certificates (README "Credentials"): an IACA, a document signer and a status list signer
+/// The tenant's mDoc issuer certificates (docs/server-api.md "Credentials"): an IACA, a document signer and a status list signer
 /// made on first start and kept across restarts, listed at `GET /v1/credentials/mobile/iacas`, rotated with the old
 /// ones still listed.
 @Suite struct IssuerCertificateTests {

@@ -6,7 +6,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// The mutation campaign of the credential endpoint's key proof (README "Security"; OpenID4VCI 1.0 Appendix F.1,
+/// The mutation campaign of the credential endpoint's key proof (docs/security.md "Security"; OpenID4VCI 1.0 Appendix F.1,
 /// §8.2): an honest `openid4vci-proof+jwt` with a fresh `c_nonce` gets a credential; each mutation — a member removed
 /// (the proof signed again by its key), a signed byte flipped, its time moved past the window, an id swapped for
 /// another issuer's, client's, key's or request's — is refused with its OAuth error, and none spends the access token.

@@ -7,7 +7,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// The mutation campaign of a license renewal with DPoP (README "Security"; RFC 9449 §4.3, README "Instance calls"):
+/// The mutation campaign of a license renewal with DPoP (docs/security.md "Security"; RFC 9449 §4.3, docs/server-api.md "Instance calls"):
 /// an honest renewal succeeds; each mutation of its proof or its license token — a member removed (the proof signed
 /// again by the instance key), a signed byte flipped, the proof's time moved past its window, an id swapped for
 /// another instance's or another call's — is refused with its code.

@@ -11,7 +11,7 @@ import StatusList
 import Testing
 import TestSupport
 
-/// The notification endpoint (OpenID4VCI 1.0 §11; README "Credentials"): the wallet says what became of a credential
+/// The notification endpoint (OpenID4VCI 1.0 §11; docs/server-api.md "Credentials"): the wallet says what became of a credential
 /// it was issued; one it refused or deleted is revoked, record and status list entry, and every event is recorded.
 @Suite struct NotificationEndpointTests {
     /// A wallet holding an access token (and its DPoP key) and the credential response it was issued.

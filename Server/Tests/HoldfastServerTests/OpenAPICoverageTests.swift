@@ -159,7 +159,7 @@ import Testing
         #expect(Set(try #require(fieldCode["enum"] as? [String])) == ProblemDetails.FieldError.codes)
     }
 
-    /// The presentation result's failure codes (README "Verifier") are the ones `openapi.json` lists.
+    /// The presentation result's failure codes (docs/server-api.md "Verifier") are the ones `openapi.json` lists.
     @Test func presentationFailureCodesAreDocumented() throws {
         let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
         let result = try #require(schemas["PresentationResult"] as? [String: Any])

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-/// The server's outbound GETs (README "Outbound requests"), against a server on loopback: allowed only with
+/// The server's outbound GETs (docs/operations.md "Outbound requests"), against a server on loopback: allowed only with
 /// `HOLDFAST_OUTBOUND_ALLOW_PRIVATE`, no redirect followed, the body cut at its byte limit while it streams, and a
 /// server that drips its body cut at the total deadline. The endless bodies below never end on their own: a fetcher
 /// that read them whole, or waited for their end, would never return.

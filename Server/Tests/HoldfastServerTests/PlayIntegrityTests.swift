@@ -8,7 +8,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// README "Play Integrity": tokens made here in exactly the format the Play Integrity API hands a device (compact
+/// docs/server-api.md "Play Integrity": tokens made here in exactly the format the Play Integrity API hands a device (compact
 /// JWE, A256KW + A256GCM, around a compact ES256 JWS) with the suite's own keys, each refusal by a token honest in
 /// every other way; and one token made by a second implementation (python `cryptography`).
 @Suite struct PlayIntegrityTests {

@@ -12,7 +12,7 @@ import Testing
 import TestSupport
 import X509
 
-/// A verified result never mixes two credentials (README "Verifier"): every presented document is one entry of
+/// A verified result never mixes two credentials (docs/server-api.md "Verifier"): every presented document is one entry of
 /// `credentials`, with its own claims, issuer and status, and `claims` (by docType) is kept only when no docType was
 /// presented twice. Two people's mDLs of one docType — one showing a portrait and a name, the other `age_over_18` —
 /// come back as two entries, never as one map.

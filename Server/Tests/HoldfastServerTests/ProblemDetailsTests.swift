@@ -123,7 +123,7 @@ import Testing
     }
 }
 
-/// A handler cancelled at the shutdown deadline (README "Configuration") is answered 503 SERVICE_UNAVAILABLE with
+/// A handler cancelled at the shutdown deadline (docs/operations.md "Configuration") is answered 503 SERVICE_UNAVAILABLE with
 /// `Connection: close`, never 500 INTERNAL_ERROR.
 @Suite struct CancelledHandlerTests {
     @Test func aCancelledHandlerIsServiceUnavailable() async throws {

@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// The per-source limit on unauthenticated routes (README "Configuration": `HOLDFAST_RATE_LIMIT_PER_SEC`,
+/// The per-source limit on unauthenticated routes (docs/operations.md "Configuration": `HOLDFAST_RATE_LIMIT_PER_SEC`,
 /// `HOLDFAST_RATE_LIMIT_BURST`, `HOLDFAST_TRUSTED_PROXIES`).
 @Suite struct RateLimitTests {
     static func address(_ text: String) -> IPAddress { IPAddress(Substring(text))! }

@@ -12,7 +12,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// README "A store that lost its memory", with a Redis of the test's own (`TestRedisServer`): a Redis started again
+/// docs/operations.md "A store that lost its memory", with a Redis of the test's own (`TestRedisServer`): a Redis started again
 /// from a snapshot taken before some single-use items were spent has forgotten them, and still holds the epoch it
 /// had. The tenant notices the new server (its `run_id` is not the one that wrote the epoch), sets a new epoch, and
 /// refuses every kind of item issued before it; a flow begun after it works.

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-/// Single use under concurrency (README "API", "Tests"): one challenge, many registrations — exactly one wins, on one
+/// Single use under concurrency (docs/server-api.md "API", "Tests"): one challenge, many registrations — exactly one wins, on one
 /// node and on two nodes sharing Redis; and instance pages stay consistent while instances are added.
 @Suite struct RegistrationConcurrencyTests {
     static let racers = 200
@@ -52,7 +52,7 @@ import TestSupport
             configuration.publicURL = ServerTestKit.publicURL
             configuration.ephemeral = .redis(url: redisURL)
             // The shared Redis's epoch may be new (a run of another test may have just set it): no clock-skew
-            // allowance, so that this test's items are accepted at once (README "A store that lost its memory").
+            // allowance, so that this test's items are accepted at once (docs/operations.md "A store that lost its memory").
             configuration.redisClockSkew = .zero
             let (first, startup) = try await HoldfastApplication.build(configuration: configuration,
                                                                        options: .init(logger: StorageBackend.quietLogger))

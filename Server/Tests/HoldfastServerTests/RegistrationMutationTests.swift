@@ -7,7 +7,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// The mutation campaign of instance registration (README "Security", "Registration wire format"): an honest
+/// The mutation campaign of instance registration (docs/security.md "Security", "Registration wire format"): an honest
 /// registration (an assertion, and an Android key attestation) succeeds; each mutation — a member removed, a signed
 /// byte flipped, a certificate swapped, the challenge's time moved past its window, an id swapped for another
 /// application's or another key's — is refused with its code.
@@ -18,7 +18,7 @@ import TestSupport
 
     static func decoded(_ value: Any?) throws -> [UInt8] {
         let text = try #require(value as? String)
-        // publicKey is standard base64 (README "Registration wire format"), the assertion base64url.
+        // publicKey is standard base64 (docs/server-api.md "Registration wire format"), the assertion base64url.
         return try #require(Data(base64Encoded: text).map(Array.init) ?? Base64URL.decode(text))
     }
 
@@ -132,7 +132,7 @@ import TestSupport
                             got: try await Self.send(kit, android, try await androidBody { try chain(stranger, $0, $1) }))
             campaign.record("Android attestation of another key", oneOf: ["INVALID_ATTESTATION", "ATTESTATION_FAILED"],
                             got: try await Self.send(kit, android, try await androidBody { _, nonce in try chain(kit.authority, P256.Signing.PrivateKey(), nonce) }))
-            // README "Registration errors": a nonce mismatch is INVALID_CHALLENGE.
+            // docs/sdk.md "Registration errors": a nonce mismatch is INVALID_CHALLENGE.
             campaign.record("Android attestation over another nonce", expected: "INVALID_CHALLENGE",
                             got: try await Self.send(kit, android, try await androidBody { key, _ in try chain(kit.authority, key, Array(repeating: 1, count: 32)) }))
             // Each signed byte of the leaf flipped.

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// The registration protocol (README "Registration wire format", steps 1–5), with the assertion path and with App Attest / Android Key
+/// The registration protocol (docs/server-api.md "Registration wire format", steps 1–5), with the assertion path and with App Attest / Android Key
 /// Attestation built by `TestAttestationAuthority` over the real binding nonce.
 @Suite struct RegistrationTests {
     @Test(arguments: StorageBackend.available)
@@ -32,7 +32,7 @@ import Testing
             let expires = try #require(registered.licenseExpiresAt)
             #expect(abs(expires.timeIntervalSinceNow - 86_400) < 5)
 
-            // The license token: tenant-signed JWT, iss/sub/aud/cnf.jkt/exp as the README says.
+            // The license token: tenant-signed JWT, iss/sub/aud/cnf.jkt/exp as docs/server-api.md says.
             let jws = try JWS(compactSerialization: token)
             #expect(jws.header.typ == LicenseTokenClaims.type)
             let claims = try #require(LicenseTokenClaims(claims: try JWTClaims(payload: jws.payload)))
@@ -147,7 +147,7 @@ import Testing
         }
     }
 
-    /// README "Registration errors": a nonce mismatch is INVALID_CHALLENGE (the device starts again with a new one).
+    /// docs/sdk.md "Registration errors": a nonce mismatch is INVALID_CHALLENGE (the device starts again with a new one).
     @Test func appAttestOverAnotherNonceIsInvalidChallenge() async throws {
         try await ServerTestKit.run(.sqlite) { kit in
             let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication(required: true)).id)

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 
-/// Guessing SCA activation codes (README "SCA wallet (back end)"): a wrong code is refused before anything costly (its
+/// Guessing SCA activation codes (docs/server-api.md "SCA wallet (back end)"): a wrong code is refused before anything costly (its
 /// challenge is still good afterwards), an activation refuses every code after five wrong ones for it, a source past
 /// its 20 wrong codes of the hour is refused until the hour ends, and over all sources wrong codes are counted and
 /// logged, never a stop.

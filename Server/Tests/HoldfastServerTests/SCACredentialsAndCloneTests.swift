@@ -9,7 +9,7 @@ import HummingbirdTesting
 import JOSE
 import Testing
 
-/// README "SCA wallet (back end)": the customer's credentials enrolled with the tenant (docs/DESIGN.md "The SCA
+/// docs/server-api.md "SCA wallet (back end)": the customer's credentials enrolled with the tenant (docs/DESIGN.md "The SCA
 /// wallet's PIN"), PIN or biometry each with its key, the proof counter that finds a clone, and eligibility lost or a
 /// sunset passed refusing an otherwise honest proof.
 @Suite struct SCACredentialsAndCloneTests {

@@ -11,7 +11,7 @@ import SQLKit
 import Synchronization
 import Testing
 
-/// The SCA key share at rest (README "What is not tested here", docs/DESIGN.md "The SCA wallet's PIN"): sealed with the master
+/// The SCA key share at rest (docs/security.md "What is not tested here", docs/DESIGN.md "The SCA wallet's PIN"): sealed with the master
 /// key, as an offer's claim values are, so a copy of the database alone does not give it; a share an earlier version
 /// kept in clear is sealed by migration 704 and still released for the right PIN.
 @Suite struct SCAKeyShareSealingTests {

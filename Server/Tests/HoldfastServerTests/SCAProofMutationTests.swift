@@ -7,7 +7,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// The mutation campaign of SCA proof verification (README "Security", "SCA wallet (back end)"): an honest proof for
+/// The mutation campaign of SCA proof verification (docs/security.md "Security", "SCA wallet (back end)"): an honest proof for
 /// an operation verifies; each mutation — a member removed (the proof signed again by the PIN key), a signed byte
 /// flipped, its time moved past the window, an id swapped for another wallet's, operation's or proof's — is refused
 /// with its code.
@@ -76,7 +76,7 @@ import TestSupport
             campaign.record("presented for another method", expected: SCAProofFailureCode.methodMismatch.rawValue,
                             got: try await code(try SCAWalletTests.proof(walletId: walletId, key: key, method: "DELETE", url: "\(SCAWalletTests.base)/v1/cards/7", body: nil),
                                                 method: "PUT", url: "\(SCAWalletTests.base)/v1/cards/7", body: .object([:])))
-            // A request with a body signs its endpoint without the query (README "SCA wallet (back end)"): another path.
+            // A request with a body signs its endpoint without the query (docs/server-api.md "SCA wallet (back end)"): another path.
             campaign.record("presented for another endpoint", expected: SCAProofFailureCode.policyNotFound.rawValue,
                             got: try await code(try honest(), url: "\(SCAWalletTests.base)/v1/beneficiaries/7"))
             campaign.record("presented for another card", expected: SCAProofFailureCode.payloadMismatch.rawValue,

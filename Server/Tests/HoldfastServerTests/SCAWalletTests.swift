@@ -10,7 +10,7 @@ import JOSE
 import Synchronization
 import Testing
 
-/// The SCA wallet's back end (README "SCA wallet"): a wallet made for a user, activated once with its code and the
+/// The SCA wallet's back end (docs/server-api.md "SCA wallet (back end)"): a wallet made for a user, activated once with its code and the
 /// registration core, locked, unlocked and deleted; and every proof that must fail, failing with its code.
 @Suite struct SCAWalletTests {
     static let base = "https://api.bank.example"

@@ -8,7 +8,7 @@ import SQLKit
 import StatusList
 import Testing
 
-/// The tenant's status lists (README "Credentials"): indices drawn at random and never twice, status changes seen
+/// The tenant's status lists (docs/server-api.md "Credentials"): indices drawn at random and never twice, status changes seen
 /// by the very next token request, tokens verifiable against the tenant's IACA in both formats, cache headers, the
 /// settings and the aggregation endpoint.
 @Suite struct StatusListServerTests {

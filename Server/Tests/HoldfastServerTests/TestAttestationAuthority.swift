@@ -4,7 +4,7 @@ import Crypto
 import Foundation
 import TestSupport
 
-/// Test-only trust anchors and the attestations they sign (README "API", "Tests"): an App Attest CA and an Android
+/// Test-only trust anchors and the attestations they sign (docs/server-api.md "API", "Tests"): an App Attest CA and an Android
 /// attestation root that exist only in this test process, injected into the server through
 /// `TetheringConfiguration` — never trusted by default. The attestations carry the real binding nonce, so
 /// registration runs through the real verifiers.

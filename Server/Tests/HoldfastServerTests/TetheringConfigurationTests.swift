@@ -2,7 +2,7 @@ import Foundation
 @testable import HoldfastServer
 import Testing
 
-/// `HOLDFAST_CHALLENGE_LIFETIME_SECS` and `HOLDFAST_DPOP_NONCE` (README "Configuration": "lifetime configurable, default 5
+/// `HOLDFAST_CHALLENGE_LIFETIME_SECS` and `HOLDFAST_DPOP_NONCE` (docs/operations.md "Configuration": "lifetime configurable, default 5
 /// minutes"; RFC 9449 §8 nonces on or off).
 @Suite struct TetheringConfigurationTests {
     @Test func defaultsAreFiveMinutesAndNoNonce() throws {

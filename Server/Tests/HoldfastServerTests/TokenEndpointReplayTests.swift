@@ -7,7 +7,7 @@ import HummingbirdTesting
 import Testing
 
 /// The token endpoint reads the pre-authorized code before it records the client attestation PoP and DPoP `jti`s
-/// (README "Credentials"): a registered instance sending junk codes writes nothing to the replay part of the ephemeral
+/// (docs/server-api.md "Credentials"): a registered instance sending junk codes writes nothing to the replay part of the ephemeral
 /// store, so the instance calls that need that room go on.
 @Suite struct TokenEndpointReplayTests {
     @Test(arguments: StorageBackend.available)

@@ -9,7 +9,7 @@ import SQLKit
 import Testing
 import X509
 
-/// The verifier's certificates and trusted issuers (README "Verifier").
+/// The verifier's certificates and trusted issuers (docs/server-api.md "Verifier").
 @Suite struct VerifierCertificateTests {
     /// The active request signer, read from the database.
     static func requestSigner(_ configuration: HoldfastConfiguration) async throws -> Certificate {

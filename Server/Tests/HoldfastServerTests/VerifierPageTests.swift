@@ -5,14 +5,14 @@ import HummingbirdTesting
 @testable import HoldfastServer
 import Testing
 
-/// README "Verifier page": the page, its style sheet and its script are the module's resources, served as they are.
+/// docs/server-api.md "Verifier page": the page, its style sheet and its script are the module's resources, served as they are.
 @Suite struct VerifierPageTests {
     /// SHA-256 of the bytes the page served when its HTML, CSS and script were Swift string literals: the resources
     /// must be those same bytes.
     static let renderedBefore: [(path: String, type: String, sha256: String, count: Int)] = [
         // The page gained `#protocol-note` (empty and hidden for a tenant whose public URL has a DNS name).
         ("/verifier", "text/html; charset=utf-8", "21905553082b8cdc2453b6f46a4ee6f21d5735384f785f483361245daa54736b", 2554),
-        // The script shows each presented document apart (`credentials`, README "Verifier"), the style sheet its heading.
+        // The script shows each presented document apart (`credentials`, docs/server-api.md "Verifier"), the style sheet its heading.
         ("/verifier/verifier.css", "text/css; charset=utf-8", "9a7a5fdf6f5a339e84e5e7babf0d0b49f72451baf584a69502c607c0ef2b4a2e", 977),
         ("/verifier/verifier.js", "text/javascript; charset=utf-8", "62d4b6d2d57e8ead51e695966e083ca2871e075c173bc2d34c8758fa08a18ffb", 6332),
     ]
@@ -32,7 +32,7 @@ import Testing
         }
     }
 
-    /// README "Verifier": ISO/IEC TS 18013-7:2024 needs a DNS name in the public URL. With an IP literal there the
+    /// docs/server-api.md "Verifier": ISO/IEC TS 18013-7:2024 needs a DNS name in the public URL. With an IP literal there the
     /// page offers it disabled and says why; with a DNS name (`localhost` too) it is offered as any other choice.
     @Test func theIPLiteralPublicHostDisables18013_7WithTheReason() async throws {
         for (publicURL, disabled) in [("http://127.0.0.1:8080", true), ("http://[::1]:8080", true), ("http://localhost:8080", false),

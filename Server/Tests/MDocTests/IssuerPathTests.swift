@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 import X509
 
-/// The document signer's `x5chain` through the project's path validator (README "Certificate paths"): an mDoc
+/// The document signer's `x5chain` through the project's path validator (docs/security.md "Certificate paths"): an mDoc
 /// honestly signed by the leaf of each chain, only the chain's defect refusing it.
 @Suite struct IssuerPathTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 import X509
 
-/// The signer's `x5chain` / `x5c` goes through the project's path validator (README "Certificate paths"): each
+/// The signer's `x5chain` / `x5c` goes through the project's path validator (docs/security.md "Certificate paths"): each
 /// defect of the chain refused with its own code, the token otherwise honest.
 @Suite struct StatusListSignerPathTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

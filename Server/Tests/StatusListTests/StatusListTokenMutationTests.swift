@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 import X509
 
-/// The mutation campaign of Status List Token verification (README "Security"; draft-ietf-oauth-status-list §8.3),
+/// The mutation campaign of Status List Token verification (docs/security.md "Security"; draft-ietf-oauth-status-list §8.3),
 /// for the CWT and the JWT: an honest token verifies; each mutation — a required member removed (the token signed
 /// again by its signer), a signed byte flipped, a certificate of its chain swapped (another chain, a non-CA, an issuer
 /// without keyCertSign, a pathLen 0 CA above a CA, an expired issuer, another extended key usage), a time moved past

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A mutation campaign against one verifier (README "Security"): a valid input that passes, then a systematic list
+/// A mutation campaign against one verifier (docs/security.md "Security"): a valid input that passes, then a systematic list
 /// of mutations of it — each field removed, each signed byte flipped, each certificate swapped, each time moved past
 /// its window, each id swapped for another session's — every one of which must be refused, with the code the
 /// campaign expects. The test asserts each refusal; `summary` is printed so that a run shows how many mutations each

@@ -3,7 +3,7 @@ import Foundation
 import SwiftASN1
 import X509
 
-/// Certificates minted for path-validation tests (README "Certificate paths"): a root, an intermediate and a
+/// Certificates minted for path-validation tests (docs/security.md "Certificate paths"): a root, an intermediate and a
 /// leaf, with one defect at a time so that only the check under test refuses the chain.
 public struct TestPKI: Sendable {
     public struct Minted: Sendable {

@@ -1,5 +1,5 @@
 /// The stable machine codes: the `code` of every `ProblemDetails` the tenant writes and of the SDK's errors
-/// (README "API"; DESIGN.md §4 "Errors"). The server writes only `serverCodes`; the SDK adds `sdkCodes`.
+/// (docs/server-api.md "Error codes", docs/sdk.md "Error codes"; DESIGN.md §4 "Errors"). The server writes only `serverCodes`; the SDK adds `sdkCodes`.
 ///
 /// A string-backed struct rather than an enum, so that a code a newer server introduces still decodes (and can be
 /// shown and logged) by an older SDK. Compare with the static members: `error.code == .invalidChallenge`.
@@ -52,13 +52,13 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     public static let devModeNotAllowed: Self = "DEV_MODE_NOT_ALLOWED"
     /// Another holder application already has this name.
     public static let applicationNameTaken: Self = "APPLICATION_NAME_TAKEN"
-    /// An SCA activation code that is unknown, used already or expired (README "SCA wallet").
+    /// An SCA activation code that is unknown, used already or expired (docs/server-api.md "SCA wallet (back end)").
     public static let invalidActivationCode: Self = "INVALID_ACTIVATION_CODE"
     /// An SCA wallet's activation refused after too many wrong codes for it; the back end makes the wallet again
-    /// (a new code) (README "SCA wallet").
+    /// (a new code) (docs/server-api.md "SCA wallet (back end)").
     public static let activationLocked: Self = "ACTIVATION_LOCKED"
     /// This source (an IPv4 address, an IPv6 /64) gave 20 wrong SCA activation codes this hour: its activations are
-    /// refused until the hour ends (`Retry-After`); other sources are not affected (README "SCA wallet").
+    /// refused until the hour ends (`Retry-After`); other sources are not affected (docs/server-api.md "SCA wallet (back end)").
     public static let activationAttemptsExhausted: Self = "ACTIVATION_ATTEMPTS_EXHAUSTED"
 
     // MARK: server codes: admin API
@@ -97,7 +97,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// The ephemeral store (Redis) cannot be reached now; retry later.
     public static let ephemeralStoreUnavailable: Self = "EPHEMERAL_STORE_UNAVAILABLE"
     /// A single-use item (registration challenge, DPoP proof) issued before the ephemeral store's epoch: the store
-    /// lost its memory since (README "A store that lost its memory"), so it may have been spent; get a fresh one.
+    /// lost its memory since (docs/operations.md "A store that lost its memory"), so it may have been spent; get a fresh one.
     public static let issuedBeforeStoreReset: Self = "ISSUED_BEFORE_STORE_RESET"
 
     // MARK: SDK-only codes
@@ -110,7 +110,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// `initialize(platformConfiguration:)` was not called: tethering is unavailable.
     public static let notConfigured: Self = "NOT_CONFIGURED"
     /// The issuer requires client attestation (a wallet attestation) and this SDK has none to give: it was
-    /// initialized without a platform configuration (README "Holder: tethering is optional").
+    /// initialized without a platform configuration (docs/sdk.md "Holder: tethering is optional").
     public static let walletAttestationUnavailable: Self = "WALLET_ATTESTATION_UNAVAILABLE"
     /// The secure store cannot be read now (locked device); nothing was assumed about its contents.
     public static let secureStorageUnavailable: Self = "SECURE_STORAGE_UNAVAILABLE"
@@ -155,7 +155,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// without an mso_mdoc credential).
     public static let requestUnsupported: Self = "REQUEST_UNSUPPORTED"
 
-    // MARK: SDK codes: the SCA wallet (README "SCA wallet")
+    // MARK: SDK codes: the SCA wallet (docs/sdk.md "SCA wallet (device)")
     /// No wallet is provisioned on this device (or it was deleted).
     public static let walletNotProvisioned: Self = "WALLET_NOT_PROVISIONED"
     /// A wallet is provisioned already: `provision(activationCode:)` runs once per wallet.
@@ -175,10 +175,10 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// The platform did not verify the user (cancelled, not recognised, locked out, not enrolled).
     public static let userVerificationFailed: Self = "USER_VERIFICATION_FAILED"
     /// The device lost its eligibility (`deviceEligibilityLost`, or its integrity check failed before a signature):
-    /// the wallet no longer signs (README "SCA wallet").
+    /// the wallet no longer signs (docs/sdk.md "SCA wallet (device)").
     public static let deviceNotEligible: Self = "DEVICE_NOT_ELIGIBLE"
     /// The app's version is past its sunset date (`appSunsetScheduled`): the wallet no longer signs until the app is
-    /// updated (README "SCA wallet").
+    /// updated (docs/sdk.md "SCA wallet (device)").
     public static let appSunsetPassed: Self = "APP_SUNSET"
 
     /// Every code the server of this version writes (a test in the server checks that it writes no other and

@@ -1,4 +1,4 @@
-/// A request member that does not follow the wire format (README "Registration wire format"). Servers answer it with `code` (400).
+/// A request member that does not follow the wire format (docs/server-api.md "Registration wire format"). Servers answer it with `code` (400).
 public enum ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPublicKey(String)
     case invalidAssertion(String)

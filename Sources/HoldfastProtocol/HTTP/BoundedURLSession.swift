@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// A `URLSession` (FoundationNetworking on Linux) whose every exchange is bounded three ways, the same on Linux and
-/// on Apple platforms (README "Holder: the wallet's network"):
+/// on Apple platforms (docs/sdk.md "Holder: the wallet's network"):
 /// - no redirect is followed: the session's delegate refuses each one, and the 3xx comes back as the answer, with its
 ///   `Location`, so that the caller decides (a `307` to a POST is never sent again elsewhere, RFC 9110 §15.4.8);
 /// - the body is read as it streams and the exchange stops as soon as it passes `maximumBodyBytes` (or as soon as a

@@ -1,6 +1,6 @@
 import OpenID4VCI
 
-/// HTTP header names and values of the tethering protocol (README "API"; RFC 9449; the client attestation draft).
+/// HTTP header names and values of the tethering protocol (docs/server-api.md "API"; RFC 9449; the client attestation draft).
 public enum HoldfastHeaders {
     /// `Authorization: DPoP <licenseToken>` (RFC 9449 §7.1).
     public static let authorization = "Authorization"

@@ -1,4 +1,4 @@
-/// The issuer's endpoints a wallet calls (OpenID4VCI 1.0, pre-authorized code flow; README "Credentials"): the
+/// The issuer's endpoints a wallet calls (OpenID4VCI 1.0, pre-authorized code flow; docs/server-api.md "Credentials"): the
 /// metadata documents and the token, nonce and credential endpoints. The admin routes of issuance are
 /// `HoldfastAdmin.CredentialAdminRoutes`.
 public enum IssuanceRoutes {

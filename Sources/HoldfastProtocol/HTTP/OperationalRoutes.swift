@@ -1,4 +1,4 @@
-/// The tenant's operational endpoints (README "API"), all public: health, metrics, the OpenAPI document and the
+/// The tenant's operational endpoints (docs/server-api.md "API"), all public: health, metrics, the OpenAPI document and the
 /// tenant's signing keys.
 public enum OperationalRoutes {
     /// The route templates, exactly as in `openapi.json`.

@@ -1,4 +1,4 @@
-/// The verifier's endpoints (OpenID4VP 1.0; README "Verifier"): sessions and their results for a verifier's web app
+/// The verifier's endpoints (OpenID4VP 1.0; docs/server-api.md "Verifier"): sessions and their results for a verifier's web app
 /// (an admin or verifier key), the request object and response endpoint the wallet calls, and the `/verifier` page.
 /// The verifier's admin routes (its CAs, trusted issuers) are `HoldfastAdmin.PresentationAdminRoutes`.
 public enum PresentationRoutes {

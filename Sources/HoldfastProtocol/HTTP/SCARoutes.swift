@@ -1,4 +1,4 @@
-/// The SCA wallet's endpoints a device or a bank's back end calls (README "SCA wallet"): activation, the signing
+/// The SCA wallet's endpoints a device or a bank's back end calls (docs/server-api.md "SCA wallet (back end)"): activation, the signing
 /// policies, the eligibility check, the wallet's own DPoP calls (PIN attempts, credentials, the event feed), and proof
 /// verification (a key of scope `sca`). The wallets' admin routes are `HoldfastAdmin.SCAAdminRoutes`.
 public enum SCARoutes {

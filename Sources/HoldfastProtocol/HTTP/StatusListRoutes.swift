@@ -1,4 +1,4 @@
-/// The tenant's status lists (draft-ietf-oauth-status-list; README "Credentials"), public: what a relying party or
+/// The tenant's status lists (draft-ietf-oauth-status-list; docs/server-api.md "Credentials"), public: what a relying party or
 /// a wallet fetches. The status list settings are admin (`HoldfastAdmin.CredentialAdminRoutes`).
 public enum StatusListRoutes {
     /// The route templates, exactly as in `openapi.json`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tethering endpoints (README "API"): their templates, which the server routes from, and the concrete paths the
+/// The tethering endpoints (docs/server-api.md "API"): their templates, which the server routes from, and the concrete paths the
 /// SDK calls (each id percent-encoded as one path segment).
 public enum TetheringRoutes {
     /// The route templates, exactly as in `openapi.json`.

@@ -1,7 +1,7 @@
 /// Whether an issuer demands OAuth client attestation (a wallet attestation, draft-ietf-oauth-attestation-based-
-/// client-auth) at its token endpoint for a credential configuration (README "Credentials"): the configuration's
+/// client-auth) at its token endpoint for a credential configuration (docs/server-api.md "Credentials"): the configuration's
 /// `clientAttestation`, `required` by default. With `optional` a wallet whose SDK is not tethered may claim it
-/// (README "Holder: tethering is optional"); a client attestation that is sent is checked all the same.
+/// (docs/sdk.md "Holder: tethering is optional"); a client attestation that is sent is checked all the same.
 public struct ClientAttestationRequirement: WireValueSet {
     public let rawValue: String
 

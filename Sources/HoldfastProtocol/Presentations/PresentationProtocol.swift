@@ -1,4 +1,4 @@
-/// The protocol of a presentation (README "Verifier"): the tenant verifier's session asks with it
+/// The protocol of a presentation (docs/server-api.md "Verifier"): the tenant verifier's session asks with it
 /// (`PresentationSessionRequest.protocol`) and the SDK says which one a request it received follows.
 /// String-backed so that a value a newer client sends still decodes (the tenant refuses it with a field error).
 public struct PresentationProtocol: WireValueSet {

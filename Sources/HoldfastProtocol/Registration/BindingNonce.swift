@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Plumbing
 
-/// Registration protocol step 3 (README "Registration wire format"): the value that binds a server challenge to the instance key.
+/// Registration protocol step 3 (docs/server-api.md "Registration wire format"): the value that binds a server challenge to the instance key.
 ///
 /// Byte-exact definition:
 ///

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JOSE
 
-/// The `assertion` of a registration or key rotation request (README "Registration wire format"): used where platform
+/// The `assertion` of a registration or key rotation request (docs/server-api.md "Registration wire format"): used where platform
 /// attestation is unavailable (`appAttestationType: none`).
 ///
 /// Wire format: base64url **without padding** (RFC 4648 §5) of the 64-byte raw `r ‖ s` (32 bytes each,

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JOSE
 
-/// The `publicKey` of a registration or key rotation request (README "Registration wire format"): the **standard base64
+/// The `publicKey` of a registration or key rotation request (docs/server-api.md "Registration wire format"): the **standard base64
 /// with padding** (RFC 4648 §4) of the 65-byte uncompressed SEC1 point `0x04 ‖ X ‖ Y` (SEC 1 §2.3.3) of the
 /// instance's P-256 key. The 88-character string is exactly what goes into the `BindingNonce`.
 public struct InstancePublicKey: Sendable, Hashable {

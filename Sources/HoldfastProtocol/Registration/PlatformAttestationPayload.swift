@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// Registration protocol step 4 (README "Registration wire format"): a platform's attestation of the instance key, decoded from or encoded
+/// Registration protocol step 4 (docs/server-api.md "Registration wire format"): a platform's attestation of the instance key, decoded from or encoded
 /// to the `attestation` and `keyId` members of a request.
 ///
 /// Wire format:

@@ -1,9 +1,9 @@
-/// How an SCA wallet is protected (README "SCA wallet"): `pin` (6 to 8 digits), `biometric`, `pinOrBiometric` (either,
+/// How an SCA wallet is protected (docs/server-api.md "SCA wallet (back end)"): `pin` (6 to 8 digits), `biometric`, `pinOrBiometric` (either,
 /// as the customer chooses at each signature), or `none` (possession of the device alone). The admin API sets it, the activation and the `settingsUpdated` event carry it to the device.
 /// String-backed rather than an enum, so that a value a newer tenant sends still decodes on an older device (and the
 /// tenant refuses an unknown one with a field error rather than a decoding error).
 ///
-/// The wire spelling is `biometric` (README, openapi.json); `biometry` is the name of the *pattern* a proof was made
+/// The wire spelling is `biometric` (docs/server-api.md, openapi.json); `biometry` is the name of the *pattern* a proof was made
 /// with (`SCAPattern`), a different field.
 public struct SCAAccessProtection: WireValueSet {
     public let rawValue: String

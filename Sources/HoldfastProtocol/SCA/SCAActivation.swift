@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// `POST /v1/sca/activations` (README "SCA wallet"): the device turns an activation code into its wallet, registering
+/// `POST /v1/sca/activations` (docs/server-api.md "SCA wallet (back end)"): the device turns an activation code into its wallet, registering
 /// the wallet key the way an instance registers its key — a challenge from `POST /v1/holder/applications/{applicationId}/challenges`,
 /// the binding nonce over it and `publicKey`, and an attestation or an assertion over that nonce.
 public struct SCAActivationRequest: Codable, Sendable, Hashable {
@@ -51,7 +51,7 @@ public struct SCAActivationResponse: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /v1/sca/wallets/{walletId}/pin-attempts` (README "SCA wallet"; docs/DESIGN.md "The SCA wallet's PIN"): a PIN
+/// `POST /v1/sca/wallets/{walletId}/pin-attempts` (docs/server-api.md "SCA wallet (back end)"; docs/DESIGN.md "The SCA wallet's PIN"): a PIN
 /// the customer entered, as the device's PIN secret — derived from the PIN with scrypt and a salt only the device
 /// holds, then keyed (`HMAC`); never the PIN. Only the tenant can tell a right secret from a wrong one, and it counts the
 /// wrong ones.
@@ -80,7 +80,7 @@ public struct SCAPinAttemptResult: Codable, Sendable, Hashable {
     }
 }
 
-/// `PUT /v1/sca/wallets/{walletId}/credentials` (README "SCA wallet"): the customer's credentials, set on the device
+/// `PUT /v1/sca/wallets/{walletId}/credentials` (docs/server-api.md "SCA wallet (back end)"): the customer's credentials, set on the device
 /// and enrolled with the tenant — for a wallet that allows the PIN, the PIN secret, the key share (32 random bytes the
 /// device made, sealed the PIN key with and then forgot: the tenant releases it after each right PIN) and the public
 /// half of the PIN key; for one that allows biometry, the public half of the biometry key (required for `biometric`,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tenant's device eligibility rules for SCA wallets (README "SCA wallet"), `GET`/`PUT /v1/sca/eligibility`:
+/// The tenant's device eligibility rules for SCA wallets (docs/server-api.md "SCA wallet (back end)"), `GET`/`PUT /v1/sca/eligibility`:
 /// device models that may not hold a wallet, and the app versions below which a holder application's wallets stop
 /// working — at once, or from a sunset date announced ahead (`appSunsetScheduled`).
 public struct SCAEligibilityRules: Codable, Sendable, Hashable {
@@ -94,7 +94,7 @@ public struct AppVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 }
 
-/// `POST /v1/sca/eligibility/checks` (README "SCA wallet"): what a device says of itself before it is provisioned.
+/// `POST /v1/sca/eligibility/checks` (docs/server-api.md "SCA wallet (back end)"): what a device says of itself before it is provisioned.
 public struct SCAEligibilityCheckRequest: Codable, Sendable, Hashable {
     public struct Integrity: Codable, Sendable, Hashable {
         /// Whether the platform's integrity signals say the device is compromised (jailbroken, rooted, hooked).
@@ -137,7 +137,7 @@ public struct SCAEligibilityCheckResponse: Codable, Sendable, Hashable {
 }
 
 /// Why a device is not eligible (`SCAEligibilityCheckResponse.reason`, the `deviceEligibilityLost` event's
-/// `reason`, README "SCA wallet"). String-backed so that a reason a newer tenant gives still decodes on an older device.
+/// `reason`, docs/server-api.md "SCA wallet (back end)"). String-backed so that a reason a newer tenant gives still decodes on an older device.
 public struct SCAIneligibilityReason: WireValueSet {
     public let rawValue: String
 

@@ -1,4 +1,4 @@
-/// The `type` of an SCA wallet feed event (README "SCA wallet (back end)"), the tenant writes and the device reads.
+/// The `type` of an SCA wallet feed event (docs/server-api.md "SCA wallet (back end)"), the tenant writes and the device reads.
 /// String-backed rather than an enum, so that an event a newer tenant sends still decodes on an older device (which
 /// skips it).
 public struct SCAEventType: WireValueSet {

@@ -1,4 +1,4 @@
-/// Why an SCA wallet is locked (README "SCA wallet (back end)"): one of the reasons the bank's back end gives
+/// Why an SCA wallet is locked (docs/server-api.md "SCA wallet (back end)"): one of the reasons the bank's back end gives
 /// (`PUT …/lock`), or `PIN_ATTEMPTS` when the last wrong PIN locked it. The wallet's `lockReason`, the `locked`
 /// event's `reason` and the device's wallet status carry it.
 public struct SCALockReason: WireValueSet {

@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// How a customer approved an operation (README "SCA wallet"): nothing beyond possession of the device, its PIN, or
+/// How a customer approved an operation (docs/server-api.md "SCA wallet (back end)"): nothing beyond possession of the device, its PIN, or
 /// biometrics.
 public enum SCAPattern: String, Codable, Sendable, Hashable, CaseIterable {
     case none
@@ -9,7 +9,7 @@ public enum SCAPattern: String, Codable, Sendable, Hashable, CaseIterable {
     case biometry
 }
 
-/// The signing policy of one operation of a bank's API (README "SCA wallet"): which request it covers (`method` and
+/// The signing policy of one operation of a bank's API (docs/server-api.md "SCA wallet (back end)"): which request it covers (`method` and
 /// `pathTemplate`, `{name}` matching one path segment), which parameters a proof signs (`signedFields`: top-level
 /// members of the JSON body, or query parameters of a body-less request; `all` for every one), and which patterns
 /// approve it (`requiredPatterns`; empty: any, possession alone included).
@@ -74,7 +74,7 @@ public struct SCAPolicy: Codable, Sendable, Hashable {
     }
 }
 
-/// What a proof signs of a request (README "SCA wallet"): `method`, the HTTP method upper-cased (a proof for one
+/// What a proof signs of a request (docs/server-api.md "SCA wallet (back end)"): `method`, the HTTP method upper-cased (a proof for one
 /// method never verifies for another on the same URL and body); `url`, the endpoint without its query string or fragment,
 /// and `body`, the parameters its policy names — members of the JSON body, or query parameters (as strings) of a
 /// request without a body (`GET`, `DELETE`, `HEAD`) — never transport fields such as `accessTag`; `{}` when there
@@ -153,7 +153,7 @@ public struct SCAPayload: Sendable, Hashable {
     }
 }
 
-/// JSON values compared as JSON means them (README "SCA wallet"): member order and whitespace do not matter;
+/// JSON values compared as JSON means them (docs/server-api.md "SCA wallet (back end)"): member order and whitespace do not matter;
 /// values and types do — `1` and `1.0` are the same number, `"1"` is not `1`, `null` is not an absent member.
 public enum CanonicalJSON {
     public static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {

@@ -1,4 +1,4 @@
-/// What the tenant found a PIN the customer entered to be (`SCAPinAttemptResult.outcome`, README "SCA wallet"). String-backed so that the tenant refuses an unknown outcome with a field error rather than a decoding
+/// What the tenant found a PIN the customer entered to be (`SCAPinAttemptResult.outcome`, docs/server-api.md "SCA wallet (back end)"). String-backed so that the tenant refuses an unknown outcome with a field error rather than a decoding
 /// error.
 public struct SCAPinAttemptOutcome: WireValueSet {
     public let rawValue: String

@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// The payload of an SCA proof (README "SCA wallet"): a compact JWS, ES256 by the wallet's key, header `typ`
+/// The payload of an SCA proof (docs/server-api.md "SCA wallet (back end)"): a compact JWS, ES256 by the wallet's key, header `typ`
 /// `sca-proof+jwt` and `kid` the wallet id, whose payload is exactly these members.
 public struct SCAProofClaims: Codable, Sendable, Hashable {
     public static let type = "sca-proof+jwt"

@@ -1,4 +1,4 @@
-/// The state of an SCA wallet on the tenant (README "SCA wallet"): `pending` (made, not activated yet), `active`,
+/// The state of an SCA wallet on the tenant (docs/server-api.md "SCA wallet (back end)"): `pending` (made, not activated yet), `active`,
 /// `locked` (by the back end or by the last wrong PIN), `deleted`. String-backed so that a state a newer tenant
 /// writes still decodes.
 public struct SCAWalletState: WireValueSet {

@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// The license token (README "API", "licenses"): a JWT signed by the tenant key (ES256, `kid` of the tenant's JWKS),
+/// The license token (docs/server-api.md "API", "licenses"): a JWT signed by the tenant key (ES256, `kid` of the tenant's JWKS),
 /// header `typ: LicenseTokenClaims.type`, with
 /// - `iss`: the tenant (its base URL),
 /// - `sub`: the instance id,

@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// The wallet attestation (README "API"): an OAuth Client Attestation JWT
+/// The wallet attestation (docs/server-api.md "API"): an OAuth Client Attestation JWT
 /// (draft-ietf-oauth-attestation-based-client-auth §4) signed by the tenant key, header
 /// `typ: oauth-client-attestation+jwt`, with
 /// - `iss`: the tenant (its base URL; issuers find its key in the tenant's JWKS),

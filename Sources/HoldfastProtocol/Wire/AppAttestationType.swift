@@ -1,4 +1,4 @@
-/// How an instance proved the integrity of its key at registration (README "API", instance list).
+/// How an instance proved the integrity of its key at registration (docs/server-api.md "API", instance list).
 public enum AppAttestationType: String, Codable, Sendable, Hashable, CaseIterable {
     /// No platform attestation: an assertion (ECDSA signature over the binding nonce) only.
     case none

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Registration protocol step 1 (README "Registration wire format"): the answer to
+/// Registration protocol step 1 (docs/server-api.md "Registration wire format"): the answer to
 /// `POST /v1/holder/applications/{applicationId}/challenges`.
 ///
 /// `challenge` is opaque to the device (the server makes it from 32 random bytes); the device must use the

@@ -2,7 +2,7 @@ import CBOR
 import Foundation
 import JOSE
 
-/// mDoc element values as JSON, one form for the holder SDK and the verifier's results (README "Holder: credentials",
+/// mDoc element values as JSON, one form for the holder SDK and the verifier's results (docs/sdk.md "Holder: credentials",
 /// "Verifier"): a full-date (tag 1004) as its `YYYY-MM-DD` text, a tdate (tag 0) as its RFC 3339 text, bytes as
 /// `{"$type": "bytes", "value": <base64>}`, the rest as their JSON counterparts.
 public enum ClaimJSON {

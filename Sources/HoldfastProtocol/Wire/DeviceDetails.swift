@@ -1,4 +1,4 @@
-/// `deviceDetails` of a registration (README "Registration wire format", step 5): what the device says about itself. Informational only;
+/// `deviceDetails` of a registration (docs/server-api.md "Registration wire format", step 5): what the device says about itself. Informational only;
 /// never used for a security decision.
 public struct DeviceDetails: Codable, Sendable, Hashable {
     public var deviceModel: String

@@ -1,4 +1,4 @@
-/// Registration protocol step 5 (README "Registration wire format"): the body of `POST /v1/holder/applications/{applicationId}/instances`.
+/// Registration protocol step 5 (docs/server-api.md "Registration wire format"): the body of `POST /v1/holder/applications/{applicationId}/instances`.
 ///
 /// Exactly one of `attestation` (with `keyId` for App Attest) and `assertion` is present. See
 /// `InstancePublicKey`, `BindingNonce`, `InstanceAssertion` and `PlatformAttestationPayload` for the formats.
@@ -13,7 +13,7 @@ public struct InstanceRegistrationRequest: Codable, Sendable, Hashable {
     public var deviceDetails: DeviceDetails
     public var sdkDetails: SDKDetails
     public var externalReferenceId: String?
-    /// Android: a Play Integrity token over the binding nonce, as the device received it (README "Play Integrity").
+    /// Android: a Play Integrity token over the binding nonce, as the device received it (docs/server-api.md "Play Integrity").
     public var integrityToken: String?
 
     public init(challenge: String, publicKey: String, attestation: AttestationValue? = nil, assertion: String? = nil,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The answer to a registration (`201`, README "Registration wire format", step 5). A `pending` or `rejected` instance has no usable
+/// The answer to a registration (`201`, docs/server-api.md "Registration wire format", step 5). A `pending` or `rejected` instance has no usable
 /// license: `licenseToken` and `licenseExpiresAt` are `null` (written, so that clients always see the members).
 public struct InstanceRegistrationResponse: Codable, Sendable, Hashable {
     public var instanceId: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The body of `POST /v1/holder/instances/{instanceId}/keys/rotate` (README "API"): the new key, attested like a
+/// The body of `POST /v1/holder/instances/{instanceId}/keys/rotate` (docs/server-api.md "API"): the new key, attested like a
 /// registration over a fresh challenge (`BindingNonce(challenge, publicKey)` with the *new* key), in a request
 /// whose license token and DPoP proof belong to the **old** key. The instance id is kept; the old key and its
 /// tokens stop working at once.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The body of `POST /v1/holder/instances/{instanceId}/license` (README "API", "licenses"), sent with the current
+/// The body of `POST /v1/holder/instances/{instanceId}/license` (docs/server-api.md "API", "licenses"), sent with the current
 /// license token and a DPoP proof of the instance key.
 ///
 /// Where the application requires attestation, the renewal carries fresh evidence over a fresh challenge (from
@@ -15,7 +15,7 @@ import Foundation
 /// The renewal endpoint (and only it) accepts a license token whose `exp` has passed — its signature, `sub`, `aud`
 /// and `cnf.jkt` are still checked, and so is the instance's status — because the DPoP proof of the instance key is
 /// what authenticates the device, and an app that was offline past `licenseExpiresAt` must be able to come back
-/// (README "API": `LICENSE_EXPIRED` until a renewal succeeds). A pending instance (no token yet) sends only the DPoP
+/// (docs/server-api.md "API": `LICENSE_EXPIRED` until a renewal succeeds). A pending instance (no token yet) sends only the DPoP
 /// proof, and is answered `INSTANCE_PENDING` until an admin approves it.
 public struct LicenseRenewalRequest: Codable, Sendable, Hashable {
     public var challenge: String?

@@ -1,4 +1,4 @@
-/// `sdkDetails` of a registration (README "Registration wire format", step 5).
+/// `sdkDetails` of a registration (docs/server-api.md "Registration wire format", step 5).
 public struct SDKDetails: Codable, Sendable, Hashable {
     public var sdkVersion: String
 

@@ -19,7 +19,7 @@ extension MobileCredentialHolder {
     }
 
     /// The credential with its claims and its verification now; the status is always checked for a credential
-    /// that has one, online unless `skipStatusCheck` (README "Holder: status").
+    /// that has one, online unless `skipStatusCheck` (docs/sdk.md "Holder: status").
     public func getCredential(credentialId: String, skipStatusCheck: Bool = false) async throws(HoldfastError) -> MobileCredential {
         try await credentials.getCredential(credentialId: credentialId, skipStatusCheck: skipStatusCheck)
     }
@@ -41,7 +41,7 @@ extension MobileCredentialHolder {
     }
 
     /// Fetches now the status list of one credential (every stored one when `credentialId` is nil), within the
-    /// status list checks, and verifies it with the list then cached (README "Holder: status").
+    /// status list checks, and verifies it with the list then cached (docs/sdk.md "Holder: status").
     public func refreshStatus(credentialId: String? = nil) async throws(HoldfastError) -> [CredentialStatusRefresh] {
         try await credentials.refreshStatus(credentialId: credentialId)
     }

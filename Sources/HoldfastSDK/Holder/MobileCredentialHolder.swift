@@ -6,7 +6,7 @@ import HoldfastProtocol
 /// Each capability is a component with its own state and its own tests; the holder builds them from one set of
 /// `PlatformSeams` and forwards to them, so that an app can use the holder alone or reach a component directly.
 /// Today there is `tethering` (DESIGN.md §1 T and R: registration, license, key rotation, wallet attestation,
-/// signed requests), `statusLists` (status list tokens cached as README "Holder: status" says) and `credentials`
+/// signed requests), `statusLists` (status list tokens cached as docs/sdk.md "Holder: status" says) and `credentials`
 /// (claiming, keeping and checking mDocs); presentation and the SCA wallet will sit beside them.
 ///
 /// `initialize(platformConfiguration:)` ties the SDK to a tenant and keeps it tethered by itself; `initialize()` (or
@@ -30,7 +30,7 @@ public actor MobileCredentialHolder {
         self.presentations = Presentations(seams: seams, credentials: credentials)
     }
 
-    /// Ties the SDK to a tenant and a holder application, and starts automatic tethering (README "Holder: automatic
+    /// Ties the SDK to a tenant and a holder application, and starts automatic tethering (docs/sdk.md "Holder: automatic
     /// tethering"): the SDK registers when the device is not registered and keeps the license fresh by itself, through
     /// `seams.tetheringScheduler`; `tethering.events` says what happened. Calling it again with another configuration
     /// drops what was cached for the previous one (nothing stored is deleted).
@@ -39,7 +39,7 @@ public actor MobileCredentialHolder {
         try await tethering.startAutomaticTethering()
     }
 
-    /// Initializes the SDK without a platform configuration (README "Holder: tethering is optional"): no registration,
+    /// Initializes the SDK without a platform configuration (docs/sdk.md "Holder: tethering is optional"): no registration,
     /// no license and no offline limit; wallet attestation is unavailable, so only issuers that do not require it
     /// can be claimed from (others fail with `WALLET_ATTESTATION_UNAVAILABLE`). Credentials, status checks and
     /// presentations work as they do tethered.

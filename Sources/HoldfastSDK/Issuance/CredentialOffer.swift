@@ -35,10 +35,10 @@ public struct CredentialOffer: Sendable, Hashable {
     var preAuthorizedCode: String
     var metadata: IssuerMetadata
 
-    /// Whether claiming needs a wallet attestation (README "Holder: tethering is optional"): unless the
+    /// Whether claiming needs a wallet attestation (docs/sdk.md "Holder: tethering is optional"): unless the
     /// authorization server accepts anonymous pre-authorized requests (OpenID4VCI 1.0 §12.3
     /// `pre-authorized_grant_anonymous_access_supported`) or every offered configuration says
-    /// `client_attestation: optional` (README "Credentials"), it does.
+    /// `client_attestation: optional` (docs/server-api.md "Credentials"), it does.
     public var requiresClientAttestation: Bool {
         if metadata.anonymousAccessSupported { return false }
         return !credentials.allSatisfy { metadata.configurations[$0.configurationId]?.clientAttestation == ClientAttestationRequirement.optional.rawValue }

@@ -8,7 +8,7 @@ import MDoc
 import OpenID4VCI
 import X509
 
-/// Claiming, keeping and checking mDocs (README "Holder: credentials"): OpenID4VCI 1.0 with the pre-authorized
+/// Claiming, keeping and checking mDocs (docs/sdk.md "Holder: credentials"): OpenID4VCI 1.0 with the pre-authorized
 /// code grant, the tethered instance's wallet attestation for client authentication and DPoP-bound tokens, a new
 /// secure-area key per credential, and every credential verified against the trusted issuer certificates before
 /// it is stored.
@@ -30,7 +30,7 @@ public actor Credentials {
     let store: CredentialStore
     let trustedIssuers: TrustedCertificateStore
     public var options = Options()
-    /// Decoded and verified credentials (README "Holder: credentials": decoded and verified once, not per call).
+    /// Decoded and verified credentials (docs/sdk.md "Holder: credentials": decoded and verified once, not per call).
     private var cache: [String: CachedCredential] = [:]
     /// Bumped when the trusted issuer certificates change: every cached verification is then redone.
     private var trustGeneration = 0
@@ -92,9 +92,9 @@ public actor Credentials {
             throw HoldfastError(.transactionCodeRequired, "this offer needs its transaction code")
         }
         let client = OpenID4VCIClient(transport: seams.transport, clock: seams.clock, metadata: offer.metadata)
-        // A tethered SDK authenticates with its wallet attestation, within the offline limit (README "Holder: the
+        // A tethered SDK authenticates with its wallet attestation, within the offline limit (docs/sdk.md "Holder: the
         // offline limit"); one initialized without a platform configuration has none, and claims only what the
-        // issuer lets it claim without (README "Holder: tethering is optional").
+        // issuer lets it claim without (docs/sdk.md "Holder: tethering is optional").
         var clientAuthentication: (attestation: String, pop: String)?
         var clientId: String?
         if await tethering.isConfigured {
@@ -123,7 +123,7 @@ public actor Credentials {
             do {
                 claimed.append(try await claim(offered, offer: offer, client: client, session: session, clientId: clientId))
             } catch let first where Self.isWorthRetrying(first) {
-                // README "Holder: credentials": a response that was lost, or a credential refused as invalid, is asked
+                // docs/sdk.md "Holder: credentials": a response that was lost, or a credential refused as invalid, is asked
                 // for once more with the same access token while it lives (OpenID4VCI 1.0 §8); the issuer revokes the
                 // credential it replaces. When that fails too, the first refusal is the one that explains.
                 do {
@@ -159,7 +159,7 @@ public actor Credentials {
             return claimed
         } catch {
             try? await seams.secureArea.deleteKey(alias: alias)
-            // README "Holder: credentials": the issuer learns that the credential it issued is not held, and revokes it.
+            // docs/sdk.md "Holder: credentials": the issuer learns that the credential it issued is not held, and revokes it.
             if let undelivered = await notify(.credentialFailure, issued, description: "\(error.code.rawValue): \(error.message)",
                                               client: client, session: session) {
                 throw HoldfastError(error.code, error.message + " (the issuer could not be told that the credential was refused: "
@@ -183,7 +183,7 @@ public actor Credentials {
         }
     }
 
-    /// What can be checked before the pre-authorized code is redeemed (README "Holder: credentials"): the code is
+    /// What can be checked before the pre-authorized code is redeemed (docs/sdk.md "Holder: credentials"): the code is
     /// single-use (OpenID4VCI 1.0 §4.1.1), so a claim refused after the token request would spend the offer. The
     /// offer's configurations were checked when it was read (`OfferReader`); here, unless untrusted credentials are
     /// kept, the wallet must trust at least one IACA valid now, or no credential it is issued could verify.
@@ -256,7 +256,7 @@ public actor Credentials {
     // MARK: the store
 
     public func getCredentials() async throws(HoldfastError) -> [MobileCredentialMetadata] {
-        // README "Holder: the offline limit": no credential is listed without a license.
+        // docs/sdk.md "Holder: the offline limit": no credential is listed without a license.
         try await tethering.requireWithinOfflineLimit()
         var result: [MobileCredentialMetadata] = []
         for stored in try await store.all() {
@@ -266,9 +266,9 @@ public actor Credentials {
     }
 
     /// The credential with its claim values and its verification now: issuer chain, signature, digests, validity,
-    /// and — for a credential with a status reference, always — its status (README "Holder: status").
+    /// and — for a credential with a status reference, always — its status (docs/sdk.md "Holder: status").
     public func getCredential(credentialId: String, skipStatusCheck: Bool = false) async throws(HoldfastError) -> MobileCredential {
-        // README "Holder: the offline limit": past the license's expiry, nothing is shown until a renewal succeeds.
+        // docs/sdk.md "Holder: the offline limit": past the license's expiry, nothing is shown until a renewal succeeds.
         try await tethering.requireWithinOfflineLimit()
         var entry: CachedCredential
         if let cached = cache[credentialId], cached.trustGeneration == trustGeneration {
@@ -353,7 +353,7 @@ public actor Credentials {
     }
 
     /// Fetches now the status list of the credential `credentialId` (every stored credential when nil) and verifies the
-    /// credential with it (README "Holder: status"). An explicit request may fetch before the cached token's `ttl` has
+    /// credential with it (docs/sdk.md "Holder: status"). An explicit request may fetch before the cached token's `ttl` has
     /// passed (draft-ietf-oauth-status-list: `ttl` is the longest a consumer may cache a token, not the shortest),
     /// but the fetched token enters the cache only through `StatusListCache`'s checks — signature and
     /// chain to the credential's IACA, `sub` the URI, `exp` not passed, not older than the cached one; a token that
@@ -415,7 +415,7 @@ public actor Credentials {
         }
     }
 
-    /// The status, always checked for a credential that has a status reference (README "Holder: status").
+    /// The status, always checked for a credential that has a status reference (docs/sdk.md "Holder: status").
     private func checkStatus(_ entry: CachedCredential, skipStatusCheck: Bool) async -> (CredentialVerificationResult, CredentialStatus?) {
         guard let reference = entry.issuerSigned.mso.status else { return (.success, nil) }
         guard let trust = entry.statusTrust else { return (.failure(.statusUnknown), .unknown(.noToken)) }

@@ -9,7 +9,7 @@ public typealias CredentialBranding = CredentialDisplay
 public struct CredentialIssuerInfo: Codable, Sendable, Hashable {
     /// The document signer certificate's common name.
     public var commonName: String?
-    /// The trusted issuer certificate (IACA) it chains to; nil when it was kept untrusted (README "Holder:
+    /// The trusted issuer certificate (IACA) it chains to; nil when it was kept untrusted (docs/sdk.md "Holder:
     /// credentials").
     public var trustedIssuerCertificateId: String?
     /// The OpenID4VCI `credential_issuer` it was claimed from.
@@ -56,7 +56,7 @@ public struct CredentialStatusRefresh: Sendable, Hashable {
     public var failure: String?
 }
 
-/// Why a credential does not verify now (README "Holder: credentials").
+/// Why a credential does not verify now (docs/sdk.md "Holder: credentials").
 public enum CredentialFailureType: String, Codable, Sendable, Hashable, CaseIterable {
     case statusRevoked
     case statusSuspended
@@ -85,14 +85,14 @@ public struct CredentialVerificationResult: Codable, Sendable, Hashable {
 /// A stored credential with its claim values (`getCredential(credentialId:skipStatusCheck:)`).
 public struct MobileCredential: Sendable, Hashable {
     public var metadata: MobileCredentialMetadata
-    /// Namespace → element identifier → value, as JSON (README "Holder: credentials"): plain values as themselves,
+    /// Namespace → element identifier → value, as JSON (docs/sdk.md "Holder: credentials"): plain values as themselves,
     /// a full-date (tag 1004) as its `"YYYY-MM-DD"` text, a tdate (tag 0) as its RFC 3339 text, and bytes as
     /// `{"$type": "bytes", "value": <base64>}`.
     public var claims: [String: [String: JSONValue]]
     public var verificationResult: CredentialVerificationResult
     /// The status found, for a credential that carries a status reference.
     public var status: CredentialStatus?
-    /// When the status was last established online: when the status list token that says it was fetched (README
+    /// When the status was last established online: when the status list token that says it was fetched (docs/sdk.md
     /// "Holder: status"); nil for a credential without a status reference, or when no token was ever fetched.
     public var statusCheckedAt: Date?
     /// The IssuerSigned CBOR as issued.

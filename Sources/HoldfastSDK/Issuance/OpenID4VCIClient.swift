@@ -20,7 +20,7 @@ struct OpenID4VCIClient: Sendable {
     let metadata: IssuerMetadata
 
     /// §6 token request; `clientAuthentication` (a wallet attestation and its PoP) is omitted for an issuer that does
-    /// not require it and an SDK that has none (README "Holder: tethering is optional").
+    /// not require it and an SDK that has none (docs/sdk.md "Holder: tethering is optional").
     func token(code: String, transactionCode: String?,
                clientAuthentication: (attestation: String, pop: String)?) async throws(HoldfastError) -> Session {
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())

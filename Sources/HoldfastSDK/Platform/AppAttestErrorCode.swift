@@ -2,7 +2,7 @@
 /// written over plain `Int` values so that the decision builds and is tested on Linux. The values are
 /// DeviceCheck/DCError.h's; on Apple platforms a test compares them with the framework's.
 ///
-/// The decision (README "Registration errors"): a device that cannot attest at all (`featureUnsupported`) is
+/// The decision (docs/sdk.md "Registration errors"): a device that cannot attest at all (`featureUnsupported`) is
 /// `unavailable`; Apple's attestation service unreachable (`serverUnavailable`) is `temporarilyUnavailable` — both
 /// fall back to an assertion when the application allows it; anything else is a failed attestation.
 enum AppAttestErrorCode {

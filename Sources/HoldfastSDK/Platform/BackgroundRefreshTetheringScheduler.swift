@@ -1,10 +1,10 @@
 import Foundation
 import HoldfastProtocol
 
-/// The app's hook into its platform's background refresh (README "Holder: automatic tethering"): on iOS, a
+/// The app's hook into its platform's background refresh (docs/sdk.md "Holder: automatic tethering"): on iOS, a
 /// `BGAppRefreshTaskRequest` submitted to `BGTaskScheduler` for the identifier the app lists under
 /// `BGTaskSchedulerPermittedIdentifiers`. The app owns the task — its identifier, its registration during launch —
-/// so the SDK links no background-task framework; README shows the few lines an iOS app writes.
+/// so the SDK links no background-task framework; docs/sdk.md "Holder: automatic tethering" shows the few lines an iOS app writes.
 public protocol BackgroundRefreshRequester: Sendable {
     /// Asks the system to wake the app at or after `date`; the system may refuse, or wake it later.
     func requestRefresh(at date: Date)

@@ -12,7 +12,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
-    /// `send`, and what the SDK requires of every answer whatever the transport (README "Holder: the wallet's network"):
+    /// `send`, and what the SDK requires of every answer whatever the transport (docs/sdk.md "Holder: the wallet's network"):
     /// a 3xx is not followed but is an error that names its `Location` (a `307` to a POST must not send the body again,
     /// RFC 9110 §15.4.8), and a body longer than the request's `maximumResponseBytes` is refused.
     func exchange(_ request: TransportRequest) async throws -> TransportResponse {

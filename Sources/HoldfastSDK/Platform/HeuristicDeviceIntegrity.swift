@@ -1,6 +1,6 @@
 import Foundation
 
-/// A `DeviceIntegrity` from well-known traces (README "SCA wallet (device)"): files that jailbreaks (Cydia, Sileo,
+/// A `DeviceIntegrity` from well-known traces (docs/sdk.md "SCA wallet (device)"): files that jailbreaks (Cydia, Sileo,
 /// Substrate, a rootless jailbreak's `/var/jb`) or root kits (`su`, Magisk) leave, a library injected through the
 /// dynamic loader's environment (`DYLD_INSERT_LIBRARIES`, `LD_PRELOAD`), and a tracer attached to the process
 /// (`TracerPid` in `/proc/self/status`, where there is one). `PlatformSeams.apple()` uses it on iOS with the

@@ -7,7 +7,7 @@ extension PlatformSeams {
     /// in the same Keychain service), App Attest (`AppAttestPlatformAttestation`), LocalAuthentication, the device's
     /// model identifier, `URLSession`, the system clock, on iOS the jailbreak traces (`HeuristicDeviceIntegrity`), and
     /// tethering on the in-process timer — or, given the app's `backgroundRefresh`, also on the background refresh the
-    /// app requests from the system (`BackgroundRefreshTetheringScheduler`; README "Holder: automatic tethering").
+    /// app requests from the system (`BackgroundRefreshTetheringScheduler`; docs/sdk.md "Holder: automatic tethering").
     ///
     /// Without a Secure Enclave (the Simulator) key creation fails with `SECURE_AREA_UNAVAILABLE`; an app that wants
     /// to run there assembles its own seams with `SoftwareSecureArea(storage: KeychainSecureStorage())`.

@@ -14,7 +14,7 @@ public struct PlatformSeams: Sendable {
     public var userVerification: any UserVerification
     /// Jailbreak / root signals for the SCA wallet's eligibility check (none unless the app plugs a detector in).
     public var deviceIntegrity: any DeviceIntegrity
-    /// When tethering's automatic work runs (README "Holder: automatic tethering"): a timer by default.
+    /// When tethering's automatic work runs (docs/sdk.md "Holder: automatic tethering"): a timer by default.
     public var tetheringScheduler: any TetheringScheduler
     /// Opens the redirect URI a verifier answers (`sendResponse(credentialIds:autoRedirect:)`): the app's URL opener
     /// on Apple platforms, one that records on Linux.

@@ -1,4 +1,4 @@
-/// The SDK's seam to running tethering work later (DESIGN.md §3; README "Holder: automatic tethering"): after
+/// The SDK's seam to running tethering work later (DESIGN.md §3; docs/sdk.md "Holder: automatic tethering"): after
 /// `initialize(platformConfiguration:)` the SDK registers and keeps its license fresh through it. One slot: a new
 /// `schedule` replaces the work scheduled before, so there is at most one next run.
 ///

@@ -8,7 +8,7 @@ public struct TransportRequest: Sendable, Hashable {
     public var headers: [String: String]
     public var body: Data?
     /// The largest answer body taken: a transport stops reading past it, and `HTTPTransport.exchange` refuses a longer
-    /// one whatever the transport (README "Holder: the wallet's network").
+    /// one whatever the transport (docs/sdk.md "Holder: the wallet's network").
     public var maximumResponseBytes: Int
 
     /// 1 MiB: request objects, metadata and every other answer but a status list (`StatusListCache`).

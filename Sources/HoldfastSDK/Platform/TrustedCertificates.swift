@@ -21,7 +21,7 @@ public typealias TrustedIssuerCertificate = TrustedCertificate
 /// A trusted verifier certificate (the CA of a verifier's request-signing certificates).
 public typealias TrustedVerifierCertificate = TrustedCertificate
 
-/// A list of trusted certificates kept as one item of `SecureStorage` (README "Holder: credentials"): the issuers'
+/// A list of trusted certificates kept as one item of `SecureStorage` (docs/sdk.md "Holder: credentials"): the issuers'
 /// under `issuers`, the verifiers' under `verifiers`.
 struct TrustedCertificateStore: Sendable {
     static let issuers = "holdfast.trusted-issuers.v1"

@@ -1,7 +1,7 @@
 import Foundation
 import Plumbing
 
-/// Opens a URL outside the SDK (README "Holder: presentation": the verifier's redirect after a response).
+/// Opens a URL outside the SDK (docs/sdk.md "Holder: presentation": the verifier's redirect after a response).
 public protocol URLOpener: Sendable {
     /// Whether the URL was handed to something that opens it.
     func open(_ url: URL) async -> Bool

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import FoundationNetworking
 #endif
 
-/// `HTTPTransport` over `URLSession` (FoundationNetworking on Linux), the same on every platform (README "Holder: the
+/// `HTTPTransport` over `URLSession` (FoundationNetworking on Linux), the same on every platform (docs/sdk.md "Holder: the
 /// wallet's network"): no redirect is followed (a 3xx is returned, and `HTTPTransport.exchange` makes it an error
 /// naming its `Location`), the body is read as a stream and cut at the request's `maximumResponseBytes`, and one
 /// deadline, `timeout`, covers the whole exchange, however slowly the server keeps sending.

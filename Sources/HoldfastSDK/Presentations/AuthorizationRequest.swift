@@ -16,7 +16,7 @@ public struct MobileCredentialRequest: Sendable, Hashable {
     public var namespaces: [String: [String: Bool]]
 }
 
-/// How much was established about the verifier (README "Holder: presentation"), so that the app can warn.
+/// How much was established about the verifier (docs/sdk.md "Holder: presentation"), so that the app can warn.
 public enum VerifierTrust: String, Sendable, Hashable {
     /// The request object's `x5c` chain reaches a trusted verifier certificate.
     case certificate
@@ -33,7 +33,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// `client_id` as the request carries it (with its prefix for 1.0, the bare host for 2024).
     public var clientId: String
     /// Who the verifier is: for `.certificate` and `.domain`, the DNS name of the leaf the client id was matched
-    /// with (a valid DNS name that passed every CA's name constraints, README "Certificate paths"); for `.none`, the
+    /// with (a valid DNS name that passed every CA's name constraints, docs/security.md "Certificate paths"); for `.none`, the
     /// host of `response_uri` — an unanchored certificate does not get to name its holder.
     public var verifierName: String?
     public var verifiedBy: VerifierTrust
@@ -53,7 +53,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     public var presentationDefinitionId: String?
 }
 
-/// Verifies a request object (README "Holder: presentation"):
+/// Verifies a request object (docs/sdk.md "Holder: presentation"):
 /// - `typ` `oauth-authz-req+jwt` (or none, as 18013-7:2024 verifiers send), ES256/ES384, signed by the `x5c` leaf;
 /// - `client_id` matches the certificate: `x509_hash:` the base64url SHA-256 of the leaf DER, `x509_san_dns:` (or a
 ///   bare host with `client_id_scheme: x509_san_dns`) a dNSName of the leaf's SAN — only SAN entries that are valid
@@ -212,7 +212,7 @@ struct AuthorizationRequestVerifier: Sendable {
             let named = responseHost.map(dnsNames.contains) ?? false
             trust = named && Self.isValid(leaf, at: now) ? .domain : .none
             // `.domain`: the host the response goes to, which the leaf names. `.none`: that host too, never a name of
-            // the certificate, which nothing anchors (README "Holder: presentation").
+            // the certificate, which nothing anchors (docs/sdk.md "Holder: presentation").
             verifierName = responseHost
         }
         try UnsupportedRequestParameter.refuse(members)
@@ -236,7 +236,7 @@ struct AuthorizationRequestVerifier: Sendable {
     /// The leaf's SAN dNSNames that are valid DNS names (`DNSName`), lower-cased. An entry of another form — written
     /// with its client id prefix (`x509_san_dns:host`, seen in the wild), with a trailing dot, a wildcard — is not
     /// believed: swift-certificates applies a CA's name constraints only to valid DNS names (RFC 5280 §4.2.1.10), so
-    /// such an entry would name a host no CA's constraints were applied to (README "Certificate paths").
+    /// such an entry would name a host no CA's constraints were applied to (docs/security.md "Certificate paths").
     static func dnsNames(_ certificate: Certificate) -> Set<String> {
         guard let names = try? certificate.extensions.subjectAlternativeNames else { return [] }
         var result = Set<String>()

@@ -1,6 +1,6 @@
 import OpenID4VP
 
-/// What no stored credential holds of a request (README "Holder: presentation"): `MatchedCredentials.missing` for
+/// What no stored credential holds of a request (docs/sdk.md "Holder: presentation"): `MatchedCredentials.missing` for
 /// one request, and `HoldfastError.missing` of the `CREDENTIAL_NOT_FOUND` a session with no match gives
 /// (`OnlinePresentationSession.credentialNotFound`), so that an app can say what the person lacks.
 public enum MissingItem: Sendable, Hashable, CustomStringConvertible {

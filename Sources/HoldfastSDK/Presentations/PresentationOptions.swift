@@ -1,6 +1,6 @@
 import Foundation
 
-/// Presentation options (README "Holder: presentation"), set with `Presentations.setOptions(_:)`.
+/// Presentation options (docs/sdk.md "Holder: presentation"), set with `Presentations.setOptions(_:)`.
 public struct PresentationOptions: Sendable, Hashable {
     /// URL schemes (compared without case) whose redirect `sendResponse(credentialIds:autoRedirect:)` opens besides
     /// what it opens by itself — an `https` URL from a verifier verified by `.certificate` or `.domain`. An app that

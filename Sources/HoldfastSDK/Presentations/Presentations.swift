@@ -15,7 +15,7 @@ public struct MatchedClaim: Sendable, Hashable {
     public var intentToRetain: Bool
 }
 
-/// What to do with a credential whose status is unknown when a presentation is made (README "Holder: status").
+/// What to do with a credential whose status is unknown when a presentation is made (docs/sdk.md "Holder: status").
 public enum UnknownStatusPolicy: Sendable, Hashable {
     /// Not offered.
     case exclude
@@ -26,7 +26,7 @@ public enum UnknownStatusPolicy: Sendable, Hashable {
     case allowIfCheckedWithin(seconds: TimeInterval)
 }
 
-/// The credentials that can answer one request: those that hold what it requires (README "Holder: presentation").
+/// The credentials that can answer one request: those that hold what it requires (docs/sdk.md "Holder: presentation").
 public struct MatchedCredentials: Sendable, Hashable {
     public var request: MobileCredentialRequest
     /// The matching credentials, each with `claims` narrowed to the requested elements it holds.
@@ -39,7 +39,7 @@ public struct MatchedCredentials: Sendable, Hashable {
     public var missing: [MissingItem] = []
 }
 
-/// Online presentation (README "Holder: presentation"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS 18013-7:2024
+/// Online presentation (docs/sdk.md "Holder: presentation"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS 18013-7:2024
 /// Annex B): trusted verifier certificates, and sessions created from an authorization request.
 public actor Presentations {
     let seams: PlatformSeams
@@ -80,7 +80,7 @@ public actor Presentations {
     public func createOnlinePresentationSession(authorisationRequestUri: String, requireTrustedVerifier: Bool = false,
                                                 unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning)
         async throws(HoldfastError) -> OnlinePresentationSession {
-        // README "Holder: the offline limit".
+        // docs/sdk.md "Holder: the offline limit".
         try await credentials.tethering.requireWithinOfflineLimit()
         let (clientId, source) = try AuthorizationRequestVerifier.parameters(of: authorisationRequestUri)
         let compact: String
@@ -97,7 +97,7 @@ public actor Presentations {
             } catch {
                 throw HoldfastError(.networkError, "the request object could not be fetched: \(error)")
             }
-            // A verifier serves the request object while its session is open only (the tenant's verifier: README
+            // A verifier serves the request object while its session is open only (the tenant's verifier: docs/server-api.md
             // "Verifier"), so a 404 is a session answered already or expired.
             if response.status == 404 {
                 throw HoldfastError(.verifierSessionClosed, "the verifier has no open session for this request: it was answered already or has "
@@ -183,7 +183,7 @@ public actor Presentations {
     }
 }
 
-/// One answer to one verifier (README "Holder: presentation"): what it asks, what matches, then one response or a
+/// One answer to one verifier (docs/sdk.md "Holder: presentation"): what it asks, what matches, then one response or a
 /// decline. A session answers once.
 public actor OnlinePresentationSession {
     public nonisolated let request: AuthorizationRequest

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import JOSE
 
-/// The request parameters a wallet must honour or refuse, which this SDK does not honour (README "Holder:
+/// The request parameters a wallet must honour or refuse, which this SDK does not honour (docs/sdk.md "Holder:
 /// presentation"). OpenID4VP 1.0 §5.1 has the wallet ignore parameters it does not recognise, with one exception:
 /// a wallet that does not support `transaction_data` MUST reject a request carrying it (§5.1, §8.4), since showing
 /// such a request as a plain presentation would have the person consent to something else than what the verifier

@@ -7,7 +7,7 @@ import LocalAuthentication
 import Security
 
 /// The wallet's PIN and biometry keys in the Secure Enclave (docs/DESIGN.md "The SCA wallet's PIN"). Compiled on
-/// Apple platforms only and **not run by this project** (README "What is not run here"); the decisions it makes —
+/// Apple platforms only and **not run by this project** (docs/security.md "What is not tested here"); the decisions it makes —
 /// which factor, which unlock — are those `SoftwareUserVerifiedKeys` makes, tested on Linux.
 ///
 /// - The PIN key's access control is `.privateKeyUsage` + `.applicationPassword`: the enclave signs only when the

@@ -39,7 +39,7 @@ protocol UserVerifiedKeys: Sendable {
 
 /// Software P-256 keys: the PIN key's private half sealed with AES-GCM under the unlock key (so a copy of the state
 /// holds only a box no PIN guess opens without the tenant), the biometry key's kept as it is behind the
-/// `UserVerification` seam (scripted on Linux: README "What is not run here").
+/// `UserVerification` seam (scripted on Linux: docs/security.md "What is not tested here").
 struct SoftwareUserVerifiedKeys: UserVerifiedKeys {
     static let sealedContext = Array("holdfast sca pin key v1".utf8)
 

@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// A connected SCA wallet (README "SCA wallet"): valid until its connection ends (`disconnect()`, `logout()`,
+/// A connected SCA wallet (docs/sdk.md "SCA wallet (device)"): valid until its connection ends (`disconnect()`, `logout()`,
 /// `clean()`, a lock, a credentials reset or a deletion); afterwards its calls fail with `WALLET_DISCONNECTED`.
 public struct Wallet: Sendable, Hashable {
     public let id: String
@@ -26,7 +26,7 @@ public struct Wallet: Sendable, Hashable {
     }
 }
 
-/// What the customer approves (README "SCA wallet"): an operation's `{method, url, body}` (`SCAPayload`), the `message` they
+/// What the customer approves (docs/sdk.md "SCA wallet (device)"): an operation's `{method, url, body}` (`SCAPayload`), the `message` they
 /// were shown, and how they approve it (`patternName`). `sign(with:credentials:)` makes the proof: a compact JWS,
 /// ES256 by the wallet key, header `typ` `sca-proof+jwt` and `kid` the wallet id, whose payload is exactly
 /// `{method, url, body, message, pattern, signatureInputData, walletId, iat, jti, counter}` (`SCAProofClaims`), signed by

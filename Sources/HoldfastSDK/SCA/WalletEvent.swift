@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// The SCA wallet's state on this device (README "SCA wallet"), read from the device's own store: never the network.
+/// The SCA wallet's state on this device (docs/sdk.md "SCA wallet (device)"), read from the device's own store: never the network.
 public enum WalletState: String, Sendable, Hashable, Codable {
     /// No wallet here (never provisioned, or deleted by the back end).
     case notProvisioned
@@ -68,7 +68,7 @@ public enum WalletCredentials: Sendable, Hashable, CustomStringConvertible {
 
     /// Refuses credentials that no wallet could take — a PIN that is not 6 to 8 digits — with `VALIDATION_FAILED`, so
     /// that an app (and `holdfast device sca provision`) checks what the customer typed before anything irreversible,
-    /// such as spending the one-time activation code (README "SCA wallet (device)"). The manager checks the same
+    /// such as spending the one-time activation code (docs/sdk.md "SCA wallet (device)"). The manager checks the same
     /// before each use.
     public func validate() throws(HoldfastError) {
         if case .pin(let pin) = self { try WalletManager.wellFormed(pin) }
@@ -162,7 +162,7 @@ public enum ProvisioningResult: Sendable, Hashable {
     case provisioningError(HoldfastError)
 }
 
-/// Delegate style (README "SCA wallet"): the outcome of each `connect`. Every method has an empty default.
+/// Delegate style (docs/sdk.md "SCA wallet (device)"): the outcome of each `connect`. Every method has an empty default.
 public protocol WalletManagerDelegate: AnyObject, Sendable {
     func onConnectionSuccess(_ wallet: Wallet)
     func onProvisioningRequired()
@@ -195,7 +195,7 @@ public extension WalletProvisioningDelegate {
 }
 
 /// Delegate style: every `WalletEvent` to `onWalletEvent(_:)`, and each of the wallet's events also to the callback
-/// named after it (README "SCA wallet (device)": `onSettingsUpdated`, `onProductsUpdated`, `onCountersUpdated` …).
+/// named after it (docs/sdk.md "SCA wallet (device)": `onSettingsUpdated`, `onProductsUpdated`, `onCountersUpdated` …).
 /// The connect outcomes have theirs in `WalletManagerDelegate` (`onConnectionSuccess` …), so that an object that is
 /// both hears each once. Every method has an empty default, so a listener implements the ones it needs.
 public protocol WalletEventListener: AnyObject, Sendable {

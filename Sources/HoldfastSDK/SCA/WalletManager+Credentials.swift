@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// The customer's credentials and the proofs they approve (README "SCA wallet (device)": the PIN, signing).
+/// The customer's credentials and the proofs they approve (docs/sdk.md "SCA wallet (device)": the PIN, signing).
 extension WalletManager {
     // MARK: credentials
 
@@ -165,7 +165,7 @@ extension WalletManager {
 
     // MARK: signing
 
-    /// Whether the device may sign now (README "SCA wallet (device)"): not after it lost its eligibility, not past
+    /// Whether the device may sign now (docs/sdk.md "SCA wallet (device)"): not after it lost its eligibility, not past
     /// its version's sunset, and not when the `DeviceIntegrity` seam reports signals now (re-checked before each
     /// signature: the device then loses its eligibility, `deviceEligibilityLost(DEVICE_INTEGRITY)`).
     func requireEligible(_ wallet: StoredWallet) async throws(HoldfastError) {

@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// The tenant's event feed applied on the device (README "SCA wallet (device)": events).
+/// The tenant's event feed applied on the device (docs/sdk.md "SCA wallet (device)": events).
 extension WalletManager {
     // MARK: the tenant's feed
 

@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// Eligibility and provisioning (README "SCA wallet (device)").
+/// Eligibility and provisioning (docs/sdk.md "SCA wallet (device)").
 extension WalletManager {
     // MARK: eligibility and provisioning
 
@@ -59,7 +59,7 @@ extension WalletManager {
         return result
     }
 
-    /// Activation (README "SCA wallet"): a challenge of the holder application, a new key in the secure area with
+    /// Activation (docs/sdk.md "SCA wallet (device)"): a challenge of the holder application, a new key in the secure area with
     /// its binding nonce and the platform's attestation (or an assertion where allowed), then the one-time code.
     /// Nothing is stored until the tenant said `201`; a key made by a failed attempt is deleted.
     func performProvisioning(activationCode: String) async throws(HoldfastError) -> String {

@@ -15,7 +15,7 @@ public struct WalletConfiguration: Sendable, Hashable {
     }
 }
 
-/// The SCA wallet on the device (README "SCA wallet"; DESIGN.md §1 W): a wallet key in the secure area, registered
+/// The SCA wallet on the device (docs/sdk.md "SCA wallet (device)"; DESIGN.md §1 W): a wallet key in the secure area, registered
 /// with the tenant once with a one-time activation code and the platform's attestation, and the keys the customer's
 /// PIN or biometrics unlock (docs/DESIGN.md "The SCA wallet's PIN"), signing proofs of the operations the customer
 /// approves.

@@ -4,7 +4,7 @@ import Foundation
 import HoldfastProtocol
 
 /// What the device keeps to turn the customer's PIN into its two secrets (docs/DESIGN.md "The SCA wallet's PIN";
-/// README "SCA wallet (device)"): a random salt and scrypt's parameters (RFC 7914; memory-hard, 32 MiB and about 0.1 s
+/// docs/sdk.md "SCA wallet (device)"): a random salt and scrypt's parameters (RFC 7914; memory-hard, 32 MiB and about 0.1 s
 /// a try with the defaults). scrypt's output keys two HMAC-SHA256 values: the **PIN secret**, which the tenant checks
 /// and counts, and the **sealing part**, which with the tenant's key share (released after a right PIN) makes the key
 /// that unlocks the PIN key. Nothing here, nor anywhere in the device's state, can be checked against a PIN guess:

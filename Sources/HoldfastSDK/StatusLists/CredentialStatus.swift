@@ -6,7 +6,7 @@ import StatusList
 /// second edition §12.3.6.3; draft-ietf-oauth-status-list §6.3), read from the MSO as it is.
 public typealias StatusReference = MobileSecurityObject.StatusReference
 
-/// What the holder knows of a credential's status (README "Holder: status").
+/// What the holder knows of a credential's status (docs/sdk.md "Holder: status").
 ///
 /// Only a status list token that verified says *revoked* or *suspended*: a token that cannot be fetched, does not
 /// verify, has passed its `exp` or does not cover the index makes the status ``unknown(_:)``, never revoked

@@ -17,7 +17,7 @@ public struct StatusTrust: Sendable, Hashable {
     }
 }
 
-/// Status list tokens as a wallet keeps them (README "Holder: status"; draft-ietf-oauth-status-list §13):
+/// Status list tokens as a wallet keeps them (docs/sdk.md "Holder: status"; draft-ietf-oauth-status-list §13):
 ///
 /// - When online is allowed, a new token is fetched only when the cached one is older than its `ttl` (counted from
 ///   when it was fetched; a token without `ttl` is fetched again at every online check). When that fetch fails,

@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The one error type of the SDK's tethering API: a stable `code` (the tenant's codes of the README's API section plus
+/// The one error type of the SDK's tethering API: a stable `code` (the tenant's codes of docs/server-api.md's API section plus
 /// `NETWORK_ERROR`, `ATTESTATION_UNAVAILABLE`, `REGISTRATION_IN_PROGRESS`, `LICENSE_EXPIRED`, `NOT_CONFIGURED`,
 /// `SECURE_STORAGE_UNAVAILABLE` …), a message for people, and what the tenant said when it said something.
 public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -14,7 +14,7 @@ public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible 
     /// code `ISSUER_ERROR`.
     public internal(set) var issuerError: String?
     /// What no stored credential holds of a verifier's request, with the code `CREDENTIAL_NOT_FOUND`
-    /// (`OnlinePresentationSession.credentialNotFound`, README "Holder: presentation").
+    /// (`OnlinePresentationSession.credentialNotFound`, docs/sdk.md "Holder: presentation").
     public internal(set) var missing: [MissingItem]?
 
     /// A network failure that asking again will not mend (a TLS handshake that failed).
@@ -37,7 +37,7 @@ public struct HoldfastError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// No answer (but a failed TLS handshake), a 5xx or a 429: worth retrying after a pause.
     var isTransient: Bool {
-        // 429 (the tenant's per-source limit, README "Configuration") passes with time, as a 5xx does.
+        // 429 (the tenant's per-source limit, docs/operations.md "Configuration") passes with time, as a 5xx does.
         !isPermanent && (code == .networkError || (httpStatus.map { $0 >= 500 || $0 == 429 } ?? false))
     }
 

@@ -13,7 +13,7 @@ public struct PlatformConfiguration: Sendable, Hashable {
     /// When the platform cannot attest, register with an assertion (`appAttestationType: none`) instead of failing
     /// with `ATTESTATION_UNAVAILABLE`. The tenant still decides whether it accepts it.
     public var allowsAssertionFallback: Bool
-    /// The waits of the automatic work (README "Holder: automatic tethering") after a failed pass: exponential from
+    /// The waits of the automatic work (docs/sdk.md "Holder: automatic tethering") after a failed pass: exponential from
     /// `initialDelay` to `maximumDelay` while the tenant cannot be reached, `maximumDelay` after a refusal. Only
     /// the delays are used.
     public var automaticBackoff: RetryPolicy

@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// Automatic tethering (README "Holder: automatic tethering"; DESIGN.md §1 T): once started — by
+/// Automatic tethering (docs/sdk.md "Holder: automatic tethering"; DESIGN.md §1 T): once started — by
 /// `MobileCredentialHolder.initialize(platformConfiguration:)` — tethering registers when the device is not
 /// registered and renews the license when it is due (`renewalFraction` of its life), at start and then at each
 /// renewal point, through the `TetheringScheduler` seam. When the tenant cannot be reached it tries again after an

@@ -72,7 +72,7 @@ extension Tethering {
     }
 
     /// One renewal request. The fallback's refusal (`ATTESTATION_REQUIRED`: the application requires App Attest) is
-    /// `ATTESTATION_UNAVAILABLE`, the tenant's answer kept (README "Registration errors").
+    /// `ATTESTATION_UNAVAILABLE`, the tenant's answer kept (docs/sdk.md "Registration errors").
     private func renewOnce(state: TetheringState, signer: SecureAreaSigner, configuration: PlatformConfiguration,
                            client: TenantClient) async throws(HoldfastError) -> LicenseRenewalResponse {
         let (body, unavailable) = try await renewalBody(state: state, signer: signer, configuration: configuration, client: client)
@@ -90,7 +90,7 @@ extension Tethering {
 
     /// Where App Attest attested the instance, a fresh App Attest assertion over a fresh challenge; otherwise `{}`.
     ///
-    /// The renewal falls back as registration does (README "Registration errors"): when the platform cannot make the
+    /// The renewal falls back as registration does (docs/sdk.md "Registration errors"): when the platform cannot make the
     /// assertion — for now or at all — and `allowsAssertionFallback` holds, the body is `{}`, the evidence the tenant
     /// accepts from an application that does not require App Attest (the DPoP proof of the instance key); the second
     /// value then says why, so that the tenant's `ATTESTATION_REQUIRED` becomes `ATTESTATION_UNAVAILABLE`.
@@ -117,7 +117,7 @@ extension Tethering {
     }
 
     /// A revoked instance is gone for good (a new registration creates a new instance): its local state and key are
-    /// removed so that `registerDevice()` can register again, and the revocation is remembered first (README "Holder:
+    /// removed so that `registerDevice()` can register again, and the revocation is remembered first (docs/sdk.md "Holder:
     /// the offline limit": the credential operations refuse until a new registration holds a license). Only the
     /// tenant's explicit answer does this — never an unreadable store.
     func forgetIfRevoked(_ error: HoldfastError, state: TetheringState) async throws(HoldfastError) {

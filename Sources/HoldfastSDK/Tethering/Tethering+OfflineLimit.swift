@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// The offline limit (README "Holder: the offline limit"; the application's `maxTimeOfflineInSecs`): once the
+/// The offline limit (docs/sdk.md "Holder: the offline limit"; the application's `maxTimeOfflineInSecs`): once the
 /// license has expired — on the device's clock corrected by the offset to the tenant's clock stored with it — the
 /// credential operations (get, present, claim, SCA signing) fail with `LICENSE_EXPIRED` until a renewal succeeds.
 /// The gate tries that renewal itself; offline it fails, and the automatic work keeps trying with its backoff.

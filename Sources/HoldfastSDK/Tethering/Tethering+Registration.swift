@@ -50,7 +50,7 @@ extension Tethering {
                                                  body: request, as: InstanceRegistrationResponse.self)
             return (response, evidence)
         } catch where error.code == .invalidAttestation {
-            // README "Registration errors": the tenant's INVALID_ATTESTATION reaches the app as ATTESTATION_FAILED (its
+            // docs/sdk.md "Registration errors": the tenant's INVALID_ATTESTATION reaches the app as ATTESTATION_FAILED (its
             // problem details kept), retried as that is (`Retrier`).
             throw HoldfastError(.attestationFailed, "the tenant refused the attestation: \(error.message)",
                                 httpStatus: error.httpStatus, problem: error.problem)

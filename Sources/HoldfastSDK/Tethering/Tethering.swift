@@ -68,7 +68,7 @@ public actor Tethering {
         revocationLoaded = false
     }
 
-    /// Unties tethering from its tenant (README "Holder: tethering is optional"): the automatic work stops and every
+    /// Unties tethering from its tenant (docs/sdk.md "Holder: tethering is optional"): the automatic work stops and every
     /// tethering call fails with `NOT_CONFIGURED` again. Nothing stored is deleted.
     public func unconfigure() async {
         await stopAutomaticTethering()
@@ -97,7 +97,7 @@ public actor Tethering {
     }
 
     /// Forgets the local registration (state and key). The tenant's instance is left as it is. A revoked
-    /// registration stays remembered (README "Holder: the offline limit"): only a new registration clears it.
+    /// registration stays remembered (docs/sdk.md "Holder: the offline limit"): only a new registration clears it.
     public func deleteLocalRegistration() async throws(HoldfastError) {
         let (_, _, store) = try requireConfigured()
         if let state = try await store.load() {
@@ -130,7 +130,7 @@ public actor Tethering {
         return state
     }
 
-    /// The revoked registration the store remembers, if any (README "Holder: the offline limit").
+    /// The revoked registration the store remembers, if any (docs/sdk.md "Holder: the offline limit").
     func loadRevocation() async throws(HoldfastError) -> RevokedRegistration? {
         if revocationLoaded { return cachedRevocation }
         let (_, _, store) = try requireConfigured()

@@ -1,7 +1,7 @@
 import Foundation
 import Plumbing
 
-/// What tethering tells the app (README "Holder: automatic tethering"), whether the app's own call or the SDK's
+/// What tethering tells the app (docs/sdk.md "Holder: automatic tethering"), whether the app's own call or the SDK's
 /// automatic work caused it.
 public enum TetheringEvent: Sendable, Hashable {
     /// The device registered with the tenant (`pending` while an admin has to approve it).
@@ -13,7 +13,7 @@ public enum TetheringEvent: Sendable, Hashable {
     /// A renewal failed; when the tenant was unreachable (`NETWORK_ERROR`) the SDK tries again after a backoff.
     case renewalFailed(HoldfastError)
     /// The tenant revoked (or rejected) the instance: its local state and key are gone, the automatic work stops, and
-    /// the credential operations refuse with `INSTANCE_REVOKED` until a new registration holds a license (README
+    /// the credential operations refuse with `INSTANCE_REVOKED` until a new registration holds a license (docs/sdk.md
     /// "Holder: the offline limit").
     case revoked(instanceId: String)
 }

@@ -53,7 +53,7 @@ public struct TetheringState: Codable, Sendable, Hashable {
     }
 }
 
-/// What the SDK keeps once the tenant answered `INSTANCE_REVOKED` (README "Holder: the offline limit"): the
+/// What the SDK keeps once the tenant answered `INSTANCE_REVOKED` (docs/sdk.md "Holder: the offline limit"): the
 /// registration itself is forgotten, and this record makes the offline limit refuse the credential operations with
 /// `INSTANCE_REVOKED` — across restarts — until a new registration of the application holds a license. Only that
 /// clears it (`deleteLocalRegistration()` does not).

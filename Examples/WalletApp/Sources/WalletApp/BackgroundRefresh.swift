@@ -1,5 +1,5 @@
 // docs/sdk.md "Automatic tethering": the background refresh an iOS app requests from the system. BackgroundTasks exists
-// on Apple platforms only, so this file compiles there and not on Linux (README "What is not tested here").
+// on Apple platforms only, so this file compiles there and not on Linux (docs/security.md "What is not tested here").
 #if canImport(BackgroundTasks) && canImport(CryptoKit) && canImport(Security) && canImport(DeviceCheck) && canImport(LocalAuthentication)
 import BackgroundTasks
 import Foundation

@@ -20,7 +20,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
     public var maxRetries: Int
     public var decoderLimits: RESPDecoder.Limits
     /// Whether each new connection reads the server's `run_id` (`INFO server`), by which the store notices a
-    /// restarted Redis (README "A store that lost its memory"). Only the client's own tests, against scripted
+    /// restarted Redis (docs/operations.md "A store that lost its memory"). Only the client's own tests, against scripted
     /// stand-in servers, turn it off.
     public var readsServerRunID: Bool = true
 

@@ -74,7 +74,7 @@ final class RedisConnection: Sendable {
     }
 
     /// The `run_id:` line of `INFO server`; nil when the server refuses `INFO` (an ACL, a renamed command), which
-    /// leaves a restart of the server unnoticed unless it also lost the store's epoch (README "A store that lost
+    /// leaves a restart of the server unnoticed unless it also lost the store's epoch (docs/operations.md "A store that lost
     /// its memory").
     private func readRunID(timeout: Duration, logger: Logger) async throws(EphemeralStoreError) -> String? {
         let reply: RESPValue

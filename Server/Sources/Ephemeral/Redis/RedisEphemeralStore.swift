@@ -17,7 +17,7 @@ public final class RedisEphemeralStore: EphemeralStore {
     public let keyPrefix: String
     public let client: RedisClient
     /// How far ahead of Redis's clock the clocks that date single-use items (the nodes', the devices' proofs) may
-    /// be: an item issued less than this after the store's epoch is refused too (README "A store that lost its
+    /// be: an item issued less than this after the store's epoch is refused too (docs/operations.md "A store that lost its
     /// memory"). Whole milliseconds.
     public let clockSkewAllowance: Int64
     private let features: Features

@@ -1,4 +1,4 @@
-/// The Lua scripts that keep the store's epoch (README "A store that lost its memory"), run atomically by Redis.
+/// The Lua scripts that keep the store's epoch (docs/operations.md "A store that lost its memory"), run atomically by Redis.
 ///
 /// Both begin alike. `KEYS[1]` is the epoch (milliseconds since 1970 on Redis's clock, no expiry), `KEYS[2]` the
 /// `run_id` of the Redis process that the epoch belongs to, `ARGV[1]` the node's clock (used only where Redis cannot

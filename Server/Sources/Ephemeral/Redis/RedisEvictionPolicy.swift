@@ -10,7 +10,7 @@ public enum RedisEvictionPolicy: String, Sendable, CaseIterable {
     case volatileRandom = "volatile-random"
     case volatileTTL = "volatile-ttl"
 
-    /// Why the store cannot work under this policy (README "Several nodes"), or nil for `noeviction`, the only one
+    /// Why the store cannot work under this policy (docs/operations.md "Several nodes"), or nil for `noeviction`, the only one
     /// it accepts: every `allkeys-*` policy may evict any key, the store's epoch included; every `volatile-*` policy
     /// evicts keys that have an expiry, and each record of a spent item has one (it is kept for the item's lifetime
     /// and no longer) — an evicted record lets its item be used again.

@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// The admin API keys (README "Admin API keys"; `AdminKeyRoutes`).
+/// The admin API keys (docs/server-api.md "API"; `AdminKeyRoutes`).
 extension AdminClient {
     /// A new key; its secret (`CreatedAdminKey.key`) is shown only in this answer.
     public func createAdminKey(_ request: AdminKeyCreateRequest) async throws -> CreatedAdminKey {

@@ -9,7 +9,7 @@ public struct AdminKey: Codable, Sendable, Equatable {
     public var revokedAt: Date?
     /// The key created on first start.
     public var bootstrap: Bool
-    /// What the key may do (README "Admin API keys"): `admin`, the whole admin API; `verifier`, only the verifier's
+    /// What the key may do (docs/server-api.md "API"): `admin`, the whole admin API; `verifier`, only the verifier's
     /// sessions (`POST /v2/presentations/sessions` and the results of the sessions it made); `sca`, only SCA proof
     /// verification.
     public var scope: Scope

@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// The issuer's admin routes (README "Credentials"; `CredentialAdminRoutes`).
+/// The issuer's admin routes (docs/server-api.md "Credentials"; `CredentialAdminRoutes`).
 extension AdminClient {
     /// The IACA certificates verifiers should trust.
     public func iacas() async throws -> MobileIACAList {

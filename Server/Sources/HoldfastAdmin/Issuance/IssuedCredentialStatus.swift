@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// An issued credential's status (`IssuedCredential.status`, `CredentialStatusChange.status`; README "Credentials"):
+/// An issued credential's status (`IssuedCredential.status`, `CredentialStatusChange.status`; docs/server-api.md "Credentials"):
 /// `valid`, `suspended`, or `revoked`, which is final. String-backed so that a status a newer tenant writes still
 /// decodes (the tenant refuses one it does not know with a field error).
 public struct IssuedCredentialStatus: WireValueSet {

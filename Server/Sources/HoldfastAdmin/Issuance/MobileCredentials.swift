@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// One item of `GET /v1/credentials/mobile/iacas` (README "API"): an IACA certificate of the tenant that verifiers
+/// One item of `GET /v1/credentials/mobile/iacas` (docs/server-api.md "API"): an IACA certificate of the tenant that verifiers
 /// should trust. `active` is the one issuing the current signers; the others still verify what they issued.
 public struct MobileIACA: Codable, Sendable, Hashable {
     public var id: String
@@ -27,7 +27,7 @@ public struct MobileIACAList: Codable, Sendable, Hashable {
     public init(data: [MobileIACA]) { self.data = data }
 }
 
-/// `PUT /v1/credentials/mobile/status-list-settings` (README "Credentials"): the `ttl` of every status list token
+/// `PUT /v1/credentials/mobile/status-list-settings` (docs/server-api.md "Credentials"): the `ttl` of every status list token
 /// (how long a verifier may keep it before fetching again) and its lifetime (`exp` − `iat`), in seconds.
 public struct StatusListSettings: Codable, Sendable, Hashable {
     public var ttlSeconds: Int64
@@ -39,7 +39,7 @@ public struct StatusListSettings: Codable, Sendable, Hashable {
     }
 }
 
-// MARK: credential configurations, offers and issued credentials (README "Credentials")
+// MARK: credential configurations, offers and issued credentials (docs/server-api.md "Credentials")
 
 /// `POST /v1/credentials/mobile/configurations`: an mDoc the tenant issues. `nameSpaces`, when given, lists every
 /// element an offer may carry; `validForDays` defaults to 365 and `revocable` to true (the mDoc then carries a
@@ -167,7 +167,7 @@ public struct IssuedCredential: Codable, Sendable, Hashable {
         self.walletNotification = walletNotification
     }
 
-    /// The wallet's last notification (README "Credentials"): its `event`, when it arrived, and its description.
+    /// The wallet's last notification (docs/server-api.md "Credentials"): its `event`, when it arrived, and its description.
     public struct WalletNotification: Codable, Sendable, Hashable {
         public var event: WalletNotificationEvent
         public var at: Date
@@ -214,7 +214,7 @@ public struct CredentialStatusChange: Codable, Sendable, Hashable {
     public init(status: IssuedCredentialStatus) { self.status = status }
 }
 
-/// `POST /v1/credentials/mobile/wallet-providers` (README "Credentials"): a wallet provider other than this tenant
+/// `POST /v1/credentials/mobile/wallet-providers` (docs/server-api.md "Credentials"): a wallet provider other than this tenant
 /// whose client attestations (draft-ietf-oauth-attestation-based-client-auth) the token endpoint accepts — `issuer`
 /// is the attestations' `iss`, `jwks` the public keys they are signed with.
 public struct TrustedWalletProvider: Codable, Sendable, Hashable {

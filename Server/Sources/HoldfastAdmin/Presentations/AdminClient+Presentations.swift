@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// The verifier's routes (README "Verifier"; `PresentationRoutes`, `PresentationAdminRoutes`): sessions with this
+/// The verifier's routes (docs/server-api.md "Verifier"; `PresentationRoutes`, `PresentationAdminRoutes`): sessions with this
 /// client's key (admin or verifier scope), and the verifier's admin routes.
 extension AdminClient {
     public func createPresentationSession(_ request: PresentationSessionRequest) async throws -> PresentationSessionCreated {

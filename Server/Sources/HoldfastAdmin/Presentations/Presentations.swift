@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// One item of `GET /v1/presentations/verifier-cas` (README "Verifier"): the CA of the tenant verifier's
+/// One item of `GET /v1/presentations/verifier-cas` (docs/server-api.md "Verifier"): the CA of the tenant verifier's
 /// request-signing certificates, which wallets add as a trusted verifier.
 public struct VerifierCA: Codable, Sendable, Hashable {
     public var id: String
@@ -20,7 +20,7 @@ public struct VerifierCAList: Codable, Sendable, Hashable {
     public init(data: [VerifierCA]) { self.data = data }
 }
 
-/// `POST /v1/presentations/trusted-issuers` (README "Verifier"): an IACA the verifier trusts beside the tenant's
+/// `POST /v1/presentations/trusted-issuers` (docs/server-api.md "Verifier"): an IACA the verifier trusts beside the tenant's
 /// own. Only `certificatePem` is sent; the rest is answered.
 public struct PresentationTrustedIssuer: Codable, Sendable, Hashable {
     public var id: String?
@@ -47,7 +47,7 @@ public struct PresentationTrustedIssuerList: Codable, Sendable, Hashable {
     public init(data: [PresentationTrustedIssuer]) { self.data = data }
 }
 
-/// `POST /v2/presentations/sessions` (README "Verifier").
+/// `POST /v2/presentations/sessions` (docs/server-api.md "Verifier").
 public struct PresentationSessionRequest: Codable, Sendable, Hashable {
     /// What is asked: a docType with namespace → element → intentToRetain, or (OpenID4VP 1.0) a raw `dcql` query.
     public struct Query: Codable, Sendable, Hashable {
@@ -102,7 +102,7 @@ public struct PresentationSessionCreated: Codable, Sendable, Hashable {
 
 /// `GET /v2/presentations/sessions/{sessionId}/result`.
 public struct PresentationResult: Codable, Sendable, Hashable {
-    /// One reason the presentation failed (README "Verifier" lists the codes and when each is given).
+    /// One reason the presentation failed (docs/server-api.md "Verifier" lists the codes and when each is given).
     public struct Failure: Codable, Sendable, Hashable {
         public var code: PresentationFailureCode
         public var reason: String
@@ -127,7 +127,7 @@ public struct PresentationResult: Codable, Sendable, Hashable {
         }
     }
 
-    /// One presented document of a verified result (README "Verifier"): what it showed, who issued it and its
+    /// One presented document of a verified result (docs/server-api.md "Verifier"): what it showed, who issued it and its
     /// status, never merged with another document's — two documents of one docType (DCQL `multiple: true`,
     /// OpenID4VP 1.0 §6.1, or two credential queries for one docType) are two entries.
     public struct Credential: Codable, Sendable, Hashable {
@@ -193,7 +193,7 @@ public struct PresentationResult: Codable, Sendable, Hashable {
     }
 }
 
-/// The status of a presented document in a verified result (`PresentationResult.Credential.status`, README
+/// The status of a presented document in a verified result (`PresentationResult.Credential.status`, docs/server-api.md
 /// "Verifier"). String-backed so that a status a newer tenant writes still decodes.
 public struct PresentedCredentialStatus: WireValueSet {
     public let rawValue: String
@@ -209,7 +209,7 @@ public struct PresentedCredentialStatus: WireValueSet {
     public static let all: [Self] = [.valid, .notRevocable]
 }
 
-/// How the wallet reaches a presentation session (README "Verifier"): `cross-device` (a QR code shown to another
+/// How the wallet reaches a presentation session (docs/server-api.md "Verifier"): `cross-device` (a QR code shown to another
 /// device) or `same-device` (a link, answered with a redirect to `redirectUri`). String-backed so that a value a newer
 /// client sends still decodes (the tenant refuses it with a field error).
 public struct PresentationMode: WireValueSet {
@@ -224,7 +224,7 @@ public struct PresentationMode: WireValueSet {
     public static let all: [Self] = [.crossDevice, .sameDevice]
 }
 
-/// Where a presentation session stands (`PresentationResult.status`, README "Verifier"). String-backed so that a
+/// Where a presentation session stands (`PresentationResult.status`, docs/server-api.md "Verifier"). String-backed so that a
 /// status a newer tenant writes still decodes.
 public struct PresentationStatus: WireValueSet {
     public let rawValue: String
@@ -247,7 +247,7 @@ public struct PresentationStatus: WireValueSet {
     public static let all: [Self] = [.pending, .verified, .failed, .declined, .expired]
 }
 
-/// The `code` of a `PresentationResult.Failure` (README "Verifier"): a code namespace of its own, beside
+/// The `code` of a `PresentationResult.Failure` (docs/server-api.md "Verifier"): a code namespace of its own, beside
 /// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes.
 public struct PresentationFailureCode: WireValueSet {
     public let rawValue: String

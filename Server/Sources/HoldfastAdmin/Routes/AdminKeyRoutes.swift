@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The admin API keys (README "Admin API keys"), admin scope.
+/// The admin API keys (docs/server-api.md "API"), admin scope.
 public enum AdminKeyRoutes {
     /// The route templates, exactly as in `openapi.json`.
     public enum Template {

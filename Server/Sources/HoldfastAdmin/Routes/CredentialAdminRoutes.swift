@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The issuer's admin routes (README "Credentials"): its IACAs, credential configurations, offers, issued
+/// The issuer's admin routes (docs/server-api.md "Credentials"): its IACAs, credential configurations, offers, issued
 /// credentials and their status, trusted wallet providers, and the status list settings.
 public enum CredentialAdminRoutes {
     /// The route templates, exactly as in `openapi.json`.

@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The verifier's admin routes (README "Verifier"): the CAs of its request-object signers and the IACAs it trusts
+/// The verifier's admin routes (docs/server-api.md "Verifier"): the CAs of its request-object signers and the IACAs it trusts
 /// beside the tenant's own. Sessions are `HoldfastProtocol.PresentationRoutes` (a verifier key may call them).
 public enum PresentationAdminRoutes {
     /// The route templates, exactly as in `openapi.json`.

@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The SCA wallets' admin routes (README "SCA wallet"), below `SCARoutes.Template.wallet` and
+/// The SCA wallets' admin routes (docs/server-api.md "SCA wallet (back end)"), below `SCARoutes.Template.wallet` and
 /// `SCARoutes.Template.eligibility` (which, with `wallets` and `policies`, also carry admin methods).
 public enum SCAAdminRoutes {
     /// The route templates, exactly as in `openapi.json`.

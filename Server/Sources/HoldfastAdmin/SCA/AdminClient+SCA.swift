@@ -1,7 +1,7 @@
 import Foundation
 import HoldfastProtocol
 
-/// The SCA wallet's back-end routes (README "SCA wallet"; `SCAAdminRoutes`, `SCARoutes`): what a bank's back end
+/// The SCA wallet's back-end routes (docs/server-api.md "SCA wallet (back end)"; `SCAAdminRoutes`, `SCARoutes`): what a bank's back end
 /// calls with an admin key, and proof verification (a key of scope `sca` is enough).
 extension AdminClient {
     /// A wallet for a customer; its activation code is shown once.

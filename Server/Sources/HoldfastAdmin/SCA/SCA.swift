@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-// MARK: SCA wallets (README "SCA wallet")
+// MARK: SCA wallets (docs/server-api.md "SCA wallet (back end)")
 
 /// How a wallet is protected: `pin` (6 to 8 digits), `biometric`, `pinOrBiometric`, or `none` (possession of the device alone);
 /// `maxPinAttempts` wrong PINs in a row lock it (default 3).
@@ -142,7 +142,7 @@ public struct SCAProofVerification: Codable, Sendable, Hashable {
     }
 }
 
-/// Why a proof is not valid (`SCAProofVerification.code`, README "SCA wallet"): a code namespace of its own, beside
+/// Why a proof is not valid (`SCAProofVerification.code`, docs/server-api.md "SCA wallet (back end)"): a code namespace of its own, beside
 /// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes for an older bank client.
 public struct SCAProofFailureCode: WireValueSet {
     public let rawValue: String
@@ -170,8 +170,8 @@ public struct SCAProofFailureCode: WireValueSet {
     public static let expired: Self = "PROOF_EXPIRED"
     /// This proof (`jti`) was accepted before.
     public static let replayed: Self = "PROOF_REPLAYED"
-    /// The proof's `iat` precedes the tenant's ephemeral store epoch: the store lost its memory since (README
-    /// "Redis"), so the proof may have been accepted and forgotten.
+    /// The proof's `iat` precedes the tenant's ephemeral store epoch: the store lost its memory since (docs/operations.md
+    /// "A store that lost its memory"), so the proof may have been accepted and forgotten.
     public static let issuedBeforeStoreReset: Self = "ISSUED_BEFORE_STORE_RESET"
     /// The wallet's device model is blocked, or its app version unsupported without a sunset date, by the tenant's
     /// eligibility rules now.

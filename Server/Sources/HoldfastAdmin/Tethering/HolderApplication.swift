@@ -1,5 +1,5 @@
 import HoldfastProtocol
-/// A holder application (README "API"): how the tenant recognises one app, per platform.
+/// A holder application (docs/server-api.md "API"): how the tenant recognises one app, per platform.
 ///
 /// JSON (flat, `type` discriminates):
 ///
@@ -62,7 +62,7 @@ public struct HolderApplication: Codable, Sendable, Hashable {
         /// SHA-256 of each signing certificate, 64 hex digits.
         public var packageSigningCertificateThumbprints: [String]
         public var keyAttestation: KeyAttestationSettings
-        /// Play Integrity tokens (README "Play Integrity"); nil when the application takes none.
+        /// Play Integrity tokens (docs/server-api.md "Play Integrity"); nil when the application takes none.
         public var playIntegrity: PlayIntegritySettings?
 
         public init(packageName: String, packageSigningCertificateThumbprints: [String],
@@ -113,7 +113,7 @@ public struct HolderApplication: Codable, Sendable, Hashable {
     }
 
     /// `keyAttestation`: whether registrations must carry an Android Key Attestation chain, and what its root of
-    /// trust and certificates must show (README "Android Key Attestation policy"). The three policy members default to
+    /// trust and certificates must show (docs/server-api.md "Android Key Attestation policy"). The three policy members default to
     /// `true` when absent; `null` is refused like any other wrong type.
     public struct KeyAttestationSettings: Codable, Sendable, Hashable {
         public var required: Bool

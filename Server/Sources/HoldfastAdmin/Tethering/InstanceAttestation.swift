@@ -1,4 +1,4 @@
-/// `attestation` of an instance (README "Android Key Attestation policy", "Play Integrity"): what the platform's
+/// `attestation` of an instance (docs/server-api.md "Android Key Attestation policy", "Play Integrity"): what the platform's
 /// evidence said about the device when it was last attested. Every member is written, `null` when that evidence
 /// was not given (an assertion registration, an iOS instance).
 public struct InstanceAttestation: Codable, Sendable, Hashable {

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Foundation
 
-/// One item of `GET /v1/holder/applications/{applicationId}/instances` (README "API").
+/// One item of `GET /v1/holder/applications/{applicationId}/instances` (docs/server-api.md "API").
 public struct InstanceListItem: Codable, Sendable, Hashable {
     public var id: String
     public var appAttestationType: AppAttestationType
@@ -11,9 +11,9 @@ public struct InstanceListItem: Codable, Sendable, Hashable {
     public var externalReferenceId: String?
     public var deviceDetails: DeviceDetails
     public var sdkDetails: SDKDetails
-    /// An addition to the README's list, so that admins see `pending` instances. Absent means `registered`.
+    /// An addition to the instance list of docs/server-api.md "API", so that admins see `pending` instances. Absent means `registered`.
     public var status: InstanceStatus?
-    /// What the device's platform evidence showed when it was last attested (README "Android Key Attestation
+    /// What the device's platform evidence showed when it was last attested (docs/server-api.md "Android Key Attestation
     /// policy"); every member null when nothing was (and when an older tenant's answer lacks it).
     public var attestation: InstanceAttestation
 

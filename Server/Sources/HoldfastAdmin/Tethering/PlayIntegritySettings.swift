@@ -1,4 +1,4 @@
-/// `playIntegrity` of an Android application (README "Play Integrity"): the keys the Play Console gives for "decrypt
+/// `playIntegrity` of an Android application (docs/server-api.md "Play Integrity"): the keys the Play Console gives for "decrypt
 /// and verify locally" and what a token's verdicts must say.
 ///
 /// `decryptionKey` is write-only: the tenant seals it with its master key (`sealedDecryptionKey`, kept in the stored

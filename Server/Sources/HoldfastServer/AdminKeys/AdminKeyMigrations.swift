@@ -14,7 +14,7 @@ enum AdminKeyMigrations {
             )
             """,
         ]),
-        // A key's scope (README "Admin API keys"): every key made before is a full admin key.
+        // A key's scope (docs/server-api.md "API"): every key made before is a full admin key.
         Migration(version: 2, name: "admin_api_keys scope", sql: [
             "ALTER TABLE admin_api_keys ADD COLUMN scope TEXT NOT NULL DEFAULT 'admin'",
         ]),

@@ -5,7 +5,7 @@ import Hummingbird
 import Logging
 import Metrics
 
-/// The dev / QA bypass (README "API"): `X-Holdfast-Dev-Mode: true` waives platform attestation only when the
+/// The dev / QA bypass (docs/server-api.md "API"): `X-Holdfast-Dev-Mode: true` waives platform attestation only when the
 /// application has `developmentIntegrityAllowed: true` **and** a `channel` other than `production` (an absent
 /// channel counts as production). The header against a production application is a security incident: it is
 /// refused, logged as the distinct event `security.dev_mode_on_production` and counted in

@@ -7,7 +7,7 @@ import Hummingbird
 import JOSE
 import OpenID4VCI
 
-/// Authenticates an instance call (README "Instance calls"; RFC 9449): `Authorization: DPoP <licenseToken>` and a
+/// Authenticates an instance call (docs/server-api.md "Instance calls"; RFC 9449): `Authorization: DPoP <licenseToken>` and a
 /// `DPoP` proof made with the instance key. `InstanceAuthenticatorMiddleware` runs it for every `.instance` route.
 ///
 /// Checks, in order: one `DPoP <token>` authorization (`INVALID_TOKEN`); the token is a compact JWS of type
@@ -49,7 +49,7 @@ struct InstanceAuthenticator: Sendable {
             throw AuthenticationError.unauthenticated(.invalidToken, "the license token is for another application")
         }
         // A proof alone is accepted only from an instance that was never issued a license (pending, or approved
-        // and renewing for its first license); once it holds one, every call carries it (README "Instance calls").
+        // and renewing for its first license); once it holds one, every call carries it (docs/server-api.md "Instance calls").
         if license == nil, instance.status == .registered, rule != .renewal || instance.licenseExpiresAt != nil {
             throw AuthenticationError.unauthenticated(.invalidToken, "a license token is required")
         }
@@ -87,7 +87,7 @@ struct InstanceAuthenticator: Sendable {
     /// Spends the proof (RFC 9449 §11.1): its `jti` is recorded with `setIfAbsent`, so a replay fails on every node
     /// sharing the store. Called once the request is known to be well formed and is about to be carried out, so that
     /// a request refused for its body leaves the proof usable for the corrected one.
-    /// A proof whose `iat` precedes the store's epoch (the store lost its memory since, README "A store that lost its memory") is
+    /// A proof whose `iat` precedes the store's epoch (the store lost its memory since, docs/operations.md "A store that lost its memory") is
     /// `ISSUED_BEFORE_STORE_RESET`.
     func spend(_ proof: DPoPVerifiedProof, now: Date) async throws {
         let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)

@@ -1,4 +1,4 @@
-/// How long the server waits on a client, and how many connections one source may hold (README "Configuration"):
+/// How long the server waits on a client, and how many connections one source may hold (docs/operations.md "Configuration"):
 /// a client that opens connections and sends nothing, half a request head or half a body is cut off instead of
 /// holding a connection for ever; a deploy's SIGTERM ends within `shutdownDeadline`.
 public struct ConnectionConfiguration: Sendable, Equatable {

@@ -43,7 +43,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var ephemeral: EphemeralBackend
     /// With Redis, how far ahead of Redis's clock the clocks that date single-use items (the nodes', the devices'
     /// proofs) may run: an item issued less than this after the store's epoch is refused as one issued before it
-    /// (`HOLDFAST_REDIS_CLOCK_SKEW_SECS`, README "A store that lost its memory").
+    /// (`HOLDFAST_REDIS_CLOCK_SKEW_SECS`, docs/operations.md "A store that lost its memory").
     public var redisClockSkew: Duration
     public var masterKey: MasterKeySource
     /// The tenant's external base URL (also the issuer of its tokens); nil means `http://host:port`,
@@ -52,7 +52,7 @@ public struct HoldfastConfiguration: Sendable, CustomStringConvertible {
     public var logLevel: Logger.Level
     public var logFormat: LogFormat
     public var maxBodyBytes: Int
-    /// Tethering and device registration (README "API").
+    /// Tethering and device registration (docs/server-api.md "API").
     public var tethering: TetheringConfiguration
     /// Per-source limits on the unauthenticated routes.
     public var rateLimit: RateLimitConfiguration

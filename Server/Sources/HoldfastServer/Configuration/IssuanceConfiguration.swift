@@ -1,6 +1,6 @@
 import Foundation
 
-/// The mDoc issuer's identity (README "Configuration"): the names in the tenant's IACA, document signer and status
+/// The mDoc issuer's identity (docs/operations.md "Configuration"): the names in the tenant's IACA, document signer and status
 /// list signer certificates. ISO/IEC 18013-5 Annex B requires a country (C) and a common name (CN) in each.
 public struct IssuanceConfiguration: Sendable, Equatable {
     /// `HOLDFAST_ISSUER_NAME`: the organisation named in the certificates; the common names add what each one is.

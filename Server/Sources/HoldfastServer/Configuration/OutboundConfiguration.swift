@@ -1,4 +1,4 @@
-/// The server's own HTTP requests (README "Configuration", "Outbound requests"): other issuers' status lists and
+/// The server's own HTTP requests (docs/operations.md "Configuration", "Outbound requests"): other issuers' status lists and
 /// Google's attestation status list. By default they go only to public addresses; a private deployment whose issuers
 /// or mirrors sit on its own network, and the tests' servers on loopback, turn `allowsPrivateAddresses` on.
 public struct OutboundConfiguration: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Per-source limits on the routes anyone may call (README "Configuration"): registration challenges,
+/// Per-source limits on the routes anyone may call (docs/operations.md "Configuration"): registration challenges,
 /// registrations, and the operational routes. Authenticated calls are not counted here.
 public struct RateLimitConfiguration: Sendable, Equatable {
     /// Tokens added per second to each source's bucket (`HOLDFAST_RATE_LIMIT_PER_SEC`); 0 turns the limit off.

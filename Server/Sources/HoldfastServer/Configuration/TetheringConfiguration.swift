@@ -1,7 +1,7 @@
 import Attestation
 import Foundation
 
-/// Settings of tethering and device registration (README "API"): challenge lifetime, DPoP checks, the wallet
+/// Settings of tethering and device registration (docs/server-api.md "API"): challenge lifetime, DPoP checks, the wallet
 /// attestation lifetime, and the attestation trust anchors.
 ///
 /// The trust anchors default to the real ones (Apple's App Attest root, Google's attestation roots). Tests inject

@@ -2,7 +2,7 @@ import Ephemeral
 import HoldfastProtocol
 import Hummingbird
 
-/// How an ephemeral store failure is shown (README "Error codes"): a full store is `503 EPHEMERAL_STORE_FULL`, an
+/// How an ephemeral store failure is shown (docs/server-api.md "Error codes"): a full store is `503 EPHEMERAL_STORE_FULL`, an
 /// unreachable or silent Redis `503 EPHEMERAL_STORE_UNAVAILABLE`, both with `Retry-After`; anything else is a 500.
 /// The store's own message (which may name the Redis host) stays in the server's log.
 extension EphemeralStoreError: ProblemConvertible {

@@ -64,7 +64,7 @@ public struct EphemeralStores: Sendable {
         self.backendName = backendName
     }
 
-    /// Writes the store's epoch when it has none (README "A store that lost its memory"): at start, so that nothing issued after the start of
+    /// Writes the store's epoch when it has none (docs/operations.md "A store that lost its memory"): at start, so that nothing issued after the start of
     /// the first node is refused for its age. A Redis that cannot be reached now is not fatal: its first single-use
     /// record writes the epoch then, refusing what was issued before.
     public func establishEpoch(now: Date, logger: Logger) async {
@@ -77,7 +77,7 @@ public struct EphemeralStores: Sendable {
         }
     }
 
-    /// Refuses to start on a Redis whose `maxmemory-policy` may evict what single use rests on (README "A store
+    /// Refuses to start on a Redis whose `maxmemory-policy` may evict what single use rests on (docs/operations.md "A store
     /// that lost its memory"): anything but `noeviction`. A Redis that does not allow `CONFIG GET` (a managed one)
     /// or cannot be reached now is logged as a warning, and the start goes on.
     public func checkEvictionPolicy(logger: Logger) async throws(ConfigurationError) {

@@ -7,7 +7,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import Plumbing
 
-/// Guards each connection (README "Configuration", `ConnectionConfiguration`), between the HTTP codec and
+/// Guards each connection (docs/operations.md "Configuration", `ConnectionConfiguration`), between the HTTP codec and
 /// Hummingbird's request handling:
 ///
 /// - **Timeouts.** The head of a request must arrive within `headerTimeout` of its first bytes (a connection
@@ -271,7 +271,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .shutdown(let at) where now >= at:
             logger.info("closing a connection at the shutdown deadline")
             if inFlight, responseHeadsWritten == responsesEnded {
-                // A request whose answer has not begun still gets one (README "Configuration",
+                // A request whose answer has not begun still gets one (docs/operations.md "Configuration",
                 // HOLDFAST_SHUTDOWN_DEADLINE_SECS); an answer half written can only be cut.
                 answer(context, status: .serviceUnavailable, code: .serviceUnavailable, title: "Service unavailable",
                        detail: "the server is shutting down; retry on another node", extra: [.retryAfter: "1"])

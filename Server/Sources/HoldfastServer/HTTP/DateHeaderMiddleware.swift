@@ -3,7 +3,7 @@ import HoldfastProtocol
 import Hummingbird
 
 /// Puts the server's clock in a `Date` header (RFC 9110 §6.6.1) on every response, problems included, so that a
-/// device learns its clock offset from any answer (README "Instance calls").
+/// device learns its clock offset from any answer (docs/server-api.md "Instance calls").
 struct DateHeaderMiddleware: RouterMiddleware {
     typealias Context = HoldfastRequestContext
 

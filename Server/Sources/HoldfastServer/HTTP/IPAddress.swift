@@ -5,7 +5,7 @@ import Darwin
 #endif
 import NIOCore
 
-/// An IPv4 or IPv6 address as its bytes (4 or 16), for telling request sources apart (README "Configuration",
+/// An IPv4 or IPv6 address as its bytes (4 or 16), for telling request sources apart (docs/operations.md "Configuration",
 /// `HOLDFAST_TRUSTED_PROXIES`). An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, RFC 4291 §2.5.5.2) is its IPv4
 /// address, so that a dual-stack listener counts one client once.
 struct IPAddress: Hashable, Sendable, CustomStringConvertible {

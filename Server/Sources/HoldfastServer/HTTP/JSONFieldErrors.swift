@@ -11,7 +11,7 @@ extension HolderApplication: FieldValidatable {
     var fieldErrors: [ProblemDetails.FieldError] { HolderApplicationValidator.errors(in: self) }
 }
 
-/// Every invalid field of a JSON body at once (README "Error codes": `VALIDATION_FAILED` with `errors[]`), not
+/// Every invalid field of a JSON body at once (docs/server-api.md "Error codes": `VALIDATION_FAILED` with `errors[]`), not
 /// only the first one `Decodable` stops at. Decoding is retried with each field at fault replaced by a stand-in
 /// of the type it should have, until it succeeds or nothing more can be learnt; then the decoded stand-in's own
 /// value checks (`FieldValidatable`) are added for the fields that were not already at fault.

@@ -8,7 +8,7 @@ import Darwin
 import NIOCore
 import NIOPosix
 
-/// The server's outbound GETs (README "Outbound requests": other issuers' status lists, Google's attestation status
+/// The server's outbound GETs (docs/operations.md "Outbound requests": other issuers' status lists, Google's attestation status
 /// list), on AsyncHTTPClient:
 /// - only `http` and `https` (each caller narrows further: the verifier fetches `https` lists);
 /// - the host is resolved here and every address it resolves to is checked (`OutboundAddressPolicy`) — unless

@@ -54,7 +54,7 @@ struct ProblemMiddleware: RouterMiddleware {
             return Described(status: .badRequest, code: HoldfastErrorCode.badRequest, title: "Bad request",
                              detail: "the connection closed before the request was complete", headers: [.connection: "close"])
         case is CancellationError:
-            // A handler still running at the shutdown deadline is cancelled (README "Configuration",
+            // A handler still running at the shutdown deadline is cancelled (docs/operations.md "Configuration",
             // HOLDFAST_SHUTDOWN_DEADLINE_SECS): the server is going away, not failing.
             context.logger.info("request cancelled at the shutdown deadline")
             return Described(status: .serviceUnavailable, code: HoldfastErrorCode.serviceUnavailable, title: "Service unavailable",

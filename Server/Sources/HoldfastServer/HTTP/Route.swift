@@ -90,14 +90,14 @@ public struct Route: Sendable {
         return Route(method, template, access: .wallet, responder: .wallet(handler))
     }
 
-    /// A wallet's call with its OpenID4VCI access token (README "Credentials"): the credential and notification
+    /// A wallet's call with its OpenID4VCI access token (docs/server-api.md "Credentials"): the credential and notification
     /// endpoints.
     public static func accessToken(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                                    handler: @escaping Handler<IssuanceRequestContext>) -> Route {
         Route(method, template, access: .accessToken, responder: .accessToken(handler))
     }
 
-    /// A route of the verifier's sessions (README "Verifier").
+    /// A route of the verifier's sessions (docs/server-api.md "Verifier").
     public static func verifier(_ method: HTTPRequest.Method, _ template: RouteTemplate, acceptsResponseCode: Bool = false,
                                 handler: @escaping Handler<VerifierRequestContext>) -> Route {
         Route(method, template, access: .verifier(responseCode: acceptsResponseCode), responder: .verifier(handler))

@@ -2,7 +2,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
-/// `/v1/holder/applications` (README "API"), admin API key: create, list, get, replace, delete.
+/// `/v1/holder/applications` (docs/server-api.md "API"), admin API key: create, list, get, replace, delete.
 struct HolderApplicationController: HoldfastController {
     typealias Template = TetheringRoutes.Template
 

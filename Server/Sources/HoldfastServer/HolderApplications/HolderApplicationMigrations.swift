@@ -1,4 +1,4 @@
-/// Holder applications schema, versions 100–199 (README "API", "holder applications").
+/// Holder applications schema, versions 100–199 (docs/server-api.md "API", "holder applications").
 ///
 /// `document` is the application's JSON as the API shows it (`HolderApplication`, without `id`); `name` is kept
 /// in its own column so that its uniqueness is a constraint, not a race.

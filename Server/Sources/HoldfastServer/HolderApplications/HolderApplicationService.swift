@@ -3,13 +3,13 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Logging
 
-/// Holder applications (README "API"): create, list, get, replace, delete. Deleting an application revokes all of its
+/// Holder applications (docs/server-api.md "API"): create, list, get, replace, delete. Deleting an application revokes all of its
 /// instances in the same transaction, so that no token of theirs is accepted afterwards. The SQL is
 /// `HolderApplicationStore`'s.
 public struct HolderApplicationService: Sendable {
     let store: HolderApplicationStore
     let logger: Logger
-    /// Seals a Play Integrity decryption key (README "Play Integrity"); without it such a key is refused.
+    /// Seals a Play Integrity decryption key (docs/server-api.md "Play Integrity"); without it such a key is refused.
     let masterKey: MasterKey?
 
     public init(database: HoldfastDatabase, logger: Logger, masterKey: MasterKey? = nil) {
@@ -67,7 +67,7 @@ public struct HolderApplicationService: Sendable {
         return copy
     }
 
-    /// The application with its Play Integrity decryption key sealed with the master key (README "Play Integrity"),
+    /// The application with its Play Integrity decryption key sealed with the master key (docs/server-api.md "Play Integrity"),
     /// bound to the application's id; a `PUT` without a key keeps the stored seal, and a `playIntegrity` with
     /// neither is `VALIDATION_FAILED`.
     func sealed(_ application: HolderApplication, existing: HolderApplication?) throws -> HolderApplication {

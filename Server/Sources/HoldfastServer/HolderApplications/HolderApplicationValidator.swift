@@ -3,7 +3,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 
-/// The rules for a holder application (README "API"), each reported as a field error so that a client sees every
+/// The rules for a holder application (docs/server-api.md "API"), each reported as a field error so that a client sees every
 /// problem of a request at once (`VALIDATION_FAILED` with `errors[]`). `openapi.json` states the same rules.
 enum HolderApplicationValidator {
     static let maximumNameLength = 100
@@ -47,7 +47,7 @@ enum HolderApplicationValidator {
         return errors
     }
 
-    /// README "Play Integrity": the Play Console's keys and the verdict settings. The decryption key may be absent
+    /// docs/server-api.md "Play Integrity": the Play Console's keys and the verdict settings. The decryption key may be absent
     /// (a `PUT` keeping the stored one; the service decides); the seal is never accepted from a client.
     static func playIntegrity(_ settings: PlayIntegritySettings, _ fail: (String, String, String) -> Void) {
         if let key = settings.decryptionKey, key.utf8.count > 64 || Data(base64Encoded: key)?.count != 32 {

@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import SQLKit
 
-/// One registered app instance (README "Registration wire format", step 5), as stored.
+/// One registered app instance (docs/server-api.md "Registration wire format", step 5), as stored.
 public struct HolderInstance: Sendable, Hashable {
     public var id: String
     public var applicationId: String

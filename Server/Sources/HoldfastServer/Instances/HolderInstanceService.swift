@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Logging
 
-/// The admin view of instances (README "API"): list an application's live instances and revoke one. Used by the HTTP
+/// The admin view of instances (docs/server-api.md "API"): list an application's live instances and revoke one. Used by the HTTP
 /// API and by `holdfast admin instances …` alike.
 public struct HolderInstanceService: Sendable {
     let applications: HolderApplicationService

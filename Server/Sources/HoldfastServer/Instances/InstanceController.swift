@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// The admin view of an application's instances (README "API"): list, revoke, and approve or reject a `pending`
+/// The admin view of an application's instances (docs/server-api.md "API"): list, revoke, and approve or reject a `pending`
 /// one.
 struct InstanceController: HoldfastController {
     typealias Template = TetheringRoutes.Template

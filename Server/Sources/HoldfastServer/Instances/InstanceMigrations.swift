@@ -1,4 +1,4 @@
-/// Instances schema, versions 200–299 (README "Registration wire format", step 5).
+/// Instances schema, versions 200–299 (docs/server-api.md "Registration wire format", step 5).
 ///
 /// `public_key` is the wire string of the instance key (`InstancePublicKey.encoded`) and `key_thumbprint` its
 /// RFC 7638 thumbprint, the `cnf.jkt` of valid license tokens: a rotation changes both, which is what makes the
@@ -33,7 +33,7 @@ enum InstanceMigrations {
             """,
             "CREATE INDEX holder_instances_page ON holder_instances (application_id, registered_at, id)",
         ]),
-        // `attestation`: the `InstanceAttestation` JSON of the last platform evidence (README "Android Key
+        // `attestation`: the `InstanceAttestation` JSON of the last platform evidence (docs/server-api.md "Android Key
         // Attestation policy"); NULL for instances registered before it was recorded, and for assertions.
         Migration(version: 201, name: "holder_instances.attestation", sql: [
             "ALTER TABLE holder_instances ADD COLUMN attestation TEXT",

@@ -51,14 +51,14 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         .invalidChallenge, status: .badRequest, title: "Invalid challenge",
         detail: "the challenge is unknown, belongs to another application, or was already used; request a new one")
 
-    /// README "Registration errors": the attestation is over another nonce than the one recomputed from this
+    /// docs/sdk.md "Registration errors": the attestation is over another nonce than the one recomputed from this
     /// challenge and key; the device fetches a new challenge and starts again.
     static func nonceMismatch(_ detail: String) -> TetheringError {
         TetheringError(.invalidChallenge, status: .badRequest, title: "Invalid challenge",
                        detail: "the attestation is not over the binding nonce of this challenge and key (\(detail)); request a new challenge")
     }
 
-    /// README "A store that lost its memory": the ephemeral store lost its memory after this challenge was issued.
+    /// docs/operations.md "A store that lost its memory": the ephemeral store lost its memory after this challenge was issued.
     static let challengeIssuedBeforeStoreReset = TetheringError(
         .issuedBeforeStoreReset, status: .badRequest, title: "Challenge issued before a store reset",
         detail: "the server's ephemeral store lost its memory after this challenge was issued; request a new one")
@@ -79,7 +79,7 @@ public struct TetheringError: ProblemConvertible, Sendable, CustomStringConverti
         .attestationRequired, status: .forbidden, title: "Attestation required",
         detail: "this application requires platform attestation (App Attest or Android Key Attestation)")
 
-    /// README "Play Integrity": the application's `playIntegrity.required` and a registration without `integrityToken`.
+    /// docs/server-api.md "Play Integrity": the application's `playIntegrity.required` and a registration without `integrityToken`.
     static let integrityTokenRequired = TetheringError(
         .attestationRequired, status: .forbidden, title: "Attestation required",
         detail: "this application requires a Play Integrity token (integrityToken)")

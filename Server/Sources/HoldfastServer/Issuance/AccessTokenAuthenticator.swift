@@ -4,7 +4,7 @@ import Hummingbird
 import JOSE
 import OpenID4VCI
 
-/// What an `.accessToken` route's request authenticated with (README "Credentials"): the offer its access token
+/// What an `.accessToken` route's request authenticated with (docs/server-api.md "Credentials"): the offer its access token
 /// was issued for, and the DPoP proof of the token's key, whose `jti` the handler spends once it has read the request.
 public struct AuthorizedIssuance: Sendable {
     let authorized: CredentialOfferService.Authorized
@@ -49,7 +49,7 @@ struct AccessTokenAuthenticator: RouterMiddleware {
         return AuthorizedIssuance(authorized: authorized, proof: proof)
     }
 
-    /// README "Credentials": the token endpoint's checks of the client, again. A configuration that no longer exists is
+    /// docs/server-api.md "Credentials": the token endpoint's checks of the client, again. A configuration that no longer exists is
     /// left to the credential request (`credential_request_denied`).
     private func recheckClient(_ authorized: CredentialOfferService.Authorized) async throws {
         if let instanceID = authorized.instanceID {

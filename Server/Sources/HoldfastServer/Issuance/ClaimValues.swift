@@ -3,7 +3,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// Claim values of an offer (README "Credentials"), turned into the CBOR data elements of an mDoc (ISO/IEC 18013-5
+/// Claim values of an offer (docs/server-api.md "Credentials"), turned into the CBOR data elements of an mDoc (ISO/IEC 18013-5
 /// §7.2). A value is plain JSON — strings, integers, numbers, booleans, null, arrays and objects map to their CBOR
 /// counterparts — or one of the typed forms `{"$type": "full-date", "value": "2004-02-29"}` (tag 1004, RFC 8943),
 /// `{"$type": "tdate", "value": "2026-01-01T00:00:00Z"}` (tag 0, RFC 8949 §3.4.1) and `{"$type": "bytes",

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import Logging
 
 /// Credential configurations, offers and issued credentials on a database, for `holdfast admin credentials`
-/// (README "Credentials"): the same services and validation the admin API uses.
+/// (docs/server-api.md "Credentials"): the same services and validation the admin API uses.
 public struct CredentialAdmin: Sendable {
     let configurations: CredentialConfigurationService
     let offers: CredentialOfferService

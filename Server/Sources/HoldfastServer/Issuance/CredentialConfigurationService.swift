@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import SQLKit
 
-/// Credential configurations (README "Credentials"): the mDocs the tenant issues, listed in its issuer metadata as
+/// Credential configurations (docs/server-api.md "Credentials"): the mDocs the tenant issues, listed in its issuer metadata as
 /// `credential_configurations_supported` (OpenID4VCI 1.0 §12.2.4). Create, list, get, delete; a configuration is
 /// not changed in place (offers and issued credentials name it).
 public struct CredentialConfigurationService: Sendable {

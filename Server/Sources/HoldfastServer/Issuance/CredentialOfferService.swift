@@ -9,7 +9,7 @@ import OpenID4VCI
 import Plumbing
 import SQLKit
 
-/// Credential offers (README "Credentials"; OpenID4VCI 1.0 §4.1): an admin makes an offer of one credential with
+/// Credential offers (docs/server-api.md "Credentials"; OpenID4VCI 1.0 §4.1): an admin makes an offer of one credential with
 /// its claim values; the wallet redeems its pre-authorized code once, at the token endpoint, for a DPoP-bound
 /// access token, and spends that once, at the credential endpoint.
 ///
@@ -204,7 +204,7 @@ struct CredentialOfferService: Sendable {
         return Redeemed(accessToken: token, expiresIn: Self.accessTokenLifetime)
     }
 
-    /// An offer whose access token this is, unexpired (a credential may have been issued with it already: README
+    /// An offer whose access token this is, unexpired (a credential may have been issued with it already: docs/server-api.md
     /// "Credentials", a repeated credential request).
     struct Authorized: Sendable {
         let offerID: String
@@ -255,7 +255,7 @@ struct CredentialOfferService: Sendable {
     /// finds them gone while its own clock still lets the wallet through.
     static let purgeMargin: Int64 = 600_000
 
-    /// Clears what can no longer be used (README "Credentials": no claim values are kept that cannot be issued):
+    /// Clears what can no longer be used (docs/server-api.md "Credentials": no claim values are kept that cannot be issued):
     /// the sealed claims of an offer whose code expired unredeemed or whose access token expired before the
     /// credential was issued, and, after ``expiredOfferRetention``, the unredeemed offer itself. Every statement
     /// is idempotent, so any number of nodes may run it at once. Returns the offers cleared and deleted.

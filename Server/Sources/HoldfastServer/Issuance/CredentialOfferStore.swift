@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// SQL for `credential_offers` (README "Credentials"): each offer's sealed claim values, the hashes of its
+/// SQL for `credential_offers` (docs/server-api.md "Credentials"): each offer's sealed claim values, the hashes of its
 /// pre-authorized code, transaction code and access token, and what became of it. Redemption and issuance are
 /// conditional updates, so that of any number of concurrent requests one wins.
 struct CredentialOfferStore: Sendable {
@@ -98,7 +98,7 @@ struct CredentialOfferStore: Sendable {
     }
 
     /// Marks the offer issued, on condition that it was not issued yet; false otherwise. Its claims stay, sealed,
-    /// until its access token expires (README "Credentials": a repeated credential request re-issues).
+    /// until its access token expires (docs/server-api.md "Credentials": a repeated credential request re-issues).
     func markIssued(offerID: String, at stamp: Int64, on db: any SQLDatabase) async throws -> Bool {
         !(try await db.raw("""
             UPDATE credential_offers SET issued_at = \(bind: stamp) \

@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
-/// The mDoc issuer's admin routes (README "API", "Credentials"):
+/// The mDoc issuer's admin routes (docs/server-api.md "API", "Credentials"):
 /// - `GET /v1/credentials/mobile/iacas`: the IACA certificates verifiers should trust;
 /// - `POST, GET /v1/credentials/mobile/configurations`, `GET, DELETE …/configurations/{id}`;
 /// - `POST /v1/credentials/mobile/offers`: an OpenID4VCI credential offer with a pre-authorized code;

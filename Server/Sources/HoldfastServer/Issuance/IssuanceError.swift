@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// Why an issuance admin request failed (README "Credentials"); codes are `HoldfastErrorCode`s (STYLE habit 5). What
+/// Why an issuance admin request failed (docs/server-api.md "Credentials"); codes are `HoldfastErrorCode`s (STYLE habit 5). What
 /// a wallet sends to the OpenID4VCI endpoints is refused in OAuth's own shape (`OAuthError`), not here.
 public enum IssuanceError: Error, Sendable, Equatable, ProblemConvertible {
     case configurationExists(id: String)

@@ -4,7 +4,7 @@
 /// encrypted with the master key (AES-256-GCM, the id bound as associated data). `status` as in `tenant_keys`:
 /// exactly one `active` per `kind` (a partial unique index), `published` ones still listed and trusted.
 ///
-/// Version 501, OpenID4VCI issuance (README "Credentials"):
+/// Version 501, OpenID4VCI issuance (docs/server-api.md "Credentials"):
 /// - `credential_configurations`: each configuration's document (`CredentialConfiguration`, defaults filled in).
 /// - `credential_offers`: one row per offer. Secrets are kept only as SHA-256 hashes: the pre-authorized code
 ///   (`code_hash`), the transaction code (`tx_code_hash`, with the wrong attempts in `tx_attempts`) and the access

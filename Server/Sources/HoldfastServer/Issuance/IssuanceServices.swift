@@ -1,6 +1,6 @@
 import Foundation
 
-/// The issuance capability's services (README "Credentials"), built once: the server's controllers
+/// The issuance capability's services (docs/server-api.md "Credentials"), built once: the server's controllers
 /// (`HoldfastControllers.make`, through `ServerServices.issuance`) and `holdfast admin credentials` (`CredentialAdmin`)
 /// use the same ones. The OpenID4VCI endpoints' service needs what only a running server has (the tenant keys, the
 /// instances, the ephemeral store) and is built with the controllers from these.

@@ -2,7 +2,7 @@ import Foundation
 import HoldfastAdmin
 import SQLKit
 
-/// SQL for what issuance keeps besides offers (README "Credentials"): `credential_configurations` and
+/// SQL for what issuance keeps besides offers (docs/server-api.md "Credentials"): `credential_configurations` and
 /// `trusted_wallet_providers` (each row a JSON document under its id), and `issued_credentials`. Statements that
 /// belong to an issuance's or a status change's transaction take its connection `db`.
 struct IssuanceStore: Sendable {

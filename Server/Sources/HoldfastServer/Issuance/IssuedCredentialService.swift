@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import StatusList
 
-/// Issued credentials (README "Credentials"): the admin list, and status changes, which set the credential's entry
+/// Issued credentials (docs/server-api.md "Credentials"): the admin list, and status changes, which set the credential's entry
 /// in its status list and bump the list's version in the same transaction, so that the next token served reflects
 /// them. `revoked` is final.
 struct IssuedCredentialService: Sendable {

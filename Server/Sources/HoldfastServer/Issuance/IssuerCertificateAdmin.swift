@@ -2,7 +2,7 @@ import Foundation
 import HoldfastAdmin
 import Logging
 
-/// The issuer certificates as administrators see them: the IACA list and rotation (README "Credentials").
+/// The issuer certificates as administrators see them: the IACA list and rotation (docs/server-api.md "Credentials").
 public enum IssuerCertificateAdmin {
     /// Every IACA that is not retired, the active one first.
     public static func iacas(_ certificates: IssuerCertificates) -> MobileIACAList {

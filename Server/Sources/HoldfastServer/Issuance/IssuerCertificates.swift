@@ -56,7 +56,7 @@ public struct IssuerCertificates: Sendable {
 
     /// The extended key usage of a status list signer. draft-ietf-oauth-status-list §14.x asks IANA for
     /// `id-kp-oauthStatusSigning`; until it is assigned this arc of id-kp (1.3.6.1.5.5.7.3) stands in for it, as
-    /// other issuers use. Our verifier does not require it (README "Credentials").
+    /// other issuers use. Our verifier does not require it (docs/server-api.md "Credentials").
     public static let statusListSigningExtendedKeyUsage: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 3, 127]
 
     /// Annex B.1.2 allows an IACA up to 20 years; ten leave room for rotation.

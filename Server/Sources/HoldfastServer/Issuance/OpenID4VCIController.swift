@@ -5,7 +5,7 @@ import Hummingbird
 import JOSE
 import OpenID4VCI
 
-/// The OpenID4VCI 1.0 routes (README "Credentials"): the metadata, token and nonce endpoints are public (the wallet
+/// The OpenID4VCI 1.0 routes (docs/server-api.md "Credentials"): the metadata, token and nonce endpoints are public (the wallet
 /// authenticates with its client attestation at the token endpoint, which the service checks); the credential and
 /// notification endpoints are `.accessToken` routes, whose DPoP-bound access token `AccessTokenAuthenticator` checks
 /// before the handler runs:

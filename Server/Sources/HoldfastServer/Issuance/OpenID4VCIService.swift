@@ -9,7 +9,7 @@ import MDoc
 import OpenID4VCI
 import SQLKit
 
-/// The OpenID4VCI 1.0 issuer of the tenant (README "Credentials"): the token endpoint (pre-authorized code grant,
+/// The OpenID4VCI 1.0 issuer of the tenant (docs/server-api.md "Credentials"): the token endpoint (pre-authorized code grant,
 /// OAuth client attestation, DPoP-bound tokens), the nonce endpoint and the credential endpoint, which issues an
 /// mDoc bound to the key of the proof.
 struct OpenID4VCIService: Sendable {
@@ -59,7 +59,7 @@ struct OpenID4VCIService: Sendable {
         let txCode = request.txCode
 
         // draft-ietf-oauth-attestation-based-client-auth §6.1: both headers, once each — or neither, which only a
-        // configuration whose `clientAttestation` is `optional` accepts (README "Credentials"), checked below.
+        // configuration whose `clientAttestation` is `optional` accepts (docs/server-api.md "Credentials"), checked below.
         let client: (verified: VerifiedClientAttestation, instanceID: String?)?
         if attestation.isEmpty, pop.isEmpty {
             client = nil
@@ -72,7 +72,7 @@ struct OpenID4VCIService: Sendable {
         }
         if client == nil {
             // An unauthenticated client gets no further than `invalid_client` unless the code is one of an offer whose
-            // configuration waives client attestation (README "Credentials"): an unknown code tells it nothing more.
+            // configuration waives client attestation (docs/server-api.md "Credentials"): an unknown code tells it nothing more.
             let waived: Bool
             if let id = try await offers.configurationID(code: code) {
                 waived = try await configurations.find(id: id)?.clientAttestation == .optional
@@ -87,7 +87,7 @@ struct OpenID4VCIService: Sendable {
         // RFC 9449 §5: the token is bound to the key of this proof.
         let proof = try dpopProofs.verify(dpop, method: "POST", accessToken: nil, expectedThumbprint: nil,
                                           path: IssuanceRoutes.Template.token.template, resource: false, now: now)
-        // The code is read before anything is recorded (README "Credentials"): requests with unknown, spent or
+        // The code is read before anything is recorded (docs/server-api.md "Credentials"): requests with unknown, spent or
         // expired codes write nothing to the replay store, whose room the instance calls need.
         _ = try await offers.checkRedeemable(code: code, now: now)
         guard let client else {
@@ -100,7 +100,7 @@ struct OpenID4VCIService: Sendable {
         let verified = client.verified
         let thumbprint = try verified.instanceKey.thumbprint()
         // Each PoP and each DPoP proof once (draft §12.1; RFC 9449 §11.1), on every node sharing the store.
-        // A PoP or proof whose `iat` precedes the store's epoch is refused (README "A store that lost its memory").
+        // A PoP or proof whose `iat` precedes the store's epoch is refused (docs/operations.md "A store that lost its memory").
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         switch try await replay.spend("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
                                       issuedAt: Timestamp.latestMillisecond(ofSecond: verified.popIssuedAt), ttl: popWindow,
@@ -167,7 +167,7 @@ struct OpenID4VCIService: Sendable {
         case .invalid: throw OAuthError.invalidNonce("the proof's nonce is not a c_nonce of this issuer")
         case .expired: throw OAuthError.invalidNonce("the proof's nonce has expired; get a new c_nonce")
         case .valid(let expiresAt):
-            // Issued `nonceLifetime` before its expiry; refused when that precedes the store's epoch (README "A store that lost its memory").
+            // Issued `nonceLifetime` before its expiry; refused when that precedes the store's epoch (docs/operations.md "A store that lost its memory").
             switch try await replay.spend("holdfast:c_nonce:spent:\(nonce)", issuedAt: expiresAt - Self.nonceLifetime,
                                           ttl: .milliseconds(expiresAt - nowMilliseconds) + .seconds(1), now: nowMilliseconds) {
             case .spent: break
@@ -236,7 +236,7 @@ struct OpenID4VCIService: Sendable {
     /// OpenID4VCI 1.0 §11, for a request whose access token and DPoP proof `AccessTokenAuthenticator` accepted, as at
     /// the credential endpoint: the request (§11.1) and its `notification_id`, which must name a credential issued with this token's offer (§11.3
     /// `invalid_notification_id` otherwise — a credential of another offer is not told apart from an unknown one).
-    /// `credential_failure` and `credential_deleted` revoke the credential, record and status list entry (README
+    /// `credential_failure` and `credential_deleted` revoke the credential, record and status list entry (docs/server-api.md
     /// "Credentials": a credential no wallet holds is not left valid); every event is recorded on it.
     func notification(_ issuance: AuthorizedIssuance, body: [UInt8], now: Date) async throws {
         let (authorized, proof) = (issuance.authorized, issuance.proof)
@@ -271,7 +271,7 @@ struct OpenID4VCIService: Sendable {
         try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
     }
 
-    /// README "Credentials": a repeated credential request with the same access token, while it lives, re-issues (the
+    /// docs/server-api.md "Credentials": a repeated credential request with the same access token, while it lives, re-issues (the
     /// wallet retries when it lost or refused the response; OpenID4VCI 1.0 §8 lets an access token serve more than
     /// one credential request). The offer keeps one valid credential: the earlier ones are revoked, record and
     /// status list entry, in the transaction that issues the new one. A credential without a status list cannot be

@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 
-/// Wallet providers besides this tenant whose client attestations the token endpoint accepts (README
+/// Wallet providers besides this tenant whose client attestations the token endpoint accepts (docs/server-api.md
 /// "Credentials"): an admin adds each with the `iss` its attestations carry and the public keys that sign them.
 struct WalletProviderService: Sendable {
     static let maximumKeys = 20

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// `POST /v1/holder/instances/{instanceId}/keys/rotate` (README "Instance calls"): a current license token, the
+/// `POST /v1/holder/instances/{instanceId}/keys/rotate` (docs/server-api.md "Instance calls"): a current license token, the
 /// dev-mode guard evaluated (the new key's evidence may be waived like a registration's).
 struct KeyRotationController: HoldfastController {
     let rotation: KeyRotationService

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import Logging
 
-/// Key rotation (README "Instance calls"), after `InstanceAuthenticatorMiddleware` has checked the license token
+/// Key rotation (docs/server-api.md "Instance calls"), after `InstanceAuthenticatorMiddleware` has checked the license token
 /// and the DPoP proof of the current key.
 struct KeyRotationService: Sendable {
     let instances: InstanceStore

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// `POST /v1/holder/instances/{instanceId}/license` (README "Instance calls"): renewal, with an expired token
+/// `POST /v1/holder/instances/{instanceId}/license` (docs/server-api.md "Instance calls"): renewal, with an expired token
 /// accepted and the dev-mode guard evaluated.
 struct LicenseController: HoldfastController {
     let renewal: LicenseRenewalService

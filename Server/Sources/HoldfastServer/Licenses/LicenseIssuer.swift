@@ -2,7 +2,7 @@ import Foundation
 import HoldfastProtocol
 import JOSE
 
-/// Signs license tokens and wallet attestations with the tenant key (README "API", "licenses" and "wallet
+/// Signs license tokens and wallet attestations with the tenant key (docs/server-api.md "API", "licenses" and "wallet
 /// attestation"); the claim shapes are `LicenseTokenClaims` and `WalletAttestationClaims` of HoldfastProtocol.
 struct LicenseIssuer: Sendable {
     let keyring: TenantKeyring

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import Logging
 
-/// License renewal (README "Instance calls"), after `InstanceAuthenticatorMiddleware` has checked the license token
+/// License renewal (docs/server-api.md "Instance calls"), after `InstanceAuthenticatorMiddleware` has checked the license token
 /// (an expired one is accepted) and the DPoP proof.
 struct LicenseRenewalService: Sendable {
     let instances: InstanceStore

@@ -9,7 +9,7 @@ import Logging
 import Plumbing
 
 /// Renders a log line into one string without Foundation: a line is written for every request at the default
-/// level (`info`), so its cost is part of the server's throughput (README "Benchmarks"). JSON (RFC 8259) with
+/// level (`info`), so its cost is part of the server's throughput (docs/operations.md "Benchmarks"). JSON (RFC 8259) with
 /// sorted keys, the same shape `JSONSerialization` wrote before.
 enum LogLineRenderer {
     /// `{"label":…,"level":…,"message":…,"metadata":{…},"time":…}`.

@@ -4,7 +4,7 @@ import MDoc
 import StatusList
 import X509
 
-/// The status lists of other issuers, as the verifier reads them (README "Verifier"): a credential whose MSO
+/// The status lists of other issuers, as the verifier reads them (docs/server-api.md "Verifier"): a credential whose MSO
 /// `status` points outside this tenant has its Status List Token fetched from that URI, checked as a relying party
 /// must (draft-ietf-oauth-status-list §8.3: signature, the signer's chain to the IACA that issued the credential —
 /// ISO/IEC 18013-5 second edition §12.3.6.3 —, `sub` equal to the URI, `exp`, `iat`), and kept until its `ttl` (at
@@ -18,7 +18,7 @@ import X509
 /// trusted issuer signed.
 ///
 /// A failure's reason is one of a few fixed sentences (`Failure.Reason`): what the list's server answered, or why it
-/// could not be reached, goes to the log only (README "Verifier": a result never echoes another server's words).
+/// could not be reached, goes to the log only (docs/server-api.md "Verifier": a result never echoes another server's words).
 actor ForeignStatusLists {
     struct Failure: Error, CustomStringConvertible {
         enum Reason: String, Sendable {

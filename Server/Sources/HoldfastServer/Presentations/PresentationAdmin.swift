@@ -2,7 +2,7 @@ import Foundation
 import HoldfastAdmin
 import Logging
 
-/// Presentation sessions on a database, for `holdfast admin presentations` (README "Verifier"): the same service
+/// Presentation sessions on a database, for `holdfast admin presentations` (docs/server-api.md "Verifier"): the same service
 /// and validation the API uses. Sessions made here belong to the command line (`created_by` "cli"), whose results
 /// it reads whoever made them: it has the database.
 public struct PresentationAdmin: Sendable {

@@ -5,7 +5,7 @@ import Hummingbird
 import MDoc
 import X509
 
-/// The verifier's admin routes (README "Verifier"):
+/// The verifier's admin routes (docs/server-api.md "Verifier"):
 /// - `GET /v1/presentations/verifier-cas`: the CA wallets add as a trusted verifier;
 /// - `POST, GET /v1/presentations/trusted-issuers`, `DELETE …/{id}`: IACAs trusted beside the tenant's own.
 struct PresentationAdminController: HoldfastController {

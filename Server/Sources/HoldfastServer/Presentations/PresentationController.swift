@@ -6,7 +6,7 @@ import JOSE
 import OpenID4VP
 import QR
 
-/// The verifier's session routes (README "Verifier"):
+/// The verifier's session routes (docs/server-api.md "Verifier"):
 /// - `POST /v2/presentations/sessions` (an admin or verifier key): a session → `{sessionId, authorizationRequestUri,
 ///   requestUri, expiresAt}`;
 /// - `GET /v2/presentations/sessions/{sessionId}/request` (public): the signed request object;

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// Why a verifier request failed (README "Verifier"); codes are `HoldfastErrorCode`s (STYLE habit 5). What the wallet
+/// Why a verifier request failed (docs/server-api.md "Verifier"); codes are `HoldfastErrorCode`s (STYLE habit 5). What the wallet
 /// posts to a session's response URI is refused in OAuth's own shape (`OAuthError`), not here.
 public enum PresentationError: Error, Sendable, Equatable, ProblemConvertible {
     /// No session with this id made by the caller.

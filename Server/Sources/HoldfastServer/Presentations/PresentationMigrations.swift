@@ -1,4 +1,4 @@
-/// Version 600, the verifier of online presentation (README "Verifier"):
+/// Version 600, the verifier of online presentation (docs/server-api.md "Verifier"):
 /// - `verifier_certificates`: the verifier CA and its request-signing certificate, their private keys sealed with
 ///   the master key (AES-256-GCM, the id bound as associated data); exactly one `active` per `kind`. The signer's
 ///   SAN names `host`, the host of the public URL; a start with another host makes a new signer.

@@ -5,7 +5,7 @@ import JOSE
 import OpenID4VP
 
 /// Signs a session's request object (OpenID4VP 1.0 §5; ISO/IEC TS 18013-7:2024 B.3.2) with the verifier's
-/// request-signing certificate, its chain in `x5c` (README "Verifier"). The claims are the `OpenID4VP` module's
+/// request-signing certificate, its chain in `x5c` (docs/server-api.md "Verifier"). The claims are the `OpenID4VP` module's
 /// `RequestObject`, which the SDK reads back.
 struct PresentationRequestSigner: Sendable {
     static let requestObjectLifetime: TimeInterval = 300

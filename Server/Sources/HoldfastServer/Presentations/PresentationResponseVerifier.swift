@@ -7,7 +7,7 @@ import MDoc
 import OpenID4VP
 import X509
 
-/// The tenant verifier's checks on a decrypted response's `vp_token` (README "Verifier"): the checks of an mdoc
+/// The tenant verifier's checks on a decrypted response's `vp_token` (docs/server-api.md "Verifier"): the checks of an mdoc
 /// reader (ISO/IEC 18013-5 §9.3.1) on each presented document over the session's transcript, what the session asked
 /// (`PresentationRequirements`: every required credential and claim shown, nothing shown that was not asked), and
 /// the status list. Each refusal is one named check with its code (`PresentationFailureCode`); the session's
@@ -122,7 +122,7 @@ struct PresentationResponseVerifier: Sendable {
         return failures.isEmpty ? PresentationResult.verified(credentials) : Self.failed(failures)
     }
 
-    /// One presented document as the result shows it (README "Verifier"), apart from any other, with the credential
+    /// One presented document as the result shows it (docs/server-api.md "Verifier"), apart from any other, with the credential
     /// query (or input descriptor) it answered. Its status passed the check before: `valid` when the MSO names a
     /// status list, which then said 0.
     private func credential(_ credentialID: String, _ docType: String, _ claims: [String: [String: JSONValue]],

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// The verifier capability's services (README "Verifier"), built once: the server's controllers
+/// The verifier capability's services (docs/server-api.md "Verifier"), built once: the server's controllers
 /// (`HoldfastControllers.make`, through `ServerServices.presentations`) and `holdfast admin presentations`
 /// (`PresentationAdmin`) use the same ones.
 public struct PresentationServices: Sendable {

@@ -9,7 +9,7 @@ import MDoc
 import OpenID4VP
 import X509
 
-/// Presentation sessions of the tenant's verifier (README "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
+/// Presentation sessions of the tenant's verifier (docs/server-api.md "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
 /// 18013-7:2024 Annex B): a session asks for credentials with a signed request object (`PresentationRequestSigner`),
 /// takes one encrypted response (`direct_post.jwt`), verifies it as an mdoc reader must (`PresentationResponseVerifier`)
 /// and keeps the outcome for the key that made it (`PresentationSessionStore`).
@@ -59,7 +59,7 @@ struct PresentationSessionService: Sendable {
             }
         }
         let prefix = ClientIdPrefix(rawValue: request.clientIdPrefix ?? ClientIdPrefix.x509Hash.rawValue)
-        // Only a valid DNS name is believed by a wallet as an x509_san_dns client id (README "Certificate paths").
+        // Only a valid DNS name is believed by a wallet as an x509_san_dns client id (docs/security.md "Certificate paths").
         let dnsHost = DNSName.isValid(certificates.host)
         if prefix == nil {
             errors.append(.init(field: "clientIdPrefix", code: ProblemDetails.FieldError.invalidValue, detail: #""x509_hash" or "x509_san_dns""#))

@@ -4,7 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import SQLKit
 
-/// SQL for `presentation_sessions` (README "Verifier"): each session's settings, nonce, state and encryption key
+/// SQL for `presentation_sessions` (docs/server-api.md "Verifier"): each session's settings, nonce, state and encryption key
 /// (sealed with the master key, bound to the session's id), who made it, and once answered its result and the
 /// same-device `response_code`. An answer and a code's use are conditional updates, so that of two racing, one wins.
 struct PresentationSessionStore: Sendable {

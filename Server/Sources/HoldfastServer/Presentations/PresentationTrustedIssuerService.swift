@@ -4,7 +4,7 @@ import HoldfastProtocol
 import MDoc
 import X509
 
-/// IACAs an admin adds for the verifier (README "Verifier"); each is a CA certificate.
+/// IACAs an admin adds for the verifier (docs/server-api.md "Verifier"); each is a CA certificate.
 struct PresentationTrustedIssuerService: Sendable {
     let store: PresentationTrustedIssuerStore
 

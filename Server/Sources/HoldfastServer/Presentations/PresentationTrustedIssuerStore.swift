@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// SQL for `presentation_trusted_issuers`: the IACAs an admin added for the verifier, by id (README "Verifier").
+/// SQL for `presentation_trusted_issuers`: the IACAs an admin added for the verifier, by id (docs/server-api.md "Verifier").
 struct PresentationTrustedIssuerStore: Sendable {
     let database: HoldfastDatabase
 

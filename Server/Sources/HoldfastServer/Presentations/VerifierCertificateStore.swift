@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// SQL for `verifier_certificates` (README "Verifier"): the verifier's CA and request-signing certificates, each
+/// SQL for `verifier_certificates` (docs/server-api.md "Verifier"): the verifier's CA and request-signing certificates, each
 /// with its private key sealed by the master key; one `active` per kind, the ones they replaced `retired`. Run on the
 /// start-up lock's connection.
 enum VerifierCertificateStore {

@@ -7,7 +7,7 @@ import SQLKit
 import SwiftASN1
 import X509
 
-/// The verifier's certificates (README "Verifier"): a CA made on first start (self-signed, CA with pathLen 0,
+/// The verifier's certificates (docs/server-api.md "Verifier"): a CA made on first start (self-signed, CA with pathLen 0,
 /// keyCertSign), and a request-signing certificate it issues whose SAN holds the host of the public URL (dNSName,
 /// or iPAddress for an IP literal), which the `x509_san_dns` and `x509_hash` client identifiers of OpenID4VP 1.0
 /// §5.9.3 are checked against.

@@ -4,7 +4,7 @@ import HTTPTypes
 import HoldfastProtocol
 import Hummingbird
 
-/// The verifier's web page (README "Verifier page"): `GET /verifier` and its script and style sheet, served by the
+/// The verifier's web page (docs/server-api.md "Verifier page"): `GET /verifier` and its script and style sheet, served by the
 /// tenant itself — no framework, nothing loaded from elsewhere (the Content-Security-Policy allows this origin
 /// only). The page creates nothing on its own: the person types a key of scope `verifier` (or an admin key), and the
 /// page calls the same API as any client: `POST /v2/presentations/sessions`, `GET …/qr` (the QR code, an SVG drawn
@@ -16,7 +16,7 @@ import Hummingbird
 /// (`VerifierPage.html(publicHost:)`).
 struct VerifierPageController: HoldfastController {
     let files: VerifierPage
-    /// The tenant's public URL (README "Configuration"), whose host decides whether 18013-7:2024 can be offered.
+    /// The tenant's public URL (docs/operations.md "Configuration"), whose host decides whether 18013-7:2024 can be offered.
     let publicURL: @Sendable () -> String
 
     var routes: [Route] {
@@ -55,8 +55,8 @@ public struct VerifierPage: Sendable {
     static let protocolNote = #"<small id="protocol-note" hidden></small>"#
 
     /// The page for a tenant whose public URL has `publicHost`: as it is for a DNS name; for an IP literal, or a host
-    /// that is not a valid DNS name (a wallet believes no other, README "Certificate paths"), with the 18013-7:2024
-    /// choice disabled and the reason shown (README "Verifier": it needs a DNS host in the public URL).
+    /// that is not a valid DNS name (a wallet believes no other, docs/security.md "Certificate paths"), with the 18013-7:2024
+    /// choice disabled and the reason shown (docs/server-api.md "Verifier": it needs a DNS host in the public URL).
     func html(publicHost: String) -> [UInt8] {
         guard !DNSName.isValid(publicHost) else { return html }
         let what = IPAddress.literalBytes(publicHost) != nil ? "the IP address \(publicHost)" : "\(publicHost), not a valid DNS name"

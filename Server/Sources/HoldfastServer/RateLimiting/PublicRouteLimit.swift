@@ -3,7 +3,7 @@ import HoldfastProtocol
 import Hummingbird
 import NIOCore
 
-/// The per-source limit in front of every `.public` route (README "Configuration"): the request's source
+/// The per-source limit in front of every `.public` route (docs/operations.md "Configuration"): the request's source
 /// (`RequestSource`) takes a token from its bucket, or the request is refused with `429 RATE_LIMITED` and
 /// `Retry-After` before any work is done for it. A request without an IP source (a Unix socket) is not counted.
 struct PublicRouteLimit: Sendable {

@@ -1,4 +1,4 @@
-/// Who sent a request, for the per-source limits (README "Configuration"): the connection's peer, or — when the
+/// Who sent a request, for the per-source limits (docs/operations.md "Configuration"): the connection's peer, or — when the
 /// peer is one of `HOLDFAST_TRUSTED_PROXIES` — the nearest address in `X-Forwarded-For` that is not a trusted proxy.
 ///
 /// `X-Forwarded-For` is read from the right: each proxy appends the address it received the request from, so the

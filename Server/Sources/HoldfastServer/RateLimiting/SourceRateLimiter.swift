@@ -1,7 +1,7 @@
 import Foundation
 import Plumbing
 
-/// Token buckets per request source (README "Configuration", `HOLDFAST_RATE_LIMIT_PER_SEC` and
+/// Token buckets per request source (docs/operations.md "Configuration", `HOLDFAST_RATE_LIMIT_PER_SEC` and
 /// `HOLDFAST_RATE_LIMIT_BURST`) for the routes anyone may call: each source holds up to `burst` tokens, refilled
 /// at `rate` per second; a request takes one or is refused with the time until the next one.
 ///

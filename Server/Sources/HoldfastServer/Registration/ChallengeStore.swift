@@ -2,7 +2,7 @@ import Ephemeral
 import Foundation
 import HoldfastProtocol
 
-/// Registration challenges (README "Registration wire format", step 1): 32 bytes, base64url, that the server made
+/// Registration challenges (docs/server-api.md "Registration wire format", step 1): 32 bytes, base64url, that the server made
 /// for one application and can check without having stored them (`SelfExpiringTokens`), so that asking for one
 /// costs the server no memory.
 ///
@@ -10,7 +10,7 @@ import HoldfastProtocol
 /// `setIfAbsent` in the ephemeral store until it expires, so that two registrations with one challenge — on one
 /// node or on several sharing Redis — see exactly one success. A late use is told `CHALLENGE_EXPIRED`; a reused,
 /// forged or foreign one `INVALID_CHALLENGE`; one issued before the store's epoch (the store lost its memory since,
-/// README "A store that lost its memory") `ISSUED_BEFORE_STORE_RESET`.
+/// docs/operations.md "A store that lost its memory") `ISSUED_BEFORE_STORE_RESET`.
 struct ChallengeStore: Sendable {
     let tokens: SelfExpiringTokens
     /// The challenges part of the ephemeral store (`EphemeralStores.challenges`).
@@ -37,7 +37,7 @@ struct ChallengeStore: Sendable {
         case .valid(let expiresAt):
             // Kept a second past the expiry, so that no clock step between nodes reopens it.
             let remaining = Duration.milliseconds(expiresAt - nowMilliseconds) + .seconds(1)
-            // Issued `lifetime` before its expiry; refused when that precedes the store's epoch (README "A store that lost its memory").
+            // Issued `lifetime` before its expiry; refused when that precedes the store's epoch (docs/operations.md "A store that lost its memory").
             switch try await spent.spend(Self.key(challenge), issuedAt: expiresAt - lifetime.wholeMilliseconds,
                                          ttl: remaining, now: nowMilliseconds) {
             case .spent: return

@@ -5,7 +5,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 
-/// Registration protocol step 5 (README "Registration wire format"): checks the evidence for an instance key against the application's
+/// Registration protocol step 5 (docs/server-api.md "Registration wire format"): checks the evidence for an instance key against the application's
 /// settings — App Attest (iOS) or Android Key Attestation, each over the binding nonce, or, where the application
 /// does not require attestation (or the dev bypass applies), the assertion: a signature over the nonce by the key.
 ///
@@ -33,7 +33,7 @@ struct KeyEvidenceVerifier: Sendable {
     }
 
     /// The tenant's Android policy (`TetheringConfiguration.androidPolicy`: security level, the non-CA exemption) with
-    /// the application's own choices (README "Android Key Attestation policy"): `requireVerifiedBoot` accepts only
+    /// the application's own choices (docs/server-api.md "Android Key Attestation policy"): `requireVerifiedBoot` accepts only
     /// `Verified` (otherwise any state, and rootOfTrust may be absent), `requireLockedBootloader` requires
     /// `deviceLocked`, and `acceptExpiredChain: false` refuses an expired certificate above the leaf.
     static func policy(_ base: AndroidKeyAttestationPolicy,
@@ -48,7 +48,7 @@ struct KeyEvidenceVerifier: Sendable {
     /// The evidence of a registration or rotation request.
     ///
     /// - Parameters:
-    ///   - integrityToken: a Play Integrity token over `nonce` (README "Play Integrity"), checked beside the chain or
+    ///   - integrityToken: a Play Integrity token over `nonce` (docs/server-api.md "Play Integrity"), checked beside the chain or
     ///     the assertion, or alone (it then stands for the assertion).
     ///   - integrityTokenRequired: whether the application's `playIntegrity.required` applies (registration).
     func verify(attestation: AttestationValue?, keyId: String?, assertion: String?, integrityToken: String? = nil,
@@ -159,7 +159,7 @@ struct KeyEvidenceVerifier: Sendable {
     static func appId(_ settings: HolderApplication.IOSSettings) -> String { "\(settings.teamId).\(settings.bundleId)" }
 
     /// `INVALID_ATTESTATION` for input that is not an attestation at all, `INVALID_CHALLENGE` for one over another
-    /// nonce (README "Registration errors": the device starts again with a new challenge), `ATTESTATION_FAILED` for
+    /// nonce (docs/sdk.md "Registration errors": the device starts again with a new challenge), `ATTESTATION_FAILED` for
     /// one that is refused otherwise; the verifier's own code is in the detail.
     static func problem(for error: AttestationError) -> TetheringError {
         switch error {

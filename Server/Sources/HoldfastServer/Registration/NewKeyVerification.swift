@@ -2,7 +2,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 
-/// The core every new key goes through (README "Registration wire format"): the challenge, issued for the key's
+/// The core every new key goes through (docs/server-api.md "Registration wire format"): the challenge, issued for the key's
 /// application, is spent (from here on it is spent, whatever happens next); the binding nonce is recomputed from the
 /// challenge and the key; the attestation or assertion over it is verified under the application's settings.
 /// Instance registration, key rotation and SCA wallet activation use it alike.

@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// Why a Play Integrity token was refused (README "Play Integrity"): one stable code per check, carried at the start
+/// Why a Play Integrity token was refused (docs/server-api.md "Play Integrity"): one stable code per check, carried at the start
 /// of the problem's detail, as the attestation verifiers' codes are.
 enum PlayIntegrityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The application has no `playIntegrity` settings, or is not an Android application.
@@ -57,7 +57,7 @@ enum PlayIntegrityError: Error, Sendable, Hashable, CustomStringConvertible {
     var description: String { "\(code): \(reason)" }
 
     /// The problem: `INVALID_ATTESTATION` for what is not a token of this application at all, `INVALID_CHALLENGE` for
-    /// one over another nonce (the device starts again, README "Registration errors"), `ATTESTATION_FAILED` otherwise.
+    /// one over another nonce (the device starts again, docs/sdk.md "Registration errors"), `ATTESTATION_FAILED` otherwise.
     var problem: TetheringError {
         switch self {
         case .notEnabled, .malformed: TetheringError.invalidAttestation(description)

@@ -5,7 +5,7 @@ import HoldfastProtocol
 import JOSE
 
 /// Verifies a Play Integrity token locally (developer.android.com "Decrypt and verify the integrity verdict
-/// locally"; README "Play Integrity"): a compact JWE (`A256KW`, `A256GCM`) under the application's decryption key
+/// locally"; docs/server-api.md "Play Integrity"): a compact JWE (`A256KW`, `A256GCM`) under the application's decryption key
 /// whose plaintext is a compact JWS (`ES256`) by its verification key. Checks, in order, each with its own code
 /// (`PlayIntegrityError`): decryption, signature, payload shape, nonce, package names, signing certificate, device
 /// verdict, app recognition, timestamp.
@@ -81,7 +81,7 @@ struct PlayIntegrityVerifier: Sendable {
                                      appRecognitionVerdict: payload.appRecognitionVerdict)
     }
 
-    /// The application's decryption key, opened with the master key (README "Play Integrity": sealed at rest).
+    /// The application's decryption key, opened with the master key (docs/server-api.md "Play Integrity": sealed at rest).
     private func decryptionKey(_ settings: PlayIntegritySettings, applicationId: String) throws(PlayIntegrityError) -> SymmetricKey {
         guard let masterKey, let sealed = settings.sealedDecryptionKey.flatMap({ Data(base64Encoded: $0) }),
               let key = try? masterKey.open(Array(sealed), context: Self.sealContext(applicationId: applicationId)),

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// Registration (README "Registration wire format"): a challenge, then the instance. Both are `.public`: the device
+/// Registration (docs/server-api.md "Registration wire format"): a challenge, then the instance. Both are `.public`: the device
 /// has no credential yet; the single-use challenge and the platform evidence over the binding nonce are what it
 /// proves.
 struct RegistrationController: HoldfastController {

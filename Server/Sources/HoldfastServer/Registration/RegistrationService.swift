@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import Logging
 
-/// The registration protocol (README "Registration wire format") on the server: challenges (step 1) and registration (step 5).
+/// The registration protocol (docs/server-api.md "Registration wire format") on the server: challenges (step 1) and registration (step 5).
 ///
 /// Order of the checks: the application exists; the request is well formed (nothing is consumed by a malformed
 /// request); the challenge is consumed (recorded as spent — from here on it is spent, whatever happens next); the binding

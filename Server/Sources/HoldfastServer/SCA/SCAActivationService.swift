@@ -7,19 +7,19 @@ import JOSE
 import Logging
 import Metrics
 
-/// A device's activation of its wallet (README "SCA wallet"), with the registration core's challenge store and
+/// A device's activation of its wallet (docs/server-api.md "SCA wallet (back end)"), with the registration core's challenge store and
 /// evidence verifier.
 struct SCAActivationService: Sendable {
     /// Wrong codes for one activation (its selector) before it refuses every code, the right one too.
     static let maximumFailuresPerActivation: Int64 = 5
     /// Wrong codes one source (`SourceKey`: an IPv4 address, an IPv6 /64) may give in an hour; past them its
-    /// activations are `429 ACTIVATION_ATTEMPTS_EXHAUSTED` until the hour ends (README "SCA wallet (back end)").
+    /// activations are `429 ACTIVATION_ATTEMPTS_EXHAUSTED` until the hour ends (docs/server-api.md "SCA wallet (back end)").
     static let maximumFailuresPerSource: Int64 = 20
     /// Every wrong code, on this node (Prometheus sums the nodes).
     static let failuresMetric = "holdfast_sca_activation_failures_total"
     /// The warning logged each time the tenant's wrong codes of the hour, over all sources, reach a multiple of
     /// `warningFailuresPerHour`: an operator learns of guessing spread over many sources; nothing is stopped, as the
-    /// per-activation lock already bounds what any number of guesses can win (README "SCA wallet (back end)").
+    /// per-activation lock already bounds what any number of guesses can win (docs/server-api.md "SCA wallet (back end)").
     static let failuresEvent = "sca.activation_failures_high"
 
     let store: SCAWalletStore
@@ -72,7 +72,7 @@ struct SCAActivationService: Sendable {
     }
 
     /// The pending, unexpired activation `code` is for — found with reads only, before anything costly (the challenge,
-    /// the key's evidence). In order (README "SCA wallet (back end)"):
+    /// the key's evidence). In order (docs/server-api.md "SCA wallet (back end)"):
     /// 1. the source's budget: a source (`SourceKey`) that gave `maximumFailuresPerSource` wrong codes this hour is
     ///    `429 ACTIVATION_ATTEMPTS_EXHAUSTED` until the hour ends; a request without an IP source (a Unix socket) has no
     ///    such budget;

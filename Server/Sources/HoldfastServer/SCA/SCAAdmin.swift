@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Logging
 
-/// SCA wallets and policies on a database, for `holdfast admin sca` (README "SCA wallet"): the same services and
+/// SCA wallets and policies on a database, for `holdfast admin sca` (docs/server-api.md "SCA wallet (back end)"): the same services and
 /// validation the API uses.
 public struct SCAAdmin: Sendable {
     let wallets: SCAWalletService

@@ -4,7 +4,7 @@ import HTTPTypes
 import HoldfastProtocol
 import Hummingbird
 
-/// The SCA wallet's calls from the device (README "SCA wallet"): `POST /v1/sca/activations` (public, with its
+/// The SCA wallet's calls from the device (docs/server-api.md "SCA wallet (back end)"): `POST /v1/sca/activations` (public, with its
 /// one-time code), and with a DPoP proof of its wallet key `POST /v1/sca/wallets/{walletId}/pin-attempts`,
 /// `PUT /v1/sca/wallets/{walletId}/credentials` and `GET /v1/sca/wallets/{walletId}/events` (server-sent events).
 struct SCADeviceController: HoldfastController {

@@ -6,14 +6,14 @@ import HoldfastProtocol
 import JOSE
 import Plumbing
 
-/// What an SCA wallet's device calls with its wallet key (README "SCA wallet"): its PIN attempts, the enrolment of
+/// What an SCA wallet's device calls with its wallet key (docs/server-api.md "SCA wallet (back end)"): its PIN attempts, the enrolment of
 /// its customer's credentials and its event feed. The back end's side of the same wallets is `SCAWalletService`.
 ///
 /// The PIN is checked here, never on the device (docs/DESIGN.md "The SCA wallet's PIN"): the device sends a secret
 /// derived from the PIN (scrypt with a salt only it holds, then HMAC), stored here only as its SHA-256; a right one
 /// releases `key_share`, without which the device cannot unseal the key that signs `pin` proofs, a wrong one is
 /// counted. A copy of the device's state therefore tells a right PIN from a wrong one only by asking this tenant.
-/// The share is kept sealed with the master key (README "What is not tested here"), so a copy of the database alone does not
+/// The share is kept sealed with the master key (docs/security.md "What is not tested here"), so a copy of the database alone does not
 /// give it either.
 struct SCADeviceService: Sendable {
     static let secretLength = 32
@@ -53,7 +53,7 @@ struct SCADeviceService: Sendable {
         }
     }
 
-    /// The customer's credentials (README "SCA wallet"): what the wallet's protection needs — the PIN secret, key
+    /// The customer's credentials (docs/server-api.md "SCA wallet (back end)"): what the wallet's protection needs — the PIN secret, key
     /// share and PIN key when it allows the PIN, the biometry key when it is `biometric` (optional for
     /// `pinOrBiometric`), nothing else. A wallet with a PIN takes new credentials only with `currentPinSecret` right
     /// (a wrong one is an attempt, answered as `failure`); one with a biometry key and no PIN only after the back end

@@ -2,7 +2,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
-/// The device eligibility rules of SCA wallets (README "SCA wallet"): `GET`/`PUT /v1/sca/eligibility` and
+/// The device eligibility rules of SCA wallets (docs/server-api.md "SCA wallet (back end)"): `GET`/`PUT /v1/sca/eligibility` and
 /// `GET /v1/sca/eligibility/denials/{reference}` (admin), `POST /v1/sca/eligibility/checks` (public, the device
 /// before it is provisioned).
 struct SCAEligibilityController: HoldfastController {

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import Logging
 
-/// Device eligibility for SCA wallets (README "SCA wallet"): the tenant's rules (blocked device models, minimum app
+/// Device eligibility for SCA wallets (docs/server-api.md "SCA wallet (back end)"): the tenant's rules (blocked device models, minimum app
 /// versions with their sunset dates), the check a device makes before it is provisioned — a denial recorded under
 /// the reference the device shows its user — and, when the rules change, the events that tell wallets already out
 /// there: `deviceEligibilityLost` (their model is now blocked, or their version no longer supported) and

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// Why an SCA wallet operation failed (README "SCA wallet"). The codes are `HoldfastErrorCode`s, shared with the SDK;
+/// Why an SCA wallet operation failed (docs/server-api.md "SCA wallet (back end)"). The codes are `HoldfastErrorCode`s, shared with the SDK;
 /// this type only decides status, title and headers (STYLE habit 5). Validation failures stay
 /// `ProblemError.validation` (400 `VALIDATION_FAILED` with the fields at fault), as everywhere.
 public enum SCAError: Error, Sendable, Equatable, ProblemConvertible {

@@ -2,7 +2,7 @@ import Foundation
 import JOSE
 import SQLKit
 
-/// Version 700, the SCA wallet's back end (README "SCA wallet"):
+/// Version 700, the SCA wallet's back end (docs/server-api.md "SCA wallet (back end)"):
 /// - `sca_wallets`: one row per wallet: its user, holder application, protection settings and PIN attempts left;
 ///   until activated the SHA-256 of its one-time activation code (cleared when used), afterwards the wallet key
 ///   (`InstancePublicKey.encoded`) and the device it was activated on. `state` is `pending`, `active`, `locked` or
@@ -13,10 +13,10 @@ import SQLKit
 /// Version 701, device eligibility: `sca_eligibility`, the rules (one JSON document, row id 1), and
 /// `sca_eligibility_denials`, each device found not eligible, under the reference it was given (kept 90 days).
 ///
-/// Version 702, activation guessing (README "SCA wallet (back end)"): `sca_wallets.activation_selector`, the public
+/// Version 702, activation guessing (docs/server-api.md "SCA wallet (back end)"): `sca_wallets.activation_selector`, the public
 /// first half of an activation code (the row a code is for, so that wrong codes count against it), and
 /// `activation_failures`, the wrong codes given for it; `sca_activation_failures`, the wrong codes per hour over all
-/// sources, one row per hour (once a tenant-wide budget, now only counted: README "SCA wallet (back end)").
+/// sources, one row per hour (once a tenant-wide budget, now only counted: docs/server-api.md "SCA wallet (back end)").
 ///
 /// Version 703, the keys behind the customer's credentials (docs/DESIGN.md "The SCA wallet's PIN"):
 /// `access_protection` may be `pinOrBiometric`; `pin_verifier` (SHA-256 of the device's PIN secret), `key_share` (the
@@ -24,7 +24,7 @@ import SQLKit
 /// public keys that sign the `pin` and `biometry` proofs) and `proof_counter` (the last accepted proof's counter).
 /// SQLite cannot change a CHECK constraint, so its table is made again and the rows copied.
 ///
-/// Version 704, the key share sealed at rest (README "What is not tested here"): `key_share_sealed`, the share sealed with the
+/// Version 704, the key share sealed at rest (docs/security.md "What is not tested here"): `key_share_sealed`, the share sealed with the
 /// master key (AES-256-GCM, the wallet id bound as associated data: `SCADeviceService.sealKeyShare`), as an offer's
 /// claim values are; every share stored in clear in `key_share` is sealed into it and the clear one cleared, in the
 /// migration's transaction. Version 705 drops `key_share`.

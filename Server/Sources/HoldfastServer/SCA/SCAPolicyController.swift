@@ -2,7 +2,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
-/// The operations' signing policies and the proofs made under them (README "SCA wallet"): `GET /v1/sca/policies`
+/// The operations' signing policies and the proofs made under them (docs/server-api.md "SCA wallet (back end)"): `GET /v1/sca/policies`
 /// (public: what to sign is no secret), `PUT /v1/sca/policies` (admin), `POST /v1/sca/proofs/verify` (an admin key
 /// or a key of scope `sca`, the bank's back end).
 struct SCAPolicyController: HoldfastController {

@@ -5,7 +5,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 
-/// The operation signing policies (README "SCA wallet"): one list, replaced whole by the back end, read by the
+/// The operation signing policies (docs/server-api.md "SCA wallet (back end)"): one list, replaced whole by the back end, read by the
 /// devices to know what to sign and by `SCAProofService` to check what was signed.
 struct SCAPolicyService: Sendable {
     static let maximumPolicies = 500
@@ -54,7 +54,7 @@ struct SCAPolicyService: Sendable {
     }
 }
 
-/// `POST /v1/sca/proofs/verify` (README "SCA wallet"): what the bank's back end asks of a proof it received with a
+/// `POST /v1/sca/proofs/verify` (docs/server-api.md "SCA wallet (back end)"): what the bank's back end asks of a proof it received with a
 /// request. Checked in this order, the first failure answered with its code: the proof's form (compact JWS, ES256,
 /// `typ` `sca-proof+jwt`, `kid` = `walletId`, exactly the documented members); the wallet (exists, activated, not
 /// locked, not deleted); the signature with the wallet's key for the proof's `pattern` (the wallet key for `none`,
@@ -63,7 +63,7 @@ struct SCAPolicyService: Sendable {
 /// request; the signed `method` against the request's; the signed `{url, body}` against the one the policy makes of
 /// the request (`CanonicalJSON`); the pattern; `iat` within `maximumAge` (and not ahead by more than `skew`); then,
 /// atomically on every node, that `jti` was never accepted before (the ephemeral store's replay part) and that `iat`
-/// is not before the store's epoch (README "A store that lost its memory"); and last the proof counter, which must be
+/// is not before the store's epoch (docs/operations.md "A store that lost its memory"); and last the proof counter, which must be
 /// above the last accepted one — a repeated or lower counter is a clone's, and locks the wallet (`FRAUD_SUSPICION`).
 struct SCAProofService: Sendable {
     static let maximumAge: TimeInterval = 300
@@ -176,7 +176,7 @@ struct SCAProofService: Sendable {
                                     pattern: claims.pattern)
     }
 
-    /// The eligibility rules as they stand now, applied to the wallet's device (README "SCA wallet (back end)"): a
+    /// The eligibility rules as they stand now, applied to the wallet's device (docs/server-api.md "SCA wallet (back end)"): a
     /// blocked model, or a version unsupported at once, is `DEVICE_NOT_ELIGIBLE`; a version past a rule's sunset date
     /// is `APP_SUNSET`.
     private func ineligibility(of wallet: SCAWalletStore.Credential, now: Date) async throws -> (code: SCAProofFailureCode, reason: String)? {

@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import SQLKit
 
-/// SQL for what the bank's back end sets for all its wallets (README "SCA wallet"): the operation signing policies
+/// SQL for what the bank's back end sets for all its wallets (docs/server-api.md "SCA wallet (back end)"): the operation signing policies
 /// (`sca_policies`) and the device eligibility rules (`sca_eligibility`), each one JSON document in row 1 replaced
 /// whole, and the eligibility denials recorded under their references (`sca_eligibility_denials`).
 struct SCARulesStore: Sendable {

@@ -2,7 +2,7 @@ import Ephemeral
 import HoldfastProtocol
 import Logging
 
-/// The SCA wallet capability's services (README "SCA wallet"), built once from the database: the server's
+/// The SCA wallet capability's services (docs/server-api.md "SCA wallet (back end)"), built once from the database: the server's
 /// controllers (`HoldfastControllers.make`, through `ServerServices.sca`) and `holdfast admin sca` (`SCAAdmin`) use
 /// the same ones. The ones a device reaches need what only a running server has: the registration core and the
 /// ephemeral store (`activation(keys:counters:metrics:)`), the ephemeral store's replay part (`proofs(replay:)`) and

@@ -4,13 +4,13 @@ import Hummingbird
 import HummingbirdAuth
 import OpenID4VCI
 
-/// The wallet a device call authenticated as (README "SCA wallet").
+/// The wallet a device call authenticated as (docs/server-api.md "SCA wallet (back end)").
 public struct AuthenticatedWallet: Sendable {
     public let walletId: String
     public let state: SCAWalletState
 }
 
-/// Authenticates `.wallet` routes (README "SCA wallet"; RFC 9449): a `DPoP` proof made with the key of the SCA wallet
+/// Authenticates `.wallet` routes (docs/server-api.md "SCA wallet (back end)"; RFC 9449): a `DPoP` proof made with the key of the SCA wallet
 /// named by the path's `{walletId}` — no access token: the wallet key itself is the credential. Checks, in order:
 /// the proof as instance calls check theirs (`InstanceAuthenticator.verifyProof`: one `DPoP` header, valid for this
 /// method and `htu` = public URL + path, the server nonce when required); the wallet exists, was activated, and its

@@ -3,7 +3,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
-/// The bank's back end manages its customers' SCA wallets (README "SCA wallet"), admin key: `POST /v1/sca/wallets`,
+/// The bank's back end manages its customers' SCA wallets (docs/server-api.md "SCA wallet (back end)"), admin key: `POST /v1/sca/wallets`,
 /// `GET /v1/sca/wallets?userId=`, `GET …/{walletId}`, `PUT …/{walletId}/lock | unlock | credentials/reset |
 /// settings`, `POST …/{walletId}/products-updated`, `DELETE …/{walletId}`. The device's own calls are
 /// `SCADeviceController`'s; signing policies and proofs `SCAPolicyController`'s; eligibility `SCAEligibilityController`'s.

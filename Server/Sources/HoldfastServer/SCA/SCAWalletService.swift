@@ -6,7 +6,7 @@ import JOSE
 import Logging
 import Plumbing
 
-/// SCA wallets on the tenant, as the bank's back end manages them (README "SCA wallet"): made for one of its users
+/// SCA wallets on the tenant, as the bank's back end manages them (docs/server-api.md "SCA wallet (back end)"): made for one of its users
 /// (activated once by a device with the one-time code, `SCAActivationService`), then locked, unlocked, reset, changed
 /// or deleted. Every change is an event for the wallet's device (`SCADeviceService` serves them).
 struct SCAWalletService: Sendable {

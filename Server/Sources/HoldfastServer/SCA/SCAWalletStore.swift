@@ -4,7 +4,7 @@ import HoldfastProtocol
 import JOSE
 import SQLKit
 
-/// SQL for SCA wallets (README "SCA wallet"): `sca_wallets`, their events (`sca_events`) and the wrong activation
+/// SQL for SCA wallets (docs/server-api.md "SCA wallet (back end)"): `sca_wallets`, their events (`sca_events`) and the wrong activation
 /// codes per hour over all sources (`sca_activation_failures`, counted, never a stop). A change that must go with its events is made in one
 /// `transaction`, whose `Transaction` reads the wallet's row for update first (PostgreSQL `FOR UPDATE`; SQLite's
 /// `BEGIN IMMEDIATE` already serialises writers), so that two changes racing never count as one.

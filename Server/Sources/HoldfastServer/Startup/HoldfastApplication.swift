@@ -340,7 +340,7 @@ struct ResourceCleanup: Service {
     func run() async throws {
         try? await gracefulShutdown()
         if Task.isCancelled {
-            // The shutdown deadline passed with requests still running (README "Configuration",
+            // The shutdown deadline passed with requests still running (docs/operations.md "Configuration",
             // HOLDFAST_SHUTDOWN_DEADLINE_SECS): their queries are cancelled at PostgreSQL, so that none stays queued
             // on a lock after the node exited. In a task of its own: this one is cancelled, and the cancel request
             // must still go out.
@@ -352,7 +352,7 @@ struct ResourceCleanup: Service {
     }
 }
 
-/// Runs `work` every `interval` until the server shuts down (README "Credentials": expired offers are purged). A
+/// Runs `work` every `interval` until the server shuts down (docs/server-api.md "Credentials": expired offers are purged). A
 /// failure is logged and tried again at the next interval; it never stops the server.
 struct PeriodicMaintenance: Service {
     let name: String

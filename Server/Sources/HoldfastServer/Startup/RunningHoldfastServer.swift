@@ -54,7 +54,7 @@ extension HoldfastApplication {
 }
 
 extension HoldfastApplication {
-    /// Runs `application` until SIGTERM or SIGINT (`holdfast serve`, README "Configuration"
+    /// Runs `application` until SIGTERM or SIGINT (`holdfast serve`, docs/operations.md "Configuration"
     /// `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): it stops accepting connections and requests in flight get
     /// `shutdownDeadline`; at the deadline their connections are closed (`ConnectionGuard`) and their handlers
     /// cancelled — a transaction not committed by then is rolled back (`HoldfastDatabase.transaction`) — and this

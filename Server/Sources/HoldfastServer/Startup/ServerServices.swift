@@ -35,7 +35,7 @@ public struct ServerServices: Sendable {
     let boundPort: BoundPort
     /// The mDoc issuer's IACA and signers, reloaded from the database now and then (rotation).
     let issuerCertificates: IssuerCertificateStore
-    /// The verifier's CA and request-signing certificate (README "Verifier").
+    /// The verifier's CA and request-signing certificate (docs/server-api.md "Verifier").
     let verifierCertificates: VerifierCertificates
     /// The issuance capability's services (and the status lists), shared with `holdfast admin credentials`.
     let issuance: IssuanceServices

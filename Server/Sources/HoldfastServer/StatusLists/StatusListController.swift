@@ -4,7 +4,7 @@ import HoldfastProtocol
 import Hummingbird
 import StatusList
 
-/// The status list routes (README "API", "Credentials"):
+/// The status list routes (docs/server-api.md "API", "Credentials"):
 /// - `GET /v2/credentials/mobile/status-lists/{id}/token` (public): the list's Status List Token, a CWT unless the
 ///   request accepts `application/statuslist+jwt` (draft-ietf-oauth-status-list §8.1), with `ETag`,
 ///   `Last-Modified` and `Cache-Control: public, max-age` of at most its `ttl`, so that a CDN can serve it;

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// Why a status list request failed (README "Credentials"); codes are `HoldfastErrorCode`s (STYLE habit 5).
+/// Why a status list request failed (docs/server-api.md "Credentials"); codes are `HoldfastErrorCode`s (STYLE habit 5).
 public enum StatusListError: Error, Sendable, Equatable, ProblemConvertible {
     /// No status list with this id (or an id that is not one).
     case listNotFound(id: String)

@@ -1,4 +1,4 @@
-/// Status list schema, versions 400–499 (`HoldfastMigrations`; README "Credentials").
+/// Status list schema, versions 400–499 (`HoldfastMigrations`; docs/server-api.md "Credentials").
 ///
 /// - `status_lists`: one row per list. `open` (1/0) says whether new indices are still drawn from it (a list is
 ///   counted, and closed at the fill limit, only when draws keep meeting taken indices); `version` grows with

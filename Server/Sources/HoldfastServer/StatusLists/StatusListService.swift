@@ -28,14 +28,14 @@ public struct ServedStatusListToken: Sendable {
     }
 }
 
-/// The tenant's token status lists (draft-ietf-oauth-status-list; README "Credentials"): indices drawn at random
+/// The tenant's token status lists (draft-ietf-oauth-status-list; docs/server-api.md "Credentials"): indices drawn at random
 /// from the free ones of the open list, status changes that bump the list's version in the same transaction,
 /// and tokens signed by the status list signer, re-signed only when the list changed or the token is older than
 /// `ttl / 2`, kept in the database so that every node serves the same one.
 public struct StatusListService: Sendable {
     /// Two bits per entry: 0 valid, 1 invalid (revoked), 2 suspended.
     public static let bits = 2
-    /// 2^17 entries per list, the least the README promises, so that a list hides which of many credentials a
+    /// 2^17 entries per list, the least docs/server-api.md "Credentials" promises, so that a list hides which of many credentials a
     /// verifier checks.
     public static let listSize = 131_072
     /// A list stops handing out indices once this share of them is taken, so that a random draw rarely meets a

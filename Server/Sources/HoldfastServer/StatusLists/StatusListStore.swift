@@ -3,7 +3,7 @@ import HoldfastAdmin
 import SQLKit
 import StatusList
 
-/// SQL for the token status lists (README "Credentials"): `status_lists` (one row a list: its size, whether it
+/// SQL for the token status lists (docs/server-api.md "Credentials"): `status_lists` (one row a list: its size, whether it
 /// still hands out indices, its version), `status_list_entries` (the handed-out indices and their status),
 /// `status_list_settings` (row 1) and `status_list_tokens` (the signed token per list and format, shared by every
 /// node). Statements that belong to an issuance's or a status change's transaction take its connection `db`.

@@ -49,7 +49,7 @@ public struct HoldfastDatabase: Sendable {
     /// Opens the database: SQLite's file and connections at once (`SQLiteFile`); for PostgreSQL a pool that makes
     /// no connection until the first query (`ping()` to check reachability).
     /// `waitTimeout` bounds how long a query waits for a pooled PostgreSQL connection, `queryTimeout` how long a
-    /// PostgreSQL query or session may take in all, the wait included (README "Configuration").
+    /// PostgreSQL query or session may take in all, the wait included (docs/operations.md "Configuration").
     public static func open(_ database: HoldfastConfiguration.Database, logger: Logger,
                             waitTimeout: Duration = ConnectionConfiguration.defaultDatabaseWaitTimeout,
                             queryTimeout: Duration = defaultQueryTimeout) throws(StorageError) -> HoldfastDatabase {
@@ -134,7 +134,7 @@ public struct HoldfastDatabase: Sendable {
     /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`) so that two writers queue
     /// behind the busy timeout instead of failing on upgrade.
     ///
-    /// A caller cancelled before `COMMIT` (a request still running at the shutdown deadline, README "Configuration")
+    /// A caller cancelled before `COMMIT` (a request still running at the shutdown deadline, docs/operations.md "Configuration")
     /// is rolled back and gets `CancellationError`: nothing is committed after its client was cut off. The pool may
     /// run `body` in a task of its own, so the caller's cancellation is carried over by `CancellationFlag`.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {

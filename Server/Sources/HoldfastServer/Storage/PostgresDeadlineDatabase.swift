@@ -2,7 +2,7 @@ import Logging
 import Plumbing
 @preconcurrency import PostgresKit
 
-/// The PostgreSQL pool as the server's requests use it (README "Configuration", `HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`):
+/// The PostgreSQL pool as the server's requests use it (docs/operations.md "Configuration", `HOLDFAST_DATABASE_QUERY_TIMEOUT_SECS`):
 /// every query, and every session (a transaction is one), has one deadline from the moment it asks for a pooled
 /// connection to its last row.
 ///

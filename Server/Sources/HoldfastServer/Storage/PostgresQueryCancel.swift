@@ -1,7 +1,7 @@
 import Logging
 @preconcurrency import PostgresKit
 
-/// Cancels a node's queries still running on PostgreSQL (README "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`).
+/// Cancels a node's queries still running on PostgreSQL (docs/operations.md "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`).
 ///
 /// A backend waiting on a lock does not notice that its client went away, so a node that exits with a query queued
 /// would leave it queued. At the shutdown deadline the node asks PostgreSQL, from a connection of its own, to cancel

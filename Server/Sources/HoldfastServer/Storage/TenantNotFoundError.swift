@@ -1,5 +1,5 @@
 /// The database the configuration points at holds no tenant: an SQLite file that does not exist, or a database
-/// that neither `holdfast serve` nor `holdfast migrate` has prepared (README "The `holdfast` command"). Tools that
+/// that neither `holdfast serve` nor `holdfast migrate` has prepared (docs/command-line.md "The `holdfast` command"). Tools that
 /// work on an existing tenant (`holdfast admin`) stop here, having created nothing.
 public struct TenantNotFoundError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stable code the command line prints.

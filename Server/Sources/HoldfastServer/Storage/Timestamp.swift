@@ -8,7 +8,7 @@ enum Timestamp {
     static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     /// The last millisecond of the whole second `date` falls in: when an item dated in whole seconds (a JWT `iat`)
-    /// was made at the latest, for the ephemeral store's epoch check (README "A store that lost its memory").
+    /// was made at the latest, for the ephemeral store's epoch check (docs/operations.md "A store that lost its memory").
     static func latestMillisecond(ofSecond date: Date) -> Int64 {
         Int64(date.timeIntervalSince1970.rounded(.down)) * 1000 + 999
     }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SQLKit
 
-/// The tenant's public URL is a property of the tenant, not of whichever process reads its database (README
+/// The tenant's public URL is a property of the tenant, not of whichever process reads its database (docs/operations.md
 /// "Configuration"): the server records the one it serves under (`HOLDFAST_PUBLIC_URL`, or `http://HOST:PORT` with
 /// the bound port) in `tenant_settings` once it listens, and the admin tools name that one in what they write —
 /// offers, status list URIs, request URIs, the verifier's request-signing certificate — so that they and the server

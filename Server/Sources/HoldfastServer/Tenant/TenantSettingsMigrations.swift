@@ -1,5 +1,5 @@
 /// Version 90 (core), `tenant_settings`: what the running server records about the tenant for the tools that work
-/// on its database (README "The `holdfast` command") — today `public_url`, the public URL it serves under.
+/// on its database (docs/command-line.md "The `holdfast` command") — today `public_url`, the public URL it serves under.
 enum TenantSettingsMigrations {
     static let migrations: [Migration] = [
         Migration(version: 90, name: "create tenant_settings", sql: [

@@ -1,7 +1,7 @@
 import HoldfastProtocol
 import Hummingbird
 
-/// `POST /v1/holder/instances/{instanceId}/wallet-attestations` (README "Instance calls"): a current license token.
+/// `POST /v1/holder/instances/{instanceId}/wallet-attestations` (docs/server-api.md "Instance calls"): a current license token.
 struct WalletAttestationController: HoldfastController {
     let attestations: WalletAttestationService
     let clock: any HoldfastClock

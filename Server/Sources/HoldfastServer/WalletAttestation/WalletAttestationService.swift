@@ -2,7 +2,7 @@ import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 
-/// Wallet attestations (draft-ietf-oauth-attestation-based-client-auth; README "Instance calls"): the tenant
+/// Wallet attestations (draft-ietf-oauth-attestation-based-client-auth; docs/server-api.md "Instance calls"): the tenant
 /// attests an authenticated, registered instance's key to the issuers its app talks to.
 struct WalletAttestationService: Sendable {
     let issuer: LicenseIssuer

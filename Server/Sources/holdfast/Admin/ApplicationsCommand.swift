@@ -4,7 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin applications create <JSON|@file.json|-> | list | get ID | delete ID` (README "API"), printing JSON. The same
+/// `holdfast admin applications create <JSON|@file.json|-> | list | get ID | delete ID` (docs/server-api.md "API"), printing JSON. The same
 /// service and validation as `POST/GET/DELETE /v1/holder/applications`.
 struct ApplicationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +20,7 @@ struct ApplicationsCommand: AsyncParsableCommand {
         @OptionGroup var document: JSONDocumentOptions
 
         func run() async throws {
-            // Every invalid field with its JSON path, as the API answers (README "Holder applications").
+            // Every invalid field with its JSON path, as the API answers (docs/server-api.md "API").
             let request = try document.input.decode(HolderApplication.self, what: "holder application")
             let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: storage.dataDirectory)
             let created = try await storage.withDatabase { database, logger in

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// How the commands that list certificates a wallet or verifier must trust print them (README "The `holdfast`
+/// How the commands that list certificates a wallet or verifier must trust print them (docs/command-line.md "The `holdfast`
 /// command"): PEM by default, one block per certificate in the list's order, so that the output is what
 /// `holdfast device issuers add @file` and `device verifiers add @file` read; `--json` prints the API's JSON list.
 struct CertificateOutputOptions: ParsableArguments {

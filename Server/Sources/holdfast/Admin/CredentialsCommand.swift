@@ -6,7 +6,7 @@ import HoldfastServer
 import JOSE
 
 /// `holdfast admin credentials iacas | rotate-certificates [--iaca] | configurations … | offer … | list | status`
-/// (README "Credentials").
+/// (docs/server-api.md "Credentials").
 struct CredentialsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "credentials",
@@ -31,7 +31,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Create a configuration from JSON (README \"Credentials\"): {\"id\"?, \"docType\", \"nameSpaces\"?, \"display\": {\"name\", …}, \"validForDays\"?, \"revocable\"?, \"clientAttestation\"?}.")
+                abstract: "Create a configuration from JSON (docs/server-api.md \"Credentials\"): {\"id\"?, \"docType\", \"nameSpaces\"?, \"display\": {\"name\", …}, \"validForDays\"?, \"revocable\"?, \"clientAttestation\"?}.")
             @OptionGroup var storage: AdminStorageOptions
             @OptionGroup var document: JSONDocumentOptions
             @Option(name: .customLong("client-attestation"),

@@ -4,7 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin instances list --application ID | delete --application ID INSTANCE_ID` (README "API").
+/// `holdfast admin instances list --application ID | delete --application ID INSTANCE_ID` (docs/server-api.md "API").
 struct InstancesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "instances",

@@ -4,7 +4,7 @@ import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
 
-/// `holdfast admin presentations create|result|verifier-cas` (README "The `holdfast` command"): verifier sessions
+/// `holdfast admin presentations create|result|verifier-cas` (docs/command-line.md "The `holdfast` command"): verifier sessions
 /// made directly on the configured database, and the verifier CA wallets trust.
 struct PresentationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

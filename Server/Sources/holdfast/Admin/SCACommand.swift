@@ -5,7 +5,7 @@ import HoldfastProtocol
 import HoldfastServer
 
 /// `holdfast admin sca wallets …`, `holdfast admin sca policies set <JSON|@file.json|->` and `holdfast admin sca
-/// eligibility get | set <JSON|@file.json|-> | denial REF` (README "SCA wallet"), directly on the configured
+/// eligibility get | set <JSON|@file.json|-> | denial REF` (docs/server-api.md "SCA wallet (back end)"), directly on the configured
 /// database; each prints the API's JSON.
 struct SCACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import Foundation
 
 /// How `holdfast attest` reads its option values, on top of `ByteInput`.
 ///
-/// The rule (README "The `holdfast` command"): an option named hex takes hex only and an option named base64 takes base64 only (either
+/// The rule (docs/command-line.md "The `holdfast` command"): an option named hex takes hex only and an option named base64 takes base64 only (either
 /// alphabet, padding optional), because a hex string is very often valid base64 as well. A value that cannot be read
 /// is an `Invalid` error, which the commands print as `{"valid": false, "code": "INVALID_ARGUMENT", …}`.
 enum AttestArgument {

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `holdfast attest apple | apple-assertion | android` — verifies an App Attest attestation or assertion, or an
-/// Android Key Attestation chain, with the `Attestation` module, for people debugging attestations (README "The `holdfast` command").
+/// Android Key Attestation chain, with the `Attestation` module, for people debugging attestations (docs/command-line.md "The `holdfast` command").
 ///
 /// Every subcommand prints exactly one JSON object on stdout and exits 0 when it is `{"valid": true, …}`, 1 when it
 /// is `{"valid": false, "code": …, "reason": …}`. A value that cannot be read (bad hex or base64, unreadable file,

@@ -2,7 +2,7 @@ import Attestation
 import Foundation
 
 /// What one `holdfast attest …` run prints: `{"valid": true, …verified facts…}` or
-/// `{"valid": false, "code": "…", "reason": "…"}`, as one JSON object on one line (README "The `holdfast` command").
+/// `{"valid": false, "code": "…", "reason": "…"}`, as one JSON object on one line (docs/command-line.md "The `holdfast` command").
 ///
 /// `facts` holds only JSON-serialisable values (String, Bool, Int, arrays, nested dictionaries, NSNull); the
 /// builders in `AttestOutcome+Results.swift` are the only places that fill it.

@@ -7,7 +7,7 @@ import HoldfastServer
 import MDoc
 import X509
 
-/// `holdfast bench holder` (README "Benchmarks"): the holder SDK's `getCredential` with a warm cache — the credential
+/// `holdfast bench holder` (docs/operations.md "Benchmarks"): the holder SDK's `getCredential` with a warm cache — the credential
 /// decoded and verified once, the status list token fetched, verified and decoded once — against a bare dictionary
 /// lookup of the same credential in the same run (target ≥ 50,000 getCredential/s); and the status decision alone
 /// (`StatusListCache.status`, online allowed, the token younger than its ttl) against the same lookup. The

@@ -19,7 +19,7 @@ enum InProcessBenchTenant {
         configuration.rateLimit.burst = 1_000_000
         // A bench tenant may be the first start on its Redis (a new epoch): its own clock is the machine's, so no
         // allowance for clocks ahead of Redis's is needed, and the runs are not refused for a minute after it
-        // (README "A store that lost its memory").
+        // (docs/operations.md "A store that lost its memory").
         configuration.redisClockSkew = .zero
         let logger = HoldfastLogging.logger(configuration, sink: try LogSink.appending(toFileAt: folder.appendingPathComponent("server.log").path))
         let logLevel = configuration.logLevel

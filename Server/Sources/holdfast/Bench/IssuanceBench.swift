@@ -8,7 +8,7 @@ import JOSE
 import NIOHTTP1
 import OpenID4VCI
 
-/// `holdfast bench issuance` (README "Benchmarks"): mDocs issued per second over HTTP — the admin's offer, the
+/// `holdfast bench issuance` (docs/operations.md "Benchmarks"): mDocs issued per second over HTTP — the admin's offer, the
 /// wallet's token request (client attestation, its PoP and DPoP), a `c_nonce` and the credential request with its
 /// key proof (OpenID4VCI 1.0) — against a tenant in this process on SQLite, with p50 / p99 of the whole flow, next
 /// to the raw ECDSA P-256 verify rate measured in the same run. Target: ≥ 400 credentials/s on 2 cores, p99 < 50 ms.

@@ -7,7 +7,7 @@ import JOSE
 import MDoc
 import OpenID4VP
 
-/// `holdfast bench presentation` (README "Benchmarks"): the two halves of an OpenID4VP 1.0 response of a
+/// `holdfast bench presentation` (docs/operations.md "Benchmarks"): the two halves of an OpenID4VP 1.0 response of a
 /// 20-element mDL disclosing 4 elements — the wallet's (disclose, DeviceAuth signature, DeviceResponse, JWE to the
 /// verifier) and the verifier's (JWE decrypt, DeviceResponse decode, issuer chain, issuerAuth, digests, device
 /// signature, validity) — next to the raw operations they cost, measured in the same run: the verifier makes

@@ -18,7 +18,7 @@ enum PythonBaseline {
     }
 
     /// The repository this binary was built from: the scripts of `Benchmarks/` live there, whatever the working
-    /// directory of `holdfast bench` (README "Benchmarks").
+    /// directory of `holdfast bench` (docs/operations.md "Benchmarks").
     static func repositoryRoot(sourceFile: String = #filePath) -> URL {
         // …/Server/Sources/holdfast/Bench/PythonBaseline.swift
         URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()

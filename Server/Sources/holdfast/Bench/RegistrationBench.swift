@@ -7,14 +7,14 @@ import HoldfastServer
 import JOSE
 import NIOHTTP1
 
-/// `holdfast bench registration` — the tethering load benchmark (README "Benchmarks"): registrations (challenge + register with
+/// `holdfast bench registration` — the tethering load benchmark (docs/operations.md "Benchmarks"): registrations (challenge + register with
 /// an assertion) and license renewals (DPoP-signed) per second over HTTP, with p50 / p99 latency, next to the raw
 /// ECDSA P-256 verify rate of the same machine measured in the same run.
 ///
 /// It always measures a tenant started in this process on a free loopback port, with the configuration of the
 /// environment (so `HOLDFAST_DATABASE_URL` / `HOLDFAST_REDIS_URL` put it on PostgreSQL / Redis), its access log on,
 /// and a temporary data folder; `--tenant URL --admin-key KEY` first measures a server that is already running
-/// (started as the README says), so one run reports both. The clients run in this process, one keep-alive
+/// (started as docs/operations.md "Benchmarks" says), so one run reports both. The clients run in this process, one keep-alive
 /// connection each: on a 2-core machine they share the cores with an in-process tenant.
 struct RegistrationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -100,7 +100,7 @@ struct RegistrationBench: AsyncParsableCommand {
         var clients = prepare ?? []
         if clients.isEmpty {
             // Each connection is opened just before it is used: the server closes one that stays silent longer
-            // than its header timeout (README "Configuration").
+            // than its header timeout (docs/operations.md "Configuration").
             for _ in 0..<concurrency {
                 let client = try await BenchClient.connect(target)
                 for _ in 0..<5 { try await operation(client) }

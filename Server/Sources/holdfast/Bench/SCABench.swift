@@ -7,7 +7,7 @@ import HoldfastServer
 import JOSE
 import NIOHTTP1
 
-/// `holdfast bench sca` — SCA proof verification (README "Benchmarks"): proofs verified per second through
+/// `holdfast bench sca` — SCA proof verification (docs/operations.md "Benchmarks"): proofs verified per second through
 /// `POST /v1/sca/proofs/verify`, with p50 / p99 latency, against a tenant started in this process (the
 /// environment's configuration: SQLite unless `HOLDFAST_DATABASE_URL` says otherwise; access log on, to a file),
 /// next to the raw ES256 verify rate (SHA-256 of the signing input + ECDSA P-256, one core) of the same run.

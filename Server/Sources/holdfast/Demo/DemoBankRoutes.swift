@@ -2,7 +2,7 @@ import HoldfastProtocol
 
 /// The bank operation `holdfast demo` and `holdfast bench sca` approve with SCA proofs: a beneficiary creation on the
 /// bank's own API (not a Holdfast route, so not in `openapi.json`), declared once as a routes type is, with the signing
-/// policy that covers it (README "SCA wallet (back end)": a policy names the operation by method and path template).
+/// policy that covers it (docs/server-api.md "SCA wallet (back end)": a policy names the operation by method and path template).
 enum DemoBankRoutes {
     /// The bank's origin in the demo.
     static let origin = "https://api.bank.example"

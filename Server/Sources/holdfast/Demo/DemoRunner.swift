@@ -4,7 +4,7 @@ import HoldfastSDK
 import HoldfastServer
 import Logging
 
-/// The core of `holdfast demo` (DESIGN.md §5; README "The `holdfast` command"): an in-process tenant on a free port with a
+/// The core of `holdfast demo` (DESIGN.md §5; docs/command-line.md "The `holdfast` command"): an in-process tenant on a free port with a
 /// temporary data folder, its admin API, and a simulated device running the real SDK over HTTP, taken through each
 /// capability in turn — tethering (`TetheringDemo`), issuance (`IssuanceDemo`), presentation (`PresentationDemo`),
 /// status (`StatusDemo`), the SCA wallet (`SCADemo`), then the instance's deletion (`TetheringDemo`). Each step is
@@ -48,7 +48,7 @@ struct DemoRunner: Sendable {
         let network = SwitchableNetwork(transport)
         seams.transport = network
         seams.clock = deviceClock
-        // The demo drives tethering step by step (README "Holder: automatic tethering" shows the automatic way).
+        // The demo drives tethering step by step (docs/sdk.md "Holder: automatic tethering" shows the automatic way).
         seams.tetheringScheduler = ManualTetheringScheduler()
         let holder = MobileCredentialHolder(seams: seams)
 

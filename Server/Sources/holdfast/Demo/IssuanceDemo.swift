@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// Issuance in `holdfast demo` (README "Holder: credentials"): an mDL configured, offered with a transaction code,
+/// Issuance in `holdfast demo` (docs/sdk.md "Holder: credentials"): an mDL configured, offered with a transaction code,
 /// claimed by the wallet and shown valid. Returns the wallet's credential id.
 enum IssuanceDemo {
     static func steps(admin: AdminClient, holder: MobileCredentialHolder, recorder: DemoRecorder) async throws -> String {

@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// Presentation in `holdfast demo` (README "Holder: presentation", "Verifier"): the wallet trusts the tenant's verifier and presents
+/// Presentation in `holdfast demo` (docs/sdk.md "Holder: presentation", "Verifier"): the wallet trusts the tenant's verifier and presents
 /// two elements of its credential to a verifier session.
 enum PresentationDemo {
     static func steps(admin: AdminClient, holder: MobileCredentialHolder, credentialId: String, recorder: DemoRecorder) async throws {

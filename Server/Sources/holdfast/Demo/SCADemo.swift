@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// The SCA wallet in `holdfast demo` (README "SCA wallet"): the bank's back end makes a wallet for its customer, the
+/// The SCA wallet in `holdfast demo` (docs/server-api.md "SCA wallet (back end)"): the bank's back end makes a wallet for its customer, the
 /// device provisions it and sets a PIN, signs a beneficiary creation, the back end verifies the proof, three wrong
 /// PINs lock the wallet and the back end unlocks it.
 enum SCADemo {

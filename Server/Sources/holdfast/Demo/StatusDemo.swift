@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// Status in `holdfast demo` (README "Holder: status"): the issuer revokes the credential; the wallet keeps its cached
+/// Status in `holdfast demo` (docs/sdk.md "Holder: status"): the issuer revokes the credential; the wallet keeps its cached
 /// status list token within the ttl, the verifier refuses the credential, the wallet sees the revocation after the
 /// ttl and an unknown status offline past the token's exp, the device's clock moved on (`OffsetClock`).
 enum StatusDemo {

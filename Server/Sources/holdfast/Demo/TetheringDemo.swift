@@ -6,7 +6,7 @@ import HoldfastSDK
 import HoldfastServer
 import JOSE
 
-/// Tethering in `holdfast demo` (README "API", "Registration wire format"): two holder applications made through the admin API, the device
+/// Tethering in `holdfast demo` (docs/server-api.md "API", "Registration wire format"): two holder applications made through the admin API, the device
 /// registered, listed, its license renewed, its key rotated, a wallet attestation verified as an issuer would; at
 /// the end the instance deleted and the renewal that follows refused.
 enum TetheringDemo {

@@ -4,7 +4,7 @@ import ArgumentParser
 /// its parent command declares — and then decodes them once, as the parent's type, so that a flag cannot be optional
 /// for the parent and required for a subcommand. Each device subcommand declares the flags it needs, required or not
 /// (`DeviceOptions`, `TetheredDeviceOptions`, `RegisteredDeviceOptions`); the ones written before the subcommand's
-/// name (README: `holdfast device --state DIR --tenant URL --application ID sca provision`) are moved after it here.
+/// name (docs/command-line.md: `holdfast device --state DIR --tenant URL --application ID sca provision`) are moved after it here.
 enum DeviceArguments {
     /// The device flags that take a value.
     static let valued: Set<String> = ["--state", "--tenant", "--application", "--external-reference-id"]

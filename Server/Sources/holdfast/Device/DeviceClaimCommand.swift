@@ -3,10 +3,10 @@ import Foundation
 import HoldfastProtocol
 import HoldfastSDK
 
-/// `holdfast device --state DIR [--tenant URL --application ID] claim <uri>` (README "The `holdfast` command"):
+/// `holdfast device --state DIR [--tenant URL --application ID] claim <uri>` (docs/command-line.md "The `holdfast` command"):
 /// claims the credentials of an offer and prints them — tethered (the instance registered first when it is not, its
 /// wallet attestation sent) with `--tenant` and `--application`, untethered without them, which only an issuer that
-/// does not require client attestation accepts (README "Holder: tethering is optional").
+/// does not require client attestation accepts (docs/sdk.md "Holder: tethering is optional").
 struct DeviceClaim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "claim",

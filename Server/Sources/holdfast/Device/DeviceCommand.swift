@@ -3,9 +3,9 @@ import Foundation
 import HoldfastProtocol
 
 /// `holdfast device --state DIR register|status|renew|rotate|wallet-attestation [--tenant URL] --application ID` —
-/// a simulated device running the real SDK (README "The `holdfast` command"). Prints one JSON object per call; on failure
+/// a simulated device running the real SDK (docs/command-line.md "The `holdfast` command"). Prints one JSON object per call; on failure
 /// the object carries the SDK's error code, its one line goes to standard error, and the exit status is the one of
-/// README "Exit codes".
+/// docs/command-line.md "Exit codes".
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",

@@ -3,15 +3,15 @@ import Foundation
 import HoldfastProtocol
 import HoldfastSDK
 
-/// What the holder's commands share (README "The `holdfast` command"): `offer`, `claim`, `credentials`, `issuers`,
+/// What the holder's commands share (docs/command-line.md "The `holdfast` command"): `offer`, `claim`, `credentials`, `issuers`,
 /// `present`, `verifiers` and `sca` each work on the device state of `--state`. Output is JSON on standard output; a
 /// failure prints `{"ok": false, "command", "error": {code, message, …}}`, its one line on standard error, and exits
-/// with its status (README "Exit codes").
+/// with its status (docs/command-line.md "Exit codes").
 enum DeviceCredentialOutput {
     /// The holder, tethered when `--tenant` and `--application` are given (or `needsTethering`): then the automatic
-    /// work's pass runs once before the command (README "Holder: automatic tethering": it registers the device when it
+    /// work's pass runs once before the command (docs/sdk.md "Holder: automatic tethering": it registers the device when it
     /// is not registered and renews a license that is due), and the offline limit applies. Without them the holder is
-    /// initialized without a platform configuration (README "Holder: tethering is optional").
+    /// initialized without a platform configuration (docs/sdk.md "Holder: tethering is optional").
     static func holder(_ options: some DeviceSettings, needsTethering: Bool,
                        transport: (any HTTPTransport)? = nil) async throws(HoldfastError) -> MobileCredentialHolder {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)

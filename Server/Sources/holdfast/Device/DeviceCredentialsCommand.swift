@@ -4,7 +4,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// `holdfast device --state DIR credentials list|get|refresh-status|delete` (README "The `holdfast` command"): the credentials
+/// `holdfast device --state DIR credentials list|get|refresh-status|delete` (docs/command-line.md "The `holdfast` command"): the credentials
 /// stored on the simulated device.
 struct DeviceCredentials: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,7 +52,7 @@ struct DeviceCredentials: AsyncParsableCommand {
         }
     }
 
-    /// README "Holder: status": fetches the status list now rather than when the cached one's `ttl` passes; the fetched
+    /// docs/sdk.md "Holder: status": fetches the status list now rather than when the cached one's `ttl` passes; the fetched
     /// token is verified as every other one is.
     struct RefreshStatus: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -128,11 +128,11 @@ struct DeviceCredentials: AsyncParsableCommand {
         var validityInfo: CredentialValidityInfo
         var verificationResult: CredentialVerificationResult
         var status: String?
-        /// When the status was last established online (README "Holder: status").
+        /// When the status was last established online (docs/sdk.md "Holder: status").
         var statusCheckedAt: Date?
         var branding: CredentialBranding?
         var issuerInfo: CredentialIssuerInfo
-        /// The MSO's status list entry, as the tenant's issued-credential record shows it (README "Holder: status").
+        /// The MSO's status list entry, as the tenant's issued-credential record shows it (docs/sdk.md "Holder: status").
         var statusList: CredentialStatusListEntry?
 
         init(_ credential: MobileCredential) {

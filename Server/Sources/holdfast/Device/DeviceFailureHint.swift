@@ -1,6 +1,6 @@
 import HoldfastProtocol
 
-/// The command that fixes a device refusal, appended to its message (README "The `holdfast` command": every refusal
+/// The command that fixes a device refusal, appended to its message (docs/command-line.md "The `holdfast` command": every refusal
 /// a person can fix names the command that fixes it).
 enum DeviceFailureHint {
     static func hint(for code: HoldfastErrorCode) -> String? {

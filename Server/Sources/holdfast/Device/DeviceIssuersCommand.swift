@@ -3,7 +3,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// `holdfast device --state DIR issuers add|list|remove` (README "The `holdfast` command"): the IACA certificates
+/// `holdfast device --state DIR issuers add|list|remove` (docs/command-line.md "The `holdfast` command"): the IACA certificates
 /// the simulated device trusts.
 struct DeviceIssuers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import HoldfastProtocol
 import HoldfastSDK
 
-/// `holdfast device --state DIR offer <uri>` (README "The `holdfast` command"): reads a credential offer and the
+/// `holdfast device --state DIR offer <uri>` (docs/command-line.md "The `holdfast` command"): reads a credential offer and the
 /// issuer's metadata and prints what it holds; nothing is claimed.
 struct DeviceOffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import Foundation
 import HoldfastProtocol
 import HoldfastSDK
 
-/// `holdfast device --state DIR present <uri>` (README "The `holdfast` command"): fetches and verifies the verifier's
+/// `holdfast device --state DIR present <uri>` (docs/command-line.md "The `holdfast` command"): fetches and verifies the verifier's
 /// request, shows who asks, how it was verified, what it asks and what matches, then (after `y`, or with `--yes`)
 /// sends the chosen credentials — by default the first match of each request. Prints one JSON object.
 struct DevicePresent: AsyncParsableCommand {
@@ -24,7 +24,7 @@ struct DevicePresent: AsyncParsableCommand {
           help: "When no stored credential matches, leave the verifier's session open instead of declining it (access_denied).")
     var keepOpen = false
 
-    /// `--unknown-status` (README "Holder: status").
+    /// `--unknown-status` (docs/sdk.md "Holder: status").
     enum UnknownStatusChoice: String, ExpressibleByArgument, CaseIterable {
         case exclude, allowWithWarning, allowIfCheckedWithin
     }
@@ -103,7 +103,7 @@ struct DevicePresent: AsyncParsableCommand {
         return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
     }
 
-    /// Who asks, as the prompt names it (README "Holder: presentation"): a verifier whose certificate nothing anchors
+    /// Who asks, as the prompt names it (docs/sdk.md "Holder: presentation"): a verifier whose certificate nothing anchors
     /// (`none`) is named by the host its response goes to, not by a name its certificate claims.
     static func asker(_ request: AuthorizationRequest) -> String {
         switch request.verifiedBy {
@@ -131,7 +131,7 @@ struct DevicePresent: AsyncParsableCommand {
         seams.tetheringScheduler = ManualTetheringScheduler()
         let holder = MobileCredentialHolder(seams: seams)
         if options.namesTenantAndApplication {
-            // README "Holder: the offline limit": a tethered device presents only within its license.
+            // docs/sdk.md "Holder: the offline limit": a tethered device presents only within its license.
             try await holder.tethering.configure(options.platformConfiguration)
         }
         let session = try await holder.createOnlinePresentationSession(authorisationRequestUri: uri, requireTrustedVerifier: requireTrustedVerifier,
@@ -152,7 +152,7 @@ struct DevicePresent: AsyncParsableCommand {
             return .report(DeviceCredentialOutput.json(report))
         }
         if decline { return try await declined() }
-        // Nothing to send: the error names what is missing (README "Holder: presentation"), and the verifier is told
+        // Nothing to send: the error names what is missing (docs/sdk.md "Holder: presentation"), and the verifier is told
         // (OpenID4VP 1.0 §8.5 `access_denied`) so that its session ends rather than waits, unless `--keep-open`.
         if select.isEmpty, let notFound = session.credentialNotFound {
             if keepOpen {
@@ -172,7 +172,7 @@ struct DevicePresent: AsyncParsableCommand {
                 .sorted().joined(separator: ", ")
         }.joined(separator: "; ")
         var summary = "\(Self.asker(request)) asks for \(asked)"
-        // README "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
+        // docs/sdk.md "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
         let unknown = session.matchedCredentials.flatMap(\.unknownStatus).filter(chosen.contains).sorted()
         if !unknown.isEmpty {
             summary += "\nwarning: the status of \(unknown.joined(separator: ", ")) is unknown (not checked online recently; "

@@ -5,7 +5,7 @@ import HoldfastSDK
 /// The one JSON object `holdfast device` prints per call: what was done and what the device now holds, or the SDK's
 /// error (`ok: false`, with the stable code of `HoldfastErrorCode`). Absent members are omitted.
 struct DeviceReport: Encodable, Sendable, Equatable {
-    /// The `error` member of every `holdfast device` failure (README "The `holdfast` command").
+    /// The `error` member of every `holdfast device` failure (docs/command-line.md "The `holdfast` command").
     struct Failure: Encodable, Sendable, Equatable {
         var code: String
         var message: String
@@ -17,7 +17,7 @@ struct DeviceReport: Encodable, Sendable, Equatable {
         var missing: [Missing]?
     }
 
-    /// A `MissingItem` of the SDK as `present` prints it (README "The `holdfast` command").
+    /// A `MissingItem` of the SDK as `present` prints it (docs/command-line.md "The `holdfast` command").
     struct Missing: Encodable, Sendable, Equatable {
         enum Reason: String, Encodable, Sendable {
             case docTypeNotHeld, elementNotHeld, elementValueNotAccepted, credentialNotPresentable

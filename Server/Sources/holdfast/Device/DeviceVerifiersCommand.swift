@@ -3,7 +3,7 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// `holdfast device --state DIR verifiers add|list|remove` (README "The `holdfast` command"): the verifier CA
+/// `holdfast device --state DIR verifiers add|list|remove` (docs/command-line.md "The `holdfast` command"): the verifier CA
 /// certificates the simulated device trusts.
 struct DeviceVerifiers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Reads HOLDFAST_HOST, HOLDFAST_PORT, HOLDFAST_DATA, HOLDFAST_DATABASE_URL, HOLDFAST_REDIS_URL, \
             HOLDFAST_MASTER_KEY, HOLDFAST_PUBLIC_URL, HOLDFAST_LOG_LEVEL, HOLDFAST_LOG_FORMAT and \
-            HOLDFAST_MAX_BODY_BYTES, the limits and timeouts of the README's Configuration table. On first start \
+            HOLDFAST_MAX_BODY_BYTES, the limits and timeouts of the Configuration table in docs/operations.md. On first start \
             with an empty database it prints the bootstrap admin key once. On SIGTERM / SIGINT requests in flight \
             get HOLDFAST_SHUTDOWN_DEADLINE_SECS (10) to finish; then the connections are closed and it exits 0.
             """)
@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: "Data folder (HOLDFAST_DATA, default ./holdfast-data).")
     var dataDirectory: String?
 
-    /// A malformed flag is a wrong command line (README "Exit codes": 64 with the usage), found before anything starts.
+    /// A malformed flag is a wrong command line (docs/command-line.md "Exit codes": 64 with the usage), found before anything starts.
     func validate() throws {
         var flags = HoldfastConfiguration()
         do {

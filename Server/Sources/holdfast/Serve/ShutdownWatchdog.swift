@@ -1,6 +1,6 @@
 import Foundation
 
-/// The last resort of the shutdown deadline (README "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): the
+/// The last resort of the shutdown deadline (docs/operations.md "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`): the
 /// server closes its connections and cancels the handlers still running at the deadline, then returns; should a
 /// handler still hold the process `grace` later (waiting on a database that does not answer), it exits 0 anyway —
 /// the signal asked it to stop, and no transaction left open commits (the database rolls back what a closed

@@ -6,7 +6,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// The verifier page (README "Verifier page") in a real browser: headless Chromium (the Debian package, which CI
+/// The verifier page (docs/server-api.md "Verifier page") in a real browser: headless Chromium (the Debian package, which CI
 /// installs) loads `/verifier`, a person's steps are played on it — a key of scope `verifier`, a query, "Ask" — the
 /// page shows the link and the server's QR code, a wallet (the SDK) answers the link it shows, and the page shows
 /// the verified claims. `verifier_page_driver.py` speaks the DevTools protocol over Chromium's debugging pipe.

@@ -4,9 +4,9 @@ import HoldfastProtocol
 import HoldfastSDK
 
 /// `holdfast device --state DIR --tenant URL --application ID sca provision|connect|sign|change-pin|logout|status|
-/// events|eligibility` — the SDK's SCA wallet on a simulated device (README "The `holdfast` command"). Each prints one
+/// events|eligibility` — the SDK's SCA wallet on a simulated device (docs/command-line.md "The `holdfast` command"). Each prints one
 /// JSON object (`sign`: the compact JWS alone); a failure prints `{"ok": false, "command", "error": {code, message, …}}`
-/// (`sign`: nothing), its one line on standard error, and exits with its status (README "Exit codes"). The PIN is
+/// (`sign`: nothing), its one line on standard error, and exits with its status (docs/command-line.md "Exit codes"). The PIN is
 /// given as an option and is never printed.
 struct DeviceSCA: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +41,7 @@ struct DeviceSCA: AsyncParsableCommand {
 
     static func manager(_ options: some DeviceSettings, _ sca: SCAOptions, biometry: Bool = false) throws(HoldfastError) -> WalletManager {
         var seams = PlatformSeams.linux(stateDirectory: options.stateURL)
-        // README "The `holdfast` command": --biometry answers the one biometric prompt a command makes.
+        // docs/command-line.md "The `holdfast` command": --biometry answers the one biometric prompt a command makes.
         seams.userVerification = ScriptedUserVerification(answers: biometry ? [.verified] : [])
         if let model = sca.model { seams.deviceInfo.deviceModel = model }
         seams.deviceIntegrity = ScriptedDeviceIntegrity(signals: sca.integritySignals)

@@ -17,7 +17,7 @@ extension DeviceSCA {
         var pin: String?
         func run() async throws {
             try await DeviceCredentialOutput.run("sca provision") { () async throws(HoldfastError) in
-                // Every input is checked before the one-time code is spent (README "The `holdfast` command").
+                // Every input is checked before the one-time code is spent (docs/command-line.md "The `holdfast` command").
                 try pin.map(WalletCredentials.pin)?.validate()
                 let manager = try DeviceSCA.manager(options, sca, biometry: biometryOption.biometry)
                 if case .provisioningError(let error) = await manager.provisioning.provision(activationCode: activationCode) {
