@@ -20,7 +20,7 @@
     }
   }
 
-  // One entry per presented document (README "Verifier": `credentials`); a result kept before there was
+  // One entry per presented document (docs/server-api.md "Verifier": `credentials`); a result kept before there was
   // `credentials` has `claims` by docType only.
   function credentialsOf(result) {
     if (Array.isArray(result.credentials)) return result.credentials;
@@ -63,7 +63,7 @@
     failures.replaceChildren();
     for (const failure of result.failures || []) {
       const item = document.createElement("li");
-      // Which requested credential and element the failure is about (README "Verifier").
+      // Which requested credential and element the failure is about (docs/server-api.md "Verifier").
       const about = [failure.credentialQueryId || failure.inputDescriptorId, (failure.path || []).join(" / ")].filter(Boolean).join(", ");
       item.textContent = about ? `${failure.code} (${about}): ${failure.reason}` : `${failure.code}: ${failure.reason}`;
       if (failure.path) item.dataset.path = failure.path.join("/");
