@@ -9,6 +9,9 @@ public enum DigitalCredentialsError: Error, Sendable, Hashable, CustomStringConv
     case malformed(String)
     /// A protocol's data was read from a request or response of another protocol.
     case protocolMismatch(expected: DigitalCredentialProtocol, found: DigitalCredentialProtocol)
+    /// A form the specification allows that this version does not read (OpenID4VP 1.0 Appendix A.3.2.2's JWS JSON
+    /// serialization of a signed request).
+    case unsupported(String)
     /// Annex C `EncryptionInfo` is not base64url (no padding) of the CBOR `[type, {nonce, recipientPublicKey}]`.
     case encryptionInfoMalformed(String)
     /// The type string of `EncryptionInfo` or `EncryptedResponse` is not `"dcapi"` (Annex C).
@@ -36,6 +39,7 @@ public enum DigitalCredentialsError: Error, Sendable, Hashable, CustomStringConv
         switch self {
         case .malformed: "MALFORMED"
         case .protocolMismatch: "PROTOCOL_MISMATCH"
+        case .unsupported: "UNSUPPORTED"
         case .encryptionInfoMalformed: "ENCRYPTION_INFO_MALFORMED"
         case .unexpectedType: "UNEXPECTED_TYPE"
         case .nonceTooShort: "NONCE_TOO_SHORT"
@@ -53,6 +57,7 @@ public enum DigitalCredentialsError: Error, Sendable, Hashable, CustomStringConv
         switch self {
         case .malformed(let message): "malformed Digital Credentials API message: \(message)"
         case .protocolMismatch(let expected, let found): "expected a \(expected) message, got \(found)"
+        case .unsupported(let message): "unsupported: \(message)"
         case .encryptionInfoMalformed(let message): "malformed EncryptionInfo: \(message)"
         case .unexpectedType(let type): "the structure's type is \"\(type)\", not \"dcapi\""
         case .nonceTooShort(let count): "the EncryptionInfo nonce has \(count) bytes, at least 16 are required"
