@@ -1,4 +1,3 @@
-import Foundation
 import JOSE
 
 /// Reading the JSON of the Digital Credentials API with JOSE's strict parser (one value, no duplicate members, valid
