@@ -10,12 +10,13 @@ import Testing
     /// SHA-256 of the bytes the page served when its HTML, CSS and script were Swift string literals: the resources
     /// must be those same bytes.
     static let renderedBefore: [(path: String, type: String, sha256: String, count: Int)] = [
-        // The page gained `#protocol-note` (empty and hidden for a tenant whose public URL has a DNS name).
-        ("/verifier", "text/html; charset=utf-8", "21905553082b8cdc2453b6f46a4ee6f21d5735384f785f483361245daa54736b", 2554),
+        // The page gained `#protocol-note` (empty and hidden for a tenant whose public URL has a DNS name), and the browser
+        // choice (the Digital Credentials API) with `#mode-note`.
+        ("/verifier", "text/html; charset=utf-8", "472d0683ba14cf254beb653b2e766d6178d461ec520b1914ab199d1ec10356ec", 2693),
         // The script shows each presented document apart (`credentials`, docs/server-api.md "Verifier"), the style sheet its
         // heading; its comments cite the documentation where it now lives.
         ("/verifier/verifier.css", "text/css; charset=utf-8", "9a7a5fdf6f5a339e84e5e7babf0d0b49f72451baf584a69502c607c0ef2b4a2e", 977),
-        ("/verifier/verifier.js", "text/javascript; charset=utf-8", "3c550706814a1564b4214d5c5e477bf32da3077b4acdb2d3928bd6f42d867166", 6356),
+        ("/verifier/verifier.js", "text/javascript; charset=utf-8", "02fedbe8fe3e281699eaccc623804323a734c663a5e3b9c46fec4761f767ee61", 8711),
     ]
 
     @Test func theFilesServedAreTheBytesRenderedBefore() async throws {

@@ -81,20 +81,44 @@
     if (result.status === "pending") polling = setTimeout(() => poll(sessionId, key), 1000);
   }
 
+  // The W3C Digital Credentials API (docs/server-api.md "Digital Credentials API"): a dc-api session for this page's
+  // origin, its `digital` member handed to the browser, the wallet's DigitalCredential posted back, and the result read
+  // once with the answer's response code.
+  async function throughTheBrowser(key, query) {
+    const response = await api("/v2/presentations/sessions", {
+      method: "POST", body: JSON.stringify({ protocol: "dc-api", dcApi: { origins: [window.location.origin] }, query }),
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    });
+    if (!response.ok) { showError(await problem(response)); return; }
+    const created = await response.json();
+    render({ status: "pending" });
+    const credential = await navigator.credentials.get({ mediation: "required", digital: created.digital });
+    const session = encodeURIComponent(created.sessionId);
+    const answered = await api(`/v2/presentations/sessions/${session}/dc-api-response`, {
+      method: "POST", body: JSON.stringify({ protocol: credential.protocol, data: credential.data }),
+      headers: { "Content-Type": "application/json" },
+    });
+    if (!answered.ok) { showError(await problem(answered)); return; }
+    const { responseCode } = await answered.json();
+    const result = await api(`/v2/presentations/sessions/${session}/result?response_code=${encodeURIComponent(responseCode)}`);
+    if (!result.ok) { showError(await problem(result)); return; }
+    render(await result.json());
+  }
+
   async function start(event) {
     event.preventDefault();
     clearTimeout(polling);
     $("error").hidden = true;
+    $("request").hidden = true;
     const key = $("key").value.trim();
     store.setItem("holdfast.verifier.key", key);
     const option = $("query").selectedOptions[0];
     const elements = {};
     option.dataset.elements.split(",").forEach((element, index) => { elements[element] = index === 0; });
     const mode = $("mode").value;
-    const body = {
-      protocol: $("protocol").value, mode,
-      query: { docType: option.dataset.docType, nameSpaces: { [option.dataset.namespace]: elements } },
-    };
+    const query = { docType: option.dataset.docType, nameSpaces: { [option.dataset.namespace]: elements } };
+    if (mode === "dc-api") { await throughTheBrowser(key, query); return; }
+    const body = { protocol: $("protocol").value, mode, query };
     if (mode === "same-device") body.redirectUri = new URL("/verifier", window.location.href).href;
     const response = await api("/v2/presentations/sessions", {
       method: "POST", body: JSON.stringify(body),
@@ -124,8 +148,21 @@
     render(await response.json());
   }
 
+  // Where the browser has no Digital Credentials API, its choice is offered disabled with the reason beside it.
+  function offerTheBrowsersWallet() {
+    if (typeof window.DigitalCredential !== "undefined" && navigator.credentials && navigator.credentials.get) return;
+    const option = $("mode").querySelector('option[value="dc-api"]');
+    option.disabled = true;
+    if ($("mode").value === "dc-api") $("mode").value = "cross-device";
+    const note = $("mode-note");
+    note.textContent = "This browser has no Digital Credentials API (DigitalCredential is not defined): "
+      + "a wallet on this device can answer through the link instead.";
+    note.hidden = false;
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     $("key").value = store.getItem("holdfast.verifier.key") || "";
+    offerTheBrowsersWallet();
     $("start").addEventListener("submit", (event) => { start(event).catch((error) => showError(String(error))); });
     const code = new URLSearchParams(window.location.search).get("response_code");
     if (code) returned(code).catch((error) => showError(String(error)));

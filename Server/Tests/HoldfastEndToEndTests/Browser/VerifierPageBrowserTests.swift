@@ -106,4 +106,30 @@ import TestSupport
             #expect(result["failures"] == .array([]) && result["error"] == .null, "\(result)")
         }
     }
+
+    /// docs/server-api.md "Verifier page": the third choice, a wallet on this device through the browser (the W3C
+    /// Digital Credentials API), is offered where the browser defines `DigitalCredential`, and elsewhere shown disabled
+    /// with the reason beside it.
+    @Test(.enabled(if: runs, "Chromium not installed (apt-get install chromium, or set HOLDFAST_CHROMIUM)"), arguments: [true, false])
+    func theBrowserChoiceIsOfferedOnlyWhereTheBrowserHasTheAPI(_ browserHasTheAPI: Bool) async throws {
+        let chromium = try #require(Self.chromium, "Chromium is not installed")
+        let python = try #require(Self.python, "python3 is not installed")
+        try await PresentationEndToEndTests.withLocalhostTenant(.sqlite) { tenant in
+            let page = tenant.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + PresentationRoutes.Template.verifierPage.template
+            let browser = try ChildProcess(executable: python, arguments: [Self.driver.path, chromium, page, "--browser-api",
+                                                                           browserHasTheAPI ? "yes" : "no"])
+            defer { if browser.isRunning { browser.terminate(signal: SIGKILL) } }
+            let status = try await browser.exit(within: .seconds(90))
+            #expect(status == 0, "driver: \(browser.error)")
+            let line = try #require(browser.output.split(separator: "\n").first { $0.hasPrefix("MODE ") }, "\(browser.output) \(browser.error)")
+            let shown = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(line.dropFirst(5).utf8)).objectValue)
+            #expect(shown["disabled"] == .bool(!browserHasTheAPI), "\(shown)")
+            #expect(shown["selected"] == .string("cross-device"), "\(shown)")
+            if browserHasTheAPI {
+                #expect(shown["note"] == .null, "\(shown)")
+            } else {
+                #expect(shown["note"]?.stringValue?.contains("DigitalCredential is not defined") == true, "\(shown)")
+            }
+        }
+    }
 }

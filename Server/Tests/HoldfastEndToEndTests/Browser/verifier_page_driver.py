@@ -3,14 +3,17 @@
 # prints "URI <authorization request URI>", then waits for the page to show a final status and prints
 # "RESULT <json>" with what the page shows. With "--returned SESSION_ID URL" in place of the key, query and protocol
 # it plays a same-device wallet's return instead: the page's tab knows the session, the browser opens URL (the
-# page with its response_code), and the result the page reads is printed the same way.
+# page with its response_code), and the result the page reads is printed the same way. With "--browser-api yes|no" it
+# loads the page in a browser that has (yes) or has not (no) the Digital Credentials API — `DigitalCredential` defined
+# or removed before the page's scripts run — and prints "MODE <json>": the browser choice's state and the note beside it.
 import fcntl, json, os, subprocess, sys, tempfile, time
 
 chromium, page = sys.argv[1:3]
 returned = sys.argv[3] == "--returned"
+browser_api = sys.argv[4] if sys.argv[3] == "--browser-api" else None
 if returned:
     session_id, return_url = sys.argv[4:6]
-else:
+elif browser_api is None:
     key, query, protocol = sys.argv[3:6]
 profile = tempfile.mkdtemp(prefix="holdfast-chromium-")
 to_browser_r, to_browser_w = os.pipe()
@@ -73,8 +76,18 @@ try:
     target = send("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     send("Page.enable", session=session)
+    if browser_api is not None:
+        script = ("window.DigitalCredential = class DigitalCredential {};" if browser_api == "yes"
+                  else "delete window.DigitalCredential; Object.defineProperty(window, 'DigitalCredential', {value: undefined});")
+        send("Page.addScriptToEvaluateOnNewDocument", {"source": script}, session)
     send("Page.navigate", {"url": page}, session)
     wait_for(session, "document.readyState === 'complete' && !!document.getElementById('start')", 30)
+    if browser_api is not None:
+        print("MODE " + evaluate(session, """JSON.stringify({
+      disabled: document.querySelector('#mode option[value="dc-api"]').disabled,
+      selected: document.getElementById('mode').value,
+      note: document.getElementById('mode-note').hidden ? null : document.getElementById('mode-note').textContent })"""), flush=True)
+        raise SystemExit(0)
     if returned:
         evaluate(session, f"window.localStorage.setItem('holdfast.verifier.session', {json.dumps(session_id)}); true")
         send("Page.navigate", {"url": return_url}, session)
