@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "OpenID4VCI", targets: ["OpenID4VCI"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
+        .library(name: "DigitalCredentials", targets: ["DigitalCredentials"]),
         .library(name: "Attestation", targets: ["Attestation"]),
         .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
         .library(name: "HoldfastProtocol", targets: ["HoldfastProtocol"]),
@@ -69,6 +70,13 @@ let package = Package(
         // the verifier in the server and the wallet in the SDK.
         .target(name: "OpenID4VP", dependencies: [
             "JOSE", "MDoc", "CBOR",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The W3C Digital Credentials API's wire types for both of its registered protocols: the request and response
+        // JSON, and ISO/IEC TS 18013-7 Annex C's EncryptionInfo, EncryptedResponse, SessionTranscript and HPKE (the
+        // OpenID4VP Appendix A handover is OpenID4VP's), used by the verifier in the server and the wallet in the SDK.
+        .target(name: "DigitalCredentials", dependencies: [
+            "CBOR", "COSE", "JOSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "Attestation", dependencies: [

@@ -7,8 +7,9 @@
 import PackageDescription
 
 /// A fuzzer of a module of the repository root's package, or (`package: "HoldfastTenant"`) of Server/'s.
-func fuzzTarget(_ name: String, _ products: [String], package: String = "Holdfast") -> Target {
-    .executableTarget(name: name, dependencies: products.map { .product(name: $0, package: package) },
+func fuzzTarget(_ name: String, _ products: [String], package: String = "Holdfast", crypto: Bool = false) -> Target {
+    .executableTarget(name: name, dependencies: products.map { .product(name: $0, package: package) }
+                          + (crypto ? [.product(name: "Crypto", package: "swift-crypto")] : []),
                       path: "Sources/\(name)")
 }
 
@@ -18,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(name: "Holdfast", path: ".."),
         .package(name: "HoldfastTenant", path: "../Server"),
+        // The keys the Digital Credentials fuzzers open with (the version the root package resolves).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         fuzzTarget("FuzzCBOR", ["CBOR"]),
@@ -29,5 +32,9 @@ let package = Package(
         fuzzTarget("FuzzRESP", ["Ephemeral"], package: "HoldfastTenant"),
         fuzzTarget("FuzzMDoc", ["MDoc"]),
         fuzzTarget("FuzzStatusList", ["StatusList"]),
+        fuzzTarget("FuzzDCAPIRequest", ["DigitalCredentials"]),
+        fuzzTarget("FuzzDCAPIResponse", ["DigitalCredentials"], crypto: true),
+        fuzzTarget("FuzzEncryptionInfo", ["DigitalCredentials"]),
+        fuzzTarget("FuzzEncryptedResponse", ["DigitalCredentials", "MDoc"], crypto: true),
     ]
 )

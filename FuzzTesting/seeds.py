@@ -8,7 +8,8 @@ import base64, binascii, glob, json, os, re, shutil, sys
 vectors, out = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
 targets = ["FuzzCBOR", "FuzzCOSE", "FuzzJOSE", "FuzzCertificate", "FuzzKeyDescription", "FuzzAppAttest", "FuzzRESP",
-           "FuzzMDoc", "FuzzStatusList"]
+           "FuzzMDoc", "FuzzStatusList", "FuzzDCAPIRequest", "FuzzDCAPIResponse", "FuzzEncryptionInfo",
+           "FuzzEncryptedResponse"]
 counts = {}
 
 
@@ -70,6 +71,11 @@ for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.jso
             data = b64(text)
             if not data:
                 continue
+            if "encryptioninfo" in lowered:
+                put("FuzzEncryptionInfo", data, name)
+                put("FuzzEncryptionInfo", text.encode(), name + "-b64url")
+            elif "devicerequest" in lowered:
+                put("FuzzMDoc", data, name)
             if "attestation" in lowered:
                 put("FuzzAppAttest", data, name)
                 put("FuzzCBOR", data, name)
@@ -79,6 +85,16 @@ for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.jso
                 put("FuzzCBOR", data, name)
         if text.lstrip().startswith("{") or text.lstrip().startswith("["):
             put("FuzzJOSE", text.encode(), name)
+    # A Digital Credentials API request as a page passes it (W3C `digital`), from a vector that has the parts.
+    annex_c = document.get("annexC") if isinstance(document, dict) else None
+    if isinstance(annex_c, dict) and "deviceRequestBase64Url" in annex_c:
+        requests = [{"protocol": annex_c.get("protocol", "org-iso-mdoc"),
+                     "data": {"deviceRequest": annex_c["deviceRequestBase64Url"],
+                              "encryptionInfo": annex_c.get("encryptionInfoBase64Url", "")}}]
+        if isinstance(document.get("signedRequestJws"), str):
+            requests.insert(0, {"protocol": "openid4vp-v1-signed", "data": {"request": document["signedRequestJws"]}})
+        put("FuzzDCAPIRequest", json.dumps({"requests": requests}).encode(), f"v{index}-digital")
+        put("FuzzDCAPIRequest", json.dumps(requests[-1]).encode(), f"v{index}-one")
     with open(path, "rb") as f:
         raw = f.read()
     if len(raw) < 20000:

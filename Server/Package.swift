@@ -133,6 +133,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "OpenID4VPTests", dependencies: [root("OpenID4VP"), root("JOSE"), root("MDoc"), root("Plumbing")]),
+        .testTarget(name: "DigitalCredentialsTests", dependencies: [
+            "TestSupport", root("DigitalCredentials"), root("OpenID4VP"), root("MDoc"), root("COSE"), root("CBOR"), root("JOSE"), root("Plumbing"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], resources: [.copy("Vectors")]),
         .testTarget(name: "AttestationTests", dependencies: [
             "TestSupport", root("Attestation"), root("CBOR"), root("COSE"), root("Plumbing"),
             .product(name: "Crypto", package: "swift-crypto"),

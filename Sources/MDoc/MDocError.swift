@@ -55,6 +55,14 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
     case deviceSignatureInvalid
     /// Signing (issuing, device authentication) failed in the signer.
     case signingFailed(String)
+    /// A DocRequest has no `readerAuth` where reader authentication was to be verified (§9.1.4).
+    case readerAuthenticationMissing
+    /// `readerAuth` carries no `x5chain` (§9.1.4: the reader certificate is in the unprotected header, label 33).
+    case readerCertificateMissing
+    /// The `x5chain` of `readerAuth` is not DER X.509 certificates with an EC key.
+    case readerCertificateMalformed(String)
+    /// The `readerAuth` signature does not verify over ReaderAuthenticationBytes with the reader certificate's key.
+    case readerSignatureInvalid
 
     public var code: String {
         switch self {
@@ -84,6 +92,10 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
         case .deviceKeyUnsupported: "MDOC_DEVICE_KEY_UNSUPPORTED"
         case .deviceSignatureInvalid: "MDOC_DEVICE_SIGNATURE_INVALID"
         case .signingFailed: "MDOC_SIGNING_FAILED"
+        case .readerAuthenticationMissing: "MDOC_READER_AUTHENTICATION_MISSING"
+        case .readerCertificateMissing: "MDOC_READER_CERTIFICATE_MISSING"
+        case .readerCertificateMalformed: "MDOC_READER_CERTIFICATE_MALFORMED"
+        case .readerSignatureInvalid: "MDOC_READER_SIGNATURE_INVALID"
         }
     }
 
@@ -115,6 +127,10 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
         case .deviceKeyUnsupported(let message): "device key: \(message)"
         case .deviceSignatureInvalid: "deviceSignature does not verify over DeviceAuthentication"
         case .signingFailed(let message): "signing failed: \(message)"
+        case .readerAuthenticationMissing: "the document request has no readerAuth"
+        case .readerCertificateMissing: "readerAuth has no x5chain"
+        case .readerCertificateMalformed(let message): "reader certificate: \(message)"
+        case .readerSignatureInvalid: "readerAuth signature does not verify over ReaderAuthentication"
         }
     }
 }

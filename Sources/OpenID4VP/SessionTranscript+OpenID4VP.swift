@@ -11,6 +11,11 @@ extension SessionTranscript {
                                                       responseUri: responseUri).cbor)
     }
 
+    /// OpenID4VP 1.0 Appendix B.2.6.2 (the Digital Credentials API, Appendix A): `[null, null, OpenID4VPDCAPIHandover]`.
+    public static func openID4VPDCAPI(origin: String, nonce: String, jwkThumbprint: [UInt8]?) -> SessionTranscript {
+        SessionTranscript(handover: OpenID4VPDCAPIHandover(origin: origin, nonce: nonce, jwkThumbprint: jwkThumbprint).cbor)
+    }
+
     /// ISO/IEC TS 18013-7:2024 Annex B.4.4: `[null, null, OID4VPHandover]`.
     public static func iso18013_7(clientId: String, responseUri: String, nonce: String, mdocGeneratedNonce: String) -> SessionTranscript {
         SessionTranscript(handover: ISO18013_7Handover(clientId: clientId, responseUri: responseUri, nonce: nonce,
