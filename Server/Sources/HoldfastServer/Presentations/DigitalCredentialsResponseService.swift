@@ -30,7 +30,7 @@ extension DigitalCredentialsSessionService {
                 result = try await openID4VP(answer, request: request, session: session, origins: dcApi.origins, now: now)
             }
         } else {
-            result = Self.failed(.protocolMismatch, "the session offered \(dcApi.protocols.joined(separator: ", ")), "
+            result = Self.failed(PresentationFailureCode.protocolMismatch, "the session offered \(dcApi.protocols.joined(separator: ", ")), "
                 + "not \(String(answer.protocol.rawValue.prefix(64)))")
         }
         let responseCode = PresentationSessionService.random(24)
@@ -50,31 +50,31 @@ extension DigitalCredentialsSessionService {
     private func openID4VP(_ answer: DigitalCredentialResponse, request: DigitalCredentialsStore.Request,
                            session: PresentationSessionStore.Session, origins: [String], now: Date) async throws -> PresentationResult {
         let data: OpenID4VPDCAPIResponse
-        do { data = try OpenID4VPDCAPIResponse(answer) } catch { return Self.failed(.malformed, error.description) }
+        do { data = try OpenID4VPDCAPIResponse(answer) } catch { return Self.failed(PresentationFailureCode.malformed, error.description) }
         let payload: [String: JSONValue]
         switch data {
         case .error:
             return PresentationResult(status: .declined)
         case .clear:
-            return Self.failed(.malformed, "the request asked for \(Self.responseMode): a vp_token in the clear is refused (OpenID4VP 1.0 §8.3)")
+            return Self.failed(PresentationFailureCode.malformed, "the request asked for \(Self.responseMode): a vp_token in the clear is refused (OpenID4VP 1.0 §8.3)")
         case .encrypted(let compact):
             let jwe: JWE
-            do { jwe = try JWE(compactSerialization: compact) } catch { return Self.failed(.malformed, "response is not a compact JWE") }
+            do { jwe = try JWE(compactSerialization: compact) } catch { return Self.failed(PresentationFailureCode.malformed, "response is not a compact JWE") }
             // A JWE that names another key was made for another session (or another protocol of this one).
             if let kid = jwe.header.kid, kid != request.kid { throw OAuthError.invalidRequest("the response is encrypted to another key") }
             guard let enc = jwe.header.enc, ["A128GCM", "A256GCM"].contains(enc) else {
-                return Self.failed(.decryptionFailed, "enc is \(String((jwe.header.enc ?? "absent").prefix(32))), not A128GCM or A256GCM")
+                return Self.failed(PresentationFailureCode.decryptionFailed, "enc is \(String((jwe.header.enc ?? "absent").prefix(32))), not A128GCM or A256GCM")
             }
             guard let plaintext = try? jwe.decrypt(with: request.key) else {
-                return Self.failed(.decryptionFailed, "the response does not decrypt with this session's key")
+                return Self.failed(PresentationFailureCode.decryptionFailed, "the response does not decrypt with this session's key")
             }
             guard let object = (try? JSONValue(json: plaintext))?.objectValue else {
-                return Self.failed(.malformed, "the decrypted response is not a JSON object")
+                return Self.failed(PresentationFailureCode.malformed, "the decrypted response is not a JSON object")
             }
             payload = object
         }
         if payload["error"] != nil { return PresentationResult(status: .declined) }
-        guard payload["vp_token"] != nil else { return Self.failed(.malformed, "the decrypted response has neither vp_token nor error") }
+        guard payload["vp_token"] != nil else { return Self.failed(PresentationFailureCode.malformed, "the decrypted response has neither vp_token nor error") }
         let thumbprint = try JWK(publicKey: request.key.publicKey).thumbprint()
         let thumbprintBytes = Base64URL.decode(thumbprint)
         let requirements = session.settings.dcql.flatMap { try? PresentationRequirements(dcql: $0) }
@@ -88,7 +88,7 @@ extension DigitalCredentialsSessionService {
             }
             if !(result.failures ?? []).contains(where: { $0.code == PresentationFailureCode.deviceSignatureInvalid }) { return result }
         }
-        return Self.failed(.originMismatch, "the device signature verifies under the transcript of none of the session's origins "
+        return Self.failed(PresentationFailureCode.originMismatch, "the device signature verifies under the transcript of none of the session's origins "
             + "(OpenID4VP 1.0 B.2.6.2)")
     }
 
@@ -101,13 +101,13 @@ extension DigitalCredentialsSessionService {
     private func annexC(_ answer: DigitalCredentialResponse, request: DigitalCredentialsStore.Request,
                         session: PresentationSessionStore.Session, origins: [String], now: Date) async throws -> PresentationResult {
         let response: AnnexCResponse
-        do { response = try AnnexCResponse(answer) } catch { return Self.failed(.malformed, error.description) }
-        guard let encryptionInfo = request.encryptionInfo else { return Self.failed(.protocolMismatch, "the session has no org-iso-mdoc request") }
+        do { response = try AnnexCResponse(answer) } catch { return Self.failed(PresentationFailureCode.malformed, error.description) }
+        guard let encryptionInfo = request.encryptionInfo else { return Self.failed(PresentationFailureCode.protocolMismatch, "the session has no org-iso-mdoc request") }
         let opened: AnnexCEncryption.Opened
         do {
             opened = try AnnexCEncryption.open(response.encryptedResponse, recipientKey: request.key, encryptionInfo: encryptionInfo, origins: origins)
         } catch {
-            return Self.failed(.decryptionFailed, "the response opens under the SessionTranscript of none of the session's origins "
+            return Self.failed(PresentationFailureCode.decryptionFailed, "the response opens under the SessionTranscript of none of the session's origins "
                 + "(a changed ciphertext, another key, or another origin: HPKE cannot tell which)")
         }
         if let deviceResponse = try? DeviceResponse(decoding: opened.deviceResponse), Self.declinedStatuses.contains(deviceResponse.status) {
