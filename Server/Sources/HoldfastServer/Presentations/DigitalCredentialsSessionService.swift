@@ -40,48 +40,48 @@ struct DigitalCredentialsSessionService: Sendable {
 
     func create(_ request: PresentationSessionRequest, adminKeyID: String, now: Date) async throws -> DigitalCredentialsSessionCreated {
         var errors: [ProblemDetails.FieldError] = []
-        func invalid(_ field: String, _ detail: String, code: String = ProblemDetails.FieldError.invalidValue) {
+        func refuse(_ field: String, _ detail: String, code: String = ProblemDetails.FieldError.invalidValue) {
             errors.append(.init(field: field, code: code, detail: detail))
         }
-        if request.mode != .crossDevice { invalid("mode", "a dc-api session has no mode: the browser reaches the wallet") }
-        if request.redirectUri != nil { invalid("redirectUri", "a dc-api answer comes back to the page, not to a redirect") }
-        if request.authorizationEndpoint != nil { invalid("authorizationEndpoint", "a dc-api request goes to the browser, not to a wallet URL") }
+        if request.mode != .crossDevice { refuse("mode", "a dc-api session has no mode: the browser reaches the wallet") }
+        if request.redirectUri != nil { refuse("redirectUri", "a dc-api answer comes back to the page, not to a redirect") }
+        if request.authorizationEndpoint != nil { refuse("authorizationEndpoint", "a dc-api request goes to the browser, not to a wallet URL") }
         let lifetime = request.expiresInSeconds ?? PresentationSessionService.defaultLifetime
         if !PresentationSessionService.lifetimes.contains(lifetime) {
-            invalid("expiresInSeconds", "\(PresentationSessionService.lifetimes.lowerBound) to \(PresentationSessionService.lifetimes.upperBound)",
+            refuse("expiresInSeconds", "\(PresentationSessionService.lifetimes.lowerBound) to \(PresentationSessionService.lifetimes.upperBound)",
                     code: ProblemDetails.FieldError.outOfRange)
         }
         let dcApi = request.dcApi ?? .init()
         let protocols = (dcApi.protocols ?? PresentationSessionRequest.DCAPI.defaultProtocols).map(DigitalCredentialProtocol.init(rawValue:))
         if protocols.isEmpty || protocols.count > DigitalCredentialProtocol.all.count {
-            invalid("dcApi.protocols", "one to three of \(Self.known)", code: ProblemDetails.FieldError.invalidLength)
+            refuse("dcApi.protocols", "one to three of \(Self.known)", code: ProblemDetails.FieldError.invalidLength)
         } else if let unknown = protocols.first(where: { !$0.isKnown }) {
-            invalid("dcApi.protocols", "\(String(unknown.rawValue.prefix(64))) is not one of \(Self.known)")
+            refuse("dcApi.protocols", "\(String(unknown.rawValue.prefix(64))) is not one of \(Self.known)")
         } else if Set(protocols).count != protocols.count {
-            invalid("dcApi.protocols", "each protocol once")
+            refuse("dcApi.protocols", "each protocol once")
         }
         let origins = dcApi.origins ?? []
         if !Self.origins.contains(origins.count) {
-            invalid("dcApi.origins", "1 to 5 web origins the page is served from", code: ProblemDetails.FieldError.invalidLength)
+            refuse("dcApi.origins", "1 to 5 web origins the page is served from", code: ProblemDetails.FieldError.invalidLength)
         } else {
             let tenantIsHTTP = sessions.publicURL().lowercased().hasPrefix("http:")
             for (index, origin) in origins.enumerated() {
-                if let problem = Self.originProblem(origin, tenantIsHTTP: tenantIsHTTP) { invalid("dcApi.origins[\(index)]", problem) }
+                if let problem = Self.originProblem(origin, tenantIsHTTP: tenantIsHTTP) { refuse("dcApi.origins[\(index)]", problem) }
             }
-            if Set(origins).count != origins.count { invalid("dcApi.origins", "each origin once") }
+            if Set(origins).count != origins.count { refuse("dcApi.origins", "each origin once") }
         }
         let readerAuth = dcApi.readerAuth ?? true
         // ISO/IEC 18013-5 §9.1.4 with ISO/IEC TS 18013-7 Annex C: ReaderAuthentication signs the SessionTranscript,
         // which holds the origin of the page; a signature names one origin, and a wallet checks it against the
         // origin its browser reports (docs/server-api.md "Digital Credentials API").
         if readerAuth, protocols.contains(.orgIsoMdoc), origins.count > 1 {
-            invalid("dcApi.readerAuth", "org-iso-mdoc reader authentication signs the page's origin: give one origin, or readerAuth false")
+            refuse("dcApi.readerAuth", "org-iso-mdoc reader authentication signs the page's origin: give one origin, or readerAuth false")
         }
         let prefix = ClientIdPrefix(rawValue: request.clientIdPrefix ?? ClientIdPrefix.x509Hash.rawValue)
         if prefix == nil {
-            invalid("clientIdPrefix", #""x509_hash" or "x509_san_dns""#)
+            refuse("clientIdPrefix", #""x509_hash" or "x509_san_dns""#)
         } else if prefix == .x509SanDNS, protocols.contains(.openID4VPSigned), !DNSName.isValid(certificates.host) {
-            invalid("clientIdPrefix", "x509_san_dns needs a DNS host in HOLDFAST_PUBLIC_URL, not \(certificates.host)")
+            refuse("clientIdPrefix", "x509_san_dns needs a DNS host in HOLDFAST_PUBLIC_URL, not \(certificates.host)")
         }
         var requests: [RequestedCredential] = []
         if let dcql = request.query.dcql {
@@ -89,19 +89,19 @@ struct DigitalCredentialsSessionService: Sendable {
                 _ = try PresentationRequirements(dcql: dcql)
                 requests = try PresentationQuery.requests(dcql: dcql)
                 if protocols.contains(.orgIsoMdoc), let reason = Self.notItemsRequests(dcql, requests) {
-                    invalid("dcApi.protocols", "org-iso-mdoc asks with one ItemsRequest per docType, and this DCQL query \(reason)")
+                    refuse("dcApi.protocols", "org-iso-mdoc asks with one ItemsRequest per docType, and this DCQL query \(reason)")
                 }
             } catch let failure as PresentationRequirements.Invalid {
-                invalid("query.dcql", failure.description)
+                refuse("query.dcql", failure.description)
             } catch {
-                invalid("query.dcql", "credentials with an id, format mso_mdoc, meta.doctype_value and [namespace, element] claim paths")
+                refuse("query.dcql", "credentials with an id, format mso_mdoc, meta.doctype_value and [namespace, element] claim paths")
             }
         } else if let docType = request.query.docType, !docType.isEmpty, docType.utf8.count <= 256,
                   let spaces = request.query.nameSpaces, !spaces.isEmpty, spaces.allSatisfy({ !$0.key.isEmpty && !$0.value.isEmpty }),
                   spaces.values.reduce(0, { $0 + $1.count }) <= 200 {
             requests = [RequestedCredential(id: "credential", docType: docType, nameSpaces: spaces)]
         } else {
-            invalid("query", "{docType, nameSpaces: {namespace: {element: intentToRetain}}}, or dcql")
+            refuse("query", "{docType, nameSpaces: {namespace: {element: intentToRetain}}}, or dcql")
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
 
