@@ -51,6 +51,21 @@ import Testing
         }
     }
 
+    /// A session with the defaults (one origin, reader authentication) is verified through either of its requests.
+    @Test(arguments: ["openid4vp-v1-signed", "org-iso-mdoc"])
+    func theDefaultSessionIsVerifiedThroughEachOfItsRequests(_ protocolName: String) async throws {
+        let wallet = try Wallet()
+        try await ServerTestKit.run(.sqlite) { kit in
+            try await wallet.trust(kit)
+            let created = try await Wallet.created(kit, dcApi: #"{"origins":["https://shop.example"]}"#)
+            Self.expectVerified(try await Wallet.answered(kit, created.sessionId, try Self.answer(wallet, try Wallet.request(created, protocolName))))
+            // The other request of the same session is answered already.
+            let other = created.digital.requests.first { $0.protocol != protocolName }!
+            let again = try await Wallet.answer(kit, created.sessionId, try Self.answer(wallet, other))
+            #expect(again.status == .badRequest && again.text.contains("invalid_request"), "\(again.text)")
+        }
+    }
+
     /// Android passes `data` as a JSON string; A256GCM is taken as well as A128GCM.
     @Test func dataAsAJSONStringAndA256GCMAreTaken() async throws {
         let wallet = try Wallet()
