@@ -11,9 +11,6 @@ import JOSE
 /// The base64url text is kept exactly as received (``base64URL``): the Annex C SessionTranscript hashes that string
 /// as sent, never a re-encoding.
 public struct EncryptionInfo: Sendable, Hashable {
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.base64URL == rhs.base64URL }
-    public func hash(into hasher: inout Hasher) { hasher.combine(base64URL) }
-
     /// Annex C: the type string of the structure.
     public static let type = "dcapi"
     /// Annex C: "nonce … at least 16 bytes".
@@ -29,6 +26,10 @@ public struct EncryptionInfo: Sendable, Hashable {
 
     /// The recipient's key for HPKE.
     public let recipientPublicKey: P256.KeyAgreement.PublicKey
+
+    /// Two are the same when they are the same string on the wire (what the SessionTranscript hashes).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.base64URL == rhs.base64URL }
+    public func hash(into hasher: inout Hasher) { hasher.combine(base64URL) }
 
     /// The structure for `recipientPublicKey` with `nonce` (16 random bytes unless given), encoded deterministically
     /// (RFC 8949 §4.2.1).
@@ -82,33 +83,5 @@ public struct EncryptionInfo: Sendable, Hashable {
         recipientKey = key
         encoded = bytes
         self.base64URL = base64URL
-    }
-}
-
-/// The shape Annex C's two structures share: a two-element array, the type string `"dcapi"`, then a map.
-enum AnnexCCBOR {
-    static func typedMap(_ bytes: [UInt8], _ what: String,
-                         malformed: (String) -> DigitalCredentialsError) throws(DigitalCredentialsError) -> [String: CBOR.Decoded] {
-        let item: CBOR.Decoded
-        do { item = try CBOR.decode(bytes) } catch { throw malformed("\(what) is not CBOR: \(error)") }
-        guard item.majorType == 4, let elements = try? item.array() else {
-            throw malformed("\(what) is \(item.kindDescription), not an array")
-        }
-        guard elements.count == 2 else { throw malformed("\(what) has \(elements.count) elements, expected 2") }
-        guard elements[0].majorType == 3, let type = try? elements[0].text() else {
-            throw malformed("the type of \(what) is \(elements[0].kindDescription), not a text string")
-        }
-        guard type == EncryptionInfo.type else { throw .unexpectedType(type) }
-        guard elements[1].majorType == 5, let pairs = try? elements[1].map() else {
-            throw malformed("the body of \(what) is \(elements[1].kindDescription), not a map")
-        }
-        var fields: [String: CBOR.Decoded] = [:]
-        for (key, value) in pairs {
-            // Members this version does not know are left aside; a text key given twice is refused.
-            guard key.majorType == 3, let name = try? key.text() else { continue }
-            guard fields[name] == nil else { throw malformed("\(what) has \(name) twice") }
-            fields[name] = value
-        }
-        return fields
     }
 }
