@@ -158,6 +158,22 @@ import Testing
         }
     }
 
+    /// The answer route is public and counted per source, as every public route (docs/operations.md "Configuration"):
+    /// over its burst a source gets `429` before any work, and the session stays open.
+    @Test func theAnswerRouteIsRateLimitedPerSource() async throws {
+        let wallet = try Wallet()
+        try await ServerTestKit.run(.sqlite, testing: .live, configure: {
+            $0.rateLimit = RateLimitConfiguration(requestsPerSecond: 0.001, burst: 3)
+        }) { kit in
+            let created = try await Wallet.created(kit, dcApi: Self.twoOrigins)
+            let unknown = UUID().uuidString.lowercased()
+            for _ in 0..<3 { #expect(try await Wallet.answer(kit, unknown, .object([:])).status == .badRequest) }
+            let refused = try await Wallet.answer(kit, created.sessionId, try Self.answer(wallet, try Wallet.request(created, "org-iso-mdoc")))
+            #expect(refused.status == .tooManyRequests && refused.problem?.code == HoldfastErrorCode.rateLimited, "\(refused.text)")
+            #expect(try await Wallet.result(kit, created.sessionId).status == .pending)
+        }
+    }
+
     /// `400 invalid_request`, every session as it was: a second answer (above), an answer for another session, an
     /// expired session, an unknown one, a body that is not `{protocol, data}`.
     @Test func answersNoSessionCanTakeAreInvalidRequests() async throws {
