@@ -139,6 +139,10 @@ import X509
             try await Self.refused(kit, #"{"origins":["https://shop.example"],"protocols":["org-iso-mdoc","org-iso-mdoc"]}"#, field: "dcApi.protocols")
             try await Self.refused(kit, #"{"origins":["https://shop.example"]}"#, field: "redirectUri", extra: #","redirectUri":"https://shop.example/done""#)
             try await Self.refused(kit, #"{"origins":["https://shop.example"]}"#, field: "mode", extra: #","mode":"same-device""#)
+            // dcApi belongs to dc-api sessions.
+            let other = try await kit.admin(PresentationRoutes.Template.sessions, .post,
+                                            #"{"protocol":"openid4vp-1.0","mode":"cross-device","query":\#(Wallet.query),"dcApi":{"origins":["https://shop.example"]}}"#)
+            #expect(other.status == .badRequest && other.problem?.errors?.map(\.field) == ["dcApi"], "\(other.text)")
 
             // org-iso-mdoc asks with one ItemsRequest per docType: a DCQL query it cannot write is refused naming
             // dcApi.protocols; the same query for OpenID4VP alone is taken.

@@ -49,6 +49,9 @@ struct PresentationSessionService: Sendable {
         if !request.protocol.isKnown || request.protocol == .dcAPI {
             errors.append(.init(field: "protocol", code: ProblemDetails.FieldError.invalidValue, detail: #""openid4vp-1.0" or "18013-7-2024""#))
         }
+        if request.dcApi != nil {
+            errors.append(.init(field: "dcApi", code: ProblemDetails.FieldError.invalidValue, detail: #"only with protocol "dc-api""#))
+        }
         if !request.mode.isKnown {
             errors.append(.init(field: "mode", code: ProblemDetails.FieldError.invalidValue, detail: #""cross-device" or "same-device""#))
         }
