@@ -66,13 +66,15 @@ import Testing
         }
     }
 
-    /// Android passes `data` as a JSON string; A256GCM is taken as well as A128GCM.
+    /// Android passes `data` as a JSON string; A256GCM is taken as well as A128GCM, and `apu`/`apv` are tolerated.
     @Test func dataAsAJSONStringAndA256GCMAreTaken() async throws {
         let wallet = try Wallet()
         try await ServerTestKit.run(.sqlite) { kit in
             try await wallet.trust(kit)
             let created = try await Wallet.created(kit, dcApi: Self.twoOrigins)
-            let answer = try Self.answer(wallet, try Wallet.request(created, "openid4vp-v1-unsigned"), encryption: .a256gcm)
+            let request = try Wallet.request(created, "openid4vp-v1-unsigned")
+            let answer = try wallet.openID4VPAnswer(request, encryption: .a256gcm, apu: Array("wallet-nonce".utf8),
+                                                    apv: Array(try #require(request.data["nonce"]?.stringValue).utf8))
             let members = try #require(answer.objectValue)
             let data = String(decoding: try #require(members["data"]).jsonBytes(), as: UTF8.self)
             Self.expectVerified(try await Wallet.answered(kit, created.sessionId, .object(["protocol": members["protocol"]!, "data": .string(data)])))

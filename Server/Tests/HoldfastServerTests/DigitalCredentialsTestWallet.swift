@@ -84,17 +84,18 @@ struct DigitalCredentialsTestWallet: Sendable {
 
     /// The `{protocol, data}` a wallet hands back for an OpenID4VP request: `payload` encrypted to the request's key.
     static func encrypted(_ request: DigitalCredentialsSessionCreated.Request, payload: JSONValue,
-                          encryption: JWEContentEncryption = .a128gcm) throws -> JSONValue {
-        let jwe = try JWE.encrypt(plaintext: try payload.jsonBytes(), to: try encryptionKey(try parameters(request)), encryption: encryption)
+                          encryption: JWEContentEncryption = .a128gcm, apu: [UInt8]? = nil, apv: [UInt8]? = nil) throws -> JSONValue {
+        let jwe = try JWE.encrypt(plaintext: try payload.jsonBytes(), to: try encryptionKey(try parameters(request)), encryption: encryption,
+                                  partyUInfo: apu, partyVInfo: apv)
         return .object(["protocol": .string(request.protocol), "data": .object(["response": .string(jwe)])])
     }
 
     /// An OpenID4VP answer with the mDL device-signed for `origin`.
     func openID4VPAnswer(_ request: DigitalCredentialsSessionCreated.Request, origin: String = Self.origin,
-                         encryption: JWEContentEncryption = .a128gcm) throws -> JSONValue {
+                         encryption: JWEContentEncryption = .a128gcm, apu: [UInt8]? = nil, apv: [UInt8]? = nil) throws -> JSONValue {
         let transcript = try Self.openID4VPTranscript(try Self.parameters(request), origin: origin)
         let token: JSONValue = .object(["credential": .array([.string(Base64URL.encode(try deviceResponse(transcript)))])])
-        return try Self.encrypted(request, payload: .object(["vp_token": token]), encryption: encryption)
+        return try Self.encrypted(request, payload: .object(["vp_token": token]), encryption: encryption, apu: apu, apv: apv)
     }
 
     /// An Annex C answer: `deviceResponse` (made over the transcript) sealed with HPKE for the page at `origin`.
