@@ -57,7 +57,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             root("JOSE"), root("Attestation"), "Ephemeral", root("HoldfastProtocol"), "HoldfastAdmin", "SQLiteStorage", root("MDoc"), root("StatusList"), root("COSE"),
-            root("ClientAttestation"), root("CBOR"), "QR", root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("CertificatePath"),
+            root("ClientAttestation"), root("CBOR"), "QR", root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("CertificatePath"), root("DigitalCredentials"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "HoldfastServerTests", dependencies: [
             "TestSupport", "ServerTestSupport",
             "HoldfastServer", root("JOSE"), root("HoldfastProtocol"), "HoldfastAdmin", root("ClientAttestation"), root("CBOR"), root("Attestation"), "Ephemeral",
-            root("MDoc"), root("StatusList"), root("COSE"), root("OpenID4VP"), root("OpenID4VCI"),
+            root("MDoc"), root("StatusList"), root("COSE"), root("OpenID4VP"), root("OpenID4VCI"), root("DigitalCredentials"),
             .product(name: "PostgresKit", package: "postgres-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

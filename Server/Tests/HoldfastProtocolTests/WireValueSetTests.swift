@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func presentationProtocolValues() throws {
-        #expect(PresentationProtocol.all.map(\.rawValue) == ["openid4vp-1.0", "18013-7-2024"])
+        #expect(PresentationProtocol.all.map(\.rawValue) == ["openid4vp-1.0", "18013-7-2024", "dc-api"])
         for value in PresentationProtocol.all {
             #expect(value.isKnown)
             #expect(try Self.roundTrip([value]) == #"["\#(value.rawValue)"]"#)

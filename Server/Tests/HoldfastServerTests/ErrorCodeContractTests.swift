@@ -115,7 +115,8 @@ import Testing
         (.malformed, "malformed"), (.credentialMissing, "credentialMissing"), (.claimMissing, "claimMissing"),
         (.claimValueMismatch, "claimValueMismatch"), (.tooManyPresentations, "tooManyPresentations"),
         (.credentialNotRequested, "credentialNotRequested"), (.deviceResponseStatus, "deviceResponseStatus"),
-        (.documentErrors, "documentErrors"),
+        (.documentErrors, "documentErrors"), (.originMismatch, "originMismatch"), (.protocolMismatch, "protocolMismatch"),
+        (.decryptionFailed, "decryptionFailed"),
     ]
 
     /// Each SCA proof failure code with the name of its constant.

@@ -66,7 +66,8 @@ import Testing
     }
 
     static let oauthPaths: Set<String> = [IssuanceRoutes.Template.token.template, IssuanceRoutes.Template.credential.template,
-                                          IssuanceRoutes.Template.notification.template, PresentationRoutes.Template.response.template]
+                                          IssuanceRoutes.Template.notification.template, PresentationRoutes.Template.response.template,
+                                          PresentationRoutes.Template.dcAPIResponse.template]
 
     @Test func everyOperationDocumentsProblemResponses() throws {
         for (operation, body) in try Self.documentedOperations() {

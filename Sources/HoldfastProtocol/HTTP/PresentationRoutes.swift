@@ -11,6 +11,9 @@ public enum PresentationRoutes {
         public static let request = session.appending("request")
         /// `POST` (public) → the wallet's `direct_post.jwt` response (OpenID4VP 1.0 §8.2).
         public static let response = session.appending("response")
+        /// `POST` (public) → the `DigitalCredential` `{protocol, data}` a page got from `navigator.credentials.get`
+        /// (W3C Digital Credentials; OpenID4VP 1.0 Appendix A.4; ISO/IEC TS 18013-7 Annex C).
+        public static let dcAPIResponse = session.appending("dc-api-response")
         /// `GET` (verifier key, or the same-device `response_code`) → the session's result.
         public static let result = session.appending("result")
         /// `GET` (verifier key) → the cross-device QR code as SVG.
@@ -21,7 +24,7 @@ public enum PresentationRoutes {
         public static let verifierStyles = verifierPage.appending("verifier.css")
 
         /// Every routed template above (`session` is a prefix only).
-        public static let all: [RouteTemplate] = [sessions, request, response, result, qr, verifierPage, verifierScript, verifierStyles]
+        public static let all: [RouteTemplate] = [sessions, request, response, dcAPIResponse, result, qr, verifierPage, verifierScript, verifierStyles]
     }
 
     /// Query parameter names.
@@ -38,6 +41,11 @@ public enum PresentationRoutes {
     /// `/v2/presentations/sessions/{sessionId}/response`.
     public static func response(sessionId: String) -> String {
         Template.response.path(["sessionId": sessionId])
+    }
+
+    /// `/v2/presentations/sessions/{sessionId}/dc-api-response`.
+    public static func dcAPIResponse(sessionId: String) -> String {
+        Template.dcAPIResponse.path(["sessionId": sessionId])
     }
 
     /// `/v2/presentations/sessions/{sessionId}/result`.

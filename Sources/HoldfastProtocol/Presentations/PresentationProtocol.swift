@@ -10,7 +10,10 @@ public struct PresentationProtocol: WireValueSet {
     public static let openID4VP: Self = "openid4vp-1.0"
     /// ISO/IEC TS 18013-7:2024 Annex B: `client_id_scheme`, `presentation_definition`.
     public static let iso18013_7: Self = "18013-7-2024"
+    /// The W3C Digital Credentials API (`navigator.credentials.get({digital})`): OpenID4VP 1.0 Appendix A and
+    /// ISO/IEC TS 18013-7 Annex C requests a page passes to the browser.
+    public static let dcAPI: Self = "dc-api"
 
     /// Every protocol this version speaks (openapi.json lists the same).
-    public static let all: [Self] = [.openID4VP, .iso18013_7]
+    public static let all: [Self] = [.openID4VP, .iso18013_7, .dcAPI]
 }

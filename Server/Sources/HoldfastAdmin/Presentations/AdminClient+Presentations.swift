@@ -8,6 +8,11 @@ extension AdminClient {
         try await call("POST", PresentationRoutes.Template.sessions, body: request, expecting: 201)
     }
 
+    /// A `dc-api` session (`request.protocol` "dc-api"): `{sessionId, digital, expiresAt}`.
+    public func createDigitalCredentialsSession(_ request: PresentationSessionRequest) async throws -> DigitalCredentialsSessionCreated {
+        try await call("POST", PresentationRoutes.Template.sessions, body: request, expecting: 201)
+    }
+
     /// A session's result, read with the key that made it.
     public func presentationResult(sessionId: String) async throws -> PresentationResult {
         try await call("GET", PresentationRoutes.Template.result, ["sessionId": sessionId], expecting: 200)

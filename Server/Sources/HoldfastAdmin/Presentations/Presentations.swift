@@ -73,9 +73,11 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
     /// to its query.
     public var authorizationEndpoint: String?
     public var query: Query
+    /// With `protocol: "dc-api"`: the Digital Credentials API requests to make (docs/server-api.md "Digital Credentials API").
+    public var dcApi: DCAPI?
 
     public init(protocol: PresentationProtocol, mode: PresentationMode, redirectUri: String? = nil, clientIdPrefix: String? = nil,
-                expiresInSeconds: Int? = nil, authorizationEndpoint: String? = nil, query: Query) {
+                expiresInSeconds: Int? = nil, authorizationEndpoint: String? = nil, query: Query, dcApi: DCAPI? = nil) {
         self.protocol = `protocol`
         self.mode = mode
         self.redirectUri = redirectUri
@@ -83,6 +85,29 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
         self.expiresInSeconds = expiresInSeconds
         self.authorizationEndpoint = authorizationEndpoint
         self.query = query
+        self.dcApi = dcApi
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case `protocol`, mode, redirectUri, clientIdPrefix, expiresInSeconds, authorizationEndpoint, query, dcApi
+    }
+
+    /// `mode` is required, except for `dc-api`, where the browser reaches the wallet and there is no mode to give
+    /// (it reads as `cross-device`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        `protocol` = try container.decode(PresentationProtocol.self, forKey: .protocol)
+        if `protocol` == .dcAPI {
+            mode = try container.decodeIfPresent(PresentationMode.self, forKey: .mode) ?? .crossDevice
+        } else {
+            mode = try container.decode(PresentationMode.self, forKey: .mode)
+        }
+        redirectUri = try container.decodeIfPresent(String.self, forKey: .redirectUri)
+        clientIdPrefix = try container.decodeIfPresent(String.self, forKey: .clientIdPrefix)
+        expiresInSeconds = try container.decodeIfPresent(Int.self, forKey: .expiresInSeconds)
+        authorizationEndpoint = try container.decodeIfPresent(String.self, forKey: .authorizationEndpoint)
+        query = try container.decode(Query.self, forKey: .query)
+        dcApi = try container.decodeIfPresent(DCAPI.self, forKey: .dcApi)
     }
 }
 
@@ -285,11 +310,20 @@ public struct PresentationFailureCode: WireValueSet {
     public static let deviceResponseStatus: Self = "DEVICE_RESPONSE_STATUS"
     /// A DeviceResponse with `documentErrors` (ISO/IEC 18013-5 §8.3.2.1.2.2); docType → error code in `value`.
     public static let documentErrors: Self = "DOCUMENT_ERRORS"
+    /// A Digital Credentials API answer that verifies under none of the session's origins (OpenID4VP 1.0 B.2.6.2:
+    /// the device signature covers the page's origin).
+    public static let originMismatch: Self = "ORIGIN_MISMATCH"
+    /// A Digital Credentials API answer for a protocol the session did not offer.
+    public static let protocolMismatch: Self = "PROTOCOL_MISMATCH"
+    /// A Digital Credentials API answer that does not decrypt with the session's key (the JWE of OpenID4VP 1.0 §8.3;
+    /// the HPKE of ISO/IEC TS 18013-7 Annex C under the transcript of each of the session's origins).
+    public static let decryptionFailed: Self = "DECRYPTION_FAILED"
 
     /// Every code a failure can carry (the OpenAPI document lists the same set).
     public static let all: [Self] = [
         issuerUntrusted, issuerSignatureInvalid, digestMismatch, deviceSignatureInvalid, elementNotRequested, docTypeMismatch,
         expired, notYetValid, statusRevoked, statusSuspended, statusUnknown, nonceMismatch, malformed, credentialMissing,
         claimMissing, claimValueMismatch, tooManyPresentations, credentialNotRequested, deviceResponseStatus, documentErrors,
+        originMismatch, protocolMismatch, decryptionFailed,
     ]
 }

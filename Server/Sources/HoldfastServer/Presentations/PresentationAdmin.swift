@@ -8,6 +8,7 @@ import Logging
 public struct PresentationAdmin: Sendable {
     static let creator = "cli"
     let service: PresentationSessionService
+    let digitalCredentials: DigitalCredentialsSessionService
     let certificates: VerifierCertificates
 
     public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
@@ -24,11 +25,16 @@ public struct PresentationAdmin: Sendable {
         let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
                                             statusLists: issuance.statusLists, outbound: configuration.outbound,
                                             publicURL: { publicURL }, logger: logger)
-        return PresentationAdmin(service: services.sessions, certificates: verifier)
+        return PresentationAdmin(service: services.sessions, digitalCredentials: services.digitalCredentials, certificates: verifier)
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {
         try await service.create(request, adminKeyID: Self.creator, now: now)
+    }
+
+    /// A `dc-api` session (docs/server-api.md "Digital Credentials API"): `{sessionId, digital, expiresAt}`.
+    public func createDigitalCredentialsSession(_ request: PresentationSessionRequest, now: Date) async throws -> DigitalCredentialsSessionCreated {
+        try await digitalCredentials.create(request, adminKeyID: Self.creator, now: now)
     }
 
     /// The verifier CA wallets add as a trusted verifier, as `GET /v1/presentations/verifier-cas` lists it.

@@ -8,15 +8,18 @@ import QR
 
 /// The verifier's session routes (docs/server-api.md "Verifier"):
 /// - `POST /v2/presentations/sessions` (an admin or verifier key): a session → `{sessionId, authorizationRequestUri,
-///   requestUri, expiresAt}`;
+///   requestUri, expiresAt}`, or for `dc-api` `{sessionId, digital, expiresAt}`;
 /// - `GET /v2/presentations/sessions/{sessionId}/request` (public): the signed request object;
 /// - `POST /v2/presentations/sessions/{sessionId}/response` (public): the wallet's `response=<JWE>`;
+/// - `POST /v2/presentations/sessions/{sessionId}/dc-api-response` (public): the page's `DigitalCredential`
+///   `{protocol, data}` (docs/server-api.md "Digital Credentials API");
 /// - `GET /v2/presentations/sessions/{sessionId}/result` (the key that made it, or the same-device `response_code`
 ///   once): the outcome;
 /// - `GET /v2/presentations/sessions/{sessionId}/qr` (the key that made it): the authorisation request URI as a QR
 ///   code (SVG), for the verifier page.
 struct PresentationController: HoldfastController {
     let service: PresentationSessionService
+    let digitalCredentials: DigitalCredentialsSessionService
     let clock: any HoldfastClock
 
     var routes: [Route] {
@@ -24,6 +27,10 @@ struct PresentationController: HoldfastController {
             .verifier(.post, PresentationRoutes.Template.sessions) { request, context in
                 guard case .key(let key) = context.caller else { throw AdminKeyError.unauthenticated(credentialsPresented: false) }
                 let body = try await JSONBodyDecoder.decode(PresentationSessionRequest.self, from: request, context: context)
+                if body.protocol == .dcAPI {
+                    return try JSONResponse.make(try await digitalCredentials.create(body, adminKeyID: key.id, now: clock.now()),
+                                                 status: .created, headers: JSONResponse.noStore)
+                }
                 return try JSONResponse.make(try await service.create(body, adminKeyID: key.id, now: clock.now()),
                                              status: .created, headers: JSONResponse.noStore)
             },
@@ -38,6 +45,15 @@ struct PresentationController: HoldfastController {
                 try await OAuthError.answering {
                     let form = try await FormBody.decode(request, context: context)
                     let answer = try await service.respond(id: try context.parameters.require("sessionId"), form: form, now: clock.now())
+                    return try JSONResponse.make(answer, headers: JSONResponse.noStore)
+                }
+            },
+            .public(.post, PresentationRoutes.Template.dcAPIResponse) { request, context in
+                try await OAuthError.answering {
+                    var request = request
+                    let body = try await request.collectBody(upTo: context.maxUploadSize)
+                    let answer = try await digitalCredentials.respond(id: try context.parameters.require("sessionId"),
+                                                                      body: Array(body.readableBytesView), now: clock.now())
                     return try JSONResponse.make(answer, headers: JSONResponse.noStore)
                 }
             },

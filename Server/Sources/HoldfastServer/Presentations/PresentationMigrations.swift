@@ -5,13 +5,35 @@
 /// - `presentation_trusted_issuers`: IACAs an admin adds, trusted beside the tenant's own when presentations are
 ///   verified.
 /// - Version 601, `presentation_sessions`.
+/// - Version 602, `presentation_dc_api_requests`: the Digital Credentials API requests of a `dc-api` session.
 enum PresentationMigrations {
     static let migrations: [Migration] = [
         Migration(version: 600, name: "create verifier_certificates and presentation_trusted_issuers",
                   sqlite: tables(binary: "BLOB"), postgresql: tables(binary: "BYTEA")),
         Migration(version: 601, name: "create presentation_sessions",
                   sqlite: [sessions(binary: "BLOB")], postgresql: [sessions(binary: "BYTEA")]),
+        Migration(version: 602, name: "create presentation_dc_api_requests",
+                  sqlite: [dcAPIRequests(binary: "BLOB")], postgresql: [dcAPIRequests(binary: "BYTEA")]),
     ]
+
+    /// One row per request of a `dc-api` session (docs/server-api.md "Digital Credentials API"), one per protocol: its
+    /// nonce (OpenID4VP 1.0 Appendix A) or the nonce of its EncryptionInfo (ISO/IEC TS 18013-7 Annex C), the `kid`
+    /// of its response encryption key, that key sealed with the master key (bound to the session and protocol), and
+    /// for `org-iso-mdoc` the `encryptionInfo` string exactly as sent (the Annex C SessionTranscript hashes it).
+    private static func dcAPIRequests(binary: String) -> String {
+        """
+        CREATE TABLE presentation_dc_api_requests (
+            session_id TEXT NOT NULL REFERENCES presentation_sessions (id) ON DELETE CASCADE,
+            protocol TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            nonce TEXT NOT NULL,
+            kid TEXT NOT NULL,
+            encryption_key \(binary) NOT NULL,
+            encryption_info TEXT,
+            PRIMARY KEY (session_id, protocol)
+        )
+        """
+    }
 
     /// One row per session: what it asks (`request`, the session's settings as JSON), its nonce and state, its
     /// response encryption key sealed with the master key, and once answered (`answered_at`, set by one conditional

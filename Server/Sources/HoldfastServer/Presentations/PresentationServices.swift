@@ -9,6 +9,8 @@ public struct PresentationServices: Sendable {
     let certificates: VerifierCertificates
     let trustedIssuers: PresentationTrustedIssuerService
     let sessions: PresentationSessionService
+    /// `dc-api` sessions (docs/server-api.md "Digital Credentials API").
+    let digitalCredentials: DigitalCredentialsSessionService
 
     /// `statusLists` are the tenant's own (a credential it issued is checked there); `publicURL` is the verifier's
     /// origin (response URIs name it; a plain-http tenant may read plain-http foreign lists).
@@ -17,8 +19,9 @@ public struct PresentationServices: Sendable {
          logger: Logger) {
         self.certificates = certificates
         trustedIssuers = PresentationTrustedIssuerService(store: PresentationTrustedIssuerStore(database: database))
+        let store = PresentationSessionStore(database: database, masterKey: masterKey)
         sessions = PresentationSessionService(
-            store: PresentationSessionStore(database: database, masterKey: masterKey),
+            store: store,
             signer: PresentationRequestSigner(certificates: certificates, publicURL: publicURL),
             certificates: certificates, issuerCertificates: issuerCertificates, trustedIssuers: trustedIssuers,
             statusLists: statusLists,
@@ -26,5 +29,7 @@ public struct PresentationServices: Sendable {
                                                    fetcher: OutboundFetcher(outbound), deadline: outbound.statusListDeadline,
                                                    logger: logger),
             publicURL: publicURL)
+        digitalCredentials = DigitalCredentialsSessionService(
+            sessions: sessions, store: DigitalCredentialsStore(database: database, masterKey: masterKey, sessions: store))
     }
 }

@@ -28,6 +28,8 @@ struct PresentationSessionService: Sendable {
         var dcql: JSONValue?
         var kid: String
         var authorizationEndpoint: String?
+        /// A `dc-api` session's protocols, origins and reader authentication (`DigitalCredentialsSessionService`).
+        var dcApi: DigitalCredentialsSessionService.Settings?
     }
 
     let store: PresentationSessionStore
@@ -44,8 +46,11 @@ struct PresentationSessionService: Sendable {
     func create(_ request: PresentationSessionRequest, adminKeyID: String, now: Date) async throws -> PresentationSessionCreated {
         var errors: [ProblemDetails.FieldError] = []
         let isOpenID = request.protocol == .openID4VP
-        if !request.protocol.isKnown {
+        if !request.protocol.isKnown || request.protocol == .dcAPI {
             errors.append(.init(field: "protocol", code: ProblemDetails.FieldError.invalidValue, detail: #""openid4vp-1.0" or "18013-7-2024""#))
+        }
+        if request.dcApi != nil {
+            errors.append(.init(field: "dcApi", code: ProblemDetails.FieldError.invalidValue, detail: #"only with protocol "dc-api""#))
         }
         if !request.mode.isKnown {
             errors.append(.init(field: "mode", code: ProblemDetails.FieldError.invalidValue, detail: #""cross-device" or "same-device""#))
@@ -139,7 +144,9 @@ struct PresentationSessionService: Sendable {
 
     /// The authorisation request URI of a session `adminKeyID` made (for its QR code).
     func authorizationRequestUri(id: String, adminKeyID: String) async throws -> String {
-        guard let settings = try await store.settings(id: id, createdBy: adminKeyID) else { throw PresentationError.sessionNotFound(id: id) }
+        guard let settings = try await store.settings(id: id, createdBy: adminKeyID), settings.presentationProtocol != .dcAPI else {
+            throw PresentationError.sessionNotFound(id: id)
+        }
         return authorizationRequestUri(id: id, settings: settings)
     }
 
@@ -147,7 +154,8 @@ struct PresentationSessionService: Sendable {
 
     /// The signed request object (OpenID4VP 1.0 §5; 18013-7:2024 B.3.2), while the session is unanswered and alive.
     func requestObject(id: String, now: Date) async throws -> String {
-        guard let session = try await store.session(id: id), session.answeredAt == nil, session.expiresAt > Timestamp.milliseconds(now) else {
+        guard let session = try await store.session(id: id), session.answeredAt == nil, session.expiresAt > Timestamp.milliseconds(now),
+              session.settings.presentationProtocol != .dcAPI else {
             throw PresentationError.openSessionNotFound(id: id)
         }
         return try signer.requestObject(session, now: now)
@@ -161,7 +169,9 @@ struct PresentationSessionService: Sendable {
     func respond(id: String, form: [String: [String]], now: Date) async throws -> ResponseEndpointReply {
         let body: DirectPostJWT
         do { body = try DirectPostJWT(form: form) } catch { throw OAuthError.invalidRequest(error.reason) }
-        guard let session = try await store.session(id: id) else { throw OAuthError.invalidRequest("unknown session") }
+        guard let session = try await store.session(id: id), session.settings.presentationProtocol != .dcAPI else {
+            throw OAuthError.invalidRequest("unknown session")
+        }
         guard session.answeredAt == nil else { throw OAuthError.invalidRequest("the session was answered already") }
         guard session.expiresAt > Timestamp.milliseconds(now) else { throw OAuthError.invalidRequest("the session has expired") }
         let jwe: JWE
@@ -240,7 +250,7 @@ struct PresentationSessionService: Sendable {
     /// The status of a credential: read from the tenant's own status list for a credential it issued, else from
     /// the list the credential points at, fetched and verified against the IACA that issued it (`ForeignStatusLists`);
     /// a list that cannot be read is `STATUS_UNKNOWN`.
-    private func statusFailure(_ reference: MobileSecurityObject.StatusReference?, issuer: Certificate,
+    func statusFailure(_ reference: MobileSecurityObject.StatusReference?, issuer: Certificate,
                                now: Date) async throws -> PresentationResult.Failure? {
         guard let reference else { return nil }
         let prefix = publicURL() + StatusListRoutes.Template.lists.template + "/"

@@ -31,8 +31,9 @@ struct PresentationSessionStore: Sendable {
     }
 
     func insert(id: String, settings: PresentationSessionService.Settings, nonce: String, state: String,
-                key: P256.KeyAgreement.PrivateKey, createdBy: String, createdAt: Int64, expiresAt: Int64) async throws {
-        try await database.sql.insert(into: "presentation_sessions")
+                key: P256.KeyAgreement.PrivateKey, createdBy: String, createdAt: Int64, expiresAt: Int64,
+                on db: (any SQLDatabase)? = nil) async throws {
+        try await (db ?? database.sql).insert(into: "presentation_sessions")
             .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
             .values(SQLBind(id), SQLBind(String(decoding: try HoldfastJSON.encode(settings), as: UTF8.self)), SQLBind(nonce),
                     SQLBind(state), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),

@@ -33,7 +33,7 @@ public enum HoldfastControllers {
             VerifierPageController(files: services.verifierPage, publicURL: { services.publicURL }),
             PresentationAdminController(certificates: services.presentations.certificates,
                                         trusted: services.presentations.trustedIssuers, clock: clock),
-            PresentationController(service: services.presentations.sessions, clock: clock),
+            PresentationController(service: services.presentations.sessions, digitalCredentials: services.presentations.digitalCredentials, clock: clock),
             TenantKeyController(keyring: services.keyring),
             AdminKeyController(adminKeys: services.adminKeys, clock: services.clock),
             HolderApplicationController(applications: applications, clock: services.clock),

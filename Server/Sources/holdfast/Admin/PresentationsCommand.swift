@@ -24,7 +24,7 @@ struct PresentationsCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code on standard error.")
+            abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code on standard error; with --protocol dc-api {sessionId, digital, expiresAt}.")
         @OptionGroup var storage: AdminStorageOptions
         @Option(name: .customLong("protocol"), help: "The presentation protocol.") var presentationProtocol: PresentationProtocol = .openID4VP
         @Option(name: .customLong("doc-type"), help: "The docType asked for.") var docType: String
@@ -39,6 +39,14 @@ struct PresentationsCommand: AsyncParsableCommand {
                 help: "A wallet's https universal link to use instead of the openid4vp:// or mdoc-openid4vp:// scheme.")
         var authorizationEndpoint: String?
         @Flag(help: "Also print the URI as a QR code for the terminal, on standard error.") var qr = false
+        @Option(name: .customLong("origin"), parsing: .singleValue,
+                help: "With --protocol dc-api: a web origin the page is served from (https://shop.example); repeatable, 1 to 5.")
+        var origins: [String] = []
+        @Option(name: .customLong("dc-protocol"), parsing: .singleValue,
+                help: "With --protocol dc-api: a request to offer (openid4vp-v1-signed, openid4vp-v1-unsigned, org-iso-mdoc); repeatable, default openid4vp-v1-signed and org-iso-mdoc.")
+        var dcProtocols: [String] = []
+        @Flag(name: .customLong("no-reader-auth"), help: "With --protocol dc-api: org-iso-mdoc requests without reader authentication.")
+        var noReaderAuth = false
 
         func run() async throws {
             var spaces: [String: [String: Bool]] = [:]
@@ -55,6 +63,19 @@ struct PresentationsCommand: AsyncParsableCommand {
                                                      clientIdPrefix: clientIdPrefix, expiresInSeconds: expiresIn,
                                                      authorizationEndpoint: authorizationEndpoint,
                                                      query: .init(docType: docType, nameSpaces: spaces))
+            if presentationProtocol == .dcAPI {
+                var asked = request
+                asked.dcApi = .init(protocols: dcProtocols.isEmpty ? nil : dcProtocols, origins: origins, readerAuth: noReaderAuth ? false : nil)
+                let digital = asked
+                let created = try await PresentationsCommand.withAdmin(storage) {
+                    try await $0.createDigitalCredentialsSession(digital, now: SystemClock().now())
+                }
+                try Console.json(created)
+                return
+            }
+            guard origins.isEmpty, dcProtocols.isEmpty, !noReaderAuth else {
+                throw ValidationError("--origin, --dc-protocol and --no-reader-auth are for --protocol dc-api")
+            }
             let created = try await PresentationsCommand.withAdmin(storage) { try await $0.createSession(request, now: SystemClock().now()) }
             try Console.json(created)
             if qr { Console.errorLine(try TerminalQR.render(created.authorizationRequestUri)) }
