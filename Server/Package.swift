@@ -79,7 +79,7 @@ let package = Package(
                        .copy("Presentations/verifier.js")]),
         .executableTarget(name: "holdfast", dependencies: [
             root("CBOR"), root("COSE"), root("JOSE"), root("Attestation"), root("HoldfastSDK"), "HoldfastServer", root("HoldfastProtocol"), root("MDoc"), root("StatusList"),
-            "HoldfastAdmin", root("ClientAttestation"), "QR", root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"),
+            "HoldfastAdmin", root("ClientAttestation"), "QR", root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("DigitalCredentials"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),

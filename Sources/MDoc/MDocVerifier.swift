@@ -52,6 +52,28 @@ public struct MDocVerifier: Sendable {
         return verified
     }
 
+    /// Steps 1–6 when the reader knows the SessionTranscript only as one of a few candidates — a page served from
+    /// several origins answered through the W3C Digital Credentials API (OpenID4VP 1.0 B.2.6.2, ISO/IEC TS 18013-7
+    /// Annex C), where the origin is never taken from the answer: steps 1–5 once, then the device signature under each
+    /// candidate in order. Returns the index of the one it verifies under; `deviceSignatureInvalid` when none.
+    public func verify(_ document: Document, sessionTranscripts: [SessionTranscript],
+                       at time: Date) async throws(MDocError) -> (verified: Verified, transcript: Int) {
+        let verified = try await verify(document.issuerSigned, docType: document.docType, at: time)
+        guard let deviceSigned = document.deviceSigned else { throw .deviceAuthenticationMissing }
+        var failure = MDocError.deviceSignatureInvalid
+        for (index, transcript) in sessionTranscripts.enumerated() {
+            do {
+                try deviceSigned.verifySignature(docType: document.docType, sessionTranscript: transcript, deviceKey: verified.mso.deviceKey)
+                return (verified, index)
+            } catch {
+                failure = error
+                // Another candidate cannot mend a key or an authentication the reader does not support.
+                if error != .deviceSignatureInvalid { break }
+            }
+        }
+        throw failure
+    }
+
     /// Step 2's signature check alone (§9.1.2.4), with a key the caller already trusts.
     public static func verifyIssuerSignature(_ issuerSigned: IssuerSigned, key: COSEVerificationKey) throws(MDocError) {
         do {

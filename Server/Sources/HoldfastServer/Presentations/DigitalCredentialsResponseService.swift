@@ -79,17 +79,23 @@ extension DigitalCredentialsSessionService {
         let thumbprintBytes = Base64URL.decode(thumbprint)
         let requirements = session.settings.dcql.flatMap { try? PresentationRequirements(dcql: $0) }
             ?? PresentationRequirements(requests: session.settings.requests)
-        let trust = try await trust(now: now)
-        for origin in origins {
-            let transcript = SessionTranscript.openID4VPDCAPI(origin: origin, nonce: request.nonce, jwkThumbprint: thumbprintBytes)
-            let verifier = PresentationResponseVerifier(protocol: .openID4VP, requirements: requirements, transcript: transcript, trust: trust)
-            let result = try await verifier.verify(vpToken: payload["vp_token"], at: now) { reference, iaca in
-                try await sessions.statusFailure(reference, issuer: iaca, now: now)
-            }
-            if !(result.failures ?? []).contains(where: { $0.code == PresentationFailureCode.deviceSignatureInvalid }) { return result }
+        // One verification: the issuer's side once, the device signature under the transcript of each of the
+        // session's origins in turn (`MDocVerifier.verify(_:sessionTranscripts:at:)`).
+        let transcripts = origins.map { SessionTranscript.openID4VPDCAPI(origin: $0, nonce: request.nonce, jwkThumbprint: thumbprintBytes) }
+        let verifier = PresentationResponseVerifier(protocol: .openID4VP, requirements: requirements, transcripts: transcripts,
+                                                    trust: try await trust(now: now))
+        var result = try await verifier.verify(vpToken: payload["vp_token"], at: now) { reference, iaca in
+            try await sessions.statusFailure(reference, issuer: iaca, now: now)
         }
-        return Self.failed(PresentationFailureCode.originMismatch, "the device signature verifies under the transcript of none of the session's origins "
-            + "(OpenID4VP 1.0 B.2.6.2)")
+        // A device signature that verifies under none of the origins' transcripts: the answer was made for another page.
+        result.failures = result.failures?.map { failure in
+            guard failure.code == PresentationFailureCode.deviceSignatureInvalid else { return failure }
+            var mismatch = failure
+            mismatch.code = PresentationFailureCode.originMismatch
+            mismatch.reason = "the device signature verifies under the transcript of none of the session's origins (OpenID4VP 1.0 B.2.6.2)"
+            return mismatch
+        }
+        return result
     }
 
     // MARK: ISO/IEC TS 18013-7 Annex C

@@ -25,8 +25,22 @@ struct PresentationResponseVerifier: Sendable {
 
     let `protocol`: ResponseProtocol
     let requirements: PresentationRequirements
-    let transcript: SessionTranscript
+    /// The SessionTranscript device authentication is checked over; several candidates when the answer came through
+    /// the W3C Digital Credentials API from a page that may be served from several origins (each document verifies
+    /// under one of them: `MDocVerifier.verify(_:sessionTranscripts:at:)`).
+    let transcripts: [SessionTranscript]
     let trust: IssuerTrust
+
+    init(protocol: ResponseProtocol, requirements: PresentationRequirements, transcript: SessionTranscript, trust: IssuerTrust) {
+        self.init(protocol: `protocol`, requirements: requirements, transcripts: [transcript], trust: trust)
+    }
+
+    init(protocol: ResponseProtocol, requirements: PresentationRequirements, transcripts: [SessionTranscript], trust: IssuerTrust) {
+        self.protocol = `protocol`
+        self.requirements = requirements
+        self.transcripts = transcripts
+        self.trust = trust
+    }
 
     /// The result of `vpToken`, after `failures` found before it (the 2024 nonce), at `time`.
     func verify(vpToken: JSONValue?, at time: Date, failures prior: [PresentationResult.Failure] = [],
@@ -95,7 +109,7 @@ struct PresentationResponseVerifier: Sendable {
                 presented.append(.init(credentialId: requested.id, elements: shown, elementErrors: Self.elementErrors(document.errors)))
                 let verified: MDocVerifier.Verified
                 do {
-                    verified = try await MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: time)
+                    verified = try await MDocVerifier(trust: trust).verify(document, sessionTranscripts: transcripts, at: time).verified
                 } catch {
                     failures.append(named(.init(code: Self.code(error), reason: error.description), requested.id))
                     continue

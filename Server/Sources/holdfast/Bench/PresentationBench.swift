@@ -2,6 +2,7 @@ import ArgumentParser
 import CBOR
 import COSE
 import Crypto
+import DigitalCredentials
 import Foundation
 import JOSE
 import MDoc
@@ -17,7 +18,25 @@ struct PresentationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presentation", abstract: "Build + encrypt and decrypt + verify a DeviceResponse, against raw ECDSA and ECDH.")
 
+    /// `openid4vp`: OpenID4VP 1.0's `direct_post.jwt`; `dc-api`: each protocol of the W3C Digital Credentials API
+    /// (docs/server-api.md "Digital Credentials API") — `openid4vp-v1-signed` (a JWE over the B.2.6.2 transcript) and
+    /// `org-iso-mdoc` (HPKE over the Annex C transcript) — the verifier trying the transcripts of two allowed origins,
+    /// the page's being the second.
+    enum Transport: String, ExpressibleByArgument, CaseIterable {
+        case openid4vp
+        case dcAPI = "dc-api"
+    }
+
     @OptionGroup var options: BenchOptions
+    @Option(name: .customLong("protocol"), help: "openid4vp or dc-api.") var transport: Transport = .openid4vp
+
+    /// One way of carrying a DeviceResponse: what the wallet seals for the verifier, and what the verifier opens,
+    /// decodes and verifies.
+    struct Carrier {
+        var name: String
+        var wallet: @Sendable () throws -> [UInt8]
+        var verifier: @Sendable ([UInt8], Date) async throws -> Void
+    }
 
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
@@ -26,33 +45,77 @@ struct PresentationBench: AsyncParsableCommand {
         let issuerSigned = try fixtures.mdoc(elements: 20, deviceKey: deviceKey.publicKey)
         let verifierKey = P256.KeyAgreement.PrivateKey()
         let verifierJWK = JWK(publicKey: verifierKey.publicKey, kid: "bench")
-        let transcript = SessionTranscript.openID4VP(clientId: "x509_hash:bench", nonce: "bench-nonce",
-                                                     jwkThumbprint: Base64URL.decode(try verifierJWK.thumbprint()),
-                                                     responseUri: "https://verifier.example/response")
+        let thumbprint = Base64URL.decode(try verifierJWK.thumbprint())
         let disclosed: [String: Set<String>] = ["org.iso.18013.5.1": Set(issuerSigned.nameSpaces.first?.items.prefix(4).map(\.elementIdentifier) ?? [])]
         let trust = IssuerTrust(iacas: [fixtures.iaca])
         let docType = issuerSigned.mso.docType
 
-        @Sendable func wallet() throws -> String {
+        @Sendable func deviceResponse(_ transcript: SessionTranscript) throws -> DeviceResponse {
             let deviceSigned = try DeviceSigned.sign(docType: docType, sessionTranscript: transcript, signer: COSESigningKey.p256(deviceKey))
-            let response = DeviceResponse(documents: [Document(docType: docType, issuerSigned: issuerSigned.disclosing(disclosed),
-                                                               deviceSigned: deviceSigned)])
-            let payload = #"{"vp_token":{"mdl":[""# + Base64URL.encode(response.encoded()) + #""]},"state":"bench-state"}"#
-            return try JWE.encrypt(plaintext: Array(payload.utf8), to: verifierJWK, encryption: .a128gcm)
+            return DeviceResponse(documents: [Document(docType: docType, issuerSigned: issuerSigned.disclosing(disclosed),
+                                                       deviceSigned: deviceSigned)])
         }
-        @Sendable func verifier(_ compact: String, at now: Date) async throws {
-            let plaintext = try JWE(compactSerialization: compact).decrypt(with: verifierKey)
+        @Sendable func verify(_ bytes: [UInt8], _ transcripts: [SessionTranscript], at now: Date) async throws {
+            for document in try DeviceResponse(decoding: bytes).documents {
+                _ = try await MDocVerifier(trust: trust).verify(document, sessionTranscripts: transcripts, at: now)
+            }
+        }
+        /// A JWE of `{vp_token: {mdl: [DeviceResponse]}}` to the verifier's key, and its opening.
+        @Sendable func sealJWE(_ transcript: SessionTranscript, state: String?) throws -> [UInt8] {
+            let payload = #"{"vp_token":{"mdl":[""# + Base64URL.encode(try deviceResponse(transcript).encoded()) + #""]}"#
+                + (state.map { #","state":""# + $0 + #"""# } ?? "") + "}"
+            return Array(try JWE.encrypt(plaintext: Array(payload.utf8), to: verifierJWK, encryption: .a128gcm).utf8)
+        }
+        @Sendable func openJWE(_ sealed: [UInt8]) throws -> [UInt8] {
+            let plaintext = try JWE(compactSerialization: String(decoding: sealed, as: UTF8.self)).decrypt(with: verifierKey)
             guard let object = try JSONValue(json: plaintext).objectValue,
                   let encoded = object["vp_token"]?.objectValue?["mdl"]?.arrayValue?.first?.stringValue,
                   let bytes = Base64URL.decode(encoded) else { throw CommandFailure(.failure, "the response has no vp_token") }
-            for document in try DeviceResponse(decoding: bytes).documents {
-                _ = try await MDocVerifier(trust: trust).verify(document, sessionTranscript: transcript, at: now)
-            }
+            return bytes
         }
+
+        var carriers: [Carrier] = []
+        switch transport {
+        case .openid4vp:
+            let transcript = SessionTranscript.openID4VP(clientId: "x509_hash:bench", nonce: "bench-nonce", jwkThumbprint: thumbprint,
+                                                         responseUri: "https://verifier.example/response")
+            carriers.append(Carrier(name: "OpenID4VP 1.0 direct_post.jwt", wallet: { try sealJWE(transcript, state: "bench-state") },
+                                    verifier: { sealed, now in try await verify(try openJWE(sealed), [transcript], at: now) }))
+        case .dcAPI:
+            // The page's origin is the second the session allows: the verifier tries the first in vain, as it must
+            // when it never takes the origin from the answer.
+            let origins = ["https://other.example", "https://shop.example"]
+            let page = origins[1]
+            carriers.append(Carrier(name: "DC API openid4vp-v1-signed (JWE, B.2.6.2 transcript)", wallet: {
+                try sealJWE(.openID4VPDCAPI(origin: page, nonce: "bench-nonce", jwkThumbprint: thumbprint), state: nil)
+            }, verifier: { sealed, now in
+                // The issuer's side once, the device signature under each origin's transcript in turn, as the tenant does.
+                try await verify(try openJWE(sealed), origins.map { .openID4VPDCAPI(origin: $0, nonce: "bench-nonce", jwkThumbprint: thumbprint) },
+                                 at: now)
+            }))
+            let encryptionInfo = try EncryptionInfo(recipientPublicKey: verifierKey.publicKey)
+            carriers.append(Carrier(name: "DC API org-iso-mdoc (HPKE, Annex C transcript)", wallet: {
+                let transcript = SessionTranscript.dcapi(encryptionInfo: encryptionInfo.base64URL, origin: page)
+                return try AnnexCEncryption.seal(deviceResponse: try deviceResponse(transcript).encoded(), to: encryptionInfo,
+                                                 sessionTranscript: transcript).encoded()
+            }, verifier: { sealed, now in
+                let opened = try AnnexCEncryption.open(try EncryptedResponse(decoding: sealed), recipientKey: verifierKey,
+                                                       encryptionInfo: encryptionInfo.base64URL, origins: origins)
+                try await verify(opened.deviceResponse, [opened.sessionTranscript], at: now)
+            }))
+        }
+        try await measure(carriers, deviceKey: deviceKey, verifierKey: verifierKey)
+    }
+
+    /// Each carrier's two sides next to the raw operations they cost, measured in the same run.
+    private func measure(_ carriers: [Carrier], deviceKey: P256.Signing.PrivateKey, verifierKey: P256.KeyAgreement.PrivateKey) async throws {
         // What is measured passes.
         let now = Date()
-        try await verifier(try wallet(), at: now)
-        let sample = try wallet()
+        var samples: [[UInt8]] = []
+        for carrier in carriers {
+            try await carrier.verifier(try carrier.wallet(), now)
+            samples.append(try carrier.wallet())
+        }
 
         // The raw operations, in the same run: one ECDSA sign, one ECDSA verify, one ECDH.
         let message = [UInt8](repeating: 0x5A, count: 256)
@@ -62,7 +125,8 @@ struct PresentationBench: AsyncParsableCommand {
         // Interleaved in rounds, so that a machine whose speed drifts during the run (a shared or throttled CPU)
         // slows the baseline and the sides alike; each figure is the sum of its rounds.
         let rounds = 5
-        var signs = Rate(operations: 0, seconds: 0), verifies = signs, agreements = signs, walletSide = signs, verifierSide = signs
+        var signs = Rate(operations: 0, seconds: 0), verifies = signs, agreements = signs
+        var walletSides = Array(repeating: signs, count: carriers.count), verifierSides = walletSides
         for _ in 0..<rounds {
             let slice = options.seconds / Double(rounds)
             signs += try measureRate(seconds: slice / 3) { _ = try deviceKey.signature(for: message) }
@@ -70,18 +134,24 @@ struct PresentationBench: AsyncParsableCommand {
                 guard publicKey.isValidSignature(signature, for: message) else { throw CommandFailure(.failure, "raw verify failed") }
             }
             agreements += try measureRate(seconds: slice / 3) { _ = try verifierKey.sharedSecretFromKeyAgreement(with: peer) }
-            walletSide += try measureRate(seconds: slice, batch: 10, warmUp: 10) { _ = try wallet() }
-            verifierSide += try await measureAsyncRate(seconds: slice, batch: 10, warmUp: 10) { try await verifier(sample, at: now) }
+            for (index, carrier) in carriers.enumerated() {
+                walletSides[index] += try measureRate(seconds: slice, batch: 10, warmUp: 10) { _ = try carrier.wallet() }
+                let sample = samples[index]
+                verifierSides[index] += try await measureAsyncRate(seconds: slice, batch: 10, warmUp: 10) { try await carrier.verifier(sample, now) }
+            }
         }
 
         // Time of the raw operations a side cannot avoid, as a rate.
         let walletRaw = 1 / (1 / signs.perSecond + 1 / agreements.perSecond * 2)  // the JWE makes an ephemeral key and one ECDH
         let verifierRaw = 1 / (3 / verifies.perSecond + 1 / agreements.perSecond)
         print("input: a 20-element mDL, 4 elements disclosed; raw ECDSA sign \(Int(signs.perSecond))/s, verify \(Int(verifies.perSecond))/s, ECDH \(Int(agreements.perSecond))/s")
-        printComparison(name: "wallet: disclose + DeviceAuth + DeviceResponse + JWE", ours: walletSide,
-                        baselineName: "1 ECDSA sign + 2 ECDH (key generation counted as one)", baseline: walletRaw)
-        printComparison(name: "verifier: JWE + DeviceResponse + chain + issuerAuth + digests + device signature", ours: verifierSide,
-                        baselineName: "3 ECDSA verifies + 1 ECDH", baseline: verifierRaw)
+        for (index, carrier) in carriers.enumerated() {
+            print("\(carrier.name):")
+            printComparison(name: "wallet: disclose + DeviceAuth + DeviceResponse + encryption", ours: walletSides[index],
+                            baselineName: "1 ECDSA sign + 2 ECDH (key generation counted as one)", baseline: walletRaw)
+            printComparison(name: "verifier: decryption + DeviceResponse + chain + issuerAuth + digests + device signature",
+                            ours: verifierSides[index], baselineName: "3 ECDSA verifies + 1 ECDH", baseline: verifierRaw)
+        }
         print("target: verifier ≥ 0.60×")
     }
 }
