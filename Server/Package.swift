@@ -185,7 +185,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", root("HoldfastSDK"), "HoldfastServer", root("HoldfastProtocol"), "HoldfastAdmin",
-            root("ClientAttestation"), root("JOSE"), root("MDoc"), root("COSE"), root("CBOR"), root("StatusList"), root("Attestation"), root("OpenID4VP"), root("Plumbing"),
+            root("ClientAttestation"), root("JOSE"), root("MDoc"), root("COSE"), root("CBOR"), root("StatusList"), root("Attestation"), root("OpenID4VP"), root("Plumbing"), root("DigitalCredentials"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -20,10 +20,13 @@ struct DevicePresentDigital: AsyncParsableCommand {
     @OptionGroup var choices: PresentationChoices
 
     func run() async throws {
+        // What is asked and by whom goes to standard error whether asked or consented with --yes.
+        var confirm: (String) -> Bool = PresentationChoices.ask
+        if choices.yes { confirm = { summary in Self.standardError(summary); return true } }
         let answer: Data
         do throws(HoldfastError) {
             answer = try await Self.answer(options, request: try Self.requestBytes(request), origin: origin, choices: choices,
-                                           confirm: choices.confirm, log: Self.standardError)
+                                           confirm: confirm, log: Self.standardError)
         } catch {
             try DeviceCredentialOutput.fail("present-digital", DeviceReport.Failure(error))
         }
