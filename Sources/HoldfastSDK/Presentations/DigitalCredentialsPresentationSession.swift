@@ -30,7 +30,7 @@ extension Presentations {
 public actor DigitalCredentialsPresentationSession {
     /// ISO/IEC 18013-5 §8.3.2.1.2.3 status of the DeviceResponse an Annex C decline is: 10, "General error: the mdoc
     /// returns an error without any given reason" — the only status of that table for an answer the mdoc withholds
-    /// (11 and 12 are decoding errors; 20 is SessionData's "session termination", §9.1.1.4, not a DeviceResponse
+    /// (11 and 12 are decoding errors; 20 is SessionData's "session termination" (Table 20), not a DeviceResponse
     /// status). It tells the page nothing beyond "no", as `access_denied` does for OpenID4VP.
     public static let declinedDeviceResponseStatus: UInt64 = 10
 
