@@ -216,6 +216,38 @@ import X509
         _ = try await holder.createDigitalCredentialsPresentationSession(request: Data(try accepted.jsonBytes()), origin: origin)
     }
 
+    @Test func anEncryptionInfoWithoutAP256KeyIsRefused() async throws {
+        let (holder, verifier, _) = try await rig()
+        let valid = try verifier.annexCRequest(readerAuth: false)
+        let point = Array(P384.KeyAgreement.PrivateKey().publicKey.x963Representation)
+        let key = try COSEKey(curve: .p384, x: Array(point[1..<49]), y: Array(point[49...]))
+        let info = CBOR.array([.text("dcapi"), .map([.init("nonce", .bytes(Array(repeating: 7, count: 16))), .init("recipientPublicKey", key.cbor)])])
+            .encoded(deterministic: true)
+        let request = DigitalCredentialRequest(protocol: .orgIsoMdoc, data: ["deviceRequest": .string(valid.deviceRequestBase64URL),
+                                                                           "encryptionInfo": .string(Base64URL.encode(info))])
+        let error = await refusal(holder, Data(try request.jsonBytes()))
+        #expect(error?.code == .requestInvalid && error?.message.contains("RECIPIENT_KEY_UNSUPPORTED") == true, "\(String(describing: error))")
+    }
+
+    @Test func aSignedRequestWithoutExpectedOriginsIsRefused() async throws {
+        let (holder, verifier, _) = try await rig()
+        var members = try verifier.parameters()
+        for absent in ["response_uri", "state", "aud"] { members[absent] = .null }
+        let jws = try verifier.pki.requestObject(clientId: verifier.pki.x509Hash, issuedAt: clock.now(), extra: members)
+        let request = Data(try OpenID4VPDCAPIRequest.signed(requestObject: jws).request.jsonBytes())
+        #expect(await refusal(holder, request)?.code == .requestInvalid)
+    }
+
+    @Test func aResponseModeOtherThanDCAPIJWTIsRefused() async throws {
+        let (holder, verifier, _) = try await rig()
+        for mode in ["dc_api", "direct_post.jwt"] {
+            var parameters = try verifier.parameters()
+            parameters["response_mode"] = .string(mode)
+            let request = Data(try OpenID4VPDCAPIRequest.unsigned(parameters: parameters).request.jsonBytes())
+            #expect(await refusal(holder, request)?.code == .requestUnsupported, "\(mode)")
+        }
+    }
+
     // MARK: what is taken
 
     @Test func anUnsupportedProtocolIsRefused() async throws {
