@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", root("HoldfastProtocol")]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
             "TestSupport", root("CertificatePath"), root("HoldfastSDK"), root("HoldfastProtocol"), root("JOSE"), root("ClientAttestation"), root("StatusList"), root("CBOR"), root("COSE"), root("MDoc"),
-            root("OpenID4VP"),
+            root("OpenID4VP"), root("DigitalCredentials"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -185,7 +185,7 @@ let package = Package(
         ]),
         .testTarget(name: "HoldfastEndToEndTests", dependencies: [
             "TestSupport", "ServerTestSupport", "holdfast", root("HoldfastSDK"), "HoldfastServer", root("HoldfastProtocol"), "HoldfastAdmin",
-            root("ClientAttestation"), root("JOSE"), root("MDoc"), root("COSE"), root("CBOR"), root("StatusList"), root("Attestation"), root("OpenID4VP"), root("Plumbing"),
+            root("ClientAttestation"), root("JOSE"), root("MDoc"), root("COSE"), root("CBOR"), root("StatusList"), root("Attestation"), root("OpenID4VP"), root("Plumbing"), root("DigitalCredentials"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -9,3 +9,6 @@
 /// The JSON body of an operation an SCA wallet signs (`WalletManager.payload(method:url:body:)`,
 /// `CustomerAuthenticatedSignature.signatureInputData`) and a credential's claim values.
 @_exported import enum JOSE.JSONValue
+
+/// The protocol names of the W3C Digital Credentials API (`DigitalCredentialsRequest.protocol`).
+@_exported import struct DigitalCredentials.DigitalCredentialProtocol

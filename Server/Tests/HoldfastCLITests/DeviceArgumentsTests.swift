@@ -62,4 +62,23 @@ import Testing
             }
         }
     }
+
+    /// docs/command-line.md "The `holdfast` command": `present-digital` takes the page's `--origin` and the request, and
+    /// shares `present`'s choices (`--yes`, `--decline`, `--select`, `--unknown-status`).
+    @Test func presentDigitalIsParsedWithItsOriginAndPresentsChoices() throws {
+        let parsed = try #require(try DeviceCommand.parseAsRoot(["present-digital", "--state", "S", "--origin", "https://shop.example", "@r.json",
+                                                                 "--yes", "--select", "c-1"]) as? DevicePresentDigital)
+        #expect(parsed.origin == "https://shop.example" && parsed.request == "@r.json")
+        #expect(parsed.choices.yes && !parsed.choices.decline && parsed.choices.select == ["c-1"])
+        // The device flags may come before the subcommand's name.
+        let moved = try #require(try DeviceCommand.parseAsRoot(DeviceArguments.normalized(
+            ["--state", "S", "present-digital", "--origin", "https://shop.example", "-", "--decline"])) as? DevicePresentDigital)
+        #expect(moved.options.stateDirectory == "S" && moved.choices.decline && moved.request == "-")
+        do {
+            _ = try DeviceCommand.parseAsRoot(["present-digital", "--state", "S", "@r.json"])
+            Issue.record("present-digital without --origin parsed")
+        } catch {
+            #expect(DeviceCommand.exitCode(for: error) == .validationFailure)
+        }
+    }
 }

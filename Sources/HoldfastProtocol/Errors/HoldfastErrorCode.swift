@@ -154,6 +154,9 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
     /// The request asks for something this SDK does not do (a response mode, a client id prefix, a query
     /// without an mso_mdoc credential).
     public static let requestUnsupported: Self = "REQUEST_UNSUPPORTED"
+    /// A signed Digital Credentials API request whose `expected_origins` does not hold the origin the platform reports
+    /// for the calling page (OpenID4VP 1.0 Appendix A.2): it was made for another website.
+    public static let originNotExpected: Self = "ORIGIN_NOT_EXPECTED"
 
     // MARK: SDK codes: the SCA wallet (docs/sdk.md "SCA wallet (device)")
     /// No wallet is provisioned on this device (or it was deleted).
@@ -201,7 +204,7 @@ public struct HoldfastErrorCode: RawRepresentable, Codable, Sendable, Hashable, 
         .secureStorageCorrupted, .secureAreaUnavailable, .notRegistered, .invalidResponse,
         .credentialOfferInvalid, .issuerMetadataInvalid, .issuerError, .transactionCodeRequired, .untrustedIssuer,
         .credentialInvalid, .credentialNotFound, .verifierUntrusted, .requestSignatureInvalid, .clientIdMismatch,
-        .requestExpired, .requestInvalid, .requestUnsupported, .verifierSessionClosed,
+        .requestExpired, .requestInvalid, .requestUnsupported, .verifierSessionClosed, .originNotExpected,
         .walletNotProvisioned, .walletAlreadyProvisioned, .lockedWallet, .deletedWallet, .walletDisconnected, .wrongCredentials,
         .credentialsRequired, .patternUnavailable, .userVerificationFailed, .deviceNotEligible, .appSunsetPassed,
     ]

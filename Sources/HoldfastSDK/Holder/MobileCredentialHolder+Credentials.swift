@@ -74,4 +74,15 @@ extension MobileCredentialHolder {
                                                                 requireTrustedVerifier: requireTrustedVerifier,
                                                                 unknownStatusPolicy: unknownStatusPolicy)
     }
+
+    /// Reads and verifies a W3C Digital Credentials API request the platform handed the app (one `{protocol, data}`
+    /// or the whole `digital` object) for the page at `origin`, and matches the stored credentials against it
+    /// (docs/sdk.md "Digital Credentials API").
+    public func createDigitalCredentialsPresentationSession(request: Data, origin: String, requireTrustedVerifier: Bool = false,
+                                                            unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning)
+        async throws(HoldfastError) -> DigitalCredentialsPresentationSession {
+        try await presentations.createDigitalCredentialsPresentationSession(request: request, origin: origin,
+                                                                            requireTrustedVerifier: requireTrustedVerifier,
+                                                                            unknownStatusPolicy: unknownStatusPolicy)
+    }
 }

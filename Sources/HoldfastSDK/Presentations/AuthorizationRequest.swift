@@ -105,8 +105,73 @@ struct AuthorizationRequestVerifier: Sendable {
         return (parsed.clientId, .reference(url))
     }
 
+    /// What the checks every signed request object gets (``verifySignedObject(_:fetchedFrom:expectedClientId:at:)``)
+    /// established, for the response-specific checks that follow: online (``verify(_:fetchedFrom:expectedClientId:at:)``,
+    /// `direct_post.jwt`) or through the Digital Credentials API (`DigitalCredentialsRequestReader`, `dc_api.jwt`).
+    struct SignedRequestObject: Sendable {
+        var members: [String: JSONValue]
+        var claims: RequestObject
+        var clientId: String
+        var presentationProtocol: PresentationProtocol
+        /// The leaf's name the client id was matched with (`x509_hash`: the `fetchedFrom` host when the leaf names it).
+        var verifierName: String?
+        /// The dNSName an `x509_san_dns` client id names.
+        var sanName: String?
+        var dnsNames: Set<String>
+        var leaf: Certificate
+        /// Why the chain does not reach a trusted verifier certificate; nil when it does.
+        var pathFailure: CertificatePathFailure?
+        var expiresAt: Date?
+    }
+
     /// Verifies `compact`, fetched from `fetchedFrom`, at `now`; `expectedClientId` is the URI's `client_id`.
     func verify(_ compact: String, fetchedFrom: URL?, expectedClientId: String?, at now: Date) async throws(HoldfastError) -> AuthorizationRequest {
+        let object = try await verifySignedObject(compact, fetchedFrom: fetchedFrom, expectedClientId: expectedClientId, at: now)
+        let (members, claims, clientId, leaf, dnsNames) = (object.members, object.claims, object.clientId, object.leaf, object.dnsNames)
+        let (sanName, pathFailure, expiresAt, presentationProtocol) = (object.sanName, object.pathFailure, object.expiresAt, object.presentationProtocol)
+        var verifierName = object.verifierName
+        // The response (OpenID4VP 1.0 §8.3: direct_post.jwt, encrypted to the verifier's key).
+        guard claims.responseType == OpenID4VPIdentifiers.vpTokenResponseType else {
+            throw HoldfastError(.requestUnsupported, "response_type is not vp_token")
+        }
+        guard claims.responseMode == OpenID4VPIdentifiers.directPostJWTResponseMode else {
+            throw HoldfastError(.requestUnsupported, "response_mode \(claims.responseMode ?? "none") is not direct_post.jwt")
+        }
+        guard let responseText = claims.responseUri, let responseUri = URL(string: responseText),
+              StatusListCache.fetchableURL(responseText) != nil else {
+            throw HoldfastError(.requestInvalid, "the request has no https response_uri")
+        }
+        let responseHost = responseUri.host?.lowercased()
+        let trust: VerifierTrust
+        if pathFailure == nil {
+            trust = .certificate
+        } else {
+            // OpenID4VP 1.0 §5.9.3: a Client Identifier not otherwise trusted sends the response to the host it names.
+            if let sanName, responseHost != sanName {
+                throw HoldfastError(.clientIdMismatch, "the response_uri is not on the host the verifier's certificate names")
+            }
+            let named = responseHost.map(dnsNames.contains) ?? false
+            trust = named && Self.isValid(leaf, at: now) ? .domain : .none
+            // `.domain`: the host the response goes to, which the leaf names. `.none`: that host too, never a name of
+            // the certificate, which nothing anchors (docs/sdk.md "Holder: presentation").
+            verifierName = responseHost
+        }
+        try UnsupportedRequestParameter.refuse(members)
+        guard let nonce = claims.nonce, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
+        let (key, encryption) = try Self.responseEncryption(claims)
+        let (requests, requirements) = try RequestQuery.requests(claims)
+        return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
+                                    responseUri: responseUri, nonce: nonce, state: claims.state, requests: requests, requirements: requirements,
+                                    encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt,
+                                    presentationDefinitionId: claims.presentationDefinitionId)
+    }
+
+    /// The checks of a signed request object whatever its response mode: a compact JWS with `typ`
+    /// `oauth-authz-req+jwt` (or none, or `JWT`), ES256/ES384 by its `x5c` leaf; `client_id` naming that leaf
+    /// (`x509_hash`, `x509_san_dns`, or 18013-7:2024's bare host); `iat`/`exp`; and the chain's path to a trusted
+    /// verifier certificate, required when `requireTrustedVerifier` (`VERIFIER_UNTRUSTED`).
+    func verifySignedObject(_ compact: String, fetchedFrom: URL?, expectedClientId: String?,
+                            at now: Date) async throws(HoldfastError) -> SignedRequestObject {
         let jws: JWS
         do { jws = try JWS(compactSerialization: compact) } catch {
             throw HoldfastError(.requestInvalid, "the request object is not a compact JWS: \(error)")
@@ -188,35 +253,15 @@ struct AuthorizationRequestVerifier: Sendable {
         if let pathFailure, requireTrustedVerifier {
             throw HoldfastError(.verifierUntrusted, "the request object does not chain to a trusted verifier certificate (\(pathFailure))")
         }
+        return SignedRequestObject(members: members, claims: claims, clientId: clientId, presentationProtocol: presentationProtocol,
+                                   verifierName: verifierName, sanName: sanName, dnsNames: dnsNames, leaf: leaf, pathFailure: pathFailure,
+                                   expiresAt: expiresAt)
+    }
 
-        // The response (OpenID4VP 1.0 §8.3: direct_post.jwt, encrypted to the verifier's key).
-        guard claims.responseType == OpenID4VPIdentifiers.vpTokenResponseType else {
-            throw HoldfastError(.requestUnsupported, "response_type is not vp_token")
-        }
-        guard claims.responseMode == OpenID4VPIdentifiers.directPostJWTResponseMode else {
-            throw HoldfastError(.requestUnsupported, "response_mode \(claims.responseMode ?? "none") is not direct_post.jwt")
-        }
-        guard let responseText = claims.responseUri, let responseUri = URL(string: responseText),
-              StatusListCache.fetchableURL(responseText) != nil else {
-            throw HoldfastError(.requestInvalid, "the request has no https response_uri")
-        }
-        let responseHost = responseUri.host?.lowercased()
-        let trust: VerifierTrust
-        if pathFailure == nil {
-            trust = .certificate
-        } else {
-            // OpenID4VP 1.0 §5.9.3: a Client Identifier not otherwise trusted sends the response to the host it names.
-            if let sanName, responseHost != sanName {
-                throw HoldfastError(.clientIdMismatch, "the response_uri is not on the host the verifier's certificate names")
-            }
-            let named = responseHost.map(dnsNames.contains) ?? false
-            trust = named && Self.isValid(leaf, at: now) ? .domain : .none
-            // `.domain`: the host the response goes to, which the leaf names. `.none`: that host too, never a name of
-            // the certificate, which nothing anchors (docs/sdk.md "Holder: presentation").
-            verifierName = responseHost
-        }
-        try UnsupportedRequestParameter.refuse(members)
-        guard let nonce = claims.nonce, !nonce.isEmpty else { throw HoldfastError(.requestInvalid, "the request has no nonce") }
+    /// The verifier's response encryption (OpenID4VP 1.0 §8.3): the first EC P-256 key of `client_metadata.jwks` for
+    /// encryption (`use` `enc`, or none), public, and the first of `encrypted_response_enc_values_supported` (or
+    /// 18013-7:2024's `authorization_encrypted_response_enc`) this SDK writes (A128GCM, A256GCM).
+    static func responseEncryption(_ claims: RequestObject) throws(HoldfastError) -> (key: JWK, encryption: JWEContentEncryption) {
         let metadata = claims.clientMetadata ?? ClientMetadata()
         let keys = metadata.jwks?.keys ?? []
         guard let key = keys.first(where: { ($0.use == nil || $0.use == "enc") && $0.kty == "EC" && $0.crv == "P-256" && !$0.hasPrivateKey }) else {
@@ -226,12 +271,9 @@ struct AuthorizationRequestVerifier: Sendable {
         guard let encryption = offered.lazy.compactMap(JWEContentEncryption.init(rawValue:)).first else {
             throw HoldfastError(.requestUnsupported, "none of the response encryptions \(offered) is A128GCM or A256GCM")
         }
-        let (requests, requirements) = try RequestQuery.requests(claims)
-        return AuthorizationRequest(presentationProtocol: presentationProtocol, clientId: clientId, verifierName: verifierName, verifiedBy: trust,
-                                    responseUri: responseUri, nonce: nonce, state: claims.state, requests: requests, requirements: requirements,
-                                    encryptionKey: key, contentEncryption: encryption, expiresAt: expiresAt,
-                                    presentationDefinitionId: claims.presentationDefinitionId)
+        return (key, encryption)
     }
+
 
     /// The leaf's SAN dNSNames that are valid DNS names (`DNSName`), lower-cased. An entry of another form — written
     /// with its client id prefix (`x509_san_dns:host`, seen in the wild), with a trailing dot, a wildcard — is not

@@ -112,9 +112,19 @@ public actor Presentations {
         let trusted = try await trustedVerifiers.certificates().map(\.certificate)
         let verifier = AuthorizationRequestVerifier(trustedCertificates: trusted, requireTrustedVerifier: requireTrustedVerifier)
         let request = try await verifier.verify(compact, fetchedFrom: fetchedFrom, expectedClientId: clientId, at: seams.clock.now())
+        let matches = try await match(request.requests, requirements: request.requirements, unknownStatusPolicy: unknownStatusPolicy)
+        return OnlinePresentationSession(request: request, matchedCredentials: matches, presentations: self)
+    }
+
+    /// The stored credentials that answer each of `requests` (what every presentation session offers): those of its
+    /// docType that hold what `requirements` asks of it, verify, and are not revoked, suspended, expired or not yet
+    /// valid; one whose status is unknown as `unknownStatusPolicy` says. A request nothing answers names what is
+    /// `missing`.
+    func match(_ requests: [MobileCredentialRequest], requirements: PresentationRequirements,
+               unknownStatusPolicy: UnknownStatusPolicy) async throws(HoldfastError) -> [MatchedCredentials] {
         var matches: [MatchedCredentials] = []
         let stored = try await credentials.getCredentials()
-        for wanted in request.requests {
+        for wanted in requests {
             var match = MatchedCredentials(request: wanted, matchedMobileCredentials: [], claims: [:], unknownStatus: [])
             // What each stored credential of the docType lacks, and those that lack nothing but cannot be presented:
             // what `missing` names when nothing matches.
@@ -122,7 +132,7 @@ public actor Presentations {
             var unpresentable: [String] = []
             for candidate in stored where candidate.docType == wanted.docType {
                 let credential = try await credentials.getCredential(credentialId: candidate.id)
-                let lacks = Self.lacking(credential, by: request.requirements.credential(id: wanted.id))
+                let lacks = Self.lacking(credential, by: requirements.credential(id: wanted.id))
                 guard lacks.isEmpty else {
                     lacking.append(lacks)
                     continue
@@ -147,7 +157,7 @@ public actor Presentations {
             }
             matches.append(match)
         }
-        return OnlinePresentationSession(request: request, matchedCredentials: matches, presentations: self)
+        return matches
     }
 
     /// Whether `credential` holds what `requirement` asks (OpenID4VP 1.0 §6.3–§6.4.1: every claim or one option of
@@ -201,12 +211,7 @@ public actor OnlinePresentationSession {
     /// missing, in its message and as `HoldfastError.missing` (each request's `MatchedCredentials.missing`); nil when
     /// some request has a match. The session stays open: the app tells the verifier with `declineRequest()`.
     public nonisolated var credentialNotFound: HoldfastError? {
-        guard matchedCredentials.allSatisfy(\.matchedMobileCredentials.isEmpty) else { return nil }
-        let missing = matchedCredentials.flatMap(\.missing)
-        var error = HoldfastError(.credentialNotFound, "no stored credential matches what \(request.verifierName ?? request.clientId) asks"
-                                  + (missing.isEmpty ? "" : ": " + MissingItem.sentence(missing)))
-        error.missing = missing
-        return error
+        matchedCredentials.credentialNotFound(asker: request.verifierName ?? request.clientId)
     }
 
     /// Sends one DeviceResponse per requested credential (OpenID4VP 1.0: `vp_token` keyed by the DCQL id; 2024: one
@@ -221,19 +226,7 @@ public actor OnlinePresentationSession {
     public func sendResponse(credentialIds: [String], autoRedirect: Bool = true) async throws(HoldfastError) -> String? {
         guard !answered else { throw HoldfastError(.validationFailed, "this session has answered already") }
         try await presentations.credentials.tethering.requireWithinOfflineLimit()
-        var chosen: [(MobileCredentialRequest, String)] = []
-        for id in credentialIds {
-            guard let match = matchedCredentials.first(where: { $0.matchedMobileCredentials.contains { $0.id == id } }) else {
-                throw HoldfastError(.validationFailed, "credential \(id) answers none of the requests")
-            }
-            guard !chosen.contains(where: { $0.0.id == match.request.id }) else {
-                throw HoldfastError(.validationFailed, "two credentials answer the request \(match.request.id)")
-            }
-            chosen.append((match.request, id))
-        }
-        guard !chosen.isEmpty else { throw HoldfastError(.validationFailed, "choose at least one credential, or decline") }
-
-        let seams = presentations.seams
+        let chosen = try matchedCredentials.chosen(credentialIds)
         let mdocGeneratedNonce = Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let transcript: SessionTranscript
         switch request.presentationProtocol {
@@ -245,14 +238,7 @@ public actor OnlinePresentationSession {
             transcript = SessionTranscript.iso18013_7(clientId: request.clientId, responseUri: request.responseUri.absoluteString,
                                                       nonce: request.nonce, mdocGeneratedNonce: mdocGeneratedNonce)
         }
-        var documents: [(requestId: String, document: Document)] = []
-        for (wanted, id) in chosen {
-            let (stored, issuerSigned) = try await presentations.credentials.presentable(id)
-            let disclosed = issuerSigned.disclosing(wanted.namespaces.mapValues { Set($0.keys) })
-            let deviceSigned = try await Self.deviceSigned(docType: stored.docType, transcript: transcript, alias: stored.keyAlias,
-                                                           secureArea: seams.secureArea)
-            documents.append((wanted.id, Document(docType: stored.docType, issuerSigned: disclosed, deviceSigned: deviceSigned)))
-        }
+        let documents = try await presentations.documents(chosen, sessionTranscript: transcript)
         var payload = AuthorizationResponse()
         switch request.presentationProtocol {
         case .openID4VP:

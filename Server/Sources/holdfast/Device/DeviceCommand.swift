@@ -16,7 +16,7 @@ struct DeviceCommand: AsyncParsableCommand {
             no network, so no --tenant.
             """,
         subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self,
-                      DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self, DevicePresent.self,
+                      DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self, DevicePresent.self, DevicePresentDigital.self,
                       DeviceVerifiers.self, DeviceSCA.self])
 
     #if DEBUG

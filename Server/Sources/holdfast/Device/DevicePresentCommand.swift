@@ -11,41 +11,26 @@ struct DevicePresent: AsyncParsableCommand {
         commandName: "present", abstract: "Present stored credentials to a verifier (OpenID4VP 1.0 or ISO 18013-7:2024).")
     @OptionGroup var options: DeviceOptions
     @Argument(help: "The verifier's authorization request URI (openid4vp://…, mdoc-openid4vp://… or https://…).") var uri: String
-    @Flag(name: .customLong("require-trusted-verifier"), help: "Accept only a verifier whose certificate chains to a trusted one (verifiers add).")
-    var requireTrustedVerifier = false
-    @Option(name: .customLong("select"), parsing: .upToNextOption, help: "The credential ids to send (default: the first match of each request).")
-    var select: [String] = []
-    @Option(name: .customLong("unknown-status"), help: "A credential of unknown status: exclude, allowWithWarning (the default) or allowIfCheckedWithin (with --checked-within).")
-    var unknownStatus: UnknownStatusChoice = .allowWithWarning
-    @Option(name: .customLong("checked-within"), help: "With --unknown-status allowIfCheckedWithin: the seconds since its status was last checked online.")
-    var checkedWithin: Double?
-    @Flag(help: "Send without asking.") var yes = false
+    @OptionGroup var choices: PresentationChoices
     @Flag(name: .customLong("keep-open"),
           help: "When no stored credential matches, leave the verifier's session open instead of declining it (access_denied).")
     var keepOpen = false
 
-    /// `--unknown-status` (docs/sdk.md "Holder: status").
-    enum UnknownStatusChoice: String, ExpressibleByArgument, CaseIterable {
-        case exclude, allowWithWarning, allowIfCheckedWithin
-    }
+    typealias UnknownStatusChoice = PresentationChoices.UnknownStatusChoice
+
+    var requireTrustedVerifier: Bool { choices.requireTrustedVerifier }
+    var select: [String] { choices.select }
+    var unknownStatus: UnknownStatusChoice { choices.unknownStatus }
+    var checkedWithin: Double? { choices.checkedWithin }
+    var yes: Bool { choices.yes }
+    var decline: Bool { choices.decline }
+    var unknownStatusPolicy: UnknownStatusPolicy { choices.unknownStatusPolicy }
 
     func validate() throws {
-        if unknownStatus == .allowIfCheckedWithin, checkedWithin == nil {
-            throw ValidationError("--unknown-status allowIfCheckedWithin needs --checked-within SECONDS")
-        }
         if keepOpen, decline {
             throw ValidationError("--keep-open and --decline contradict each other: --decline ends the verifier's session")
         }
     }
-
-    var unknownStatusPolicy: UnknownStatusPolicy {
-        switch unknownStatus {
-        case .exclude: .exclude
-        case .allowWithWarning: .allowWithWarning
-        case .allowIfCheckedWithin: .allowIfCheckedWithin(seconds: checkedWithin ?? 0)
-        }
-    }
-    @Flag(help: "Decline instead of sending.") var decline = false
 
     struct Report: Encodable {
         struct Verifier: Encodable {
@@ -75,7 +60,7 @@ struct DevicePresent: AsyncParsableCommand {
         let outcome: Outcome
         do throws(HoldfastError) {
             outcome = try await Self.outcome(options, uri: uri, requireTrustedVerifier: requireTrustedVerifier, select: select, decline: decline,
-                                             keepOpen: keepOpen, confirm: yes ? { _ in true } : Self.ask, unknownStatusPolicy: unknownStatusPolicy)
+                                             keepOpen: keepOpen, confirm: choices.confirm, unknownStatusPolicy: unknownStatusPolicy)
         } catch {
             try DeviceCredentialOutput.fail("present", DeviceReport.Failure(error))
         }
@@ -95,12 +80,6 @@ struct DevicePresent: AsyncParsableCommand {
     enum Outcome {
         case report(String)
         case notFound(HoldfastError, verifierTold: Bool, note: String)
-    }
-
-    /// Asks on the terminal: the summary on standard error, `y` on standard input.
-    static func ask(_ summary: String) -> Bool {
-        FileHandle.standardError.write(Data("\(summary)\nSend? [y/N] ".utf8))
-        return readLine().map { ["y", "yes"].contains($0.lowercased().trimmingCharacters(in: .whitespaces)) } ?? false
     }
 
     /// Who asks, as the prompt names it (docs/sdk.md "Holder: presentation"): a verifier whose certificate nothing anchors
@@ -167,17 +146,7 @@ struct DevicePresent: AsyncParsableCommand {
             }
         }
         let chosen = select.isEmpty ? session.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
-        let asked = session.matchedCredentials.map { match in
-            "\(match.request.docType): " + match.request.namespaces.flatMap { space, elements in elements.keys.sorted().map { "\(space)/\($0)" } }
-                .sorted().joined(separator: ", ")
-        }.joined(separator: "; ")
-        var summary = "\(Self.asker(request)) asks for \(asked)"
-        // docs/sdk.md "Holder: status": allowWithWarning offers a credential of unknown status, and says so before sending.
-        let unknown = session.matchedCredentials.flatMap(\.unknownStatus).filter(chosen.contains).sorted()
-        if !unknown.isEmpty {
-            summary += "\nwarning: the status of \(unknown.joined(separator: ", ")) is unknown (not checked online recently; "
-                + "it may be revoked) — `holdfast device credentials refresh-status` checks it now"
-        }
+        let summary = PresentationChoices.summary(asker: Self.asker(request), matches: session.matchedCredentials, chosen: chosen)
         guard confirm(summary) else { return try await declined() }
         report.redirectUri = try await session.sendResponse(credentialIds: chosen, autoRedirect: false)
         report.sent = chosen
