@@ -6,13 +6,19 @@
 # page with its response_code), and the result the page reads is printed the same way. With "--browser-api yes|no" it
 # loads the page in a browser that has (yes) or has not (no) the Digital Credentials API — `DigitalCredential` defined
 # or removed before the page's scripts run — and prints "MODE <json>": the browser choice's state and the note beside it.
+# With "--digital KEY QUERY ANSWER_FILE" it plays the browser's wallet choice: `navigator.credentials.get` is replaced,
+# before the page's scripts run, by one that prints "DIGITAL <json>" (the `digital` member the page passes) and
+# resolves with the `{protocol, data}` written to ANSWER_FILE; then the result the page shows is printed as above.
 import fcntl, json, os, subprocess, sys, tempfile, time
 
 chromium, page = sys.argv[1:3]
 returned = sys.argv[3] == "--returned"
 browser_api = sys.argv[4] if sys.argv[3] == "--browser-api" else None
+digital = sys.argv[3] == "--digital"
 if returned:
     session_id, return_url = sys.argv[4:6]
+elif digital:
+    key, query, answer_file = sys.argv[4:7]
 elif browser_api is None:
     key, query, protocol = sys.argv[3:6]
 profile = tempfile.mkdtemp(prefix="holdfast-chromium-")
@@ -80,6 +86,13 @@ try:
         script = ("window.DigitalCredential = class DigitalCredential {};" if browser_api == "yes"
                   else "delete window.DigitalCredential; Object.defineProperty(window, 'DigitalCredential', {value: undefined});")
         send("Page.addScriptToEvaluateOnNewDocument", {"source": script}, session)
+    if digital:
+        send("Page.addScriptToEvaluateOnNewDocument", {"source": """
+      window.DigitalCredential = class DigitalCredential {};
+      Object.defineProperty(navigator.credentials, "get", { value: (options) => new Promise((resolve) => {
+        window.__holdfastAsked = { mediation: options.mediation, digital: options.digital };
+        window.__holdfastAnswer = resolve;
+      }) });"""}, session)
     send("Page.navigate", {"url": page}, session)
     wait_for(session, "document.readyState === 'complete' && !!document.getElementById('start')", 30)
     if browser_api is not None:
@@ -88,7 +101,22 @@ try:
       selected: document.getElementById('mode').value,
       note: document.getElementById('mode-note').hidden ? null : document.getElementById('mode-note').textContent })"""), flush=True)
         raise SystemExit(0)
-    if returned:
+    if digital:
+        evaluate(session, f"""(() => {{
+      document.getElementById('key').value = {json.dumps(key)};
+      document.getElementById('query').value = {json.dumps(query)};
+      document.getElementById('mode').value = 'dc-api';
+      document.getElementById('begin').click();
+      return true; }})()""")
+        asked = wait_for(session, "window.__holdfastAsked ? JSON.stringify(window.__holdfastAsked) : ''", 30)
+        print("DIGITAL " + asked, flush=True)
+        deadline = time.time() + 90
+        while not os.path.exists(answer_file):
+            if time.time() > deadline: raise SystemExit("no answer was written")
+            time.sleep(0.1)
+        with open(answer_file) as handle: answer = json.load(handle)
+        evaluate(session, f"window.__holdfastAnswer({json.dumps(answer)}); true")
+    elif returned:
         evaluate(session, f"window.localStorage.setItem('holdfast.verifier.session', {json.dumps(session_id)}); true")
         send("Page.navigate", {"url": return_url}, session)
         wait_for(session, "document.readyState === 'complete' && !window.location.search", 30)
