@@ -8,6 +8,8 @@ and is the HPKE `info`; the `aad` is empty.
         decrypts what the wallet sealed; prints {"accepted", "plaintext_hex", "session_transcript_hex"}
     annex_c_hpke.py seal <encryptionInfo b64url> <origin> <plaintext hex>
         encrypts to the EncryptionInfo's recipientPublicKey; prints {"accepted", "response", "session_transcript_hex"}
+    annex_c_hpke.py transcript <encryptionInfo b64url> <origin>
+        the SessionTranscript alone (for a DeviceResponse made before it is sealed); prints {"accepted", "session_transcript_hex"}
 
 Prints one JSON object, as the scripts of shared/peers do; exits 0 when it opened (or sealed), 1 when it refused.
 """
@@ -84,8 +86,11 @@ def main(argv):
         response = cbor2.dumps(["dcapi", {"enc": enc, "cipherText": cipher_text}])
         print(json.dumps({"accepted": True, "response": b64url(response), "session_transcript_hex": transcript.hex()}))
         return 0
+    if len(argv) == 3 and argv[0] == "transcript":
+        print(json.dumps({"accepted": True, "session_transcript_hex": session_transcript(argv[1], argv[2]).hex()}))
+        return 0
     print(json.dumps({"accepted": False, "error": "usage: open <encryptionInfo> <origin> <key hex> <response> | "
-                                                  "seal <encryptionInfo> <origin> <plaintext hex>"}))
+                                                  "seal <encryptionInfo> <origin> <plaintext hex> | transcript <encryptionInfo> <origin>"}))
     return 2
 
 
