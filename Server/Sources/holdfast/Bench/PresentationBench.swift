@@ -20,8 +20,10 @@ struct PresentationBench: AsyncParsableCommand {
 
     /// `openid4vp`: OpenID4VP 1.0's `direct_post.jwt`; `dc-api`: each protocol of the W3C Digital Credentials API
     /// (docs/server-api.md "Digital Credentials API") — `openid4vp-v1-signed` (a JWE over the B.2.6.2 transcript) and
-    /// `org-iso-mdoc` (HPKE over the Annex C transcript) — the verifier trying the transcripts of two allowed origins,
-    /// the page's being the second.
+    /// `org-iso-mdoc` (HPKE over the Annex C transcript) — for a session with one origin, and for one with two where
+    /// the page is the second (the verifier, never taking the origin from the answer, tries the first in vain: one more
+    /// device signature check for OpenID4VP, one more HPKE decapsulation, an ECDH, for Annex C — counted in that
+    /// case's baseline).
     enum Transport: String, ExpressibleByArgument, CaseIterable {
         case openid4vp
         case dcAPI = "dc-api"
@@ -36,6 +38,10 @@ struct PresentationBench: AsyncParsableCommand {
         var name: String
         var wallet: @Sendable () throws -> [UInt8]
         var verifier: @Sendable ([UInt8], Date) async throws -> Void
+        /// The raw operations the verifier cannot avoid: ECDSA verifies (the document signer's certificate, issuerAuth,
+        /// the device signature under each transcript tried) and ECDHs (one per decryption tried).
+        var verifies = 3
+        var agreements = 1
     }
 
     func run() async throws {
@@ -82,27 +88,31 @@ struct PresentationBench: AsyncParsableCommand {
             carriers.append(Carrier(name: "OpenID4VP 1.0 direct_post.jwt", wallet: { try sealJWE(transcript, state: "bench-state") },
                                     verifier: { sealed, now in try await verify(try openJWE(sealed), [transcript], at: now) }))
         case .dcAPI:
-            // The page's origin is the second the session allows: the verifier tries the first in vain, as it must
-            // when it never takes the origin from the answer.
-            let origins = ["https://other.example", "https://shop.example"]
-            let page = origins[1]
-            carriers.append(Carrier(name: "DC API openid4vp-v1-signed (JWE, B.2.6.2 transcript)", wallet: {
-                try sealJWE(.openID4VPDCAPI(origin: page, nonce: "bench-nonce", jwkThumbprint: thumbprint), state: nil)
-            }, verifier: { sealed, now in
-                // The issuer's side once, the device signature under each origin's transcript in turn, as the tenant does.
-                try await verify(try openJWE(sealed), origins.map { .openID4VPDCAPI(origin: $0, nonce: "bench-nonce", jwkThumbprint: thumbprint) },
-                                 at: now)
-            }))
+            let page = "https://shop.example"
             let encryptionInfo = try EncryptionInfo(recipientPublicKey: verifierKey.publicKey)
-            carriers.append(Carrier(name: "DC API org-iso-mdoc (HPKE, Annex C transcript)", wallet: {
-                let transcript = SessionTranscript.dcapi(encryptionInfo: encryptionInfo.base64URL, origin: page)
-                return try AnnexCEncryption.seal(deviceResponse: try deviceResponse(transcript).encoded(), to: encryptionInfo,
-                                                 sessionTranscript: transcript).encoded()
-            }, verifier: { sealed, now in
-                let opened = try AnnexCEncryption.open(try EncryptedResponse(decoding: sealed), recipientKey: verifierKey,
-                                                       encryptionInfo: encryptionInfo.base64URL, origins: origins)
-                try await verify(opened.deviceResponse, [opened.sessionTranscript], at: now)
-            }))
+            for origins in [[page], ["https://other.example", page]] {
+                let setting = origins.count == 1 ? "one origin" : "the page the second of two origins"
+                var openID = Carrier(name: "DC API openid4vp-v1-signed (JWE, B.2.6.2 transcript), \(setting)", wallet: {
+                    try sealJWE(.openID4VPDCAPI(origin: page, nonce: "bench-nonce", jwkThumbprint: thumbprint), state: nil)
+                }, verifier: { sealed, now in
+                    // The issuer's side once, the device signature under each origin's transcript in turn, as the tenant does.
+                    try await verify(try openJWE(sealed), origins.map { .openID4VPDCAPI(origin: $0, nonce: "bench-nonce", jwkThumbprint: thumbprint) },
+                                     at: now)
+                })
+                openID.verifies = 2 + origins.count
+                carriers.append(openID)
+                var annexC = Carrier(name: "DC API org-iso-mdoc (HPKE, Annex C transcript), \(setting)", wallet: {
+                    let transcript = SessionTranscript.dcapi(encryptionInfo: encryptionInfo.base64URL, origin: page)
+                    return try AnnexCEncryption.seal(deviceResponse: try deviceResponse(transcript).encoded(), to: encryptionInfo,
+                                                     sessionTranscript: transcript).encoded()
+                }, verifier: { sealed, now in
+                    let opened = try AnnexCEncryption.open(try EncryptedResponse(decoding: sealed), recipientKey: verifierKey,
+                                                           encryptionInfo: encryptionInfo.base64URL, origins: origins)
+                    try await verify(opened.deviceResponse, [opened.sessionTranscript], at: now)
+                })
+                annexC.agreements = origins.count
+                carriers.append(annexC)
+            }
         }
         try await measure(carriers, deviceKey: deviceKey, verifierKey: verifierKey)
     }
@@ -143,14 +153,16 @@ struct PresentationBench: AsyncParsableCommand {
 
         // Time of the raw operations a side cannot avoid, as a rate.
         let walletRaw = 1 / (1 / signs.perSecond + 1 / agreements.perSecond * 2)  // the JWE makes an ephemeral key and one ECDH
-        let verifierRaw = 1 / (3 / verifies.perSecond + 1 / agreements.perSecond)
+
         print("input: a 20-element mDL, 4 elements disclosed; raw ECDSA sign \(Int(signs.perSecond))/s, verify \(Int(verifies.perSecond))/s, ECDH \(Int(agreements.perSecond))/s")
         for (index, carrier) in carriers.enumerated() {
             print("\(carrier.name):")
             printComparison(name: "wallet: disclose + DeviceAuth + DeviceResponse + encryption", ours: walletSides[index],
                             baselineName: "1 ECDSA sign + 2 ECDH (key generation counted as one)", baseline: walletRaw)
+            let verifierRaw = 1 / (Double(carrier.verifies) / verifies.perSecond + Double(carrier.agreements) / agreements.perSecond)
             printComparison(name: "verifier: decryption + DeviceResponse + chain + issuerAuth + digests + device signature",
-                            ours: verifierSides[index], baselineName: "3 ECDSA verifies + 1 ECDH", baseline: verifierRaw)
+                            ours: verifierSides[index],
+                            baselineName: "\(carrier.verifies) ECDSA verifies + \(carrier.agreements) ECDH", baseline: verifierRaw)
         }
         print("target: verifier ≥ 0.60×")
     }
