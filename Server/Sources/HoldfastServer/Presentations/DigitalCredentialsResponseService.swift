@@ -83,7 +83,7 @@ extension DigitalCredentialsSessionService {
         // session's origins in turn (`MDocVerifier.verify(_:sessionTranscripts:at:)`).
         let transcripts = origins.map { SessionTranscript.openID4VPDCAPI(origin: $0, nonce: request.nonce, jwkThumbprint: thumbprintBytes) }
         let verifier = PresentationResponseVerifier(protocol: .openID4VP, requirements: requirements, transcripts: transcripts,
-                                                    trust: try await trust(now: now))
+                                                    trust: try await sessions.issuerTrust(now: now))
         var result = try await verifier.verify(vpToken: payload["vp_token"], at: now) { reference, iaca in
             try await sessions.statusFailure(reference, issuer: iaca, now: now)
         }
@@ -120,7 +120,7 @@ extension DigitalCredentialsSessionService {
             return PresentationResult(status: .declined)
         }
         let verifier = PresentationResponseVerifier(protocol: .iso18013_7, requirements: PresentationRequirements(requests: session.settings.requests),
-                                                    transcript: opened.sessionTranscript, trust: try await trust(now: now))
+                                                    transcript: opened.sessionTranscript, trust: try await sessions.issuerTrust(now: now))
         return try await verifier.verify(vpToken: .string(Base64URL.encode(opened.deviceResponse)), at: now) { reference, iaca in
             try await sessions.statusFailure(reference, issuer: iaca, now: now)
         }
@@ -131,10 +131,6 @@ extension DigitalCredentialsSessionService {
     static let declinedStatuses: Set<UInt64> = [10, 20]
 
     // MARK: helpers
-
-    private func trust(now: Date) async throws -> IssuerTrust {
-        IssuerTrust(iacas: await sessions.issuerCertificates.current(now: now).iacas.map(\.certificate) + (try await sessions.trustedIssuers.certificates()))
-    }
 
     static func failed(_ code: PresentationFailureCode, _ reason: String) -> PresentationResult {
         PresentationResult(status: .failed, failures: [.init(code: code, reason: reason)])

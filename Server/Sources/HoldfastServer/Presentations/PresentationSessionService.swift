@@ -226,13 +226,18 @@ struct PresentationSessionService: Sendable {
             transcript = SessionTranscript.iso18013_7(clientId: settings.clientId, responseUri: responseUri, nonce: session.nonce,
                                                       mdocGeneratedNonce: apu.map { String(decoding: $0, as: UTF8.self) } ?? "")
         }
-        let trusted = await issuerCertificates.current(now: now).iacas.map(\.certificate) + (try await trustedIssuers.certificates())
         let verifier = PresentationResponseVerifier(protocol: isOpenID ? .openID4VP : .iso18013_7,
                                                     requirements: Self.requirements(settings, sessionID: session.id),
-                                                    transcript: transcript, trust: IssuerTrust(iacas: trusted))
+                                                    transcript: transcript, trust: try await issuerTrust(now: now))
         return try await verifier.verify(vpToken: payload.vpToken, at: now, failures: failures) { reference, iaca in
             try await statusFailure(reference, issuer: iaca, now: now)
         }
+    }
+
+    /// The IACAs a presented credential may chain to: the tenant's own and the trusted issuers added beside them
+    /// (docs/server-api.md "Verifier"), for every kind of answer.
+    func issuerTrust(now: Date) async throws -> IssuerTrust {
+        IssuerTrust(iacas: await issuerCertificates.current(now: now).iacas.map(\.certificate) + (try await trustedIssuers.certificates()))
     }
 
     /// What a session asked, as the wallet saw it: the DCQL query given (or written from docType and nameSpaces)
