@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Attestation", targets: ["Attestation"]),
         .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
         .library(name: "HoldfastProtocol", targets: ["HoldfastProtocol"]),
+        // QR codes (ISO/IEC 18004): the proximity engagement's image in an app, the verifier page and the terminal.
+        .library(name: "QR", targets: ["QR"]),
         // The shared basics (`Locked`, `Hex`) that the tenant server in Server/ builds on as well.
         .library(name: "Plumbing", targets: ["Plumbing"]),
     ],
@@ -34,6 +36,7 @@ let package = Package(
         // MARK: libraries usable in an app, a server and a command-line tool alike
         // The shared basics under every module: the one lock type (`Locked`) and the one hex encoder (`Hex`).
         .target(name: "Plumbing"),
+        .target(name: "QR"),
         .target(name: "CBOR", dependencies: ["Plumbing"]),
         .target(name: "COSE", dependencies: [
             "CBOR",
@@ -92,7 +95,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastSDK", dependencies: [
             "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "Plumbing", "OpenID4VCI", "OpenID4VP",
-            "DigitalCredentials",
+            "DigitalCredentials", "QR",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),

@@ -37,7 +37,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
-        .target(name: "QR"),
         // MARK: server
         // The system's SQLite (Debian: libsqlite3-dev, which .ci/run installs; Apple platforms: the SDK's), and one
         // C function for the variadic sqlite3_config.
@@ -57,7 +56,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastServer", dependencies: [
             root("JOSE"), root("Attestation"), "Ephemeral", root("HoldfastProtocol"), "HoldfastAdmin", "SQLiteStorage", root("MDoc"), root("StatusList"), root("COSE"),
-            root("ClientAttestation"), root("CBOR"), "QR", root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("CertificatePath"), root("DigitalCredentials"),
+            root("ClientAttestation"), root("CBOR"), root("QR"), root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("CertificatePath"), root("DigitalCredentials"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -79,7 +78,7 @@ let package = Package(
                        .copy("Presentations/verifier.js")]),
         .executableTarget(name: "holdfast", dependencies: [
             root("CBOR"), root("COSE"), root("JOSE"), root("Attestation"), root("HoldfastSDK"), "HoldfastServer", root("HoldfastProtocol"), root("MDoc"), root("StatusList"),
-            "HoldfastAdmin", root("ClientAttestation"), "QR", root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("DigitalCredentials"),
+            "HoldfastAdmin", root("ClientAttestation"), root("QR"), root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("DigitalCredentials"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -195,7 +194,7 @@ let package = Package(
             .product(name: "SQLKit", package: "sql-kit"),
         ], exclude: ["Browser/verifier_page_driver.py"]),
         .testTarget(name: "HoldfastCLITests", dependencies: [
-            "TestSupport", "holdfast", root("CBOR"), root("COSE"), root("JOSE"), root("MDoc"), root("StatusList"), "QR",
+            "TestSupport", "holdfast", root("CBOR"), root("COSE"), root("JOSE"), root("MDoc"), root("StatusList"), root("QR"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
