@@ -38,6 +38,15 @@ public struct SessionEncryption: Sendable {
         skDevice = keys.skDevice
     }
 
+    /// Keys and counters as given (tests reach the counters' end with it).
+    init(role: ProximityRole, skReader: SymmetricKey, skDevice: SymmetricKey, sentCount: UInt32, receivedCount: UInt32) {
+        self.role = role
+        self.skReader = skReader
+        self.skDevice = skDevice
+        self.sentCount = sentCount
+        self.receivedCount = receivedCount
+    }
+
     /// `Z_AB`: the x-coordinate of the ECDH shared point (§9.1.1.5, SEC 1 §3.3.1).
     public static func sharedSecret(privateKey: P256.KeyAgreement.PrivateKey,
                                     peerKey: P256.KeyAgreement.PublicKey) throws(ProximityError) -> [UInt8] {
