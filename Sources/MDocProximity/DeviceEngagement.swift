@@ -144,8 +144,9 @@ public struct DeviceEngagement: Sendable, Hashable {
     private static func firstBLE(_ methods: CBOR.Decoded, _ reader: ProximityCBOR) throws(ProximityError) -> BLEOptions? {
         for method in try reader.array(methods, "DeviceRetrievalMethods") {
             let parts = try reader.array(method, "DeviceRetrievalMethod")
+            // Another retrieval method (NFC, Wi-Fi Aware, one a later edition adds) is passed by whatever its shape.
+            guard let type = parts.first, (try? type.uint64()) == bleRetrievalType else { continue }
             guard parts.count == 3 else { throw .malformedEngagement("DeviceRetrievalMethod is not [type, version, options]") }
-            guard try reader.unsigned(parts[0], "retrieval type") == bleRetrievalType else { continue }
             let bleVersion = try reader.unsigned(parts[1], "BLE retrieval version")
             guard bleVersion == bleRetrievalVersion else { continue }
             var options = BLEOptions(peripheralServerMode: false)

@@ -50,6 +50,13 @@ import Testing
         }
     }
 
+    @Test func aBLEMethodOfTwoElements() throws {
+        let bytes = try engagement(extra: [.init(2, .array([.array([3]), .array([2, 1])]))])
+        #expect(throws: ProximityError.malformedEngagement("DeviceRetrievalMethod is not [type, version, options]")) {
+            try DeviceEngagement(decoding: bytes)
+        }
+    }
+
     @Test func aLoopbackWithAnEmptyHost() throws {
         let bytes = try engagement(extra: [.init(-18508, .map([.init("v", 1), .init("host", ""), .init("port", 8080)]))])
         #expect(throws: ProximityError.malformedEngagement("the loopback host is empty")) { try DeviceEngagement(decoding: bytes) }
