@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "CertificatePath", targets: ["CertificatePath"]),
         .library(name: "MDoc", targets: ["MDoc"]),
+        .library(name: "MDocProximity", targets: ["MDocProximity"]),
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "OpenID4VCI", targets: ["OpenID4VCI"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
@@ -57,6 +58,13 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
+        // ISO/IEC 18013-5 §8–9 proximity presentation: DeviceEngagement (QR), SessionEstablishment / SessionData,
+        // session encryption, the mdoc's and the reader's session state and BLE message framing, without I/O (the
+        // SDK's transports move the messages).
+        .target(name: "MDocProximity", dependencies: [
+            "CBOR", "COSE", "MDoc", "Plumbing",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The system's zlib (Debian: zlib1g-dev, which .ci/run installs; Apple platforms: the SDK's) for `lst`.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),

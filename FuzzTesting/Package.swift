@@ -36,5 +36,19 @@ let package = Package(
         fuzzTarget("FuzzDCAPIResponse", ["DigitalCredentials"], crypto: true),
         fuzzTarget("FuzzEncryptionInfo", ["DigitalCredentials"]),
         fuzzTarget("FuzzEncryptedResponse", ["DigitalCredentials", "MDoc"], crypto: true),
+        // ISO/IEC 18013-5 proximity presentation; FuzzSupport holds the Annex D session the seeds decrypt in.
+        .target(name: "FuzzSupport", dependencies: [
+            .product(name: "CBOR", package: "Holdfast"), .product(name: "MDoc", package: "Holdfast"),
+            .product(name: "MDocProximity", package: "Holdfast"), .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Sources/FuzzSupport"),
+        fuzzTarget("FuzzDeviceEngagement", ["MDocProximity"]),
+        .executableTarget(name: "FuzzSessionEstablishment", dependencies: ["FuzzSupport", .product(name: "MDocProximity", package: "Holdfast")],
+                          path: "Sources/FuzzSessionEstablishment"),
+        .executableTarget(name: "FuzzSessionData", dependencies: ["FuzzSupport", .product(name: "MDocProximity", package: "Holdfast")],
+                          path: "Sources/FuzzSessionData"),
+        .executableTarget(name: "FuzzDeviceRequest", dependencies: [
+            "FuzzSupport", .product(name: "MDoc", package: "Holdfast"), .product(name: "MDocProximity", package: "Holdfast"),
+        ], path: "Sources/FuzzDeviceRequest"),
+        fuzzTarget("FuzzBLEReassembly", ["MDocProximity"]),
     ]
 )

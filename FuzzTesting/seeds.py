@@ -9,7 +9,8 @@ vectors, out = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
 targets = ["FuzzCBOR", "FuzzCOSE", "FuzzJOSE", "FuzzCertificate", "FuzzKeyDescription", "FuzzAppAttest", "FuzzRESP",
            "FuzzMDoc", "FuzzStatusList", "FuzzDCAPIRequest", "FuzzDCAPIResponse", "FuzzEncryptionInfo",
-           "FuzzEncryptedResponse"]
+           "FuzzEncryptedResponse", "FuzzDeviceEngagement", "FuzzSessionEstablishment", "FuzzSessionData",
+           "FuzzDeviceRequest", "FuzzBLEReassembly"]
 counts = {}
 
 
@@ -21,6 +22,24 @@ def put(target, data, name):
     with open(os.path.join(folder, name), "wb") as f:
         f.write(data)
     counts[target] = counts.get(target, 0) + 1
+
+
+def ble_values(message, mtu=23):
+    """FuzzBLEReassembly's input: an MTU byte, then each characteristic value (ISO/IEC 18013-5 §8.3.3.1.1.6) as a
+    length byte and the value."""
+    size = min(mtu - 3, 512) - 1
+    pieces = [message[i:i + size] for i in range(0, len(message), size)] or [b""]
+    out = bytes([(mtu - 23) // 2])
+    for index, piece in enumerate(pieces):
+        value = bytes([0 if index == len(pieces) - 1 else 1]) + piece
+        out += bytes([len(value)]) + value
+    return out
+
+
+# ISO/IEC 18013-5 proximity messages of Annex D, by the vector's name, for the proximity fuzzers.
+PROXIMITY = {"DEVICE_ENGAGEMENT": "FuzzDeviceEngagement", "SESSION_ESTABLISHMENT": "FuzzSessionEstablishment",
+             "SESSION_DATA": "FuzzSessionData", "SESSION_TERMINATION": "FuzzSessionData",
+             "DEVICE_REQUEST": "FuzzDeviceRequest"}
 
 
 def b64(text):
@@ -64,6 +83,12 @@ for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.jso
             put("FuzzCOSE", data, name)
             put("FuzzMDoc", data, name)
             put("FuzzStatusList", data, name)
+            target = PROXIMITY.get(key.rsplit(".", 1)[-1])
+            if target:
+                put(target, data, name)
+                put("FuzzBLEReassembly", ble_values(data), name)
+                if target == "FuzzDeviceEngagement":
+                    put(target, b"mdoc:" + base64.urlsafe_b64encode(data).rstrip(b"="), name + "-qr")
         elif re.fullmatch(r"[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*(\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]*)?", text):
             put("FuzzJOSE", text.encode(), name)
             put("FuzzStatusList", text.encode(), name)
@@ -76,6 +101,7 @@ for index, path in enumerate(sorted(glob.glob(os.path.join(vectors, "**", "*.jso
                 put("FuzzEncryptionInfo", text.encode(), name + "-b64url")
             elif "devicerequest" in lowered:
                 put("FuzzMDoc", data, name)
+                put("FuzzDeviceRequest", data, name)
             if "attestation" in lowered:
                 put("FuzzAppAttest", data, name)
                 put("FuzzCBOR", data, name)

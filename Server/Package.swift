@@ -122,6 +122,10 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
+        .testTarget(name: "MDocProximityTests", dependencies: [
+            "TestSupport", root("MDocProximity"), root("MDoc"), root("COSE"), root("CBOR"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "StatusListTests", dependencies: [
             "TestSupport", root("CertificatePath"), root("StatusList"), root("CBOR"), root("COSE"), root("JOSE"), root("MDoc"),
             .product(name: "Crypto", package: "swift-crypto"),
