@@ -53,7 +53,9 @@ public final class LoopbackMDocTransport: MDocProximityTransport {
             listener.cancel()
             throw LoopbackSocket.closedError
         }
-        let thread = Thread { [self] in acceptReaders(listener) }
+        // The thread holds the state, not the transport: a transport dropped without close() is closed by its deinit,
+        // which ends the accept loop.
+        let thread = Thread { [state] in Self.acceptReaders(listener, into: state) }
         thread.name = "holdfast.proximity.loopback.accept"
         thread.start()
         return ProximityRetrieval(bleServiceUUID: UUID(), loopback: LoopbackAddress(host: host, port: boundPort))
@@ -95,7 +97,7 @@ public final class LoopbackMDocTransport: MDocProximityTransport {
 
     /// The accept loop, on a thread of its own until the transport closes: the first connection is the session's
     /// reader, every later one is closed at once (one reader per session).
-    private func acceptReaders(_ listener: LoopbackSocket) {
+    private static func acceptReaders(_ listener: LoopbackSocket, into state: Locked<State>) {
         while true {
             let accepted: LoopbackSocket
             do {

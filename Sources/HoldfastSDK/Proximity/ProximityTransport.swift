@@ -8,7 +8,8 @@ public protocol ProximityTransport: Sendable {
     /// The next whole message; nil when the peer closed the connection.
     func receive() async throws(HoldfastError) -> [UInt8]?
     /// Ends the connection (and any listening or advertising); a pending `receive()` or `waitForReader()` returns
-    /// at once with an error. Closing twice is harmless.
+    /// at once with an error. Closing twice is harmless. Cancelling the task of a pending call does not end it:
+    /// closing the transport does.
     func close() async
 }
 

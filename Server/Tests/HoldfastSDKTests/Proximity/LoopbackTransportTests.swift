@@ -166,6 +166,26 @@ import Testing
         }
     }
 
+    @Test func aTransportDroppedWithoutCloseStopsListening() async throws {
+        var mdoc: LoopbackMDocTransport? = LoopbackMDocTransport()
+        let retrieval = try await #require(mdoc).start()
+        mdoc = nil   // the accept thread holds only the state, so this is the last reference: deinit closes
+        // The listener's descriptor is closed once its accept thread has woken; until then a connection may still be
+        // taken into the backlog (and closed). Each attempt is a fresh reader.
+        var refused = false
+        for _ in 0 ..< 100 where !refused {
+            let reader = LoopbackReaderTransport()
+            do {
+                try await reader.connect(to: retrieval)
+            } catch {
+                refused = error.message.contains("cannot connect")
+            }
+            await reader.close()
+            if !refused { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(refused)
+    }
+
     // MARK: one reader, on loopback
 
     @Test func aSecondReaderIsClosedAtOnce() async throws {
