@@ -203,6 +203,15 @@ import Testing
         }
     }
 
+    @Test func aReaderConnectsOnce() async throws {
+        try await withSession { mdoc, reader, retrieval in
+            let error = await #expect(throws: HoldfastError.self) { try await reader.connect(to: retrieval) }
+            #expect(error?.message.contains("connected already") == true)
+            try await reader.send([0x04])   // the first connection is untouched
+            #expect(try await mdoc.receive() == [0x04])
+        }
+    }
+
     @Test func portZeroNamesTheRealPortAndAFreshServiceUUID() async throws {
         let first = LoopbackMDocTransport(port: 0)
         let second = LoopbackMDocTransport()
