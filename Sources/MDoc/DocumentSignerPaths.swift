@@ -20,8 +20,9 @@ public final class DocumentSignerPaths: Sendable {
 
     struct Entry {
         let signer: IssuerTrust.ValidatedSigner
-        /// The validated path, document signer first, trusted IACA last.
-        let path: [Certificate]
+        /// The validity (notBefore, notAfter) of each certificate of the validated path, document signer first,
+        /// trusted IACA last.
+        let validity: [(notBefore: Date, notAfter: Date)]
     }
 
     private struct State {
@@ -56,7 +57,7 @@ public final class DocumentSignerPaths: Sendable {
         state.withLock { state -> IssuerTrust.ValidatedSigner? in
             state.use(anchors)
             guard let entry = state.entries[leaf],
-                  entry.path.allSatisfy({ $0.notValidBefore <= time && time <= $0.notValidAfter }) else { return nil }
+                  entry.validity.allSatisfy({ $0.notBefore <= time && time <= $0.notAfter }) else { return nil }
             state.hits += 1
             return entry.signer
         }
@@ -68,7 +69,7 @@ public final class DocumentSignerPaths: Sendable {
         state.withLock { state in
             state.use(anchors)
             if state.entries.count >= capacity, state.entries[leaf] == nil { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[leaf] = Entry(signer: signer, path: path)
+            state.entries[leaf] = Entry(signer: signer, validity: path.map { ($0.notValidBefore, $0.notValidAfter) })
         }
     }
 
