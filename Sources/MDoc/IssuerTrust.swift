@@ -42,6 +42,18 @@ public struct IssuerTrust: Sendable {
         public let documentSigner: Certificate
         public let iaca: Certificate
         public let key: COSEVerificationKey
+        /// The subjects of the document signer and the IACA as RFC 4514 text, written once per validated path (a
+        /// result names them for every presentation, and writing one costs about a tenth of a signature check).
+        public let documentSignerSubject: String
+        public let iacaSubject: String
+
+        init(documentSigner: Certificate, iaca: Certificate, key: COSEVerificationKey) {
+            self.documentSigner = documentSigner
+            self.iaca = iaca
+            self.key = key
+            documentSignerSubject = documentSigner.subject.description
+            iacaSubject = iaca.subject.description
+        }
     }
 
     /// Checks `x5chain` (leaf first; the certificates after the leaf are offered to the path builder, never

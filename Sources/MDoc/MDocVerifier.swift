@@ -31,6 +31,9 @@ public struct MDocVerifier: Sendable {
         public let mso: MobileSecurityObject
         public let documentSigner: Certificate
         public let iaca: Certificate
+        /// `documentSigner.subject` and `iaca.subject` as RFC 4514 text.
+        public let documentSignerSubject: String
+        public let iacaSubject: String
     }
 
     /// Steps 1–5 for an IssuerSigned (as issued, or inside a Document whose docType is `docType`).
@@ -46,7 +49,8 @@ public struct MDocVerifier: Sendable {
         try Self.verifyDigests(issuerSigned)
         if let docType, docType != mso.docType { throw .docTypeMismatch(document: docType, mso: mso.docType) }
         try Self.checkValidity(mso, at: time)
-        return Verified(issuerSigned: issuerSigned, mso: mso, documentSigner: signer.documentSigner, iaca: signer.iaca)
+        return Verified(issuerSigned: issuerSigned, mso: mso, documentSigner: signer.documentSigner, iaca: signer.iaca,
+                        documentSignerSubject: signer.documentSignerSubject, iacaSubject: signer.iacaSubject)
     }
 
     /// Steps 1–6 for a presented Document.

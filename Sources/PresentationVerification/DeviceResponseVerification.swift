@@ -163,7 +163,7 @@ public struct DeviceResponseVerification: Sendable {
                             _ verified: MDocVerifier.Verified) -> PresentationResult.Credential {
         var credential = PresentationResult.Credential(
             docType: docType, claims: claims,
-            issuer: .init(subject: verified.documentSigner.subject.description, iaca: verified.iaca.subject.description),
+            issuer: .init(subject: verified.documentSignerSubject, iaca: verified.iacaSubject),
             status: verified.mso.status == nil ? .notRevocable : .valid)
         switch naming {
         case .credentialQuery: credential.credentialQueryId = credentialID
