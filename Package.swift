@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "OpenID4VCI", targets: ["OpenID4VCI"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
         .library(name: "DigitalCredentials", targets: ["DigitalCredentials"]),
+        .library(name: "PresentationVerification", targets: ["PresentationVerification"]),
         .library(name: "Attestation", targets: ["Attestation"]),
         .library(name: "ClientAttestation", targets: ["ClientAttestation"]),
         .library(name: "HoldfastProtocol", targets: ["HoldfastProtocol"]),
@@ -89,6 +90,14 @@ let package = Package(
         .target(name: "DigitalCredentials", dependencies: [
             "CBOR", "COSE", "JOSE", "MDoc",
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The checks of a presented DeviceResponse and the result they give (docs/DESIGN.md), shared by the tenant's
+        // verifier and the SDK's proximity mdoc reader: what is asked, chain, signatures, digests, device authentication
+        // (signature or deviceMac), validity, status, with the protocol's SessionTranscript as an input.
+        .target(name: "PresentationVerification", dependencies: [
+            "CBOR", "HoldfastProtocol", "JOSE", "MDoc", "OpenID4VP",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "Attestation", dependencies: [
             "CBOR", "COSE", "Plumbing",

@@ -57,6 +57,7 @@ let package = Package(
         .target(name: "HoldfastServer", dependencies: [
             root("JOSE"), root("Attestation"), "Ephemeral", root("HoldfastProtocol"), "HoldfastAdmin", "SQLiteStorage", root("MDoc"), root("StatusList"), root("COSE"),
             root("ClientAttestation"), root("CBOR"), root("QR"), root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("CertificatePath"), root("DigitalCredentials"),
+            root("PresentationVerification"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "SQLKit", package: "sql-kit"),
@@ -79,6 +80,7 @@ let package = Package(
         .executableTarget(name: "holdfast", dependencies: [
             root("CBOR"), root("COSE"), root("JOSE"), root("Attestation"), root("HoldfastSDK"), "HoldfastServer", root("HoldfastProtocol"), root("MDoc"), root("StatusList"),
             "HoldfastAdmin", root("ClientAttestation"), root("QR"), root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("DigitalCredentials"),
+            root("PresentationVerification"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
@@ -134,6 +136,12 @@ let package = Package(
         .testTarget(name: "OpenID4VCITests", dependencies: [
             root("OpenID4VCI"), root("JOSE"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "PresentationVerificationTests", dependencies: [
+            "TestSupport", root("PresentationVerification"), root("HoldfastProtocol"), root("MDoc"), root("OpenID4VP"), root("CBOR"),
+            root("COSE"), root("JOSE"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         .testTarget(name: "OpenID4VPTests", dependencies: [root("OpenID4VP"), root("JOSE"), root("MDoc"), root("Plumbing")]),
         .testTarget(name: "DigitalCredentialsTests", dependencies: [

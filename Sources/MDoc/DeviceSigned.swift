@@ -6,7 +6,7 @@ import COSE
 public struct DeviceSigned: Sendable, Hashable {
     public enum Authentication: Sendable, Hashable {
         case signature(COSESign1)
-        /// Kept as its CBOR; MAC authentication is not verified here (``MDocError/deviceMacNotSupported``).
+        /// A COSE_Mac0 kept as its CBOR; verified with the session's ephemeral reader key (`verifyMac`, §9.1.3.5).
         case mac(CBOR)
     }
 

@@ -15,18 +15,26 @@ public struct IssuerTrust: Sendable {
     public static let mdlDSExtendedKeyUsage: ASN1ObjectIdentifier = ExtendedKeyUsages.mdlDocumentSigner
 
     public let iacas: [Certificate]
+    /// The validated document signer paths kept between verifications (nil: every path validated in full).
+    public let paths: DocumentSignerPaths?
+    /// `DocumentSignerPaths.fingerprint(of: iacas)`, the set the kept paths are keyed under.
+    let anchorsFingerprint: [UInt8]
 
-    public init(iacas: [Certificate]) {
+    public init(iacas: [Certificate], paths: DocumentSignerPaths? = .shared) {
         self.iacas = iacas
+        self.paths = paths
+        anchorsFingerprint = paths == nil ? [] : DocumentSignerPaths.fingerprint(of: iacas)
     }
 
     /// IACAs from PEM text (one or more certificates).
-    public init(pem: String) throws(MDocError) {
+    public init(pem: String, paths: DocumentSignerPaths? = .shared) throws(MDocError) {
+        let iacas: [Certificate]
         do {
             iacas = try PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
         } catch {
             throw .issuerCertificateMalformed("trusted IACA PEM: \(error)")
         }
+        self.init(iacas: iacas, paths: paths)
     }
 
     /// A document signer certificate that passed every check, with the key it verifies with.
@@ -34,12 +42,26 @@ public struct IssuerTrust: Sendable {
         public let documentSigner: Certificate
         public let iaca: Certificate
         public let key: COSEVerificationKey
+        /// The subjects of the document signer and the IACA as RFC 4514 text, written once per validated path (a
+        /// result names them for every presentation, and writing one costs about a tenth of a signature check).
+        public let documentSignerSubject: String
+        public let iacaSubject: String
+
+        init(documentSigner: Certificate, iaca: Certificate, key: COSEVerificationKey) {
+            self.documentSigner = documentSigner
+            self.iaca = iaca
+            self.key = key
+            documentSignerSubject = documentSigner.subject.description
+            iacaSubject = iaca.subject.description
+        }
     }
 
     /// Checks `x5chain` (leaf first; the certificates after the leaf are offered to the path builder, never
-    /// trusted) at `time`.
+    /// trusted) at `time`. A path validated before under the same IACAs is taken from `paths` when every certificate
+    /// of it is valid at `time`.
     public func validate(x5chain: [[UInt8]], at time: Date) async throws(MDocError) -> ValidatedSigner {
         guard let leafDER = x5chain.first else { throw .issuerCertificateMissing }
+        if let paths, let kept = paths.signer(for: leafDER, anchors: anchorsFingerprint, at: time) { return kept }
         let documentSigner: Certificate
         if let parsed = Self.parsed.certificate(leafDER) {
             documentSigner = parsed
@@ -57,6 +79,7 @@ public struct IssuerTrust: Sendable {
             if let certificate = try? CertificateEncoding.certificate(derEncoded: der) { others.append(certificate) }
         }
         let path: [Certificate]
+        paths?.validated()
         do {
             path = try await CertificatePathValidator(anchors: iacas, maximumLength: Self.maximumChainLength)
                 .validate(chain: [documentSigner] + others, profile: DocumentSignerProfile(), at: time)
@@ -64,7 +87,9 @@ public struct IssuerTrust: Sendable {
             // Index 1 of the path is the IACA unless the chain offered another certificate that is not one.
             throw Self.error(error, secondIsIACA: others.first.map { iacas.contains($0) } ?? true)
         }
-        return ValidatedSigner(documentSigner: documentSigner, iaca: path[path.count - 1], key: key)
+        let signer = ValidatedSigner(documentSigner: documentSigner, iaca: path[path.count - 1], key: key)
+        paths?.keep(signer, path: path, for: leafDER, anchors: anchorsFingerprint)
+        return signer
     }
 
     /// The longest `x5chain` looked at.

@@ -46,9 +46,12 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
     case expired
     /// The document has no `deviceSigned` or it has neither deviceSignature nor deviceMac.
     case deviceAuthenticationMissing
-    /// Device authentication by MAC (§9.1.3.5) needs the session's ephemeral keys, which online presentation with
-    /// OpenID4VP does not have; it is refused with this case.
+    /// Device authentication by MAC (§9.1.3.5) needs the session's ephemeral reader key, which online presentation
+    /// with OpenID4VP does not have; a verifier given none refuses a deviceMac with this case.
     case deviceMacNotSupported
+    /// The deviceMac does not verify over DeviceAuthentication under EMacKey (§9.1.3.5), or is not a COSE_Mac0 of
+    /// HMAC 256/256.
+    case deviceMacInvalid
     /// The device key in the MSO is not a key this library verifies with (EC2 P-256, P-384, P-521).
     case deviceKeyUnsupported(String)
     /// The deviceSignature does not verify over DeviceAuthentication with the MSO's device key (§9.1.3.6).
@@ -89,6 +92,7 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
         case .expired: "MDOC_EXPIRED"
         case .deviceAuthenticationMissing: "MDOC_DEVICE_AUTHENTICATION_MISSING"
         case .deviceMacNotSupported: "MDOC_DEVICE_MAC_NOT_SUPPORTED"
+        case .deviceMacInvalid: "MDOC_DEVICE_MAC_INVALID"
         case .deviceKeyUnsupported: "MDOC_DEVICE_KEY_UNSUPPORTED"
         case .deviceSignatureInvalid: "MDOC_DEVICE_SIGNATURE_INVALID"
         case .signingFailed: "MDOC_SIGNING_FAILED"
@@ -124,6 +128,7 @@ public enum MDocError: Error, Sendable, Hashable, CustomStringConvertible {
         case .expired: "the mDoc has expired (validUntil)"
         case .deviceAuthenticationMissing: "the document has no device authentication"
         case .deviceMacNotSupported: "device authentication by MAC is not supported here"
+        case .deviceMacInvalid: "deviceMac does not verify over DeviceAuthentication"
         case .deviceKeyUnsupported(let message): "device key: \(message)"
         case .deviceSignatureInvalid: "deviceSignature does not verify over DeviceAuthentication"
         case .signingFailed(let message): "signing failed: \(message)"

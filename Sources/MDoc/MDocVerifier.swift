@@ -1,5 +1,6 @@
 import CBOR
 import COSE
+import Crypto
 import Foundation
 import X509
 
@@ -11,12 +12,17 @@ import X509
 /// 3. every disclosed item's digest equals the MSO's (fewer items than digests is selective disclosure, fine);
 /// 4. the Document's docType is the MSO's;
 /// 5. the verification time is within validFrom…validUntil;
-/// 6. for a presented Document, the deviceSignature verifies over DeviceAuthentication with the MSO's device key.
+/// 6. for a presented Document, the deviceSignature verifies over DeviceAuthentication with the MSO's device key, or
+///    — given the session's ephemeral reader key (a proximity reader, §9.1.3.5) — the deviceMac under EMacKey.
 public struct MDocVerifier: Sendable {
     public let trust: IssuerTrust
+    /// The reader's ephemeral private key (EReaderKey, §9.1.1.4), with which a deviceMac is verified; without it a
+    /// deviceMac is refused (``MDocError/deviceMacNotSupported``).
+    public let readerKey: P256.KeyAgreement.PrivateKey?
 
-    public init(trust: IssuerTrust) {
+    public init(trust: IssuerTrust, readerKey: P256.KeyAgreement.PrivateKey? = nil) {
         self.trust = trust
+        self.readerKey = readerKey
     }
 
     /// What a verified mDoc says.
@@ -25,6 +31,9 @@ public struct MDocVerifier: Sendable {
         public let mso: MobileSecurityObject
         public let documentSigner: Certificate
         public let iaca: Certificate
+        /// `documentSigner.subject` and `iaca.subject` as RFC 4514 text.
+        public let documentSignerSubject: String
+        public let iacaSubject: String
     }
 
     /// Steps 1–5 for an IssuerSigned (as issued, or inside a Document whose docType is `docType`).
@@ -40,15 +49,16 @@ public struct MDocVerifier: Sendable {
         try Self.verifyDigests(issuerSigned)
         if let docType, docType != mso.docType { throw .docTypeMismatch(document: docType, mso: mso.docType) }
         try Self.checkValidity(mso, at: time)
-        return Verified(issuerSigned: issuerSigned, mso: mso, documentSigner: signer.documentSigner, iaca: signer.iaca)
+        return Verified(issuerSigned: issuerSigned, mso: mso, documentSigner: signer.documentSigner, iaca: signer.iaca,
+                        documentSignerSubject: signer.documentSignerSubject, iacaSubject: signer.iacaSubject)
     }
 
     /// Steps 1–6 for a presented Document.
     public func verify(_ document: Document, sessionTranscript: SessionTranscript, at time: Date) async throws(MDocError) -> Verified {
         let verified = try await verify(document.issuerSigned, docType: document.docType, at: time)
         guard let deviceSigned = document.deviceSigned else { throw .deviceAuthenticationMissing }
-        try deviceSigned.verifySignature(docType: document.docType, sessionTranscript: sessionTranscript,
-                                         deviceKey: verified.mso.deviceKey)
+        try deviceSigned.verify(docType: document.docType, sessionTranscript: sessionTranscript,
+                                deviceKey: verified.mso.deviceKey, readerKey: readerKey)
         return verified
     }
 
@@ -63,12 +73,13 @@ public struct MDocVerifier: Sendable {
         var failure = MDocError.deviceSignatureInvalid
         for (index, transcript) in sessionTranscripts.enumerated() {
             do {
-                try deviceSigned.verifySignature(docType: document.docType, sessionTranscript: transcript, deviceKey: verified.mso.deviceKey)
+                try deviceSigned.verify(docType: document.docType, sessionTranscript: transcript, deviceKey: verified.mso.deviceKey,
+                                        readerKey: readerKey)
                 return (verified, index)
             } catch {
                 failure = error
                 // Another candidate cannot mend a key or an authentication the reader does not support.
-                if error != .deviceSignatureInvalid { break }
+                if error != .deviceSignatureInvalid && error != .deviceMacInvalid { break }
             }
         }
         throw failure

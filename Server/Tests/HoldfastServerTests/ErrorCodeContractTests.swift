@@ -15,8 +15,14 @@ import Testing
         .appendingPathComponent("Sources/HoldfastServer")
 
     /// Every Swift file of the server, as text, comments removed.
-    static func sources() throws -> [(name: String, text: String)] {
-        let enumerator = try #require(FileManager.default.enumerator(at: serverSources, includingPropertiesForKeys: nil))
+    /// The shared DeviceResponse checks (`PresentationVerification`, in the root package), which write most of a
+    /// presentation's failure codes for the server's verifier.
+    static let presentationVerificationSources = serverSources
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/PresentationVerification")
+
+    static func sources(at directory: URL = serverSources) throws -> [(name: String, text: String)] {
+        let enumerator = try #require(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil))
         var files: [(String, String)] = []
         for case let url as URL in enumerator where url.pathExtension == "swift" {
             let text = try String(contentsOf: url, encoding: .utf8)
@@ -25,7 +31,7 @@ import Testing
                 .joined(separator: "\n")
             files.append((url.lastPathComponent, code))
         }
-        #expect(files.count > 50, "the server's sources were not found at \(serverSources.path)")
+        #expect(files.count > (directory == serverSources ? 50 : 1), "the sources were not found at \(directory.path)")
         return files
     }
 
@@ -119,6 +125,11 @@ import Testing
         (.decryptionFailed, "decryptionFailed"),
     ]
 
+    /// The codes only the SDK's proximity reader gives (docs/server-api.md "Verifier"), never the server.
+    static let readerOnlyPresentationFailureConstants: [(PresentationFailureCode, String)] = [
+        (.sessionEncryptionFailed, "sessionEncryptionFailed"),
+    ]
+
     /// Each SCA proof failure code with the name of its constant.
     static let scaProofFailureConstants: [(SCAProofFailureCode, String)] = [
         (.malformed, "malformed"), (.walletNotFound, "walletNotFound"), (.walletNotActive, "walletNotActive"),
@@ -134,16 +145,22 @@ import Testing
         (.deviceIntegrity, "deviceIntegrity"), (.deviceModelBlocked, "deviceModelBlocked"), (.appVersionUnsupported, "appVersionUnsupported"),
     ]
 
-    /// Every presentation failure code is in `PresentationFailureCode.all` and written by the server, named by its type
-    /// and constant (`PresentationFailureCode.statusRevoked`).
+    /// Every presentation failure code is in `PresentationFailureCode.all` and written by the server or the shared
+    /// checks it calls (`PresentationVerification`), named by its type and constant (`PresentationFailureCode.statusRevoked`);
+    /// the proximity reader's own codes are never written by the server.
     @Test func everyPresentationFailureCodeIsWrittenSomewhere() throws {
-        let text = try Self.sources().map(\.text).joined(separator: "\n")
+        let server = try Self.sources().map(\.text).joined(separator: "\n")
+        let text = server + "\n" + (try Self.sources(at: Self.presentationVerificationSources).map(\.text).joined(separator: "\n"))
         for (code, constant) in Self.presentationFailureConstants {
             #expect(PresentationFailureCode.all.contains(code), "\(code) is not in PresentationFailureCode.all")
             #expect(text.contains("PresentationFailureCode.\(constant)"), "\(code) is in PresentationFailureCode.all but the server never writes it")
         }
-        #expect(Set(Self.presentationFailureConstants.map(\.0)) == Set(PresentationFailureCode.all),
-                "PresentationFailureCode.all and this list differ: name every code here")
+        for (code, constant) in Self.readerOnlyPresentationFailureConstants {
+            #expect(PresentationFailureCode.all.contains(code), "\(code) is not in PresentationFailureCode.all")
+            #expect(!text.contains("PresentationFailureCode.\(constant)"), "\(code) is the proximity reader's, yet the server writes it")
+        }
+        #expect(Set((Self.presentationFailureConstants + Self.readerOnlyPresentationFailureConstants).map(\.0)) == Set(PresentationFailureCode.all),
+                "PresentationFailureCode.all and these lists differ: name every code here")
     }
 
     /// Every SCA proof failure code is in `SCAProofFailureCode.all` and written by the server (`SCAProofFailureCode.replayed`).

@@ -66,12 +66,29 @@ import X509
         }
     }
 
-    /// Annex D authenticates the device with a MAC; online presentation needs a signature.
+    /// Annex D authenticates the device with a MAC; a verifier without the reader's ephemeral key (online
+    /// presentation) refuses it.
     @Test func deviceMacIsReportedAsUnsupported() async throws {
         let document = try #require(try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE")).documents.first)
         let transcript = try SessionTranscript(taggedBytes: try bytes("SESSION_TRANSCRIPT_BYTES"))
         await #expect(throws: MDocError.deviceMacNotSupported) {
             try await MDocVerifier(trust: try trust).verify(document, sessionTranscript: transcript, at: inValidity)
+        }
+    }
+
+    /// With the reader's ephemeral key (EReaderKey, Annex D's), the deviceMac verifies (§9.1.3.5); under another
+    /// reader key, or over another transcript, it is `deviceMacInvalid`.
+    @Test func deviceMacVerifiesWithTheReaderKey() async throws {
+        let document = try #require(try DeviceResponse(decoding: try bytes("DEVICE_RESPONSE")).documents.first)
+        let transcript = try SessionTranscript(taggedBytes: try bytes("SESSION_TRANSCRIPT_BYTES"))
+        let readerKey = try P256.KeyAgreement.PrivateKey(rawRepresentation: try bytes("EPHEMERAL_READER_KEY_D"))
+        let verified = try await MDocVerifier(trust: try trust, readerKey: readerKey).verify(document, sessionTranscript: transcript, at: inValidity)
+        #expect(verified.mso.docType == document.docType)
+        await #expect(throws: MDocError.deviceMacInvalid) {
+            try await MDocVerifier(trust: try trust, readerKey: P256.KeyAgreement.PrivateKey()).verify(document, sessionTranscript: transcript, at: inValidity)
+        }
+        await #expect(throws: MDocError.deviceMacInvalid) {
+            try await MDocVerifier(trust: try trust, readerKey: readerKey).verify(document, sessionTranscript: SessionTranscript(handover: .null), at: inValidity)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HoldfastAdmin
+import HoldfastProtocol
 import Logging
 
 /// Presentation sessions on a database, for `holdfast admin presentations` (docs/server-api.md "Verifier"): the same service

@@ -7,13 +7,16 @@ import Foundation
 import JOSE
 import MDoc
 import OpenID4VP
+import PresentationVerification
 
 /// `holdfast bench presentation` (docs/operations.md "Benchmarks"): the two halves of an OpenID4VP 1.0 response of a
 /// 20-element mDL disclosing 4 elements — the wallet's (disclose, DeviceAuth signature, DeviceResponse, JWE to the
-/// verifier) and the verifier's (JWE decrypt, DeviceResponse decode, issuer chain, issuerAuth, digests, device
-/// signature, validity) — next to the raw operations they cost, measured in the same run: the verifier makes
-/// three ECDSA verifies (the document signer's certificate, issuerAuth, the device signature) and one ECDH, the
-/// wallet one ECDSA signature and one ECDH. Target: the verifier side at least 60 % of its raw operations' rate.
+/// verifier) and the verifier's (JWE decrypt, DeviceResponse decode, then the tenant verifier's shared checks,
+/// `DeviceResponseVerification`: what was asked, issuer chain, issuerAuth, digests, device signature, validity, the
+/// result) — next to the raw operations they cost, measured in the same run: the verifier needs two ECDSA verifies
+/// (issuerAuth, the device signature; the document signer's path, validated once, is kept: `DocumentSignerPaths`) and
+/// one ECDH, the wallet one ECDSA signature and one ECDH. Target: the verifier side at least 75 % of its raw operations'
+/// rate.
 struct PresentationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presentation", abstract: "Build + encrypt and decrypt + verify a DeviceResponse, against raw ECDSA and ECDH.")
@@ -38,9 +41,9 @@ struct PresentationBench: AsyncParsableCommand {
         var name: String
         var wallet: @Sendable () throws -> [UInt8]
         var verifier: @Sendable ([UInt8], Date) async throws -> Void
-        /// The raw operations the verifier cannot avoid: ECDSA verifies (the document signer's certificate, issuerAuth,
-        /// the device signature under each transcript tried) and ECDHs (one per decryption tried).
-        var verifies = 3
+        /// The raw operations the verifier cannot avoid: ECDSA verifies (issuerAuth, the device signature under each
+        /// transcript tried) and ECDHs (one per decryption tried).
+        var verifies = 2
         var agreements = 1
     }
 
@@ -55,16 +58,25 @@ struct PresentationBench: AsyncParsableCommand {
         let disclosed: [String: Set<String>] = ["org.iso.18013.5.1": Set(issuerSigned.nameSpaces.first?.items.prefix(4).map(\.elementIdentifier) ?? [])]
         let trust = IssuerTrust(iacas: [fixtures.iaca])
         let docType = issuerSigned.mso.docType
+        // What the session asked: the four disclosed elements, each required.
+        let requirements = PresentationRequirements(credentials: [.init(id: "mdl", docType: docType, claims: disclosed.flatMap { space, elements in
+            elements.sorted().map { PresentationRequirements.Claim(nameSpace: space, element: $0) }
+        })])
 
         @Sendable func deviceResponse(_ transcript: SessionTranscript) throws -> DeviceResponse {
             let deviceSigned = try DeviceSigned.sign(docType: docType, sessionTranscript: transcript, signer: COSESigningKey.p256(deviceKey))
             return DeviceResponse(documents: [Document(docType: docType, issuerSigned: issuerSigned.disclosing(disclosed),
                                                        deviceSigned: deviceSigned)])
         }
+        /// The tenant verifier's checks (`DeviceResponseVerification`, as `PresentationResponseVerifier` calls them); the
+        /// status list is not read here (`bench status` measures it).
         @Sendable func verify(_ bytes: [UInt8], _ transcripts: [SessionTranscript], at now: Date) async throws {
-            for document in try DeviceResponse(decoding: bytes).documents {
-                _ = try await MDocVerifier(trust: trust).verify(document, sessionTranscripts: transcripts, at: now)
-            }
+            let verification = DeviceResponseVerification(requirements: requirements, transcripts: transcripts, trust: trust,
+                                                          naming: .credentialQuery, at: now) { _, _ in nil }
+            var outcome = DeviceResponseVerification.Outcome()
+            try await verification.verify(try DeviceResponse(decoding: bytes), answering: "mdl", into: &outcome)
+            let result = verification.result(outcome, nothingPresented: "vp_token holds no presentation")
+            guard result.status == .verified else { throw CommandFailure(.failure, "the presentation was refused: \(result.failures ?? [])") }
         }
         /// A JWE of `{vp_token: {mdl: [DeviceResponse]}}` to the verifier's key, and its opening.
         @Sendable func sealJWE(_ transcript: SessionTranscript, state: String?) throws -> [UInt8] {
@@ -99,7 +111,7 @@ struct PresentationBench: AsyncParsableCommand {
                     try await verify(try openJWE(sealed), origins.map { .openID4VPDCAPI(origin: $0, nonce: "bench-nonce", jwkThumbprint: thumbprint) },
                                      at: now)
                 })
-                openID.verifies = 2 + origins.count
+                openID.verifies = 1 + origins.count
                 carriers.append(openID)
                 var annexC = Carrier(name: "DC API org-iso-mdoc (HPKE, Annex C transcript), \(setting)", wallet: {
                     let transcript = SessionTranscript.dcapi(encryptionInfo: encryptionInfo.base64URL, origin: page)
@@ -164,6 +176,6 @@ struct PresentationBench: AsyncParsableCommand {
                             ours: verifierSides[index],
                             baselineName: "\(carrier.verifies) ECDSA verifies + \(carrier.agreements) ECDH", baseline: verifierRaw)
         }
-        print("target: verifier ≥ 0.60×")
+        print("target: verifier ≥ 0.75×")
     }
 }
