@@ -112,7 +112,7 @@ let package = Package(
         ]),
         .target(name: "HoldfastSDK", dependencies: [
             "CertificatePath", "JOSE", "HoldfastProtocol", "StatusList", "MDoc", "CBOR", "COSE", "Plumbing", "OpenID4VCI", "OpenID4VP",
-            "DigitalCredentials", "QR",
+            "DigitalCredentials", "QR", "MDocProximity", "PresentationVerification",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),

@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "HoldfastAdminTests", dependencies: ["HoldfastAdmin", root("HoldfastProtocol")]),
         .testTarget(name: "HoldfastSDKTests", dependencies: [
             "TestSupport", root("CertificatePath"), root("HoldfastSDK"), root("HoldfastProtocol"), root("JOSE"), root("ClientAttestation"), root("StatusList"), root("CBOR"), root("COSE"), root("MDoc"),
-            root("OpenID4VP"), root("DigitalCredentials"),
+            root("OpenID4VP"), root("DigitalCredentials"), root("MDocProximity"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

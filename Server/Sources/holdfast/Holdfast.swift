@@ -19,6 +19,7 @@ struct Holdfast: AsyncParsableCommand {
             InspectCommand.self,
             AttestCommand.self,
             DeviceCommand.self,
+            ReaderCommand.self,
             DemoCommand.self,
             BenchCommand.self,
         ]

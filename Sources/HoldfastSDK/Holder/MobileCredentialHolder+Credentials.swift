@@ -85,4 +85,25 @@ extension MobileCredentialHolder {
                                                                             requireTrustedVerifier: requireTrustedVerifier,
                                                                             unknownStatusPolicy: unknownStatusPolicy)
     }
+
+    /// Starts an in-person presentation over `transport` (docs/sdk.md "Holder: proximity presentation"): show
+    /// `qrCode`, then answer each `requestReceived` event.
+    public func createProximityPresentationSession(transport: any MDocProximityTransport, requireTrustedReader: Bool = false,
+                                                   unknownStatusPolicy: UnknownStatusPolicy = .allowWithWarning)
+        async throws(HoldfastError) -> ProximityPresentationSession {
+        try await presentations.createProximityPresentationSession(transport: transport, requireTrustedReader: requireTrustedReader,
+                                                                   unknownStatusPolicy: unknownStatusPolicy)
+    }
+
+    public func addTrustedReaderCertificates(_ pems: [String]) async throws(HoldfastError) -> [TrustedReaderCertificate] {
+        try await presentations.addTrustedReaderCertificates(pems)
+    }
+
+    public func getTrustedReaderCertificates() async throws(HoldfastError) -> [TrustedReaderCertificate] {
+        try await presentations.getTrustedReaderCertificates()
+    }
+
+    public func removeTrustedReaderCertificate(id: String) async throws(HoldfastError) {
+        try await presentations.removeTrustedReaderCertificate(id: id)
+    }
 }

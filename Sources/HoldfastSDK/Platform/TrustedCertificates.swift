@@ -20,12 +20,15 @@ public struct TrustedCertificate: Codable, Sendable, Hashable {
 public typealias TrustedIssuerCertificate = TrustedCertificate
 /// A trusted verifier certificate (the CA of a verifier's request-signing certificates).
 public typealias TrustedVerifierCertificate = TrustedCertificate
+/// A reader CA trusted for in-person presentation (`addTrustedReaderCertificates`, ISO/IEC 18013-5 §9.1.4).
+public typealias TrustedReaderCertificate = TrustedCertificate
 
 /// A list of trusted certificates kept as one item of `SecureStorage` (docs/sdk.md "Holder: credentials"): the issuers'
 /// under `issuers`, the verifiers' under `verifiers`.
 struct TrustedCertificateStore: Sendable {
     static let issuers = "holdfast.trusted-issuers.v1"
     static let verifiers = "holdfast.trusted-verifiers.v1"
+    static let readers = "holdfast.trusted-readers.v1"
     let storage: any SecureStorage
     let itemKey: String
 

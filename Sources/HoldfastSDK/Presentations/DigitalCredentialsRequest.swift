@@ -150,53 +150,14 @@ struct DigitalCredentialsRequestReader: Sendable {
                         at now: Date) async throws(HoldfastError) -> DigitalCredentialsRequest {
         let annexC: AnnexCRequest
         do { annexC = try AnnexCRequest(request) } catch { throw Self.refusal(error, "the org-iso-mdoc request") }
-        let docRequests = annexC.deviceRequest.docRequests
-        guard !docRequests.isEmpty else { throw HoldfastError(.requestInvalid, "the DeviceRequest has no docRequests") }
-        var trust = VerifierTrust.none
-        var verifierName: String? = host
-        var untrusted = "a DocRequest has no readerAuth"
-        if docRequests.allSatisfy({ $0.readerAuth != nil }) {
-            do {
-                let chains = try annexC.verifyReaderAuthentication(origin: origin)
-                var names: [String] = []
-                for chain in chains {
-                    let path = try await CertificatePathValidator(anchors: trustedCertificates,
-                                                                  maximumLength: AuthorizationRequestVerifier.maximumChainLength)
-                        .validate(chain: chain, profile: RequestObjectSignerProfile(), at: now)
-                    names.append(AuthorizationRequestVerifier.dnsNames(path[0]).sorted().first ?? path[0].subject.description)
-                }
-                trust = .certificate
-                verifierName = names.first ?? host
-            } catch let error as DigitalCredentialsError {
-                untrusted = "readerAuth does not verify for \(origin): \(error)"
-            } catch {
-                untrusted = "readerAuth does not chain to a trusted verifier certificate (\(error))"
-            }
+        let read = try await DeviceRequestReading(docRequests: annexC.deviceRequest.docRequests, trustedCertificates: trustedCertificates,
+                                                  at: now) { try annexC.verifyReaderAuthentication(origin: origin) }
+        if read.verifiedBy != .certificate, requireTrustedVerifier {
+            throw HoldfastError(.verifierUntrusted, "the request is not authenticated by a trusted verifier: \(read.untrusted ?? "")")
         }
-        if trust != .certificate, requireTrustedVerifier {
-            throw HoldfastError(.verifierUntrusted, "the request is not authenticated by a trusted verifier: \(untrusted)")
-        }
-        var requests: [MobileCredentialRequest] = []
-        var requirements: [PresentationRequirements.Credential] = []
-        for docRequest in docRequests {
-            let items = docRequest.itemsRequest
-            guard !requests.contains(where: { $0.docType == items.docType }) else {
-                throw HoldfastError(.requestUnsupported, "the DeviceRequest asks for \(items.docType) twice")
-            }
-            var namespaces: [String: [String: Bool]] = [:]
-            var claims: [PresentationRequirements.Claim] = []
-            for space in items.nameSpaces {
-                for element in space.elements {
-                    namespaces[space.name, default: [:]][element.identifier] = element.intentToRetain
-                    claims.append(.init(nameSpace: space.name, element: element.identifier))
-                }
-            }
-            // ISO/IEC 18013-5 ItemsRequest marks nothing optional: a credential matches when it holds every element asked.
-            requests.append(MobileCredentialRequest(id: items.docType, docType: items.docType, namespaces: namespaces))
-            requirements.append(.init(id: items.docType, docType: items.docType, claims: claims))
-        }
+        let (requests, requirements, trust, verifierName) = (read.requests, read.requirements, read.verifiedBy, read.readerName ?? host)
         return DigitalCredentialsRequest(protocol: .orgIsoMdoc, origin: origin, verifierName: verifierName, verifiedBy: trust, clientId: nil,
-                                         requests: requests, requirements: PresentationRequirements(credentials: requirements),
+                                         requests: requests, requirements: requirements,
                                          expiresAt: nil, answer: .annexC(annexC))
     }
 

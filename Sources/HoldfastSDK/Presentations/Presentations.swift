@@ -45,6 +45,8 @@ public actor Presentations {
     let seams: PlatformSeams
     let credentials: Credentials
     let trustedVerifiers: TrustedCertificateStore
+    /// Reader CAs for in-person presentation, kept apart from the online verifiers' (ISO/IEC 18013-5 §9.1.4).
+    let trustedReaders: TrustedCertificateStore
     /// Receives the redirect URI a verifier answers instead of the platform's URL opener (`PlatformSeams.urlOpener`),
     /// when the app wants to open it itself.
     var redirectHandler: (@Sendable (URL) async -> Void)?
@@ -55,6 +57,7 @@ public actor Presentations {
         self.seams = seams
         self.credentials = credentials
         self.trustedVerifiers = TrustedCertificateStore(storage: seams.secureStorage, itemKey: TrustedCertificateStore.verifiers)
+        self.trustedReaders = TrustedCertificateStore(storage: seams.secureStorage, itemKey: TrustedCertificateStore.readers)
     }
 
     public func setRedirectHandler(_ handler: (@Sendable (URL) async -> Void)?) { redirectHandler = handler }

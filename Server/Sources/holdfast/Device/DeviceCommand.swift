@@ -17,7 +17,7 @@ struct DeviceCommand: AsyncParsableCommand {
             """,
         subcommands: [Register.self, Status.self, Renew.self, Rotate.self, WalletAttestation.self,
                       DeviceOffer.self, DeviceClaim.self, DeviceCredentials.self, DeviceIssuers.self, DevicePresent.self, DevicePresentDigital.self,
-                      DeviceVerifiers.self, DeviceSCA.self])
+                      DeviceVerifiers.self, DevicePresentProximity.self, DeviceReaders.self, DeviceSCA.self])
 
     #if DEBUG
     static let devModeNote = ", or allow the dev bypass (--dev-mode, debug builds only)"
