@@ -12,3 +12,6 @@
 
 /// The protocol names of the W3C Digital Credentials API (`DigitalCredentialsRequest.protocol`).
 @_exported import struct DigitalCredentials.DigitalCredentialProtocol
+
+/// The engagement's QR code (`ProximityPresentationSession.qrCodeImage`) as the SDK draws it.
+@_exported import struct QR.QRCode

@@ -78,8 +78,8 @@ import TestSupport
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             steps[try #require(object["step"] as? String)] = object
         }
-        #expect(Array(steps.keys).sorted() == ["attestation-only", "claiming", "declined", "offline-limit", "presentation", "sca",
-                                              "status", "tethering"], "\(output)")
+        #expect(Array(steps.keys).sorted() == ["attestation-only", "claiming", "declined", "offline-limit", "presentation", "proximity",
+                                              "sca", "status", "tethering"], "\(output)")
         // A Linux device cannot attest: the attestation-only app does not register it.
         #expect(steps["attestation-only"]?["registered"] as? Bool == false, "\(output)")
         #expect((steps["tethering"]?["registration"] as? String)?.hasPrefix("registered(instanceId: ") == true, "\(output)")
@@ -87,6 +87,9 @@ import TestSupport
         #expect(steps["claiming"]?["elements"] as? [String] == ["family_name", "given_name"], "\(output)")
         #expect(steps["offline-limit"]?["opened"] as? Bool == true, "\(output)")
         #expect(steps["status"]?["status"] as? String == "valid" && steps["status"]?["failed"] as? Int == 0, "\(output)")
+        // In person: the app's reader verified what the holder showed over loopback, status list read online.
+        #expect(steps["proximity"]?["status"] as? String == "verified", "\(output)\n\(errors)")
+        #expect(steps["proximity"]?["elements"] as? [String] == ["family_name", "given_name"], "\(output)")
 
         // The tenant's verifier has the answer the app sent.
         struct Result: Decodable { var status: String }

@@ -21,13 +21,9 @@ func present(_ holder: MobileCredentialHolder, verifierCAPEM: String, scannedURI
         try await session.declineRequest()           // the verifier is told (access_denied); else it waits
         return nil
     }
-    var chosen: [String] = []
-    for match in session.matchedCredentials {    // only credentials that hold what the request requires
-        for id in match.matchedMobileCredentials.map(\.id) {
-            show(match.claims[id] ?? [])         // the requested elements it holds: nameSpace, elementIdentifier, intentToRetain
-            if match.unknownStatus.contains(id) { showStatusWarning(id) }
-        }
-        chosen += match.matchedMobileCredentials.prefix(1).map(\.id)   // the person's choice
+    guard let chosen = chooseCredentials(session.matchedCredentials) else {   // the consent view below
+        try await session.declineRequest()
+        return nil
     }
     let redirect = try await session.sendResponse(credentialIds: chosen)
     // guide: end

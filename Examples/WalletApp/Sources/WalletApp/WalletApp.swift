@@ -3,7 +3,7 @@ import HoldfastSDK
 
 /// The guide's flow, start to end, against a tenant (docs/sdk.md): tethering, an attestation-only registration refused
 /// on a device that cannot attest, claiming, the offline limit, status, an online presentation, one declined for want of
-/// a matching credential, and an SCA signature.
+/// a matching credential, an in-person presentation read by a reader, and an SCA signature.
 /// What only a tenant's admin or a bank's back end can do (an offer, a verifier session, an activation code) comes in
 /// as arguments; Server/Tests/HoldfastEndToEndTests/WalletAppTests.swift prepares them and checks each step.
 ///
@@ -51,6 +51,14 @@ struct WalletApp {
         // A request for what the credential does not hold: the app declines, and the verifier's session ends.
         _ = try await present(holder, verifierCAPEM: verifierCA, scannedURI: try arguments["unanswerable"])
         Output.step("declined", [:])
+
+        // In person: the holder's engagement, read by a verifier app's reader (here in the same process, over loopback).
+        let inPerson = try await startInPersonPresentation(holder)
+        let answering = Task { await answerInPerson(inPerson) }
+        let read = try await readInPerson(iacaPEM: iaca, statusLists: holder.statusLists, scannedQRCode: inPerson.qrCode)
+        await answering.value
+        Output.step("proximity", ["status": read.status.rawValue, "failures": (read.failures ?? []).map(\.code.rawValue),
+                                  "elements": (read.claims?["org.iso.18013.5.1.mDL"]?["org.iso.18013.5.1"] ?? [:]).keys.sorted()])
 
         let body = try JSONValue(json: Array(try arguments["body"].utf8))
         let proof = try await signBeneficiary(seams: seams, tenantHost: tenant, applicationId: application,
