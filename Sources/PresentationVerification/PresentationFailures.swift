@@ -75,3 +75,18 @@ extension DeviceResponseVerification {
     /// Text the wallet chose, bounded and quoted, for a reason.
     public static func quoted(_ text: String) -> String { "\"" + String(text.prefix(256)) + "\"" }
 }
+
+extension DeviceResponseVerification {
+    /// The status decision of a verifier (docs/server-api.md "Verifier"), the tenant's and the SDK reader's alike: the
+    /// value a verified status list gives for the credential (draft-ietf-oauth-status-list §7.1) — 0 VALID passes,
+    /// 1 INVALID is `STATUS_REVOKED`, 2 SUSPENDED `STATUS_SUSPENDED`, any other value `STATUS_UNKNOWN` (nothing says the
+    /// credential is valid).
+    public static func statusFailure(value: UInt8) -> PresentationResult.Failure? {
+        switch value {
+        case 0: nil
+        case 1: .init(code: PresentationFailureCode.statusRevoked, reason: "the credential is revoked")
+        case 2: .init(code: PresentationFailureCode.statusSuspended, reason: "the credential is suspended")
+        default: .init(code: PresentationFailureCode.statusUnknown, reason: "status value \(value)")
+        }
+    }
+}

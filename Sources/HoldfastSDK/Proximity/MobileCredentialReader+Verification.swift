@@ -48,10 +48,10 @@ extension MobileCredentialReader {
         try? serializer.serialize(iaca)
         let anchorID = Hex.encode(Array(SHA256.hash(data: serializer.serializedBytes)))
         switch await statusLists.status(of: reference, trust: StatusTrust(id: anchorID, anchors: [iaca]), online: true) {
-        case .valid: return nil
-        case .revoked: return .init(code: .statusRevoked, reason: "the credential is revoked")
-        case .suspended: return .init(code: .statusSuspended, reason: "the credential is suspended")
-        case .other(let value): return .init(code: .statusUnknown, reason: "status value \(value)")
+        case .valid: return DeviceResponseVerification.statusFailure(value: 0)
+        case .revoked: return DeviceResponseVerification.statusFailure(value: 1)
+        case .suspended: return DeviceResponseVerification.statusFailure(value: 2)
+        case .other(let value): return DeviceResponseVerification.statusFailure(value: value)
         case .unknown(let why): return .init(code: .statusUnknown, reason: "the status list \(reference.uri.prefix(256)) could not be read (\(why.rawValue))")
         }
     }

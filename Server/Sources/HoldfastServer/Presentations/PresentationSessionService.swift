@@ -7,6 +7,7 @@ import HoldfastProtocol
 import JOSE
 import MDoc
 import OpenID4VP
+import PresentationVerification
 import X509
 
 /// Presentation sessions of the tenant's verifier (docs/server-api.md "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
@@ -273,12 +274,7 @@ struct PresentationSessionService: Sendable {
                 return .init(code: PresentationFailureCode.statusUnknown, reason: error.description)
             }
         }
-        switch value {
-        case 0: return nil
-        case 1: return .init(code: PresentationFailureCode.statusRevoked, reason: "the credential is revoked")
-        case 2: return .init(code: PresentationFailureCode.statusSuspended, reason: "the credential is suspended")
-        default: return .init(code: PresentationFailureCode.statusUnknown, reason: "status value \(value)")
-        }
+        return DeviceResponseVerification.statusFailure(value: value)
     }
 
     // MARK: the result
