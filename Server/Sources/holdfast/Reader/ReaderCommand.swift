@@ -63,6 +63,10 @@ struct ReaderCommand: AsyncParsableCommand {
         do throws(HoldfastError) {
             result = try await reader.read(engagement: engagement, request: [ProximityReadRequest(docType: docType, elements: nameSpaces)],
                                            over: LoopbackReaderTransport(), readerIdentity: identity)
+        } catch where [.requestInvalid, .requestUnsupported].contains(error.code) {
+            // The engagement is data the command line carried: one it cannot read (not `mdoc:` + base64url of a
+            // DeviceEngagement, ISO/IEC 18013-5 §8.2.2.3) or that offers no retrieval this reader speaks is 65.
+            throw CommandFailure(.dataError, "--engagement: \(error.message)", code: error.code.rawValue)
         } catch {
             throw CommandFailure(error)
         }
