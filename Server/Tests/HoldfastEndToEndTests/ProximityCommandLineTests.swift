@@ -164,6 +164,27 @@ import X509
         #expect(device.lines.contains("sent: nothing (declined)"), "\(device.lines)")
     }
 
+    /// An answer the device cannot make (here `--select` names no matching credential) ends the session with status 20:
+    /// the reader is not left waiting, nothing is disclosed, and the device fails with the SDK's code.
+    @Test func anAnswerThatCannotBeMadeEndsTheSession() async throws {
+        let tenant = try await Self.tenant()
+        defer { tenant.stop() }
+        let (holder, engagement) = try await Self.present(tenant, ["--yes", "--select", "no-such-credential"])
+        defer { Self.stop(holder) }
+
+        let read = try await Self.run(tenant.reader(engagement))
+        #expect(read.status != 0, "\(read.output)")
+        let result = try Self.result(read.output)
+        #expect(result.status == .declined && result.claims == nil, "\(read.output)")
+
+        let device = try await Self.ended(holder)
+        #expect(device.status == 65, "\(device.lines) \(device.error)")
+        #expect(device.error.hasSuffix("\nerror: device present-proximity: credential no-such-credential answers none of the requests (VALIDATION_FAILED)\n"),
+                "\(device.error)")
+        #expect(device.lines.contains { $0.hasPrefix("asked: ") } && !device.lines.contains { $0.hasPrefix("sent: ") }, "\(device.lines)")
+        #expect(device.lines.last == "ended: terminated: nothing was sent", "\(device.lines)")
+    }
+
     @Test func aDocTypeTheDeviceDoesNotHoldFailsWithDocumentErrors() async throws {
         let tenant = try await Self.tenant()
         defer { tenant.stop() }
