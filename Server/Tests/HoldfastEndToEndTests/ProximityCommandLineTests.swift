@@ -145,6 +145,10 @@ import X509
         #expect(sent.contains("org.iso.18013.5.1/family_name") && sent.contains("org.iso.18013.5.1/age_over_18") && !sent.contains("given_name"),
                 "\(sent)")
         #expect(device.lines.last == "ended: the reader ended the session (status 20)", "\(device.lines)")
+
+        // The engagement of a device that has gone: nothing to connect to, NETWORK_ERROR, 69.
+        let gone = try await Self.run(tenant.reader(engagement))
+        #expect(gone.status == 69 && gone.error.hasSuffix("(NETWORK_ERROR)\n") && gone.output.isEmpty, "\(gone.output) \(gone.error)")
     }
 
     @Test func aDeclinedRequestIsDeclinedAtTheReader() async throws {
@@ -162,6 +166,14 @@ import X509
         let device = try await Self.ended(holder)
         #expect(device.status == 0, "\(device.lines) \(device.error)")
         #expect(device.lines.contains("sent: nothing (declined)"), "\(device.lines)")
+
+        // Neither --yes nor --decline: the question is asked, and no answer (here the end of input) declines.
+        let (asking, askingEngagement) = try await Self.present(tenant, [])
+        defer { Self.stop(asking) }
+        let unanswered = try await Self.run(tenant.reader(askingEngagement))
+        #expect(unanswered.status != 0 && (try? Self.result(unanswered.output).status) == .declined, "\(unanswered.output)")
+        let asked = try await Self.ended(asking)
+        #expect(asked.status == 0 && asked.lines.contains("sent: nothing (declined)"), "\(asked.lines) \(asked.error)")
     }
 
     /// An answer the device cannot make (here `--select` names no matching credential) ends the session with status 20:
