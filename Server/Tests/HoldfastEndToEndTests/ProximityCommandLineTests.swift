@@ -321,6 +321,40 @@ import X509
         #expect(try await Self.ended(offlineHolder).status == 0)
     }
 
+    /// docs/command-line.md "In person": its shell block, taken from the document and run as it is by bash (`-euo
+    /// pipefail`, `holdfast` on the PATH) in a folder whose `./phone` holds the tenant's mDL, `HOLDFAST_DATA` naming the
+    /// tenant's data folder, so that the document and the commands cannot drift apart.
+    @Test func theDocumentedExampleRunsAsWritten() async throws {
+        let document = try String(contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("docs/command-line.md"), encoding: .utf8)
+        let section = try #require(document.components(separatedBy: "\n## In person").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        #expect(block.contains("present-proximity") && block.contains("holdfast reader"), "\(block)")
+
+        let tenant = try await Self.tenant()
+        defer { tenant.stop() }
+        var environment = Self.environment
+        environment["HOLDFAST_DATA"] = tenant.server.data.path
+        environment["PATH"] = try ServeProcessTests.executable().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        // Never leave the phone running: its job is killed when the script ends.
+        let prologue = "set -euo pipefail\ncd '\(tenant.work.path)'\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT TERM\n"
+        let script = try ChildProcess(executable: "/bin/bash", arguments: ["-c", prologue + block], environment: environment)
+        defer { Self.stop(script) }
+        guard let status = try await script.exit(within: .seconds(120)) else {
+            // SIGTERM first: the script's trap then ends the phone it started.
+            script.terminate()
+            _ = try await script.exit(within: .seconds(10))
+            Issue.record("the documented example did not end: \(script.output) \(script.error)")
+            return
+        }
+        #expect(status == 0, "\(script.output) \(script.error)")
+        let result = try Self.result(try #require(script.output.split(separator: "\n").first.map(String.init)))
+        #expect(result.status == .verified, "\(script.output)")
+        #expect(result.claims?[Self.docType]?["org.iso.18013.5.1"]?["family_name"] == .string("Doe"))
+        let phone = script.output.split(separator: "\n").dropFirst().map(String.init)
+        #expect(phone.first?.hasPrefix("mdoc:") == true && phone.contains { $0.hasPrefix("asked: ") } && phone.contains { $0.hasPrefix("sent: ") }
+                && phone.last == "ended: the reader ended the session (status 20)", "\(phone)")
+    }
+
     @Test func theReadersUsageAndDataErrors() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
