@@ -286,6 +286,18 @@ import X509
         let trustingEnd = try await Self.ended(trusting)
         #expect(trustingEnd.status == 0, "\(trustingEnd.lines) \(trustingEnd.error)")
         #expect(trustingEnd.lines.contains { $0.hasPrefix("asked: ") && $0.contains("(verified by certificate)") }, "\(trustingEnd.lines)")
+
+        // `readers remove`: the CA is no longer trusted, and --require-trusted-reader refuses the reader again.
+        struct Trusted: Decodable { var id: String }
+        let id = try #require(try JSONDecoder().decode([Trusted].self, from: Data(listed.output.utf8)).first?.id)
+        let removed = try await Self.run(tenant.device + ["readers", "remove", id])
+        #expect(removed.status == 0, "\(removed.output) \(removed.error)")
+        #expect(try await Self.run(tenant.device + ["readers", "list"]).output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        let (again, againEngagement) = try await Self.present(tenant, ["--yes", "--require-trusted-reader"])
+        defer { Self.stop(again) }
+        let refusedAgain = try await Self.run(tenant.reader(againEngagement) + pki.arguments)
+        #expect(refusedAgain.status != 0 && (try? Self.result(refusedAgain.output).status) == .declined, "\(refusedAgain.output)")
+        #expect(try await Self.ended(again).status == 65)
     }
 
     @Test func aRevokedCredentialFailsAtTheReaderOnline() async throws {
@@ -367,6 +379,19 @@ import X509
         #expect(alone.error.contains("--reader-cert and --reader-key go together"), "\(alone.error)")
         let keyAlone = try await Self.run(base + ["--engagement", "mdoc:owBjMS4w", "--reader-key", "@" + pki.key.path])
         #expect(keyAlone.status == 64, "\(keyAlone.error)")
+
+        let unqualified = try await Self.run(["reader", "--engagement", "mdoc:owBjMS4w", "--doctype", Self.docType, "--elements", "family_name",
+                                              "--iaca", "@" + pki.ca.path])
+        #expect(unqualified.status == 64 && unqualified.error.contains("NAMESPACE:ELEMENT"), "\(unqualified.error)")
+
+        // Files the command line names that do not hold what it says: 65, one line, before any connection is tried.
+        let missing = folder.appendingPathComponent("missing.pem").path
+        for (arguments, says) in [(["--iaca", "@" + missing], "--iaca: cannot read"), (["--iaca", "not PEM"], "--iaca: no certificate in the PEM text"),
+                                  (["--iaca", "@" + pki.ca.path, "--reader-cert", "@" + pki.chain.path, "--reader-key", "@" + pki.chain.path],
+                                   "the reader's identity (--reader-cert, --reader-key) cannot be read")] {
+            let run = try await Self.run(["reader", "--engagement", "mdoc:owBjMS4w", "--doctype", Self.docType, "--elements", Self.elements] + arguments)
+            #expect(run.status == 65 && run.error.hasPrefix("error: " + says) && run.error.split(separator: "\n").count == 1, "\(arguments): \(run.error)")
+        }
 
         for malformed in ["mdoc:not-an-engagement", "https://example.com", "mdoc:"] {
             let run = try await Self.run(base + ["--engagement", malformed])

@@ -36,13 +36,13 @@ struct ReaderCommand: AsyncParsableCommand {
     func run() async throws {
         let nameSpaces = try Self.nameSpaces(elements)
         let iacas: [Certificate]
-        do { iacas = try Self.certificates(try Self.text(iaca, "--iaca")) } catch let failure as CommandFailure { throw failure } catch {
+        do { iacas = try Self.certificates(try Self.text(iaca, "--iaca"), "--iaca") } catch let failure as CommandFailure { throw failure } catch {
             throw CommandFailure(.dataError, "--iaca is not PEM certificates: \(error)")
         }
         var identity: ReaderIdentity?
         if let readerCertificate, let readerKey {
             do {
-                let chain = try Self.certificates(try Self.text(readerCertificate, "--reader-cert"))
+                let chain = try Self.certificates(try Self.text(readerCertificate, "--reader-cert"), "--reader-cert")
                 var serializer = DER.Serializer()
                 let der = try chain.map { certificate in
                     serializer = DER.Serializer()
@@ -98,9 +98,9 @@ struct ReaderCommand: AsyncParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func certificates(_ pem: String) throws -> [Certificate] {
+    static func certificates(_ pem: String, _ option: String) throws -> [Certificate] {
         let certificates = try PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
-        guard !certificates.isEmpty else { throw CommandFailure(.dataError, "no certificate in the PEM text") }
+        guard !certificates.isEmpty else { throw CommandFailure(.dataError, "\(option): no certificate in the PEM text") }
         return certificates
     }
 }
