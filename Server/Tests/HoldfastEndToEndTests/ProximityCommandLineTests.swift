@@ -26,6 +26,8 @@ import X509
         let work: URL
         let device: [String]
         let iacaFile: URL
+        /// `--tenant URL --application ID`: the device's commands run tethered.
+        let tethered: [String]
 
         func stop() {
             server.process.terminate()
@@ -66,7 +68,8 @@ import X509
         #expect(trusted.status == 0, "\(trusted.output) \(trusted.error)")
         let claimed = try await ServeProcessTests.run(device + ["claim", offer.offerUri, "--yes", "--tenant", url, "--application", application.id])
         #expect(claimed.status == 0, "\(claimed.output) \(claimed.error)")
-        return Tenant(server: server, data: data, work: work, device: device, iacaFile: iacaFile)
+        return Tenant(server: server, data: data, work: work, device: device, iacaFile: iacaFile,
+                      tethered: ["--tenant", url, "--application", application.id])
     }
 
     static var environment: [String: String] { ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("HOLDFAST_") } }
@@ -145,6 +148,14 @@ import X509
         #expect(sent.contains("org.iso.18013.5.1/family_name") && sent.contains("org.iso.18013.5.1/age_over_18") && !sent.contains("given_name"),
                 "\(sent)")
         #expect(device.lines.last == "ended: the reader ended the session (status 20)", "\(device.lines)")
+
+        // Tethered (the automatic pass and the offline limit first): the engagement is still the first line.
+        let (tetheredHolder, tetheredEngagement) = try await Self.present(tenant, ["--yes"] + tenant.tethered)
+        defer { Self.stop(tetheredHolder) }
+        #expect(tetheredEngagement.hasPrefix("mdoc:") && tetheredEngagement != engagement, "\(tetheredEngagement)")
+        let tetheredRead = try await Self.run(tenant.reader(tetheredEngagement))
+        #expect(tetheredRead.status == 0 && (try? Self.result(tetheredRead.output).status) == .verified, "\(tetheredRead.output) \(tetheredRead.error)")
+        #expect(try await Self.ended(tetheredHolder).status == 0)
 
         // The engagement of a device that has gone: nothing to connect to, NETWORK_ERROR, 69.
         let gone = try await Self.run(tenant.reader(engagement))
