@@ -55,7 +55,7 @@ struct DevicePresentProximity: AsyncParsableCommand {
                     // An answer that cannot be made (a --select naming no match, the offline limit passed) ends the
                     // session with status 20 (ISO/IEC 18013-5 §9.1.1.4) rather than leave the reader waiting for one.
                     await session.terminate()
-                    Self.line("ended: \(Self.describe(.terminatedByHolder)): nothing was sent")
+                    Self.line("ended: the answer could not be made; the session was ended with status 20")
                     throw DeviceReport.Failure(failure).commandFailure("present-proximity")
                 }
             case .terminated(let reason):
