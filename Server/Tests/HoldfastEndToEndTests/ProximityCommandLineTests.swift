@@ -53,20 +53,20 @@ import X509
         let data = ["--data", server.data.path]
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-proximity-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let application = try await CommandLineTenantTests.json(Identified.self, ["admin", "applications", "create",
+        let application = try await Self.json(Identified.self, ["admin", "applications", "create",
                                                                                   CommandLineTenantTests.application] + data)
-        _ = try await CommandLineTenantTests.json(Identified.self, ["admin", "credentials", "configurations", "create",
+        _ = try await Self.json(Identified.self, ["admin", "credentials", "configurations", "create",
                                                                     CredentialsEndToEndTests.configuration] + data)
-        let offer = try await CommandLineTenantTests.json(Offer.self, ["admin", "credentials", "offer", "--configuration", "mdl",
+        let offer = try await Self.json(Offer.self, ["admin", "credentials", "offer", "--configuration", "mdl",
                                                                        "--claims", CredentialsEndToEndTests.claims] + data)
-        let iacas = try await ServeProcessTests.run(["admin", "credentials", "iacas"] + data)
+        let iacas = try await Self.run(["admin", "credentials", "iacas"] + data)
         #expect(iacas.status == 0, "\(iacas.error)")
         let iacaFile = work.appendingPathComponent("iacas.pem")
         try Data(iacas.output.utf8).write(to: iacaFile)
         let device = ["device", "--state", work.appendingPathComponent("phone").path]
-        let trusted = try await ServeProcessTests.run(device + ["issuers", "add", "@" + iacaFile.path])
+        let trusted = try await Self.run(device + ["issuers", "add", "@" + iacaFile.path])
         #expect(trusted.status == 0, "\(trusted.output) \(trusted.error)")
-        let claimed = try await ServeProcessTests.run(device + ["claim", offer.offerUri, "--yes", "--tenant", url, "--application", application.id])
+        let claimed = try await Self.run(device + ["claim", offer.offerUri, "--yes", "--tenant", url, "--application", application.id])
         #expect(claimed.status == 0, "\(claimed.output) \(claimed.error)")
         return Tenant(server: server, data: data, work: work, device: device, iacaFile: iacaFile,
                       tethered: ["--tenant", url, "--application", application.id])
@@ -103,6 +103,13 @@ import X509
             throw Failure(description: "holdfast \(arguments.prefix(2)) did not end: \(process.output) \(process.error)")
         }
         return (status, process.output, process.error)
+    }
+
+    /// Runs `holdfast ARGUMENTS` (`run`), requires exit 0, and decodes its JSON output as `T`.
+    static func json<T: Decodable>(_ type: T.Type, _ arguments: [String]) async throws -> T {
+        let run = try await run(arguments)
+        guard run.status == 0 else { throw Failure(description: "\(arguments.prefix(4)): exit \(run.status): \(run.error)") }
+        return try JSONDecoder().decode(T.self, from: Data(run.output.utf8))
     }
 
     /// The holder's exit status once it ended (a minute at most), and its lines.
@@ -314,15 +321,15 @@ import X509
     @Test func aRevokedCredentialFailsAtTheReaderOnline() async throws {
         let tenant = try await Self.tenant()
         defer { tenant.stop() }
-        let issued = try #require(try await CommandLineTenantTests.json(Page.self, ["admin", "credentials", "list"] + tenant.data).data.first)
+        let issued = try #require(try await Self.json(Page.self, ["admin", "credentials", "list"] + tenant.data).data.first)
         // The phone checks the status now (`credentials get` fetches the list and caches it for its ttl) …
         struct Listed: Decodable { var id: String }
         struct Shown: Decodable { var status: String? }
-        let held = try #require(try await CommandLineTenantTests.json([Listed].self, tenant.device + ["credentials", "list", "--json"]).first)
-        #expect(try await CommandLineTenantTests.json(Shown.self, tenant.device + ["credentials", "get", held.id, "--json"]).status == "valid")
+        let held = try #require(try await Self.json([Listed].self, tenant.device + ["credentials", "list", "--json"]).first)
+        #expect(try await Self.json(Shown.self, tenant.device + ["credentials", "get", held.id, "--json"]).status == "valid")
         // … then the tenant revokes the credential: the phone's cached list is still fresh, so it presents, and the reader,
         // online, fetches the tenant's list.
-        _ = try await CommandLineTenantTests.json(Identified.self, ["admin", "credentials", "status", issued.id, "revoked"] + tenant.data)
+        _ = try await Self.json(Identified.self, ["admin", "credentials", "status", issued.id, "revoked"] + tenant.data)
 
         let (holder, engagement) = try await Self.present(tenant, ["--yes"])
         defer { Self.stop(holder) }
