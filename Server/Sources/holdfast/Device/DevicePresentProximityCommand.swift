@@ -51,7 +51,13 @@ struct DevicePresentProximity: AsyncParsableCommand {
             case .readerConnected:
                 Self.standardError("a reader connected")
             case .requestReceived(let request):
-                await answer(request, session: session)
+                if let failure = await answer(request, session: session) {
+                    // An answer that cannot be made (a --select naming no match, the offline limit passed) ends the
+                    // session with status 20 (ISO/IEC 18013-5 §9.1.1.4) rather than leave the reader waiting for one.
+                    await session.terminate()
+                    Self.line("ended: the answer could not be made; the session was ended with status 20")
+                    throw DeviceReport.Failure(failure).commandFailure("present-proximity")
+                }
             case .terminated(let reason):
                 Self.line("ended: \(Self.describe(reason))")
                 switch reason {
@@ -67,30 +73,32 @@ struct DevicePresentProximity: AsyncParsableCommand {
         }
     }
 
-    /// Shows what one request asks (standard output), asks for consent unless `--yes` / `--decline`, and answers.
-    private func answer(_ request: ProximityRequest, session: ProximityPresentationSession) async {
+    /// Shows what one request asks (standard output), asks for consent unless `--yes` / `--decline`, and answers; the
+    /// error when the answer could not be made.
+    private func answer(_ request: ProximityRequest, session: ProximityPresentationSession) async -> HoldfastError? {
         let asker = request.verifiedBy == .certificate ? "\(request.readerName ?? "a reader") (verified by certificate)" : "an unverified reader"
-        let summary = PresentationChoices.summary(asker: asker, matches: request.matchedCredentials, chosen: [])
+        let chosen = select.isEmpty ? request.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
+        let summary = PresentationChoices.summary(asker: asker, matches: request.matchedCredentials, chosen: decline ? [] : chosen)
         Self.line("asked: " + summary.replacingOccurrences(of: "\n", with: " "))
         do throws(HoldfastError) {
             if decline {
                 try await session.declineRequest()
                 Self.line("sent: nothing (declined)")
-                return
+                return nil
             }
-            let chosen = select.isEmpty ? request.matchedCredentials.compactMap { $0.matchedMobileCredentials.first?.id } : select
             guard yes || PresentationChoices.ask(summary) else {
                 try await session.declineRequest()
                 Self.line("sent: nothing (declined)")
-                return
+                return nil
             }
             try await session.sendResponse(credentialIds: chosen)
             let sent = request.matchedCredentials.flatMap { match in
                 chosen.compactMap { id in match.claims[id].map { claims in "\(id) (\(claims.map { "\($0.nameSpace)/\($0.elementIdentifier)" }.joined(separator: ", ")))" } }
             }
             Self.line("sent: " + (sent.isEmpty ? "no document (documentErrors: not held)" : sent.joined(separator: "; ")))
+            return nil
         } catch {
-            Self.standardError("the answer failed: \(error.code.rawValue): \(error.message)")
+            return error
         }
     }
 

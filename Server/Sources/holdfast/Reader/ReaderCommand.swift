@@ -36,13 +36,13 @@ struct ReaderCommand: AsyncParsableCommand {
     func run() async throws {
         let nameSpaces = try Self.nameSpaces(elements)
         let iacas: [Certificate]
-        do { iacas = try Self.certificates(try Self.text(iaca, "--iaca")) } catch let failure as CommandFailure { throw failure } catch {
+        do { iacas = try Self.certificates(try Self.text(iaca, "--iaca"), "--iaca") } catch let failure as CommandFailure { throw failure } catch {
             throw CommandFailure(.dataError, "--iaca is not PEM certificates: \(error)")
         }
         var identity: ReaderIdentity?
         if let readerCertificate, let readerKey {
             do {
-                let chain = try Self.certificates(try Self.text(readerCertificate, "--reader-cert"))
+                let chain = try Self.certificates(try Self.text(readerCertificate, "--reader-cert"), "--reader-cert")
                 var serializer = DER.Serializer()
                 let der = try chain.map { certificate in
                     serializer = DER.Serializer()
@@ -63,6 +63,10 @@ struct ReaderCommand: AsyncParsableCommand {
         do throws(HoldfastError) {
             result = try await reader.read(engagement: engagement, request: [ProximityReadRequest(docType: docType, elements: nameSpaces)],
                                            over: LoopbackReaderTransport(), readerIdentity: identity)
+        } catch where [.requestInvalid, .requestUnsupported].contains(error.code) {
+            // The engagement is data the command line carried: one it cannot read (not `mdoc:` + base64url of a
+            // DeviceEngagement, ISO/IEC 18013-5 §8.2.2.3) or that offers no retrieval this reader speaks is 65.
+            throw CommandFailure(.dataError, "--engagement: \(error.message)", code: error.code.rawValue)
         } catch {
             throw CommandFailure(error)
         }
@@ -94,9 +98,9 @@ struct ReaderCommand: AsyncParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func certificates(_ pem: String) throws -> [Certificate] {
+    static func certificates(_ pem: String, _ option: String) throws -> [Certificate] {
         let certificates = try PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
-        guard !certificates.isEmpty else { throw CommandFailure(.dataError, "no certificate in the PEM text") }
+        guard !certificates.isEmpty else { throw CommandFailure(.dataError, "\(option): no certificate in the PEM text") }
         return certificates
     }
 }
