@@ -51,7 +51,7 @@ public struct SessionEncryption: Sendable {
     /// §3.2.1, by rejection: a 32-byte draw of swift-crypto's random generator outside that range, one in 2³², is
     /// drawn again) and its public point. `P256.KeyAgreement.PrivateKey()` on Linux also runs BoringSSL's FIPS
     /// pairwise-consistency test on every key it makes (an ECDSA signature made and verified), which cost a proximity
-    /// session a third of its time (docs/operations.md "Benchmarks", `bench proximity`); a key made for one ECDH does
+    /// session a third of its time in a profile (docs/operations.md "Benchmarks", `bench proximity`); a key made for one ECDH does
     /// without it.
     public static func ephemeralKey() -> P256.KeyAgreement.PrivateKey {
         for _ in 0..<100 {
