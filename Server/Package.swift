@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "holdfast", dependencies: [
             root("CBOR"), root("COSE"), root("JOSE"), root("Attestation"), root("HoldfastSDK"), "HoldfastServer", root("HoldfastProtocol"), root("MDoc"), root("StatusList"),
             "HoldfastAdmin", root("ClientAttestation"), root("QR"), root("Plumbing"), root("OpenID4VCI"), root("OpenID4VP"), root("DigitalCredentials"),
-            root("PresentationVerification"),
+            root("PresentationVerification"), root("MDocProximity"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),

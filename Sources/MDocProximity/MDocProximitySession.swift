@@ -37,7 +37,7 @@ public struct MDocProximitySession: Sendable {
 
     /// A session engaged by QR code (§8.2.2.3): a fresh engagement for `privateKey` (EDeviceKey), the handover null.
     public init(ble: DeviceEngagement.BLEOptions, loopback: DeviceEngagement.LoopbackEndpoint?,
-                privateKey: P256.KeyAgreement.PrivateKey = .init()) {
+                privateKey: P256.KeyAgreement.PrivateKey = SessionEncryption.ephemeralKey()) {
         engagement = DeviceEngagement(eDeviceKey: privateKey.publicKey, ble: ble, loopback: loopback)
         self.privateKey = privateKey
         handover = .null

@@ -30,7 +30,7 @@ public struct ReaderProximitySession: Sendable {
     public private(set) var isEnded = false
 
     /// A session engaged by QR code (the handover null, §9.1.5.1) or, with `handover`, by NFC.
-    public init(engagement: DeviceEngagement, privateKey: P256.KeyAgreement.PrivateKey = .init(),
+    public init(engagement: DeviceEngagement, privateKey: P256.KeyAgreement.PrivateKey = SessionEncryption.ephemeralKey(),
                 handover: CBOR = .null) throws(ProximityError) {
         self.engagement = engagement
         eReaderKey = privateKey

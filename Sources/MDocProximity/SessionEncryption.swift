@@ -47,6 +47,20 @@ public struct SessionEncryption: Sendable {
         self.receivedCount = receivedCount
     }
 
+    /// A fresh ephemeral key, EDeviceKey or EReaderKey (§9.1.1.4): a scalar drawn uniformly from 1…n−1 (SEC 1
+    /// §3.2.1, by rejection: a 32-byte draw of swift-crypto's random generator outside that range, one in 2³², is
+    /// drawn again) and its public point. `P256.KeyAgreement.PrivateKey()` on Linux also runs BoringSSL's FIPS
+    /// pairwise-consistency test on every key it makes (an ECDSA signature made and verified), which cost a proximity
+    /// session a third of its time in a profile (docs/operations.md "Benchmarks", `bench proximity`); a key made for one ECDH does
+    /// without it.
+    public static func ephemeralKey() -> P256.KeyAgreement.PrivateKey {
+        for _ in 0..<100 {
+            // `SymmetricKey(size:)` is the generator's draw in memory that is zeroed when released.
+            if let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: SymmetricKey(size: .bits256)) { return key }
+        }
+        return P256.KeyAgreement.PrivateKey()
+    }
+
     /// `Z_AB`: the x-coordinate of the ECDH shared point (§9.1.1.5, SEC 1 §3.3.1).
     public static func sharedSecret(privateKey: P256.KeyAgreement.PrivateKey,
                                     peerKey: P256.KeyAgreement.PublicKey) throws(ProximityError) -> [UInt8] {

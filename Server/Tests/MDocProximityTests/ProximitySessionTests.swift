@@ -31,6 +31,26 @@ import Testing
         #expect(try SessionData(decoding: reply) == SessionData(status: status))
     }
 
+    /// `SessionEncryption.ephemeralKey()` (§9.1.1.4, SEC 1 §3.2.1): every key fresh, its public key the point of its
+    /// scalar (Z_AB agrees either way with a key made by swift-crypto's own generator), and every session the defaults
+    /// make has an EDeviceKey and an EReaderKey of its own.
+    @Test func ephemeralKeysAreFreshAndTheirPublicKeysAgree() throws {
+        let keys = (0..<64).map { _ in SessionEncryption.ephemeralKey() }
+        #expect(Set(keys.map(\.rawRepresentation)).count == keys.count)
+        for key in keys.prefix(8) {
+            #expect(key.rawRepresentation.count == 32)
+            let other = P256.KeyAgreement.PrivateKey()
+            let ours = try SessionEncryption.sharedSecret(privateKey: key, peerKey: other.publicKey)
+            let theirs = try SessionEncryption.sharedSecret(privateKey: other, peerKey: key.publicKey)
+            #expect(ours == theirs)
+        }
+        let (firstMDoc, firstReader) = try pair()
+        let (secondMDoc, secondReader) = try pair()
+        #expect(firstMDoc.engagement.eDeviceKey.x963Representation != secondMDoc.engagement.eDeviceKey.x963Representation)
+        #expect(firstReader.eReaderKey.rawRepresentation != secondReader.eReaderKey.rawRepresentation)
+        #expect(firstReader.eReaderKey.publicKey.x963Representation != firstMDoc.engagement.eDeviceKey.x963Representation)
+    }
+
     @Test func twoRequestsInOneSession() throws {
         var (mdoc, reader) = try pair()
         let first = try reader.request(deviceRequest: Array("request one".utf8))

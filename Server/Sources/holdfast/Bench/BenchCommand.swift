@@ -9,7 +9,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks that print a ratio against a baseline measured in the same run.",
         subcommands: [CBORBench.self, AttestationBench.self, RegistrationBench.self, MDocBench.self, StatusBench.self, IssuanceBench.self,
-                      HolderBench.self, PresentationBench.self, SCABench.self]
+                      HolderBench.self, PresentationBench.self, ProximityBench.self, SCABench.self]
     )
 }
 
