@@ -43,9 +43,7 @@ public struct MDocVerifier: Sendable {
         let signer = try await trust.validate(x5chain: chain, at: time)
         try Self.verifyIssuerSignature(issuerSigned, key: signer.key)
         let mso = issuerSigned.mso
-        if mso.validityInfo.signed < signer.documentSigner.notValidBefore || mso.validityInfo.signed > signer.documentSigner.notValidAfter {
-            throw .signedOutsideCertificateValidity
-        }
+        if !signer.documentSignerValidity.contains(mso.validityInfo.signed) { throw .signedOutsideCertificateValidity }
         try Self.verifyDigests(issuerSigned)
         if let docType, docType != mso.docType { throw .docTypeMismatch(document: docType, mso: mso.docType) }
         try Self.checkValidity(mso, at: time)
