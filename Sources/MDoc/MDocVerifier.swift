@@ -97,8 +97,8 @@ public struct MDocVerifier: Sendable {
         let mso = issuerSigned.mso
         for space in issuerSigned.nameSpaces {
             let digests = mso.valueDigests[space.name] ?? [:]
-            var seenIDs = Set<UInt64>()
-            var seenElements = Set<String>()
+            var seenIDs = Set<UInt64>(minimumCapacity: space.items.count)
+            var seenElements = Set<String>(minimumCapacity: space.items.count)
             for item in space.items {
                 guard seenIDs.insert(item.digestID).inserted else { throw .duplicateItem(nameSpace: space.name, "digestID \(item.digestID)") }
                 guard seenElements.insert(item.elementIdentifier).inserted else {
@@ -107,7 +107,7 @@ public struct MDocVerifier: Sendable {
                 guard let expected = digests[item.digestID] else {
                     throw .digestMissing(nameSpace: space.name, digestID: item.digestID)
                 }
-                guard item.digest(mso.digestAlgorithm) == expected else {
+                guard item.hasDigest(expected, mso.digestAlgorithm) else {
                     throw .digestMismatch(nameSpace: space.name, elementIdentifier: item.elementIdentifier)
                 }
             }
