@@ -51,6 +51,9 @@ public struct COSEKey: Sendable, Hashable {
     public let d: [UInt8]?
     public var keyID: [UInt8]?
     public var algorithm: COSEAlgorithm?
+    /// The swift-crypto key built when the point was checked (a key read from an MSO is used once for its device
+    /// signature right after: building it again cost as much as the check).
+    private var checkedKey: COSEVerificationKey?
 
     /// A key from its parts, checked: lengths match the curve and the point is on it (and matches `d`).
     public init(curve: Curve, x: [UInt8], y: [UInt8], d: [UInt8]? = nil, keyID: [UInt8]? = nil,
@@ -70,7 +73,7 @@ public struct COSEKey: Sendable, Hashable {
         self.keyID = keyID
         self.algorithm = algorithm
         // Construct the swift-crypto keys once to prove the point is on the curve and matches d.
-        _ = try verificationKey()
+        checkedKey = try verificationKey()
         if d != nil {
             let derived = try signingKey().verificationKey.uncompressedPoint
             guard derived == [0x04] + x + y else { throw .invalidKey("d does not match x and y") }
@@ -174,6 +177,7 @@ public struct COSEKey: Sendable, Hashable {
 
     /// The public key as swift-crypto sees it.
     public func verificationKey() throws(COSEError) -> COSEVerificationKey {
+        if let checkedKey { return checkedKey }
         let point = [0x04] + x + y
         do {
             switch curve {
@@ -198,5 +202,22 @@ public struct COSEKey: Sendable, Hashable {
         } catch {
             throw .invalidKey("d is not a valid \(curve.name) private key")
         }
+    }
+}
+
+extension COSEKey {
+    /// Equal when the keys are: the kept swift-crypto key is derived from the parts compared.
+    public static func == (lhs: COSEKey, rhs: COSEKey) -> Bool {
+        lhs.curve == rhs.curve && lhs.x == rhs.x && lhs.y == rhs.y && lhs.d == rhs.d && lhs.keyID == rhs.keyID
+            && lhs.algorithm == rhs.algorithm
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(curve)
+        hasher.combine(x)
+        hasher.combine(y)
+        hasher.combine(d)
+        hasher.combine(keyID)
+        hasher.combine(algorithm)
     }
 }

@@ -175,8 +175,21 @@ public struct COSESign1: Sendable, Hashable {
     public func verify(using key: COSEVerificationKey, externalAAD: [UInt8] = [],
                        detachedPayload: [UInt8]? = nil) throws(COSEError) {
         let algorithm = try algorithm()
-        let data = try toBeSigned(externalAAD: externalAAD, detachedPayload: detachedPayload)
-        if try key.isValidSignature(signature, for: data, algorithm: algorithm) { return }
+        let content: [UInt8]
+        switch (payload, detachedPayload) {
+        case let (attached?, nil): content = attached
+        case let (nil, detached?): content = detached
+        case (nil, nil): throw .payloadMismatch("the payload is detached and none was given")
+        case (.some, .some): throw .payloadMismatch("the payload is attached; a detached one was also given")
+        }
+        // The Sig_structure (RFC 9052 §4.4) up to the payload's bytes, then the payload: the same bytes as
+        // `signatureStructure`, hashed without copying the payload behind its prefix.
+        var prefix = CBOR.head(major: 4, argument: 4)
+        CBOR.text("Signature1").encode(into: &prefix)
+        CBOR.bytes(protectedBytes).encode(into: &prefix)
+        CBOR.bytes(externalAAD).encode(into: &prefix)
+        prefix += CBOR.head(major: 2, argument: UInt64(content.count))
+        if try key.isValidSignature(signature, prefix: prefix, payload: content, algorithm: algorithm) { return }
         // RFC 9052 §4.4: "if there are no protected attributes, a zero-length byte string is used". A sender that
         // wrote an empty map (h'a0') may have signed either form (cose-wg/Examples sign-pass-01 signs the empty one).
         if protected.isEmpty && !protectedBytes.isEmpty,

@@ -84,4 +84,36 @@ public enum COSEVerificationKey: Sendable {
             return key.isValidSignature(parsed, for: data)
         }
     }
+
+    /// `isValidSignature(_:for:algorithm:)` of `prefix‖payload`, hashed in two parts so that a large payload (an
+    /// MSO) is not copied behind its structure's prefix first.
+    public func isValidSignature(_ signature: [UInt8], prefix: [UInt8], payload: [UInt8],
+                                 algorithm: COSEAlgorithm) throws(COSEError) -> Bool {
+        guard algorithm.curve == curve else {
+            throw .keyAlgorithmMismatch(algorithm: algorithm.name, key: curve.name)
+        }
+        guard signature.count == algorithm.signatureLength else {
+            throw .invalidSignatureEncoding("\(algorithm.name) signature must be \(algorithm.signatureLength) bytes, got \(signature.count)")
+        }
+        switch self {
+        case .p256(let key):
+            guard let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            var hasher = SHA256()
+            hasher.update(data: prefix)
+            hasher.update(data: payload)
+            return key.isValidSignature(parsed, for: hasher.finalize())
+        case .p384(let key):
+            guard let parsed = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            var hasher = SHA384()
+            hasher.update(data: prefix)
+            hasher.update(data: payload)
+            return key.isValidSignature(parsed, for: hasher.finalize())
+        case .p521(let key):
+            guard let parsed = try? P521.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            var hasher = SHA512()
+            hasher.update(data: prefix)
+            hasher.update(data: payload)
+            return key.isValidSignature(parsed, for: hasher.finalize())
+        }
+    }
 }

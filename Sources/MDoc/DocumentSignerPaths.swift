@@ -27,7 +27,7 @@ public final class DocumentSignerPaths: Sendable {
 
     private struct State {
         var anchors: [UInt8]?
-        var entries: [[UInt8]: Entry] = [:]
+        var entries: [LeafKey: Entry] = [:]
         var validations = 0
         var hits = 0
 
@@ -56,7 +56,7 @@ public final class DocumentSignerPaths: Sendable {
     func signer(for leaf: [UInt8], anchors: [UInt8], at time: Date) -> IssuerTrust.ValidatedSigner? {
         state.withLock { state -> IssuerTrust.ValidatedSigner? in
             state.use(anchors)
-            guard let entry = state.entries[leaf],
+            guard let entry = state.entries[LeafKey(leaf)],
                   entry.validity.allSatisfy({ $0.notBefore <= time && time <= $0.notAfter }) else { return nil }
             state.hits += 1
             return entry.signer
@@ -68,8 +68,27 @@ public final class DocumentSignerPaths: Sendable {
     func keep(_ signer: IssuerTrust.ValidatedSigner, path: [Certificate], for leaf: [UInt8], anchors: [UInt8]) {
         state.withLock { state in
             state.use(anchors)
-            if state.entries.count >= capacity, state.entries[leaf] == nil { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[leaf] = Entry(signer: signer, validity: path.map { ($0.notValidBefore, $0.notValidAfter) })
+            if state.entries.count >= capacity, state.entries[LeafKey(leaf)] == nil { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[LeafKey(leaf)] = Entry(signer: signer, validity: path.map { ($0.notValidBefore, $0.notValidAfter) })
+        }
+    }
+
+    /// A certificate's DER as a key, hashed as one run of bytes (an array of bytes hashes them one at a time).
+    struct LeafKey: Hashable {
+        let bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+
+        static func == (lhs: LeafKey, rhs: LeafKey) -> Bool {
+            guard lhs.bytes.count == rhs.bytes.count else { return false }
+            return lhs.bytes.withUnsafeBytes { left in
+                rhs.bytes.withUnsafeBytes { right in
+                    guard let l = left.baseAddress, let r = right.baseAddress else { return true }
+                    return memcmp(l, r, left.count) == 0
+                }
+            }
         }
     }
 

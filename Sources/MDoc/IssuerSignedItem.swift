@@ -44,4 +44,13 @@ public struct IssuerSignedItem: Sendable, Hashable {
 
     /// The value digest of this item (§9.1.2.5).
     public func digest(_ algorithm: DigestAlgorithm) -> [UInt8] { algorithm.digest(taggedBytes) }
+
+    /// Whether the digest of the item's exact bytes is `expected` (compared without copying the digest out).
+    public func hasDigest(_ expected: [UInt8], _ algorithm: DigestAlgorithm) -> Bool {
+        switch algorithm {
+        case .sha256: SHA256.hash(data: taggedBytes).elementsEqual(expected)
+        case .sha384: SHA384.hash(data: taggedBytes).elementsEqual(expected)
+        case .sha512: SHA512.hash(data: taggedBytes).elementsEqual(expected)
+        }
+    }
 }

@@ -46,6 +46,8 @@ public struct IssuerTrust: Sendable {
         /// result names them for every presentation, and writing one costs about a tenth of a signature check).
         public let documentSignerSubject: String
         public let iacaSubject: String
+        /// The document signer's validity, read once.
+        public let documentSignerValidity: ClosedRange<Date>
 
         init(documentSigner: Certificate, iaca: Certificate, key: COSEVerificationKey) {
             self.documentSigner = documentSigner
@@ -53,6 +55,8 @@ public struct IssuerTrust: Sendable {
             self.key = key
             documentSignerSubject = documentSigner.subject.description
             iacaSubject = iaca.subject.description
+            let notBefore = documentSigner.notValidBefore
+            documentSignerValidity = notBefore ... max(notBefore, documentSigner.notValidAfter)
         }
     }
 

@@ -43,9 +43,7 @@ public struct MDocVerifier: Sendable {
         let signer = try await trust.validate(x5chain: chain, at: time)
         try Self.verifyIssuerSignature(issuerSigned, key: signer.key)
         let mso = issuerSigned.mso
-        if mso.validityInfo.signed < signer.documentSigner.notValidBefore || mso.validityInfo.signed > signer.documentSigner.notValidAfter {
-            throw .signedOutsideCertificateValidity
-        }
+        if !signer.documentSignerValidity.contains(mso.validityInfo.signed) { throw .signedOutsideCertificateValidity }
         try Self.verifyDigests(issuerSigned)
         if let docType, docType != mso.docType { throw .docTypeMismatch(document: docType, mso: mso.docType) }
         try Self.checkValidity(mso, at: time)
@@ -99,8 +97,8 @@ public struct MDocVerifier: Sendable {
         let mso = issuerSigned.mso
         for space in issuerSigned.nameSpaces {
             let digests = mso.valueDigests[space.name] ?? [:]
-            var seenIDs = Set<UInt64>()
-            var seenElements = Set<String>()
+            var seenIDs = Set<UInt64>(minimumCapacity: space.items.count)
+            var seenElements = Set<String>(minimumCapacity: space.items.count)
             for item in space.items {
                 guard seenIDs.insert(item.digestID).inserted else { throw .duplicateItem(nameSpace: space.name, "digestID \(item.digestID)") }
                 guard seenElements.insert(item.elementIdentifier).inserted else {
@@ -109,7 +107,7 @@ public struct MDocVerifier: Sendable {
                 guard let expected = digests[item.digestID] else {
                     throw .digestMissing(nameSpace: space.name, digestID: item.digestID)
                 }
-                guard item.digest(mso.digestAlgorithm) == expected else {
+                guard item.hasDigest(expected, mso.digestAlgorithm) else {
                     throw .digestMismatch(nameSpace: space.name, elementIdentifier: item.elementIdentifier)
                 }
             }

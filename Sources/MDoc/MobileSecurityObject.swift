@@ -72,8 +72,9 @@ public struct MobileSecurityObject: Sendable, Hashable {
         var digests: [String: [UInt64: [UInt8]]] = [:]
         for (nameSpaceKey, idMap) in try MDocCBOR.map(try MDocCBOR.field(mso, "valueDigests", in: what), "valueDigests") {
             let nameSpace = try MDocCBOR.text(nameSpaceKey, "valueDigests namespace")
-            var entries: [UInt64: [UInt8]] = [:]
-            for (idKey, digest) in try MDocCBOR.map(idMap, "valueDigests[\(nameSpace)]") {
+            let pairs = try MDocCBOR.map(idMap, "valueDigests[\(nameSpace)]")
+            var entries: [UInt64: [UInt8]] = Dictionary(minimumCapacity: pairs.count)
+            for (idKey, digest) in pairs {
                 let id = try MDocCBOR.unsigned(idKey, "digestID in valueDigests[\(nameSpace)]")
                 entries[id] = try MDocCBOR.bytes(digest, "digest \(id) in valueDigests[\(nameSpace)]")
             }

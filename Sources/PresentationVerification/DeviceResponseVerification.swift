@@ -145,7 +145,7 @@ public struct DeviceResponseVerification: Sendable {
     public func result(_ outcome: Outcome, nothingPresented: String) -> PresentationResult {
         var failures = outcome.failures
         for shortfall in requirements.shortfalls(outcome.presented) { failures.append(failure(shortfall)) }
-        if failures.isEmpty, outcome.credentials.allSatisfy(\.claims.isEmpty) {
+        if failures.isEmpty, outcome.credentials.allSatisfy({ $0.claims.isEmpty }) {
             failures.append(.init(code: PresentationFailureCode.malformed, reason: nothingPresented))
         }
         return failures.isEmpty ? PresentationResult.verified(outcome.credentials) : Self.failed(failures)

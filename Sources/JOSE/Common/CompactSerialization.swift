@@ -1,3 +1,5 @@
+import Foundation
+
 /// The dot-separated segments of a JWS / JWE compact serialization (RFC 7515 §7.1, RFC 7516 §7.1).
 enum CompactSerialization {
     /// Splits `text` at every `.`, looking at UTF-8 bytes rather than characters (a token is ASCII; splitting by
@@ -11,11 +13,14 @@ enum CompactSerialization {
         // The dots' byte offsets found in the contiguous UTF-8 (a native string's), then turned into indices: the
         // generic search over a view costs about as much as the rest of reading a JWE of a few kilobytes.
         let offsets = utf8.withContiguousStorageIfAvailable { buffer -> [Int] in
+            guard let base = buffer.baseAddress else { return [] }
             var found: [Int] = []
             var offset = 0
-            while found.count < limit, offset < buffer.count {
-                if buffer[offset] == UInt8(ascii: ".") { found.append(offset) }
-                offset += 1
+            while found.count < limit, offset < buffer.count,
+                  let hit = memchr(base + offset, Int32(UInt8(ascii: ".")), buffer.count - offset) {
+                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                found.append(at)
+                offset = at + 1
             }
             return found
         }

@@ -135,16 +135,25 @@ struct JSONValueParser {
     private mutating func string() throws(Failure) -> String {
         index += 1
         let start = index
-        while index < bytes.count {
+        // The run up to a quote, a backslash or a control character, over the buffer (a base64url value of a few
+        // kilobytes is one such run).
+        index = bytes.withUnsafeBufferPointer { buffer in
+            var offset = start
+            while offset < buffer.count {
+                let byte = buffer[offset]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                offset += 1
+            }
+            return offset
+        }
+        if index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = try validated(bytes[start ..< index], at: start)
                 index += 1
                 return text
             }
-            if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw failure("control character in a string") }
-            index += 1
         }
         guard index < bytes.count else { throw failure("unterminated string") }
         // Escapes: collect the UTF-8 bytes, decoding each escape.
