@@ -331,13 +331,13 @@ private struct RawPeer: Sendable {
     }
 }
 
-/// Runs `body`; should it still be running after a minute, records a failure and closes `transports`, which must
+/// Runs `body`; should it still be running after five minutes, records a failure and closes `transports`, which must
 /// end whatever it waits for: a hang fails the test instead of stalling the suite. Not a measure of speed.
 private func guardingAgainstHangs(closing transports: [any ProximityTransport],
                                   _ body: () async throws -> Void) async throws {
     let watchdog = Task {
-        try await Task.sleep(for: .seconds(60))
-        Issue.record("still waiting after 60 s: the transports are closed to end the wait")
+        try await Task.sleep(for: .seconds(300))
+        Issue.record("still waiting after 300 s: the transports are closed to end the wait")
         for transport in transports { await transport.close() }
     }
     defer { watchdog.cancel() }
