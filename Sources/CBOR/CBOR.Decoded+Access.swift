@@ -147,9 +147,13 @@ extension CBOR.Decoded {
         case .negative(let value): return node.major == 1 && node.argument == value
         case .text(let text) where node.major == 3 && !node.isIndefinite:
             var text = text
+            let length = node.end - node.contentStart
             return text.withUTF8 { utf8 in
-                utf8.count == node.end - node.contentStart
-                    && document.bytes[node.contentStart..<node.end].elementsEqual(utf8)
+                guard utf8.count == length else { return false }
+                return document.bytes.withUnsafeBufferPointer { bytes in
+                    for offset in 0..<length where bytes[node.contentStart + offset] != utf8[offset] { return false }
+                    return true
+                }
             }
         default:
             return CBOR.Decoded(document, keyIndex).value.isSameDataModelValue(as: key)

@@ -45,32 +45,49 @@ public enum Base64URL {
         return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
     }
 
-    /// Four characters at a time into a buffer of the exact size (JWE ciphertexts and `vp_token`s are kilobytes).
+    /// Four characters at a time into a buffer of the exact size (JWE ciphertexts and `vp_token`s are kilobytes). A
+    /// character outside the alphabet maps to 0xFF in `reverse`, every valid one below 64: the table values are OR-ed
+    /// together and their top bit tested once at the end, instead of a branch per four characters (a failed decode
+    /// returns nil all the same, whatever was written).
     static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        if input.isEmpty { return [] }
         let remainder = input.count % 4
         if remainder == 1 { return nil }
         let whole = input.count / 4
         let outputCount = whole * 3 + (remainder == 0 ? 0 : remainder - 1)
         var valid = true
-        let output = reverse.withUnsafeBufferPointer { table in
+        let output = reverse.withUnsafeBufferPointer { tableBuffer in
             [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
-                var out = 0
-                var index = 0
-                for _ in 0..<whole {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-                    if (a | b | c | d) == 0xFF { valid = false; break }
-                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    buffer[out] = UInt8(truncatingIfNeeded: chunk >> 16)
-                    buffer[out + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-                    buffer[out + 2] = UInt8(truncatingIfNeeded: chunk)
-                    out += 3
-                    index += 4
+                // Not empty (checked above), so every buffer has an address.
+                guard let table = tableBuffer.baseAddress, let source = input.baseAddress, var target = buffer.baseAddress else {
+                    initialized = 0
+                    valid = false
+                    return
                 }
-                if valid, remainder > 0 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = remainder == 3 ? table[Int(input[index + 2])] : 0
-                    if (a | b | c) == 0xFF {
+                var next = source
+                var seen: UInt8 = 0
+                for step in 0..<whole {
+                    let a = table[Int(next[0])], b = table[Int(next[1])], c = table[Int(next[2])], d = table[Int(next[3])]
+                    seen |= a | b | c | d
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    if step + 1 < whole {
+                        // Three bytes as one four-byte store; the fourth is overwritten by the next group's.
+                        UnsafeMutableRawPointer(target).storeBytes(of: (chunk << 8).bigEndian, as: UInt32.self)
+                    } else {
+                        target[0] = UInt8(truncatingIfNeeded: chunk >> 16)
+                        target[1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                        target[2] = UInt8(truncatingIfNeeded: chunk)
+                    }
+                    target += 3
+                    next += 4
+                }
+                var out = whole * 3
+                if seen & 0x80 != 0 {
+                    valid = false
+                } else if remainder > 0 {
+                    let a = table[Int(next[0])], b = table[Int(next[1])]
+                    let c = remainder == 3 ? table[Int(next[2])] : 0
+                    if (a | b | c) & 0x80 != 0 {
                         valid = false
                     } else if remainder == 2 {
                         // One byte; the last character's low four bits must be zero (RFC 4648 §3.5 canonical encoding).
