@@ -46,7 +46,14 @@ extension CBOR.Decoded {
 
     /// A text string.
     public func text() throws(CBORError) -> String {
+        let node = self.node
         guard node.major == 3 else { throw mismatch("text string") }
+        if !node.isIndefinite {
+            // Straight from the input's bytes, checked as UTF-8 when parsed (RFC 8949 §3.1), without building a value.
+            return document.bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[node.contentStart..<node.end]), as: UTF8.self)
+            }
+        }
         guard case .text(let text) = value.definite else { throw mismatch("text string") }
         return text
     }
