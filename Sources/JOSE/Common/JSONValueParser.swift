@@ -192,6 +192,22 @@ struct JSONValueParser {
     }
 
     private func validated(_ slice: ArraySlice<UInt8>, at offset: Int) throws(Failure) -> String {
+        // ASCII (every base64url value) is valid UTF-8 as it is: made without the generic validation.
+        let ascii = slice.withUnsafeBufferPointer { buffer -> String? in
+            var index = 0
+            if let base = buffer.baseAddress {
+                while buffer.count - index >= 8 {
+                    if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return nil }
+                    index += 8
+                }
+            }
+            while index < buffer.count {
+                if buffer[index] >= 0x80 { return nil }
+                index += 1
+            }
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        if let ascii { return ascii }
         guard let text = String(validating: slice, as: UTF8.self) else {
             throw Failure(reason: "string is not valid UTF-8", offset: offset)
         }
