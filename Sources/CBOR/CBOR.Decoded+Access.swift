@@ -46,7 +46,14 @@ extension CBOR.Decoded {
 
     /// A text string.
     public func text() throws(CBORError) -> String {
+        let node = self.node
         guard node.major == 3 else { throw mismatch("text string") }
+        if !node.isIndefinite {
+            // Straight from the input's bytes, checked as UTF-8 when parsed (RFC 8949 §3.1), without building a value.
+            return document.bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[node.contentStart..<node.end]), as: UTF8.self)
+            }
+        }
         guard case .text(let text) = value.definite else { throw mismatch("text string") }
         return text
     }
@@ -147,9 +154,13 @@ extension CBOR.Decoded {
         case .negative(let value): return node.major == 1 && node.argument == value
         case .text(let text) where node.major == 3 && !node.isIndefinite:
             var text = text
+            let length = node.end - node.contentStart
             return text.withUTF8 { utf8 in
-                utf8.count == node.end - node.contentStart
-                    && document.bytes[node.contentStart..<node.end].elementsEqual(utf8)
+                guard utf8.count == length else { return false }
+                return document.bytes.withUnsafeBufferPointer { bytes in
+                    for offset in 0..<length where bytes[node.contentStart + offset] != utf8[offset] { return false }
+                    return true
+                }
             }
         default:
             return CBOR.Decoded(document, keyIndex).value.isSameDataModelValue(as: key)

@@ -178,16 +178,31 @@ struct CBORParser: ~Copyable {
     // MARK: duplicate keys (RFC 8949 §5.6)
 
     private func checkDuplicateKeys(map index: Int) throws(CBORError) {
-        let keys = NodeComparison.mapKeys(nodes, map: index)
-        let comparison = NodeComparison(buffer: buffer, nodes: nodes)
-        if keys.count <= 16 {
-            for i in 1..<keys.count {
-                for j in 0..<i where comparison.equal(keys[i], keys[j]) {
-                    throw .duplicateMapKey(offset: nodes[keys[i]].start)
+        let count = Int(nodes[index].argument)
+        // Up to 16 keys (nearly every map: COSE headers, ISO 18013-5 structures), each pair compared in place, with
+        // no list of keys made; integer keys (an MSO's digestIDs) by their values; others hashed.
+        if count <= 16 {
+            let comparison = NodeComparison(buffer: buffer, nodes: nodes)
+            var key = index + 1
+            for _ in 0..<count {
+                var earlier = index + 1
+                while earlier < key {
+                    if comparison.equal(key, earlier) { throw .duplicateMapKey(offset: nodes[key].start) }
+                    earlier += nodes[earlier].subtreeSize
+                    earlier += nodes[earlier].subtreeSize
                 }
+                key += nodes[key].subtreeSize
+                key += nodes[key].subtreeSize
             }
             return
         }
+        let keys = NodeComparison.mapKeys(nodes, map: index)
+        switch integerKeys(keys) {
+        case .distinct: return
+        case .duplicate(let key): throw .duplicateMapKey(offset: nodes[key].start)
+        case .notIntegers: break
+        }
+        let comparison = NodeComparison(buffer: buffer, nodes: nodes)
         var hashed = keys.map { (hash: comparison.hash($0), node: $0) }
         hashed.sort { $0.hash < $1.hash || ($0.hash == $1.hash && $0.node < $1.node) }
         var runStart = 0
@@ -202,6 +217,33 @@ struct CBORParser: ~Copyable {
             }
             runStart = i
         }
+    }
+}
+
+extension CBORParser {
+    fileprivate enum IntegerKeys { case notIntegers, distinct, duplicate(Int) }
+
+    /// When every key is an integer (major type 0 or 1, as an MSO's digestIDs): an integer's value in the data model
+    /// is its major type and argument, whatever the head's width, so the keys are distinct when those values, sorted,
+    /// are strictly ascending — checked without hashing (they usually arrive ascending, RFC 8949 §4.2.1). A duplicate
+    /// is the later of two equal keys.
+    fileprivate func integerKeys(_ keys: [Int]) -> IntegerKeys {
+        var values: [(value: UInt64, node: Int)] = []
+        values.reserveCapacity(keys.count)
+        var ascending = true
+        for key in keys {
+            let node = nodes[key]
+            guard node.major <= 1, node.argument < 1 << 63 else { return .notIntegers }
+            // One order over both: negative integers (-1 - argument) below 2^63, unsigned ones from 2^63 up.
+            let value = node.major == 0 ? node.argument | 1 << 63 : (1 << 63) - 1 - node.argument
+            if let last = values.last, last.value >= value { ascending = false }
+            values.append((value, key))
+        }
+        if !ascending { values.sort { $0.value < $1.value || ($0.value == $1.value && $0.node < $1.node) } }
+        for position in values.indices.dropFirst() where values[position].value == values[position - 1].value {
+            return .duplicate(values[position].node)
+        }
+        return .distinct
     }
 }
 

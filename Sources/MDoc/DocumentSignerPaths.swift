@@ -73,13 +73,18 @@ public final class DocumentSignerPaths: Sendable {
         }
     }
 
-    /// A certificate's DER as a key, hashed as one run of bytes (an array of bytes hashes them one at a time).
+    /// A certificate's DER as a key, hashed over a run of bytes (an array of bytes hashes them one at a time).
     struct LeafKey: Hashable {
         let bytes: [UInt8]
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        /// The length and the last 32 bytes: a certificate's DER ends with its signature (RFC 5280 §4.1.1.3), which
+        /// tells certificates apart; equality still compares every byte.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(32))) }
+        }
 
         static func == (lhs: LeafKey, rhs: LeafKey) -> Bool {
             guard lhs.bytes.count == rhs.bytes.count else { return false }

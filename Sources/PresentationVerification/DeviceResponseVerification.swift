@@ -112,9 +112,12 @@ public struct DeviceResponseVerification: Sendable {
                                                     reason: "\(Self.quoted(document.docType)) was not asked for"), credentialID))
                 continue
             }
-            var shown: [String: [String: JSONValue]] = [:]
+            // Each namespace's elements gathered apart, then stored once (not a nested lookup per element).
+            var shown: [String: [String: JSONValue]] = Dictionary(minimumCapacity: document.issuerSigned.nameSpaces.count)
             for space in document.issuerSigned.nameSpaces {
-                for item in space.items { shown[space.name, default: [:]][item.elementIdentifier] = ClaimJSON.json(item.elementValue) }
+                var elements = shown.removeValue(forKey: space.name) ?? Dictionary(minimumCapacity: space.items.count)
+                for item in space.items { elements[item.elementIdentifier] = ClaimJSON.json(item.elementValue) }
+                shown[space.name] = elements
             }
             outcome.presented.append(.init(credentialId: requested.id, elements: shown, elementErrors: Self.elementErrors(document.errors)))
             let verified: MDocVerifier.Verified
@@ -124,16 +127,18 @@ public struct DeviceResponseVerification: Sendable {
                 outcome.failures.append(named(.init(code: Self.code(error), reason: error.description), requested.id))
                 continue
             }
-            var disclosed: [String: [String: JSONValue]] = [:]
+            var disclosed: [String: [String: JSONValue]] = Dictionary(minimumCapacity: shown.count)
             for (space, elements) in shown.sorted(by: { $0.key < $1.key }) {
+                var kept: [String: JSONValue] = Dictionary(minimumCapacity: elements.count)
                 for (element, value) in elements.sorted(by: { $0.key < $1.key }) {
                     guard requested.claims.contains(where: { $0.nameSpace == space && $0.element == element }) else {
                         outcome.failures.append(named(.init(code: PresentationFailureCode.elementNotRequested,
                                                             reason: "\(space)/\(element) was not asked for", path: [space, element]), requested.id))
                         continue
                     }
-                    disclosed[space, default: [:]][element] = value
+                    kept[element] = value
                 }
+                if !kept.isEmpty { disclosed[space] = kept }
             }
             if let failure = try await status(verified.mso.status, verified.iaca) { outcome.failures.append(named(failure, requested.id)) }
             outcome.credentials.append(credential(requested.id, document.docType, disclosed, verified))

@@ -1,4 +1,5 @@
 import CBOR
+import Foundation
 import Testing
 import TestSupport
 
@@ -91,6 +92,44 @@ struct MalformedInputTests {
         }
         #expect(failure("a2 01 01 01 02")?.offset == 3)
         #expect(failure("a2 01 01 01 02", options: .init(rejectsDuplicateMapKeys: false)) == nil)
+    }
+
+    /// Maps of more than 16 integer keys (an MSO's digestIDs) are checked by value: out of order, with negative keys,
+    /// with a key written with a longer head; a duplicate is reported at the later key.
+    @Test func integerKeyedMapsAreCheckedByValue() throws {
+        // 20 keys 19, 18, …, 0 (descending, so sorted first), each with value 0.
+        var descending = "b4"
+        for key in (0..<20).reversed() { descending += String(format: "%02x", key) + "00" }
+        #expect(failure(descending) == nil)
+        // The same with key 7 replaced by 3 (written "18 03", a longer head): a duplicate at that later key.
+        var repeated = "b4"
+        var offsets: [Int: Int] = [:]
+        var offset = 1
+        for key in (0..<20).reversed() {
+            offsets[key] = offset
+            if key == 7 {
+                repeated += "1803 00"
+                offset += 3
+            } else {
+                repeated += String(format: "%02x", key) + "00"
+                offset += 2
+            }
+        }
+        let error = failure(repeated)
+        #expect(error?.code == "CBOR_DUPLICATE_MAP_KEY")
+        #expect(error?.offset == offsets[3])
+        // Negative and unsigned keys with the same arguments are distinct: -1…-10 (0x20…0x29) and 0…9.
+        var mixed = "b4"
+        for argument in 0..<10 { mixed += String(format: "%02x", 0x20 + argument) + "00" + String(format: "%02x", argument) + "00" }
+        #expect(failure(mixed) == nil)
+        // -5 twice (0x24, then "38 04"), among the same keys otherwise.
+        let negativeRepeated = mixed.replacingOccurrences(of: "2900", with: "380400")
+        #expect(failure(negativeRepeated)?.code == "CBOR_DUPLICATE_MAP_KEY")
+        // An integer key beside a text key goes the hashed way and still finds the duplicate integer.
+        var withText = "b4 6161 00"
+        for key in 0..<18 { withText += String(format: "%02x", key) + "00" }
+        withText += "05 00"
+        #expect(failure(withText)?.code == "CBOR_DUPLICATE_MAP_KEY")
     }
 
     @Test func distinctKeysThatLookAlikeAreAccepted() {

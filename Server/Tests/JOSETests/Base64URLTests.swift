@@ -61,4 +61,22 @@ import Testing
             }
         }
     }
+
+    /// A kilobyte-long text with one character outside the alphabet at each position of its first, a middle and its
+    /// last groups and of its tail is refused; the text itself decodes (the check is made once, after the groups).
+    @Test func rejectsABadCharacterAnywhereInALongText() {
+        let bytes = (0 ..< 1_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        let text = Array(Base64URL.encode(bytes).utf8)
+        #expect(text.count % 4 == 2)
+        #expect(Base64URL.decode(String(decoding: text, as: UTF8.self)) == bytes)
+        let middle = (text.count / 8) * 4
+        let last = text.count - 2 - 4
+        for position in Array(0 ..< 4) + Array(middle ..< middle + 4) + Array(last ..< last + 4) + [text.count - 2, text.count - 1] {
+            for bad in Array("=+/ .".utf8) + [0x80, 0xFF] {
+                var mutated = text
+                mutated[position] = bad
+                #expect(Base64URL.decode(String(decoding: mutated, as: UTF8.self)) == nil, "\(position) \(bad)")
+            }
+        }
+    }
 }

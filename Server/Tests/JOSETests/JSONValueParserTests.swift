@@ -43,6 +43,22 @@ import Testing
         #expect(throws: JOSEError.self) { try parse(text) }
     }
 
+    /// Long strings are scanned eight bytes at a time: a quote, a backslash or a control character at any position of
+    /// a word still ends the run where it is.
+    @Test func longStringsEndAtTheirFirstQuoteEscapeOrControlCharacter() throws {
+        let run = String(repeating: "abcdefghijklmnopqrstuvwxyz0123456789-_", count: 4)
+        for cut in 0 ..< 24 {
+            let head = String(run.prefix(cut + 40)), tail = String(run.dropFirst(cut + 40))
+            #expect(try parse("\"" + head + "\"") == .string(head))
+            #expect(try parse("[\"" + head + "\",\"" + tail + "\"]") == .array([.string(head), .string(tail)]))
+            #expect(try parse("\"" + head + "\\n" + tail + "\"") == .string(head + "\n" + tail))
+            #expect(try parse("\"" + head + "é" + tail + "\"") == .string(head + "é" + tail))
+            #expect(throws: JOSEError.self) { try parse("\"" + head + "\u{1F}" + tail + "\"") }
+            #expect(throws: JOSEError.self) { try parse("\"" + head + "\t" + tail + "\"") }
+            #expect(throws: JOSEError.self) { try parse("\"" + head + tail) }
+        }
+    }
+
     @Test func rejectsRawControlCharactersAndInvalidUTF8() {
         #expect(throws: JOSEError.self) { try JSONValue(json: Array("\"a\nb\"".utf8)) }
         #expect(throws: JOSEError.self) { try JSONValue(json: [0x22, 0xFF, 0x22]) }

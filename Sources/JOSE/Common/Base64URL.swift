@@ -11,6 +11,16 @@ public enum Base64URL {
         return table
     }()
 
+    /// `reverse` pre-shifted to each of the four places of a group (24 bits): a group is four loads OR-ed together. A
+    /// character outside the alphabet is all ones, so the top bit of the OR of every group says whether one was seen.
+    private static let placed: [UInt32] = {
+        var tables = [UInt32](repeating: .max, count: 4 * 256)
+        for (index, byte) in alphabet.enumerated() {
+            for place in 0..<4 { tables[place * 256 + Int(byte)] = UInt32(index) << (18 - 6 * place) }
+        }
+        return tables
+    }()
+
     /// Encodes bytes as base64url with no padding.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let input = Array(bytes)
@@ -45,32 +55,49 @@ public enum Base64URL {
         return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
     }
 
-    /// Four characters at a time into a buffer of the exact size (JWE ciphertexts and `vp_token`s are kilobytes).
+    /// Four characters at a time into a buffer of the exact size (JWE ciphertexts and `vp_token`s are kilobytes), with
+    /// `placed`: whether a character outside the alphabet was seen is tested once at the end, instead of a branch per
+    /// four characters (a failed decode returns nil all the same, whatever was written). The last one to three
+    /// characters go through `reverse`, where a character outside the alphabet is 0xFF and every other below 64.
     static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        if input.isEmpty { return [] }
         let remainder = input.count % 4
         if remainder == 1 { return nil }
         let whole = input.count / 4
         let outputCount = whole * 3 + (remainder == 0 ? 0 : remainder - 1)
         var valid = true
-        let output = reverse.withUnsafeBufferPointer { table in
+        let output = reverse.withUnsafeBufferPointer { tableBuffer in placed.withUnsafeBufferPointer { placedBuffer in
             [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
-                var out = 0
-                var index = 0
-                for _ in 0..<whole {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-                    if (a | b | c | d) == 0xFF { valid = false; break }
-                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    buffer[out] = UInt8(truncatingIfNeeded: chunk >> 16)
-                    buffer[out + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-                    buffer[out + 2] = UInt8(truncatingIfNeeded: chunk)
-                    out += 3
-                    index += 4
+                // Not empty (checked above), so every buffer has an address.
+                guard let table = tableBuffer.baseAddress, let places = placedBuffer.baseAddress, let source = input.baseAddress,
+                      var target = buffer.baseAddress else {
+                    initialized = 0
+                    valid = false
+                    return
                 }
-                if valid, remainder > 0 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = remainder == 3 ? table[Int(input[index + 2])] : 0
-                    if (a | b | c) == 0xFF {
+                var next = source
+                var seen: UInt32 = 0
+                for step in 0..<whole {
+                    let chunk = places[Int(next[0])] | places[256 + Int(next[1])] | places[512 + Int(next[2])] | places[768 + Int(next[3])]
+                    seen |= chunk
+                    if step + 1 < whole {
+                        // Three bytes as one four-byte store; the fourth is overwritten by the next group's.
+                        UnsafeMutableRawPointer(target).storeBytes(of: (chunk << 8).bigEndian, as: UInt32.self)
+                    } else {
+                        target[0] = UInt8(truncatingIfNeeded: chunk >> 16)
+                        target[1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                        target[2] = UInt8(truncatingIfNeeded: chunk)
+                    }
+                    target += 3
+                    next += 4
+                }
+                var out = whole * 3
+                if seen & 0x8000_0000 != 0 {
+                    valid = false
+                } else if remainder > 0 {
+                    let a = table[Int(next[0])], b = table[Int(next[1])]
+                    let c = remainder == 3 ? table[Int(next[2])] : 0
+                    if (a | b | c) & 0x80 != 0 {
                         valid = false
                     } else if remainder == 2 {
                         // One byte; the last character's low four bits must be zero (RFC 4648 §3.5 canonical encoding).
@@ -88,7 +115,7 @@ public enum Base64URL {
                 }
                 initialized = valid ? out : 0
             }
-        }
+        } }
         return valid ? output : nil
     }
 

@@ -139,6 +139,19 @@ struct JSONValueParser {
         // kilobytes is one such run).
         index = bytes.withUnsafeBufferPointer { buffer in
             var offset = start
+            // Eight bytes at a time while none of them is a quote, a backslash or a control character (the classic
+            // "has a zero byte" word test: `(v - 0x01…) & ~v & 0x80…` is non-zero exactly when some byte of v is 0,
+            // and `(w - 0x20…) & ~w & 0x80…` when some byte of w is below 0x20); the byte loop finds which.
+            if let base = buffer.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                while buffer.count - offset >= 8 {
+                    let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                    let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                    let stops = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                    if stops & highs != 0 { break }
+                    offset += 8
+                }
+            }
             while offset < buffer.count {
                 let byte = buffer[offset]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
@@ -179,6 +192,22 @@ struct JSONValueParser {
     }
 
     private func validated(_ slice: ArraySlice<UInt8>, at offset: Int) throws(Failure) -> String {
+        // ASCII (every base64url value) is valid UTF-8 as it is: made without the generic validation.
+        let ascii = slice.withUnsafeBufferPointer { buffer -> String? in
+            var index = 0
+            if let base = buffer.baseAddress {
+                while buffer.count - index >= 8 {
+                    if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return nil }
+                    index += 8
+                }
+            }
+            while index < buffer.count {
+                if buffer[index] >= 0x80 { return nil }
+                index += 1
+            }
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        if let ascii { return ascii }
         guard let text = String(validating: slice, as: UTF8.self) else {
             throw Failure(reason: "string is not valid UTF-8", offset: offset)
         }

@@ -10,29 +10,31 @@ public enum ConcatKDF {
     public static func deriveKey(sharedSecret z: [UInt8], algorithmID: String, partyUInfo: [UInt8], partyVInfo: [UInt8],
                                  keyDataLength bits: Int) -> [UInt8] {
         var otherInfo: [UInt8] = []
-        appendLengthPrefixed(Array(algorithmID.utf8), to: &otherInfo)
+        otherInfo.reserveCapacity(16 + algorithmID.utf8.count + partyUInfo.count + partyVInfo.count)
+        appendUInt32(UInt32(truncatingIfNeeded: algorithmID.utf8.count), to: &otherInfo)
+        otherInfo += algorithmID.utf8
         appendLengthPrefixed(partyUInfo, to: &otherInfo)
         appendLengthPrefixed(partyVInfo, to: &otherInfo)
         appendUInt32(UInt32(truncatingIfNeeded: bits), to: &otherInfo)
 
         let byteCount = (bits + 7) / 8
         var output: [UInt8] = []
+        output.reserveCapacity(byteCount + SHA256.byteCount)
         var counter: UInt32 = 1
         while output.count < byteCount {
             var hash = SHA256()
-            var counterBytes: [UInt8] = []
-            appendUInt32(counter, to: &counterBytes)
-            hash.update(data: counterBytes)
+            withUnsafeBytes(of: counter.bigEndian) { hash.update(bufferPointer: $0) }
             hash.update(data: z)
             hash.update(data: otherInfo)
-            output += Array(hash.finalize())
+            hash.finalize().withUnsafeBytes { output.append(contentsOf: $0) }
             counter += 1
         }
-        return Array(output.prefix(byteCount))
+        if output.count > byteCount { output.removeLast(output.count - byteCount) }
+        return output
     }
 
     private static func appendUInt32(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     private static func appendLengthPrefixed(_ data: [UInt8], to bytes: inout [UInt8]) {

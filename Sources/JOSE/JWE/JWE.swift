@@ -71,7 +71,9 @@ public struct JWE: Sendable, Hashable {
         do {
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: initializationVector), ciphertext: ciphertext,
                                             tag: authenticationTag)
-            return Array(try AES.GCM.open(box, using: SymmetricKey(data: cek), authenticating: Array(encodedHeader.utf8)))
+            // The header's bytes copied at once from the token's storage (a Substring's UTF-8 view copies byte by byte).
+            let aad = encodedHeader.utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(encodedHeader.utf8)
+            return Array(try AES.GCM.open(box, using: SymmetricKey(data: cek), authenticating: aad))
         } catch {
             throw JOSEError.decryptionFailed
         }

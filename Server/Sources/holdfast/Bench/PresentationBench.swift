@@ -16,7 +16,7 @@ import PresentationVerification
 /// result) — next to the raw operations they cost, measured in the same run: the verifier needs two ECDSA verifies
 /// (issuerAuth, the device signature; the document signer's path, validated once, is kept: `DocumentSignerPaths`) and
 /// one ECDH, the wallet one ECDSA signature and one ECDH. Target: the verifier side at least 75 % of its raw operations'
-/// rate.
+/// rate (`--protocol dc-api`: 60 %).
 struct PresentationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presentation", abstract: "Build + encrypt and decrypt + verify a DeviceResponse, against raw ECDSA and ECDH.")
@@ -176,6 +176,7 @@ struct PresentationBench: AsyncParsableCommand {
                             ours: verifierSides[index],
                             baselineName: "\(carrier.verifies) ECDSA verifies + \(carrier.agreements) ECDH", baseline: verifierRaw)
         }
-        print("target: verifier ≥ 0.75×")
+        // The default bench (OpenID4VP 1.0 direct_post.jwt) is held to 0.75×; the DC API variants keep 0.60×.
+        print("target: verifier ≥ \(transport == .openid4vp ? "0.75" : "0.60")×")
     }
 }
