@@ -58,44 +58,12 @@ public struct COSEMac0: Sendable, Hashable {
 
     /// Reads a COSE_Mac0 from a decoded item (for example the `deviceMac` of an ISO/IEC 18013-5 DeviceAuth).
     public init(item: CBOR.Decoded) throws(COSEError) {
-        var array = item
-        if item.majorType == 6 {
-            let (tag, content) = try Self.mapErrors { () throws(CBORError) in try item.tag() }
-            guard tag == Self.tag else { throw .unexpectedTag(tag) }
-            array = content
-        }
-        let elements = try Self.mapErrors { () throws(CBORError) in try array.array() }
-        guard elements.count == 4 else {
-            throw .malformedStructure("COSE_Mac0 has \(elements.count) elements, expected 4", offset: array.offset)
-        }
-        let protectedBytes = Array(try Self.mapErrors { () throws(CBORError) in try elements[0].bytes() })
-        guard elements[1].majorType == 5 else {
-            throw .malformedStructure("unprotected header is \(elements[1].kindDescription), not a map", offset: elements[1].offset)
-        }
-        unprotected = COSEHeaderMap(try Self.mapErrors { () throws(CBORError) in try elements[1].value.map() })
-        if elements[2].isNull {
-            payload = nil
-        } else {
-            payload = Array(try Self.mapErrors { () throws(CBORError) in try elements[2].bytes() })
-        }
-        tagBytes = Array(try Self.mapErrors { () throws(CBORError) in try elements[3].bytes() })
-        self.protectedBytes = protectedBytes
-        if protectedBytes.isEmpty {
-            protected = COSEHeaderMap()
-        } else {
-            do {
-                protected = COSEHeaderMap(try CBOR.decode(protectedBytes).value.map())
-            } catch {
-                throw .malformedStructure("protected header is not an encoded map: \(error)", offset: elements[0].offset)
-            }
-        }
-        for pair in protected.pairs where unprotected[pair.key] != nil {
-            throw .duplicateHeaderLabel(pair.key.diagnosticNotation)
-        }
-    }
-
-    private static func mapErrors<T>(_ body: () throws(CBORError) -> T) throws(COSEError) -> T {
-        do { return try body() } catch { throw error.asCOSEError }
+        let parts = try COSEMessageParts(item: item, tag: Self.tag, name: "COSE_Mac0")
+        protectedBytes = parts.protectedBytes
+        protected = parts.protected
+        unprotected = parts.unprotected
+        payload = parts.payload
+        tagBytes = parts.last
     }
 
     // MARK: using

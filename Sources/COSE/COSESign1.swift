@@ -24,11 +24,11 @@ public struct COSESign1: Sendable, Hashable {
     public init(protectedBytes: [UInt8], unprotected: COSEHeaderMap, payload: [UInt8]?,
                 signature: [UInt8]) throws(COSEError) {
         self.protectedBytes = protectedBytes
-        self.protected = try Self.decodeProtected(protectedBytes, offset: nil)
+        self.protected = try COSEMessageParts.protectedHeader(protectedBytes, offset: nil)
         self.unprotected = unprotected
         self.payload = payload
         self.signature = signature
-        try checkDisjointBuckets()
+        try COSEMessageParts.checkDisjoint(protected, unprotected)
     }
 
     // MARK: creating
@@ -85,60 +85,12 @@ public struct COSESign1: Sendable, Hashable {
 
     /// Reads a COSE_Sign1 from a decoded item (for example the `issuerAuth` of an ISO 18013-5 IssuerSigned).
     public init(item: CBOR.Decoded) throws(COSEError) {
-        var array = item
-        if item.majorType == 6 {
-            let (tag, content) = try Self.mapErrors { () throws(CBORError) in try item.tag() }
-            guard tag == Self.tag else { throw .unexpectedTag(tag) }
-            array = content
-        }
-        let elements = try Self.mapErrors { () throws(CBORError) in try array.array() }
-        guard elements.count == 4 else {
-            throw .malformedStructure("COSE_Sign1 has \(elements.count) elements, expected 4", offset: array.offset)
-        }
-        let protectedBytes = Array(try Self.mapErrors { () throws(CBORError) in try elements[0].bytes() })
-        guard elements[1].majorType == 5 else {
-            throw .malformedStructure("unprotected header is \(elements[1].kindDescription), not a map",
-                                      offset: elements[1].offset)
-        }
-        let unprotected = COSEHeaderMap(try Self.mapErrors { () throws(CBORError) in try elements[1].value.map() })
-        let payload: [UInt8]?
-        if elements[2].isNull {
-            payload = nil
-        } else {
-            payload = Array(try Self.mapErrors { () throws(CBORError) in try elements[2].bytes() })
-        }
-        let signature = Array(try Self.mapErrors { () throws(CBORError) in try elements[3].bytes() })
-        self.protectedBytes = protectedBytes
-        self.protected = try Self.decodeProtected(protectedBytes, offset: elements[0].offset)
-        self.unprotected = unprotected
-        self.payload = payload
-        self.signature = signature
-        try checkDisjointBuckets()
-    }
-
-    private static func mapErrors<T>(_ body: () throws(CBORError) -> T) throws(COSEError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw error.asCOSEError
-        }
-    }
-
-    /// RFC 9052 §3: the protected header is a bstr holding an encoded map, or empty.
-    private static func decodeProtected(_ bytes: [UInt8], offset: Int?) throws(COSEError) -> COSEHeaderMap {
-        guard !bytes.isEmpty else { return COSEHeaderMap() }
-        do {
-            let map = try CBOR.decode(bytes)
-            return COSEHeaderMap(try map.value.map())
-        } catch {
-            throw .malformedStructure("protected header is not an encoded map: \(error)", offset: offset)
-        }
-    }
-
-    private func checkDisjointBuckets() throws(COSEError) {
-        for pair in protected.pairs where unprotected[pair.key] != nil {
-            throw .duplicateHeaderLabel(pair.key.diagnosticNotation)
-        }
+        let parts = try COSEMessageParts(item: item, tag: Self.tag, name: "COSE_Sign1")
+        protectedBytes = parts.protectedBytes
+        protected = parts.protected
+        unprotected = parts.unprotected
+        payload = parts.payload
+        signature = parts.last
     }
 
     // MARK: using
