@@ -169,7 +169,7 @@ import Testing
                     for index in 0..<200 {
                         let node = index.isMultiple(of: 2) ? harness.store : harness.otherNode
                         group.addTask {
-                            try await node.setIfAbsent(key, value: Array(String(index).utf8), ttl: .seconds(60)) ? 1 : 0
+                            try await node.setIfAbsent(key, value: Array(String(index).utf8), ttl: .seconds(3_600)) ? 1 : 0
                         }
                     }
                     return try await group.reduce(0, +)
