@@ -64,7 +64,7 @@ let package = Package(
         // session encryption, the mdoc's and the reader's session state and BLE message framing, without I/O (the
         // SDK's transports move the messages).
         .target(name: "MDocProximity", dependencies: [
-            "CBOR", "COSE", "MDoc", "Plumbing",
+            "CBOR", "COSE", "JOSE", "MDoc", "Plumbing",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The system's zlib (Debian: zlib1g-dev, which .ci/run installs; Apple platforms: the SDK's) for `lst`.

@@ -134,12 +134,12 @@ public struct DeviceEngagement: Sendable, Hashable {
     /// Reads the text of an engagement QR code (§8.2.2.3).
     public init(qrCode text: String) throws(ProximityError) {
         guard text.hasPrefix(Self.qrScheme) else { throw .malformedQRCode("the text does not begin with \(Self.qrScheme)") }
-        let bytes = try Base64URL.decode(String(text.dropFirst(Self.qrScheme.count)))
+        let bytes = try EngagementText.decode(String(text.dropFirst(Self.qrScheme.count)))
         try self.init(decoding: bytes)
     }
 
     /// `mdoc:` and ``encoded`` in base64url without padding.
-    public var qrCode: String { Self.qrScheme + Base64URL.encode(encoded) }
+    public var qrCode: String { Self.qrScheme + EngagementText.encode(encoded) }
 
     private static func firstBLE(_ methods: CBOR.Decoded, _ reader: ProximityCBOR) throws(ProximityError) -> BLEOptions? {
         for method in try reader.array(methods, "DeviceRetrievalMethods") {

@@ -1,12 +1,9 @@
-import Foundation
+import JOSE
 
-/// Base64url without padding (RFC 4648 §5, §3.2), as the engagement QR code carries it (ISO/IEC 18013-5 §8.2.2.3).
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.hasSuffix("=") { text.removeLast() }
-        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
-    }
+/// The base64url text of an engagement QR code (ISO/IEC 18013-5 §8.2.2.3: no padding), read and written with the
+/// project's one strict codec (`JOSE.Base64URL`, RFC 4648 §5); this adds only the refusal's reason for the reader.
+enum EngagementText {
+    static func encode(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 
     /// Strict: only the base64url alphabet, no padding, no whitespace, and the unused bits of the last character zero
     /// (the text must be the one encoding of its bytes).
@@ -20,11 +17,8 @@ enum Base64URL {
             }
         }
         guard text.utf8.count % 4 != 1 else { throw .malformedQRCode("the base64url text has an impossible length") }
-        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: standard) else { throw .malformedQRCode("not base64url") }
-        let bytes = Array(data)
-        guard encode(bytes) == text else { throw .malformedQRCode("the last base64url character has unused bits set") }
+        // Alphabet and length are right: what the codec still refuses is a last character with unused bits set.
+        guard let bytes = Base64URL.decode(text) else { throw .malformedQRCode("the last base64url character has unused bits set") }
         return bytes
     }
 }
