@@ -36,14 +36,18 @@ public enum HoldfastApplication {
         public var metrics: HTTPMetrics?
         /// The server's time; tests move a `ManualClock` instead of sleeping.
         public var clock: any HoldfastClock
+        /// Where identifiers and secrets are drawn from (`RandomSource`).
+        public var random: any RandomSource
         /// Called with the bound port once the server listens.
         public var onServerRunning: @Sendable (Int) async -> Void
 
         public init(logger: Logger? = nil, metrics: HTTPMetrics? = nil, clock: any HoldfastClock = SystemClock(),
+                    random: any RandomSource = SystemRandomSource(),
                     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) {
             self.logger = logger
             self.metrics = metrics
             self.clock = clock
+            self.random = random
             self.onServerRunning = onServerRunning
         }
     }
@@ -143,6 +147,7 @@ public enum HoldfastApplication {
             publicRouteLimit: PublicRouteLimit(configuration.rateLimit), keyring: prepared.keyring,
             adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
             openAPIDocument: openAPI, verifierPage: verifierPage, logger: logger, androidRevocations: revocations, clock: options.clock,
+            random: options.random,
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
             boundPort: boundPort,
             issuerCertificates: issuerCertificates,

@@ -28,6 +28,8 @@ public struct ServerServices: Sendable {
     public let androidRevocations: AndroidRevocations
     /// The server's time (`SystemClock` unless a test injects a `ManualClock`).
     public let clock: any HoldfastClock
+    /// Where identifiers and secrets are drawn from (`SystemRandomSource` unless a test injects another).
+    public let random: any RandomSource
     /// The instance calls' authentication (license token + DPoP), shared by every `.instance` route.
     let instanceAuthenticator: InstanceAuthenticator
     /// The `X-Holdfast-Dev-Mode` rule, for registration and the instance calls that evaluate it.
