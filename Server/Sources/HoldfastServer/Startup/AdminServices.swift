@@ -46,12 +46,12 @@ public actor AdminServices {
          logger: Logger) {
         self.configuration = configuration
         self.database = database
+        adminKeys = AdminKeyService(database: database, logger: logger)
         self.clock = clock
         self.random = random
-        self.logger = logger
-        adminKeys = AdminKeyService(database: database, logger: logger)
         tethering = Tethering(applications: HolderApplicationService(database: database, logger: logger),
                               instances: HolderInstanceService(database: database, logger: logger))
+        self.logger = logger
         sca = SCAAdmin(services: SCAServices(database: database, logger: logger))
     }
 

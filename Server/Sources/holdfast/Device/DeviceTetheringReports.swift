@@ -11,13 +11,9 @@ extension DeviceReport {
     struct Registration: Encodable, Sendable, Equatable {
         /// The members a registered device adds.
         struct Stored: Encodable, Sendable, Equatable {
-            var instanceId: String
-            var status: String
-            var appAttestationType: String
-            var platform: String
+            var instanceId, status, appAttestationType, platform: String
             var registeredAt: Date
-            var keyRotatedAt: Date?
-            var licenseExpiresAt: Date?
+            var keyRotatedAt, licenseExpiresAt: Date?
             var clockOffsetMs: Int64
         }
 
@@ -84,8 +80,8 @@ extension DeviceReport {
         var header: Header
         var walletAttestation: String
         var walletAttestationExpiresAt: Date
-        var audience: String?
-        var walletAttestationPoP: String?
+        /// The issuer the PoP is addressed to, and the PoP.
+        var audience, walletAttestationPoP: String?
         var registration: Registration
 
         private enum CodingKeys: String, CodingKey {

@@ -3,113 +3,118 @@ import HoldfastProtocol
 import HoldfastSDK
 import JOSE
 
-/// A set of CA certificates the simulated device trusts, and the holder's calls on it: the reader CAs of ISO/IEC
-/// 18013-5 reader authentication (§9.1.4, `DeviceReaderTrust`) or the CAs of verifiers' request-signing certificates
-/// (`DeviceVerifierTrust`).
-protocol DeviceTrustedCertificates: Sendable {
-    associatedtype Certificate: Encodable, Sendable
-    /// The subcommand: `readers` or `verifiers`.
-    static var commandName: String { get }
-    static var abstract: String { get }
+/// The sets of CA certificates the simulated device trusts: the reader CAs of ISO/IEC 18013-5 reader authentication
+/// (§9.1.4) and the CAs of verifiers' request-signing certificates.
+enum DeviceTrustedSet: String, Sendable {
+    case readers, verifiers
+
+    var abstract: String {
+        switch self {
+        case .readers: "The trusted reader CA certificates (ISO/IEC 18013-5 reader authentication, §9.1.4)."
+        case .verifiers: "The trusted verifier certificates (the CAs of request-signing certificates)."
+        }
+    }
+
     /// Who the certificates are of, in help texts: `reader` or `verifier`.
-    static var holderName: String { get }
-    static var pemFileExample: String { get }
+    var holderName: String { String(rawValue.dropLast()) }
 
-    static func add(_ pems: [String], to holder: MobileCredentialHolder) async throws(HoldfastError) -> [Certificate]
-    static func list(of holder: MobileCredentialHolder) async throws(HoldfastError) -> [Certificate]
-    static func remove(id: String, from holder: MobileCredentialHolder) async throws(HoldfastError)
-}
-
-/// `holdfast device --state DIR readers|verifiers add|list|remove` (docs/command-line.md "The `holdfast` command"): the
-/// certificates of one trusted set, as JSON.
-struct DeviceTrustCommand<Trust: DeviceTrustedCertificates>: AsyncParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Trust.commandName, abstract: Trust.abstract, subcommands: [Add.self, List.self, Remove.self])
+    /// The subcommands of a set.
+    enum Subcommand: String, Sendable {
+        case add, list, remove
     }
 
-    struct Add: AsyncParsableCommand {
-        static var configuration: CommandConfiguration {
-            CommandConfiguration(commandName: "add", abstract: "Trust the certificates of a PEM file (@file) or PEM text.")
-        }
-        @OptionGroup var options: DeviceOptions
-        @Argument(help: ArgumentHelp("@path/to/\(Trust.pemFileExample), or the PEM text itself.")) var pem: String
+    /// What a subcommand does with the set.
+    enum Operation: Sendable {
+        case add(pem: String)
+        case list
+        case remove(id: String)
 
-        func run() async throws {
-            try await DeviceCredentialOutput.run("\(Trust.commandName) add") { () async throws(HoldfastError) in
+        var subcommand: Subcommand {
+            switch self {
+            case .add: .add
+            case .list: .list
+            case .remove: .remove
+            }
+        }
+    }
+
+    func configuration(_ subcommand: Subcommand) -> CommandConfiguration {
+        let abstract = switch subcommand {
+        case .add: "Trust the certificates of a PEM file (@file) or PEM text."
+        case .list: "List the trusted \(holderName) certificates (JSON)."
+        case .remove: "Stop trusting a \(holderName) certificate."
+        }
+        return CommandConfiguration(commandName: subcommand.rawValue, abstract: abstract)
+    }
+
+    /// Runs `operation` on the state of `options` and prints its JSON: the certificates added, the set, or what was
+    /// removed (`DeviceCredentialOutput.run`: a failure is the command's one failure).
+    func perform(_ operation: Operation, options: DeviceOptions) async throws {
+        try await DeviceCredentialOutput.run("\(rawValue) \(operation.subcommand.rawValue)") { () async throws(HoldfastError) in
+            switch operation {
+            case .add(let pem):
                 let text = try DeviceIssuers.Add.pemText(pem)
-                return DeviceCredentialOutput.json(try await Trust.add([text], to: DeviceCredentialOutput.holder(options, needsTethering: false)))
-            }
-        }
-    }
-
-    struct List: AsyncParsableCommand {
-        static var configuration: CommandConfiguration {
-            CommandConfiguration(commandName: "list", abstract: "List the trusted \(Trust.holderName) certificates (JSON).")
-        }
-        @OptionGroup var options: DeviceOptions
-
-        func run() async throws {
-            try await DeviceCredentialOutput.run("\(Trust.commandName) list") { () async throws(HoldfastError) in
-                DeviceCredentialOutput.json(try await Trust.list(of: DeviceCredentialOutput.holder(options, needsTethering: false)))
-            }
-        }
-    }
-
-    struct Remove: AsyncParsableCommand {
-        static var configuration: CommandConfiguration {
-            CommandConfiguration(commandName: "remove", abstract: "Stop trusting a \(Trust.holderName) certificate.")
-        }
-        @OptionGroup var options: DeviceOptions
-        @Argument(help: ArgumentHelp("The certificate id (\(Trust.commandName) list).")) var id: String
-
-        func run() async throws {
-            try await DeviceCredentialOutput.run("\(Trust.commandName) remove") { () async throws(HoldfastError) in
-                try await Trust.remove(id: id, from: DeviceCredentialOutput.holder(options, needsTethering: false))
+                let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
+                return switch self {
+                case .readers: DeviceCredentialOutput.json(try await holder.addTrustedReaderCertificates([text]))
+                case .verifiers: DeviceCredentialOutput.json(try await holder.addTrustedVerifierCertificates([text]))
+                }
+            case .list:
+                let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
+                return switch self {
+                case .readers: DeviceCredentialOutput.json(try await holder.getTrustedReaderCertificates())
+                case .verifiers: DeviceCredentialOutput.json(try await holder.getTrustedVerifierCertificates())
+                }
+            case .remove(let id):
+                let holder = try await DeviceCredentialOutput.holder(options, needsTethering: false)
+                switch self {
+                case .readers: try await holder.removeTrustedReaderCertificate(id: id)
+                case .verifiers: try await holder.removeTrustedVerifierCertificate(id: id)
+                }
                 return DeviceCredentialOutput.json(["ok": JSONValue.bool(true), "removed": .string(id)])
             }
         }
     }
 }
 
-/// `holdfast device readers …`: the reader CA certificates (ISO/IEC 18013-5 §9.1.4).
-typealias DeviceReaders = DeviceTrustCommand<DeviceReaderTrust>
-/// `holdfast device verifiers …`: the CAs of verifiers' request-signing certificates.
-typealias DeviceVerifiers = DeviceTrustCommand<DeviceVerifierTrust>
+/// What names one of the sets as a type, so that each is a subcommand of its own.
+protocol DeviceTrustedSetName {
+    static var set: DeviceTrustedSet { get }
+}
 
-enum DeviceReaderTrust: DeviceTrustedCertificates {
-    static let commandName = "readers"
-    static let abstract = "The trusted reader CA certificates (ISO/IEC 18013-5 reader authentication, §9.1.4)."
-    static let holderName = "reader"
-    static let pemFileExample = "reader-ca.pem"
-
-    static func add(_ pems: [String], to holder: MobileCredentialHolder) async throws(HoldfastError) -> [TrustedReaderCertificate] {
-        try await holder.addTrustedReaderCertificates(pems)
+/// `holdfast device --state DIR readers|verifiers add|list|remove` (docs/command-line.md "The `holdfast` command"): the
+/// certificates of one trusted set, as JSON.
+struct DeviceTrustCommand<Name: DeviceTrustedSetName>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: Name.set.rawValue, abstract: Name.set.abstract, subcommands: [Add.self, List.self, Remove.self])
     }
 
-    static func list(of holder: MobileCredentialHolder) async throws(HoldfastError) -> [TrustedReaderCertificate] {
-        try await holder.getTrustedReaderCertificates()
+    struct Add: AsyncParsableCommand {
+        @OptionGroup var options: DeviceOptions
+        @Argument(help: ArgumentHelp("@path/to/\(Name.set.holderName)-ca.pem, or the PEM text itself.")) var pem: String
+        func run() async throws { try await Name.set.perform(.add(pem: pem), options: options) }
     }
 
-    static func remove(id: String, from holder: MobileCredentialHolder) async throws(HoldfastError) {
-        try await holder.removeTrustedReaderCertificate(id: id)
+    struct List: AsyncParsableCommand {
+        @OptionGroup var options: DeviceOptions
+        func run() async throws { try await Name.set.perform(.list, options: options) }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        @OptionGroup var options: DeviceOptions
+        @Argument(help: ArgumentHelp("The certificate id (\(Name.set.rawValue) list).")) var id: String
+        func run() async throws { try await Name.set.perform(.remove(id: id), options: options) }
     }
 }
 
-enum DeviceVerifierTrust: DeviceTrustedCertificates {
-    static let commandName = "verifiers"
-    static let abstract = "The trusted verifier certificates (the CAs of request-signing certificates)."
-    static let holderName = "verifier"
-    static let pemFileExample = "verifier-ca.pem"
+extension DeviceTrustCommand.Add { static var configuration: CommandConfiguration { Name.set.configuration(.add) } }
+extension DeviceTrustCommand.List { static var configuration: CommandConfiguration { Name.set.configuration(.list) } }
+extension DeviceTrustCommand.Remove { static var configuration: CommandConfiguration { Name.set.configuration(.remove) } }
 
-    static func add(_ pems: [String], to holder: MobileCredentialHolder) async throws(HoldfastError) -> [TrustedVerifierCertificate] {
-        try await holder.addTrustedVerifierCertificates(pems)
-    }
+/// `holdfast device readers …`.
+enum DeviceReaderSet: DeviceTrustedSetName { static let set = DeviceTrustedSet.readers }
+typealias DeviceReaders = DeviceTrustCommand<DeviceReaderSet>
 
-    static func list(of holder: MobileCredentialHolder) async throws(HoldfastError) -> [TrustedVerifierCertificate] {
-        try await holder.getTrustedVerifierCertificates()
-    }
-
-    static func remove(id: String, from holder: MobileCredentialHolder) async throws(HoldfastError) {
-        try await holder.removeTrustedVerifierCertificate(id: id)
-    }
-}
+/// `holdfast device verifiers …`.
+enum DeviceVerifierSet: DeviceTrustedSetName { static let set = DeviceTrustedSet.verifiers }
+typealias DeviceVerifiers = DeviceTrustCommand<DeviceVerifierSet>
