@@ -41,6 +41,22 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
             self = .failure
         }
     }
+
+    /// What a command throws to end with this status after printing its own outcome (`attest`, `demo`):
+    /// ArgumentParser's `ExitCode`, which `Holdfast.main` hands back to ArgumentParser.
+    var exitCode: ExitCode { ExitCode(rawValue) }
+
+    /// Ends the process with status 0 (success) where no command returns: the shutdown watchdog
+    /// (docs/operations.md "Configuration", `HOLDFAST_SHUTDOWN_DEADLINE_SECS`).
+    static func exitSucceeded() -> Never {
+        Foundation.exit(EXIT_SUCCESS)
+    }
+
+    /// Ends the process as ArgumentParser reports `error` itself: a usage error with the usage (64), `--help` (0), or
+    /// the status of an `ExitCode` a command threw (`exitCode`).
+    static func exit(reportedByArgumentParser error: any Error) -> Never {
+        Holdfast.exit(withError: error)
+    }
 }
 
 /// A command that failed: one line on standard error, `error: <message> (<CODE>)`, and an exit status of
@@ -89,7 +105,7 @@ struct CommandFailure: Error, CustomStringConvertible, Sendable {
         case is ExitCode, is ValidationError, is CleanExit: return nil
         default:
             // ArgumentParser's own errors (a wrong command line) have a status of their own; anything else is 1.
-            guard Holdfast.exitCode(for: error) == .failure else { return nil }
+            guard Holdfast.exitCode(for: error) == ExitStatus.failure.exitCode else { return nil }
             return CommandFailure(.failure, String(describing: error))
         }
     }

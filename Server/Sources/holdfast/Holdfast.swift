@@ -38,7 +38,7 @@ struct Holdfast: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            guard let failure = CommandFailure.from(error) else { exit(withError: error) }
+            guard let failure = CommandFailure.from(error) else { ExitStatus.exit(reportedByArgumentParser: error) }
             failure.exit()
         }
     }

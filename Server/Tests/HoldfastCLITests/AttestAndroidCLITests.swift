@@ -6,7 +6,7 @@ import Testing
 /// `holdfast attest android`, run in-process through ArgumentParser, on Google's own test chains.
 @Suite struct AttestAndroidCLITests {
     func attest(_ arguments: [String]) async throws -> AttestOutcome {
-        try await AndroidAttestCommand.parse(arguments).outcome()
+        try await AndroidAttestCommand.parse(arguments).outcome(run: .system())
     }
 
     @Test func chainVectorVerifiesWithItsFacts() async throws {

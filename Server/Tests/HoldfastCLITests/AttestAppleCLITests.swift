@@ -6,7 +6,7 @@ import Testing
 /// `holdfast attest apple` and `holdfast attest apple-assertion`, run in-process through ArgumentParser.
 @Suite struct AttestAppleCLITests {
     func attest(_ arguments: [String]) async throws -> AttestOutcome {
-        try await AppleAttestCommand.parse(arguments).outcome()
+        try await AppleAttestCommand.parse(arguments).outcome(run: .system())
     }
 
     func assert(_ arguments: [String]) async throws -> AttestOutcome {

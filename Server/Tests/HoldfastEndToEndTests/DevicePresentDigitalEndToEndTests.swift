@@ -18,33 +18,16 @@ import X509
 /// DeviceResponse against the tenant's IACA over the protocol's SessionTranscript for the origin).
 struct DigitalCredentialsPage {
     static let origin = "https://shop.example"
-    let caKey = P256.Signing.PrivateKey(), leafKey = P256.Signing.PrivateKey()
+    let leafKey: P256.Signing.PrivateKey
     let encryptionKey = P256.KeyAgreement.PrivateKey()
     let leafDER: [UInt8], caDER: [UInt8]
     let iaca: Certificate
 
     init(iaca: Certificate) throws {
-        let now = Date()
-        let caName = try DistinguishedName { CommonName("Shop Verifier CA") }
-        let ca = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey), notValidBefore: now.addingTimeInterval(-3_600),
-                                 notValidAfter: now.addingTimeInterval(86_400), issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
-                                 extensions: try Certificate.Extensions {
-                                     Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                                     Critical(KeyUsage(keyCertSign: true))
-                                 }, issuerPrivateKey: .init(caKey))
-        let leaf = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey), notValidBefore: now.addingTimeInterval(-3_600),
-                                   notValidAfter: now.addingTimeInterval(86_400), issuer: caName,
-                                   subject: try DistinguishedName { CommonName("Shop Verifier") }, signatureAlgorithm: .ecdsaWithSHA256,
-                                   extensions: try Certificate.Extensions {
-                                       Critical(KeyUsage(digitalSignature: true))
-                                       SubjectAlternativeNames([.dnsName("shop.example")])
-                                   }, issuerPrivateKey: .init(caKey))
-        var serializer = DER.Serializer()
-        try serializer.serialize(leaf)
-        leafDER = serializer.serializedBytes
-        var caSerializer = DER.Serializer()
-        try caSerializer.serialize(ca)
-        caDER = caSerializer.serializedBytes
+        let chain = try TestCertificateChain(caName: "Shop Verifier CA", leafName: "Shop Verifier", dnsName: "shop.example")
+        leafKey = chain.leafKey
+        leafDER = try TestCertificateChain.der(chain.leaf)
+        caDER = try TestCertificateChain.der(chain.ca)
         self.iaca = iaca
     }
 

@@ -239,22 +239,8 @@ import X509
         let chain: URL, key: URL, ca: URL
 
         init(in folder: URL) throws {
-            let now = Date()
-            let caKey = P256.Signing.PrivateKey(), leafKey = P256.Signing.PrivateKey()
-            let caName = try DistinguishedName { CommonName("Example Reader CA") }
-            let ca = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey), notValidBefore: now.addingTimeInterval(-3_600),
-                                     notValidAfter: now.addingTimeInterval(86_400), issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
-                                     extensions: try Certificate.Extensions {
-                                         Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                                         Critical(KeyUsage(keyCertSign: true))
-                                     }, issuerPrivateKey: .init(caKey))
-            let leaf = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey), notValidBefore: now.addingTimeInterval(-3_600),
-                                       notValidAfter: now.addingTimeInterval(86_400), issuer: caName,
-                                       subject: try DistinguishedName { CommonName("Example Reader") }, signatureAlgorithm: .ecdsaWithSHA256,
-                                       extensions: try Certificate.Extensions {
-                                           Critical(KeyUsage(digitalSignature: true))
-                                           SubjectAlternativeNames([.dnsName("reader.example")])
-                                       }, issuerPrivateKey: .init(caKey))
+            let pki = try TestCertificateChain(caName: "Example Reader CA", leafName: "Example Reader", dnsName: "reader.example")
+            let (ca, leaf, leafKey) = (pki.ca, pki.leaf, pki.leafKey)
             chain = folder.appendingPathComponent("reader-chain.pem")
             key = folder.appendingPathComponent("reader-key.pem")
             self.ca = folder.appendingPathComponent("reader-ca.pem")

@@ -11,7 +11,7 @@ import Testing
         try await backend.withTenant { tenant in
             let clients = 3, warmUpPerClient = 5
             let bench = try RegistrationBench.parse(["--seconds", "0.3", "--concurrency", String(clients)])
-            let outcome = try await bench.measure(try BenchTarget(baseURL: tenant.baseURL, adminKey: tenant.admin.adminKey),
+            let outcome = try await bench.measure(try BenchTarget(baseURL: tenant.baseURL, adminKey: tenant.admin.adminKey, run: .system()),
                                                   baseline: Rate(operations: 1, seconds: 1))
             #expect(outcome.registration.rate.operations > 0)
             #expect(outcome.renewal.rate.operations > 0)
@@ -31,6 +31,6 @@ import Testing
         #expect(throws: (any Error).self) { try RegistrationBench.parse(["--concurrency", "0"]) }
         #expect(throws: (any Error).self) { try RegistrationBench.parse(["--tenant", "http://127.0.0.1:8080"]) }
         #expect(throws: (any Error).self) { try RegistrationBench.parse(["--admin-key", "hfk_x"]) }
-        #expect(throws: (any Error).self) { try BenchTarget(baseURL: "https://tenant.example", adminKey: "k") }
+        #expect(throws: (any Error).self) { try BenchTarget(baseURL: "https://tenant.example", adminKey: "k", run: .system()) }
     }
 }

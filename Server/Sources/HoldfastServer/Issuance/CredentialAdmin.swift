@@ -1,7 +1,6 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import Logging
 
 /// Credential configurations, offers and issued credentials on a database, for `holdfast admin credentials`
 /// (docs/server-api.md "Credentials"): the same services and validation the admin API uses.
@@ -10,19 +9,11 @@ public struct CredentialAdmin: Sendable {
     let offers: CredentialOfferService
     let issued: IssuedCredentialService
 
-    /// `configuration` gives the master key (sealing offer claims); offers name as issuer the public URL the server
-    /// recorded (`TenantPublicURL`), or without one the configuration's; the
-    /// issuer certificates are made as the server's first start would when there are none yet.
-    public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
-                            logger: Logger) async throws -> CredentialAdmin {
-        let masterKey = try MasterKey.load(configuration.masterKey)
-        let certificates = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database,
-                                                                         now: now, logger: logger)
-        let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
-        let store = IssuerCertificateStore(initial: certificates, loadedAt: now, database: database, masterKey: masterKey,
-                                           logger: logger)
-        let services = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
-        return CredentialAdmin(configurations: services.configurations, offers: services.offers, issued: services.issued)
+    /// The capability's services as the server builds them (`IssuanceServices`; `AdminServices.credentials()`).
+    init(services: IssuanceServices) {
+        configurations = services.configurations
+        offers = services.offers
+        issued = services.issued
     }
 
     public func createConfiguration(_ request: CredentialConfiguration, now: Date) async throws -> CredentialConfiguration {

@@ -12,13 +12,8 @@ public enum IssuerCertificateAdmin {
         })
     }
 
-    /// The IACAs stored in `database` (`holdfast admin`), made first as the server's first start would when there
-    /// are none yet.
-    public static func iacas(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
-                             logger: Logger) async throws -> MobileIACAList {
-        iacas(try await loadOrCreate(configuration: configuration, database: database, now: now, logger: logger))
-    }
-
+    /// The issuer certificates stored in `database` (`holdfast admin`, `AdminServices`), made first as the server's
+    /// first start would when there are none yet.
     static func loadOrCreate(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
                                      logger: Logger) async throws -> IssuerCertificates {
         let masterKey = try MasterKey.load(configuration.masterKey)

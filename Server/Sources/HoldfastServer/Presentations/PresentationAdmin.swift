@@ -1,7 +1,6 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import Logging
 
 /// Presentation sessions on a database, for `holdfast admin presentations` (docs/server-api.md "Verifier"): the same service
 /// and validation the API uses. Sessions made here belong to the command line (`created_by` "cli"), whose results
@@ -12,21 +11,11 @@ public struct PresentationAdmin: Sendable {
     let digitalCredentials: DigitalCredentialsSessionService
     let certificates: VerifierCertificates
 
-    public static func open(configuration: HoldfastConfiguration, database: HoldfastDatabase, now: Date,
-                            logger: Logger) async throws -> PresentationAdmin {
-        let masterKey = try MasterKey.load(configuration.masterKey)
-        let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
-        let issuer = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database, now: now, logger: logger)
-        let verifier = try await database.withStartupLock { session in
-            try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
-                                                        now: now, logger: logger)
-        }
-        let store = IssuerCertificateStore(initial: issuer, loadedAt: now, database: database, masterKey: masterKey, logger: logger)
-        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
-        let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
-                                            statusLists: issuance.statusLists, outbound: configuration.outbound,
-                                            publicURL: { publicURL }, logger: logger)
-        return PresentationAdmin(service: services.sessions, digitalCredentials: services.digitalCredentials, certificates: verifier)
+    /// The capability's services as the server builds them (`PresentationServices`; `AdminServices.presentations()`).
+    init(services: PresentationServices) {
+        service = services.sessions
+        digitalCredentials = services.digitalCredentials
+        certificates = services.certificates
     }
 
     public func createSession(_ request: PresentationSessionRequest, now: Date) async throws -> PresentationSessionCreated {

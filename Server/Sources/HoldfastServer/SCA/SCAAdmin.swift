@@ -1,7 +1,6 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import Logging
 
 /// SCA wallets and policies on a database, for `holdfast admin sca` (docs/server-api.md "SCA wallet (back end)"): the same services and
 /// validation the API uses.
@@ -10,11 +9,7 @@ public struct SCAAdmin: Sendable {
     let policies: SCAPolicyService
     let eligibility: SCAEligibilityService
 
-    /// The capability's services as the server builds them (`SCAServices`), on `database`.
-    public init(database: HoldfastDatabase, logger: Logger) {
-        self.init(services: SCAServices(database: database, logger: logger))
-    }
-
+    /// The capability's services as the server builds them (`SCAServices`; `AdminServices.sca`).
     public init(services: SCAServices) {
         wallets = services.wallets
         policies = services.policies

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HoldfastProtocol
 import HoldfastServer
-import Logging
 
 /// `holdfast admin …` — administration working directly on the configured database, for an operator on the
 /// box (no HTTP, no admin key needed): `keys`, `applications`, `instances`, `credentials`, `presentations`, `sca`.
@@ -21,28 +20,24 @@ struct AdminStorageOptions: ParsableArguments {
             help: "The data folder holdfast serve uses (HOLDFAST_DATA, default ./holdfast-data); HOLDFAST_DATABASE_URL for PostgreSQL.")
     var dataDirectory: String?
 
-    /// Opens the migrated database, runs `body` with the admin key service, closes the database.
-    func withAdminKeys<T: Sendable>(_ body: @Sendable (AdminKeyService) async throws -> T) async throws -> T {
-        try await withDatabase { database, logger in try await body(AdminKeyService(database: database, logger: logger)) }
-    }
-
-    /// Opens the tenant's database (migrated), runs `body` with it, closes it.
-    func withDatabase<T: Sendable>(_ body: @Sendable (HoldfastDatabase, Logger) async throws -> T) async throws -> T {
+    /// Opens the tenant's services once for the run (`AdminServices`: the migrated database, the clock, the random
+    /// source), runs `body` with them, closes the database.
+    func withAdminServices<T: Sendable>(_ body: @Sendable (AdminServices) async throws -> T) async throws -> T {
         let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-        let logger = Console.logger(configuration)
-        let database: HoldfastDatabase
+        let run = CommandRun.system()
+        let services: AdminServices
         do {
-            database = try await HoldfastApplication.openTenantDatabase(configuration: configuration, now: SystemClock().now(),
-                                                                            logger: logger)
+            services = try await AdminServices.open(configuration: configuration, clock: run.clock, random: run.random,
+                                                    logger: Console.logger(configuration))
         } catch let error as TenantNotFoundError {
             throw Self.failure(error, configuration: configuration)
         }
         do {
-            let result = try await body(database, logger)
-            await database.close()
+            let result = try await body(services)
+            await services.close()
             return result
         } catch {
-            await database.close()
+            await services.close()
             throw error
         }
     }

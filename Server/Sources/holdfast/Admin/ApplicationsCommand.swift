@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
@@ -22,11 +21,9 @@ struct ApplicationsCommand: AsyncParsableCommand {
         func run() async throws {
             // Every invalid field with its JSON path, as the API answers (docs/server-api.md "API").
             let request = try document.input.decode(HolderApplication.self, what: "holder application")
-            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: storage.dataDirectory)
-            let created = try await storage.withDatabase { database, logger in
+            let created = try await storage.withAdminServices { services in
                 // With the master key: a Play Integrity decryption key is sealed as the server seals it.
-                try await HolderApplicationService.open(configuration: configuration, database: database, logger: logger)
-                    .create(request, now: Date())
+                try await services.sealingApplications().create(request, now: services.now())
             }
             try Console.json(created)
         }
@@ -38,8 +35,8 @@ struct ApplicationsCommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
 
         func run() async throws {
-            let all = try await storage.withDatabase { database, logger in
-                let service = HolderApplicationService(database: database, logger: logger)
+            let all = try await storage.withAdminServices { services in
+                let service = services.tethering.applications
                 var applications: [HolderApplication] = []
                 var cursor: String?
                 repeat {
@@ -62,9 +59,7 @@ struct ApplicationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = self.id
-            let application = try await storage.withDatabase { database, logger in
-                try await HolderApplicationService(database: database, logger: logger).get(id: id)
-            }
+            let application = try await storage.withAdminServices { try await $0.tethering.applications.get(id: id) }
             try Console.json(application)
         }
     }
@@ -79,9 +74,7 @@ struct ApplicationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = self.id
-            try await storage.withDatabase { database, logger in
-                try await HolderApplicationService(database: database, logger: logger).delete(id: id, now: Date())
-            }
+            try await storage.withAdminServices { try await $0.tethering.applications.delete(id: id, now: $0.now()) }
             try Console.json(["deleted": id])
         }
     }

@@ -13,17 +13,6 @@ struct CredentialsCommand: AsyncParsableCommand {
         abstract: "The mDoc issuer: its certificates, credential configurations, offers and issued credentials.",
         subcommands: [IACAs.self, RotateCertificates.self, Configurations.self, Offer.self, List.self, Status.self])
 
-    /// Runs `body` with the credential admin of the configured database; failures go to `Holdfast.main`.
-    static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
-                                       _ body: @Sendable (CredentialAdmin) async throws -> T) async throws -> T {
-        let dataDirectory = storage.dataDirectory
-        return try await storage.withDatabase { database, logger in
-            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-            return try await body(try await CredentialAdmin.open(configuration: configuration, database: database,
-                                                                 now: SystemClock().now(), logger: logger))
-        }
-    }
-
     struct Configurations: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "configurations", abstract: "Credential configurations: the mDocs the tenant issues.",
@@ -42,8 +31,8 @@ struct CredentialsCommand: AsyncParsableCommand {
                 var decoded = try document.input.decode(CredentialConfiguration.self, what: "credential configuration")
                 if let clientAttestation { decoded.clientAttestation = clientAttestation }
                 let request = decoded
-                try Console.json(try await CredentialsCommand.withAdmin(storage) {
-                    try await $0.createConfiguration(request, now: SystemClock().now())
+                try Console.json(try await storage.withAdminServices {
+                    try await $0.credentials().createConfiguration(request, now: $0.now())
                 })
             }
         }
@@ -53,7 +42,7 @@ struct CredentialsCommand: AsyncParsableCommand {
             @OptionGroup var storage: AdminStorageOptions
 
             func run() async throws {
-                try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.listConfigurations() })
+                try Console.json(try await storage.withAdminServices { try await $0.credentials().listConfigurations() })
             }
         }
 
@@ -64,7 +53,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let id = self.id
-                try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.configuration(id: id) })
+                try Console.json(try await storage.withAdminServices { try await $0.credentials().configuration(id: id) })
             }
         }
 
@@ -76,7 +65,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let id = self.id
-                try await CredentialsCommand.withAdmin(storage) { try await $0.deleteConfiguration(id: id) }
+                try await storage.withAdminServices { try await $0.credentials().deleteConfiguration(id: id) }
                 Console.line("deleted \(id)")
             }
         }
@@ -108,8 +97,8 @@ struct CredentialsCommand: AsyncParsableCommand {
             if txCodeLength != nil || txCodeInputMode != nil {
                 request.txCode = .init(length: txCodeLength, inputMode: txCodeInputMode)
             }
-            let created = try await CredentialsCommand.withAdmin(storage) { [request] in
-                try await $0.createOffer(request, now: SystemClock().now())
+            let created = try await storage.withAdminServices { [request] in
+                try await $0.credentials().createOffer(request, now: $0.now())
             }
             try Console.json(created)
             if qr {
@@ -126,7 +115,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (limit, cursor) = (self.limit, self.cursor)
-            try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.listCredentials(limit: limit, cursor: cursor) })
+            try Console.json(try await storage.withAdminServices { try await $0.credentials().listCredentials(limit: limit, cursor: cursor) })
         }
     }
 
@@ -139,7 +128,7 @@ struct CredentialsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (id, status) = (self.id, self.status)
-            try Console.json(try await CredentialsCommand.withAdmin(storage) { try await $0.setStatus(credentialId: id, to: status) })
+            try Console.json(try await storage.withAdminServices { try await $0.credentials().setStatus(credentialId: id, to: status) })
         }
     }
 
@@ -153,12 +142,7 @@ struct CredentialsCommand: AsyncParsableCommand {
         @OptionGroup var output: CertificateOutputOptions
 
         func run() async throws {
-            let dataDirectory = storage.dataDirectory
-            let list = try await storage.withDatabase { database, logger in
-                try await IssuerCertificateAdmin.iacas(
-                    configuration: try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory), database: database,
-                    now: SystemClock().now(), logger: logger)
-            }
+            let list = try await storage.withAdminServices { try await $0.iacas() }
             try output.print(list, pems: list.data.map(\.certificatePem))
         }
     }
@@ -174,13 +158,8 @@ struct CredentialsCommand: AsyncParsableCommand {
         var newIACA = false
 
         func run() async throws {
-            let (dataDirectory, newIACA) = (storage.dataDirectory, self.newIACA)
-            let list = try await storage.withDatabase { database, logger in
-                let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-                let rotated = try await IssuerCertificateAdmin.rotate(configuration: configuration, database: database,
-                                                                      newIACA: newIACA, now: SystemClock().now(), logger: logger)
-                return IssuerCertificateAdmin.iacas(rotated)
-            }
+            let newIACA = self.newIACA
+            let list = try await storage.withAdminServices { try await $0.rotateIssuerCertificates(newIACA: newIACA) }
             try Console.json(list)
         }
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
 import HoldfastServer
@@ -20,8 +19,8 @@ struct InstancesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let applicationId = application
-            let all = try await storage.withDatabase { database, logger in
-                let service = HolderInstanceService(database: database, logger: logger)
+            let all = try await storage.withAdminServices { services in
+                let service = services.tethering.instances
                 var instances: [InstanceListItem] = []
                 var cursor: String?
                 repeat {
@@ -47,9 +46,8 @@ struct InstancesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (applicationId, instanceId) = (application, instance)
-            try await storage.withDatabase { database, logger in
-                try await HolderInstanceService(database: database, logger: logger)
-                    .delete(applicationId: applicationId, instanceId: instanceId, now: Date())
+            try await storage.withAdminServices {
+                try await $0.tethering.instances.delete(applicationId: applicationId, instanceId: instanceId, now: $0.now())
             }
             try Console.json(["revoked": instanceId])
         }

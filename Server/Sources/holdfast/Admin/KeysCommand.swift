@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import HoldfastAdmin
 import HoldfastServer
 
@@ -21,7 +20,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let name = self.name, scope = self.scope
-            let created = try await storage.withAdminKeys { try await $0.create(name: name, scope: scope, now: Date()) }
+            let created = try await storage.withAdminServices { try await $0.adminKeys.create(name: name, scope: scope, now: $0.now()) }
             try Console.json(created)
         }
     }
@@ -32,7 +31,8 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorageOptions
 
         func run() async throws {
-            let keys = try await storage.withAdminKeys { service in
+            let keys = try await storage.withAdminServices { services in
+                let service = services.adminKeys
                 var all: [AdminKey] = []
                 var cursor: String?
                 repeat {
@@ -55,7 +55,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = self.id
-            let revoked = try await storage.withAdminKeys { try await $0.revoke(id: id, actingKeyID: nil, now: Date()) }
+            let revoked = try await storage.withAdminServices { try await $0.adminKeys.revoke(id: id, actingKeyID: nil, now: $0.now()) }
             try Console.json(revoked)
         }
     }

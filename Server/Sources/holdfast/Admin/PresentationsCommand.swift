@@ -11,17 +11,6 @@ struct PresentationsCommand: AsyncParsableCommand {
         commandName: "presentations", abstract: "The verifier: presentation sessions and their results.",
         subcommands: [Create.self, Result.self, VerifierCAs.self])
 
-    /// Runs `body` with the presentation admin of the configured database; failures go to `Holdfast.main`.
-    static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions,
-                                       _ body: @Sendable (PresentationAdmin) async throws -> T) async throws -> T {
-        let dataDirectory = storage.dataDirectory
-        return try await storage.withDatabase { database, logger in
-            let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
-            return try await body(try await PresentationAdmin.open(configuration: configuration, database: database,
-                                                                   now: SystemClock().now(), logger: logger))
-        }
-    }
-
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ask for elements of a docType: prints {sessionId, authorizationRequestUri, requestUri, expiresAt}, with --qr also the URI as a QR code on standard error; with --protocol dc-api {sessionId, digital, expiresAt}.")
@@ -67,8 +56,8 @@ struct PresentationsCommand: AsyncParsableCommand {
                 var asked = request
                 asked.dcApi = .init(protocols: dcProtocols.isEmpty ? nil : dcProtocols, origins: origins, readerAuth: noReaderAuth ? false : nil)
                 let digital = asked
-                let created = try await PresentationsCommand.withAdmin(storage) {
-                    try await $0.createDigitalCredentialsSession(digital, now: SystemClock().now())
+                let created = try await storage.withAdminServices {
+                    try await $0.presentations().createDigitalCredentialsSession(digital, now: $0.now())
                 }
                 try Console.json(created)
                 return
@@ -76,7 +65,7 @@ struct PresentationsCommand: AsyncParsableCommand {
             guard origins.isEmpty, dcProtocols.isEmpty, !noReaderAuth else {
                 throw ValidationError("--origin, --dc-protocol and --no-reader-auth are for --protocol dc-api")
             }
-            let created = try await PresentationsCommand.withAdmin(storage) { try await $0.createSession(request, now: SystemClock().now()) }
+            let created = try await storage.withAdminServices { try await $0.presentations().createSession(request, now: $0.now()) }
             try Console.json(created)
             if qr { Console.errorLine(try TerminalQR.render(created.authorizationRequestUri)) }
         }
@@ -89,7 +78,7 @@ struct PresentationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = sessionId
-            try Console.json(try await PresentationsCommand.withAdmin(storage) { try await $0.result(sessionId: id, now: SystemClock().now()) })
+            try Console.json(try await storage.withAdminServices { try await $0.presentations().result(sessionId: id, now: $0.now()) })
         }
     }
 
@@ -102,7 +91,7 @@ struct PresentationsCommand: AsyncParsableCommand {
         @OptionGroup var output: CertificateOutputOptions
 
         func run() async throws {
-            let list = try await PresentationsCommand.withAdmin(storage) { try $0.verifierCAs() }
+            let list = try await storage.withAdminServices { try await $0.presentations().verifierCAs() }
             try output.print(list, pems: list.data.map(\.certificatePem))
         }
     }

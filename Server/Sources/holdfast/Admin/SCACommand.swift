@@ -12,11 +12,6 @@ struct SCACommand: AsyncParsableCommand {
         commandName: "sca", abstract: "The SCA wallet's back end: wallets, operation signing policies, device eligibility.",
         subcommands: [Wallets.self, Policies.self, Eligibility.self])
 
-    /// Runs `body` with the SCA admin of the configured database; failures go to `Holdfast.main`.
-    static func withAdmin<T: Sendable>(_ storage: AdminStorageOptions, _ body: @Sendable (SCAAdmin) async throws -> T) async throws -> T {
-        try await storage.withDatabase { database, logger in try await body(SCAAdmin(database: database, logger: logger)) }
-    }
-
     struct Wallets: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "wallets", abstract: "SCA wallets.",
@@ -36,7 +31,7 @@ struct SCACommand: AsyncParsableCommand {
         func run() async throws {
             let request = SCAWalletCreateRequest(applicationId: applicationId, userId: userId,
                                                  settings: SCAWalletSettings(accessProtection: protection, maxPinAttempts: maxPinAttempts))
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.create(request, now: SystemClock().now()) })
+            try Console.json(try await storage.withAdminServices { try await $0.sca.create(request, now: $0.now()) })
         }
     }
 
@@ -47,7 +42,7 @@ struct SCACommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = walletId
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.wallet(id: id) })
+            try Console.json(try await storage.withAdminServices { try await $0.sca.wallet(id: id) })
         }
     }
 
@@ -58,7 +53,7 @@ struct SCACommand: AsyncParsableCommand {
 
         func run() async throws {
             let user = userId
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.wallets(userId: user) })
+            try Console.json(try await storage.withAdminServices { try await $0.sca.wallets(userId: user) })
         }
     }
 
@@ -70,7 +65,7 @@ struct SCACommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = walletId, reason = self.reason
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.lock(id: id, reason: reason, now: SystemClock().now()) })
+            try Console.json(try await storage.withAdminServices { try await $0.sca.lock(id: id, reason: reason, now: $0.now()) })
         }
     }
 
@@ -81,7 +76,7 @@ struct SCACommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = walletId
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.unlock(id: id, now: SystemClock().now()) })
+            try Console.json(try await storage.withAdminServices { try await $0.sca.unlock(id: id, now: $0.now()) })
         }
     }
 
@@ -92,7 +87,7 @@ struct SCACommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = walletId
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.resetCredentials(id: id, now: SystemClock().now()) })
+            try Console.json(try await storage.withAdminServices { try await $0.sca.resetCredentials(id: id, now: $0.now()) })
         }
     }
 
@@ -103,8 +98,10 @@ struct SCACommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = walletId
-            try await SCACommand.withAdmin(storage) { try await $0.delete(id: id, now: SystemClock().now()) }
-            try Console.json(try await SCACommand.withAdmin(storage) { try await $0.wallet(id: id) })
+            try Console.json(try await storage.withAdminServices { services in
+                try await services.sca.delete(id: id, now: services.now())
+                return try await services.sca.wallet(id: id)
+            })
         }
     }
 
@@ -120,7 +117,7 @@ struct SCACommand: AsyncParsableCommand {
 
             func run() async throws {
                 let list = try input.input.decode([SCAPolicy].self, what: "list of policies [{method, pathTemplate, signedFields, requiredPatterns}]")
-                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replacePolicies(list, now: SystemClock().now()) })
+                try Console.json(try await storage.withAdminServices { try await $0.sca.replacePolicies(list, now: $0.now()) })
             }
         }
     }
@@ -135,7 +132,7 @@ struct SCACommand: AsyncParsableCommand {
             @OptionGroup var storage: AdminStorageOptions
 
             func run() async throws {
-                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.eligibilityRules() })
+                try Console.json(try await storage.withAdminServices { try await $0.sca.eligibilityRules() })
             }
         }
 
@@ -147,7 +144,7 @@ struct SCACommand: AsyncParsableCommand {
 
             func run() async throws {
                 let rules = try input.input.decode(SCAEligibilityRules.self, what: "set of eligibility rules {blockedDeviceModels, minimumAppVersions}")
-                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.replaceEligibilityRules(rules, now: SystemClock().now()) })
+                try Console.json(try await storage.withAdminServices { try await $0.sca.replaceEligibilityRules(rules, now: $0.now()) })
             }
         }
 
@@ -157,7 +154,7 @@ struct SCACommand: AsyncParsableCommand {
             @Argument(help: "The reference the device showed (DEN-…).") var reference: String
 
             func run() async throws {
-                try Console.json(try await SCACommand.withAdmin(storage) { try await $0.eligibilityDenial(reference: reference) })
+                try Console.json(try await storage.withAdminServices { try await $0.sca.eligibilityDenial(reference: reference) })
             }
         }
     }

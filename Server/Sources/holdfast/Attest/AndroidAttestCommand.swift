@@ -74,7 +74,7 @@ struct AndroidAttestCommand: AsyncParsableCommand {
         let policy: AndroidKeyAttestationPolicy
     }
 
-    func inputs() throws(AttestArgument.Invalid) -> Inputs {
+    func inputs(run: CommandRun) throws(AttestArgument.Invalid) -> Inputs {
         if let package, package.isEmpty { throw AttestArgument.Invalid("--package must not be empty") }
         var policy: AndroidKeyAttestationPolicy = allowUnverifiedBoot ? .allowUnverifiedBoot : .production
         if strongbox { policy.minimumSecurityLevel = .strongBox }
@@ -84,7 +84,7 @@ struct AndroidAttestCommand: AsyncParsableCommand {
             challenge: try AttestArgument.hexOrBase64(hex: challenge, base64: challengeBase64, option: "challenge"),
             packageName: package,
             signingCertificateDigests: try digest.map { text throws(AttestArgument.Invalid) in try Self.signingDigest(text) },
-            time: try AttestArgument.instant(at),
+            time: try AttestArgument.instant(at, run: run),
             revocationList: try revocations.flatMap { argument throws(AttestArgument.Invalid) in
                 Self.url(argument) != nil ? nil : try Self.revocationList(argument)
             },
@@ -92,9 +92,9 @@ struct AndroidAttestCommand: AsyncParsableCommand {
             policy: policy)
     }
 
-    func outcome() async -> AttestOutcome {
+    func outcome(run: CommandRun) async -> AttestOutcome {
         let inputs: Inputs
-        do throws(AttestArgument.Invalid) { inputs = try self.inputs() } catch { return .failure(error) }
+        do throws(AttestArgument.Invalid) { inputs = try self.inputs(run: run) } catch { return .failure(error) }
         var revocationList = inputs.revocationList ?? .bundledSnapshot
         if let revocations, let url = Self.url(revocations) {
             do {
@@ -123,7 +123,7 @@ struct AndroidAttestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try AttestCommand.emit(await outcome())
+        try AttestCommand.emit(await outcome(run: CommandRun.system()))
     }
 
     static func expiryPolicy(_ text: String) throws(AttestArgument.Invalid) -> AndroidKeyAttestationPolicy.ExpiryPolicy {

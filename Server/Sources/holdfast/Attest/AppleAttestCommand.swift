@@ -49,7 +49,7 @@ struct AppleAttestCommand: AsyncParsableCommand {
         let roots: [AttestationCertificate]?
     }
 
-    func inputs() throws(AttestArgument.Invalid) -> Inputs {
+    func inputs(run: CommandRun) throws(AttestArgument.Invalid) -> Inputs {
         let keyIdBytes = try AttestArgument.base64(keyId, option: "key-id")
         guard keyIdBytes.count == 32 else {
             throw AttestArgument.Invalid("--key-id must be 32 bytes (SHA-256 of the public key), got \(keyIdBytes.count)")
@@ -63,14 +63,14 @@ struct AppleAttestCommand: AsyncParsableCommand {
             clientDataHash: try AttestArgument.hexOrBase64(hex: clientDataHash, base64: clientDataHashBase64, option: "client-data-hash"),
             appId: try Self.checkedAppId(appId),
             environment: environment,
-            time: try AttestArgument.instant(at),
+            time: try AttestArgument.instant(at, run: run),
             roots: try root.map { argument throws(AttestArgument.Invalid) in try AttestArgument.roots([argument]) })
     }
 
     /// Reads the options, verifies, and says what was proved or which step failed.
-    func outcome() async -> AttestOutcome {
+    func outcome(run: CommandRun) async -> AttestOutcome {
         let inputs: Inputs
-        do throws(AttestArgument.Invalid) { inputs = try self.inputs() } catch { return .failure(error) }
+        do throws(AttestArgument.Invalid) { inputs = try self.inputs(run: run) } catch { return .failure(error) }
         let verifier = inputs.roots.map { AppAttestVerifier(trustedRoots: $0) } ?? AppAttestVerifier()
         do throws(AttestationError) {
             let result = try await verifier.verifyAttestation(
@@ -83,7 +83,7 @@ struct AppleAttestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try AttestCommand.emit(await outcome())
+        try AttestCommand.emit(await outcome(run: CommandRun.system()))
     }
 
     /// `TEAMID.bundleId`: a non-empty team id, a dot, a non-empty bundle id.

@@ -53,9 +53,14 @@ enum AttestArgument {
     }
 
     /// An instant: RFC 3339 / ISO 8601 with or without fractional seconds (`2024-04-18T00:00:00Z`), or a date
-    /// (`2024-04-18`, midnight UTC). Absent: now.
-    static func instant(_ text: String?, option: String = "at") throws(Invalid) -> Date {
-        guard let text else { return Date() }
+    /// (`2024-04-18`, midnight UTC). Absent: now, by the run's clock.
+    static func instant(_ text: String?, option: String = "at", run: CommandRun) throws(Invalid) -> Date {
+        guard let text else { return run.now() }
+        return try instant(text, option: option)
+    }
+
+    /// An instant given as text (see `instant(_:option:run:)`).
+    static func instant(_ text: String, option: String = "at") throws(Invalid) -> Date {
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
             formatter.formatOptions = options

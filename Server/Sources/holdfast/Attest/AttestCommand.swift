@@ -22,6 +22,6 @@ struct AttestCommand: AsyncParsableCommand {
     /// Prints the outcome and turns `valid: false` into exit status 1.
     static func emit(_ outcome: AttestOutcome) throws {
         print(outcome.json)
-        if !outcome.valid { throw ExitCode(1) }
+        if !outcome.valid { throw ExitStatus.failure.exitCode }
     }
 }

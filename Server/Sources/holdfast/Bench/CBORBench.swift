@@ -35,7 +35,7 @@ struct CBORBench: ParsableCommand {
         }
         precondition(sink != 0)
 
-        let hexFile = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString).hex")
+        let hexFile = CommandRun.system().temporaryURL("holdfast-bench", suffix: ".hex")
         try hex.write(to: hexFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: hexFile) }
         let baseline = try PythonBaseline.run(

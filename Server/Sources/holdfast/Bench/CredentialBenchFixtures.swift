@@ -2,6 +2,7 @@ import CBOR
 import COSE
 import Crypto
 import Foundation
+import HoldfastServer
 import MDoc
 import StatusList
 import SwiftASN1
@@ -15,9 +16,12 @@ struct CredentialBenchFixtures {
     let iaca: Certificate
     let signer: Certificate
     let signerDER: [UInt8]
+    /// The run's clock (certificate, credential and token times) and random source (the list's statuses).
+    let run: CommandRun
 
-    init(extendedKeyUsage: ASN1ObjectIdentifier) throws {
-        let now = Date()
+    init(extendedKeyUsage: ASN1ObjectIdentifier, run: CommandRun) throws {
+        self.run = run
+        let now = run.now()
         iaca = try MDocCertificates.iaca(key: iacaKey, subject: try MDocCertificates.name(commonName: "Bench IACA", country: "ZZ"),
                                          notBefore: now.addingTimeInterval(-86_400), notAfter: now.addingTimeInterval(365 * 86_400))
         signer = try MDocCertificates.signer(publicKey: signerKey.publicKey,
@@ -39,7 +43,7 @@ struct CredentialBenchFixtures {
             default: ("number_\(index)", .unsigned(UInt64(index * 1_000)))
             }
         }
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let now = run.wholeSecondNow()
         return try issuer.issue(docType: "org.iso.18013.5.1.mDL",
                                 nameSpaces: [.init(name: "org.iso.18013.5.1", elements: values)],
                                 deviceKey: COSEKey(publicKey: deviceKey),
@@ -50,12 +54,11 @@ struct CredentialBenchFixtures {
     /// A 2-bit list of `count` entries, one in a hundred revoked and one in a thousand suspended, as a signed CWT.
     func statusToken(count: Int, uri: String) throws -> (list: StatusList, cwt: [UInt8]) {
         var list = try StatusList(bits: 2, count: count)
-        var generator = SystemRandomNumberGenerator()
         for index in 0..<count {
-            let draw = Int.random(in: 0..<1_000, using: &generator)
+            let draw = run.random.integer(in: 0..<1_000)
             if draw < 10 { try list.setStatus(1, at: index) } else if draw == 10 { try list.setStatus(2, at: index) }
         }
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let now = run.wholeSecondNow()
         let token = StatusListToken(subject: uri, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), timeToLive: 3_600,
                                     list: list)
         return (list, try token.cwt(signer: COSESigningKey.p256(signerKey), certificateChain: [signerDER]))

@@ -20,7 +20,8 @@ struct HolderBench: AsyncParsableCommand {
 
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
+        let run = CommandRun.system()
+        let folder = run.temporaryURL("holdfast-bench")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.appendingPathComponent("tenant").path)
@@ -31,7 +32,7 @@ struct HolderBench: AsyncParsableCommand {
         let seconds = self.seconds
         try await HoldfastApplication.withRunningServer(configuration: configuration) { server in
             guard let adminKey = server.startup.bootstrapAdminKey else { throw CommandFailure(.failure, "the new tenant printed no admin key") }
-            let target = try BenchTarget(baseURL: server.baseURL, adminKey: adminKey)
+            let target = try BenchTarget(baseURL: server.baseURL, adminKey: adminKey, run: run)
             let admin = AdminClient(baseURL: server.baseURL, adminKey: adminKey)
             let applicationId = try await target.createApplication()
             _ = try await admin.createCredentialConfiguration(try HoldfastJSON.decode(CredentialConfiguration.self,

@@ -7,8 +7,8 @@ import HoldfastServer
 /// change: the per-source limit of unauthenticated routes is raised, because every client here is one source
 /// (127.0.0.1); the limiter still runs on every request it covers.
 enum InProcessBenchTenant {
-    static func run(_ body: @Sendable (RunningHoldfastServer, BenchTarget) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString)")
+    static func run(_ run: CommandRun, _ body: @Sendable (RunningHoldfastServer, BenchTarget) async throws -> Void) async throws {
+        let folder = run.temporaryURL("holdfast-bench")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: folder.path)
@@ -28,7 +28,7 @@ enum InProcessBenchTenant {
             print("— against a tenant in this process at \(server.baseURL) —")
             print("database \(server.startup.database), ephemeral store \(server.startup.ephemeralStore); "
                 + "log level \(logLevel) (access log on at info) to a file; per-source limit raised to 1000000/s")
-            try await body(server, try BenchTarget(baseURL: server.baseURL, adminKey: adminKey))
+            try await body(server, try BenchTarget(baseURL: server.baseURL, adminKey: adminKey, run: run))
         }
     }
 }

@@ -35,7 +35,7 @@ struct IssuanceBench: AsyncParsableCommand {
         print(String(format: "raw ECDSA P-256 verify (precomputed digest, one core): %.0f ops/s", raw.perSecond))
 
         let (seconds, concurrency) = (self.seconds, self.concurrency)
-        try await InProcessBenchTenant.run { _, target in
+        try await InProcessBenchTenant.run(CommandRun.system()) { _, target in
             let adminKey = target.adminKey
             let applicationId = try await target.createApplication()
             let setup = try await BenchConnection.connect(host: target.host, port: target.port)
@@ -106,7 +106,7 @@ final class IssuanceWallet: @unchecked Sendable {
         guard let license = instance.licenseToken else { throw CommandFailure(.failure, "registration gave no license") }
         let signing = JWSSigningKey(key)
         let path = TetheringRoutes.walletAttestations(instanceId: instance.instanceId)
-        let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: signing, issuedAt: Date(),
+        let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: signing, issuedAt: target.run.now(),
                                          accessToken: license)
         let attested = try await connection.send(.POST, path, headers: [
             (HoldfastHeaders.contentType, HoldfastHeaders.jsonMediaType),
@@ -132,7 +132,7 @@ final class IssuanceWallet: @unchecked Sendable {
               let code = offer.grants?.preAuthorizedCode?.preAuthorizedCode else { throw CommandFailure(.failure, "offer: no pre-authorized code") }
 
         let dpopKey = JWSSigningKey(P256.Signing.PrivateKey())
-        let now = Date()
+        let now = target.run.now()
         let pop = try await ClientAttestationPoP.create(audience: target.baseURL, signer: instanceKey, issuedAt: now)
         let tokenProof = try DPoPProof.create(method: "POST", uri: target.baseURL + IssuanceRoutes.Template.token.template, key: dpopKey, issuedAt: now)
         let tokenAnswer = try await connection.send(.POST, IssuanceRoutes.Template.token.template, headers: [

@@ -2,6 +2,7 @@ import ArgumentParser
 import COSE
 import Crypto
 import Foundation
+import HoldfastProtocol
 import MDoc
 import MDocProximity
 import OpenID4VP
@@ -36,7 +37,7 @@ struct ProximityBench: AsyncParsableCommand {
 
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
-        let bench = try Sessions()
+        let bench = try Sessions(run: CommandRun.system())
         // What is measured passes (and gives the sizes the baseline works on).
         let sample = try await bench.session()
         let raw = try RawSession(sample)
@@ -69,9 +70,11 @@ struct ProximityBench: AsyncParsableCommand {
         let docType: String
         let trust: IssuerTrust
         let itemsRequest: ItemsRequest
+        let clock: any HoldfastClock
 
-        init() throws {
-            let fixtures = try CredentialBenchFixtures(extendedKeyUsage: IssuerTrust.mdlDSExtendedKeyUsage)
+        init(run: CommandRun) throws {
+            clock = run.clock
+            let fixtures = try CredentialBenchFixtures(extendedKeyUsage: IssuerTrust.mdlDSExtendedKeyUsage, run: run)
             issuerSigned = try fixtures.mdoc(elements: 20, deviceKey: deviceKey.publicKey)
             docType = issuerSigned.mso.docType
             trust = IssuerTrust(iacas: [fixtures.iaca])
@@ -118,7 +121,7 @@ struct ProximityBench: AsyncParsableCommand {
             }
             let verification = DeviceResponseVerification(
                 requirements: PresentationRequirements(deviceRequest: deviceRequest), transcripts: [reader.sessionTranscript],
-                trust: trust, readerKey: reader.eReaderKey, naming: .none, at: Date()) { _, _ in nil }
+                trust: trust, readerKey: reader.eReaderKey, naming: .none, at: clock.now()) { _, _ in nil }
             let result = try await verification.verify(deviceResponse: opened)
             guard result.status == .verified else { throw CommandFailure(.failure, "the session's answer was refused: \(result.failures ?? [])") }
             let deviceAuthentication = DeviceAuthentication.taggedBytes(sessionTranscript: transcript, docType: docType,

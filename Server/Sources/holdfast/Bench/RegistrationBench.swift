@@ -51,17 +51,18 @@ struct RegistrationBench: AsyncParsableCommand {
         }
         print(String(format: "raw ECDSA P-256 verify (precomputed digest, one core): %.0f ops/s", raw.perSecond))
 
+        let run = CommandRun.system()
         if let tenant, let adminKey {
-            let target = try BenchTarget(baseURL: tenant, adminKey: adminKey)
+            let target = try BenchTarget(baseURL: tenant, adminKey: adminKey, run: run)
             print("— against the tenant at \(tenant) (already running) —")
             try await measure(target, baseline: raw)
         }
-        try await measureInProcess(baseline: raw)
+        try await measureInProcess(baseline: raw, run: run)
     }
 
     /// The same load against a tenant started in this process (`InProcessBenchTenant`).
-    private func measureInProcess(baseline: Rate) async throws {
-        try await InProcessBenchTenant.run { _, target in
+    private func measureInProcess(baseline: Rate, run: CommandRun) async throws {
+        try await InProcessBenchTenant.run(run) { _, target in
             try await measure(target, baseline: baseline)
         }
     }
@@ -142,8 +143,10 @@ struct BenchTarget: Sendable {
     let host: String
     let port: Int
     let adminKey: String
+    /// The run's clock (proof times) and random source (names).
+    let run: CommandRun
 
-    init(baseURL: String, adminKey: String) throws {
+    init(baseURL: String, adminKey: String, run: CommandRun) throws {
         guard let url = URL(string: baseURL), url.scheme == "http", let host = url.host else {
             throw ValidationError("--tenant must be an http:// URL (the benchmark speaks plain HTTP/1.1)")
         }
@@ -151,11 +154,12 @@ struct BenchTarget: Sendable {
         self.host = host
         self.port = url.port ?? 80
         self.adminKey = adminKey
+        self.run = run
     }
 
     /// A holder application that lets devices register with an assertion.
     func createApplication() async throws -> String {
-        let suffix = UUID().uuidString.prefix(8)
+        let suffix = run.random.identifier().prefix(8)
         let application = HolderApplication(
             name: "Holdfast bench \(suffix)", clientId: "holdfast-bench-\(suffix)", maxTimeOfflineInSecs: 604_800,
             platform: .ios(.init(bundleId: "com.example.bench", teamId: "ABCDE12345",
@@ -235,7 +239,7 @@ final class BenchClient: @unchecked Sendable {
         next += 1
         let device = devices[index]
         let path = TetheringRoutes.license(instanceId: device.instanceId)
-        let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: device.key, issuedAt: Date(),
+        let proof = try DPoPProof.create(method: "POST", uri: target.baseURL + path, key: device.key, issuedAt: target.run.now(),
                                          accessToken: device.licenseToken)
         let response = try await connection.send(.POST, path, headers: Self.jsonHeaders + [
             (HoldfastHeaders.authorization, HoldfastHeaders.authorizationValue(licenseToken: device.licenseToken)),

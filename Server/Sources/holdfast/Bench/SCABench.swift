@@ -42,8 +42,10 @@ struct SCABench: AsyncParsableCommand {
 
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
+        let run = CommandRun.system()
         let key = P256.Signing.PrivateKey()
-        let sample = try Self.proof(walletId: "00000000-0000-4000-8000-000000000000", key: JWSSigningKey(key), jti: "sample", counter: 1)
+        let sample = try Self.proof(walletId: "00000000-0000-4000-8000-000000000000", key: JWSSigningKey(key), jti: "sample", counter: 1,
+                                    issuedAt: run.now())
         let parts = sample.split(separator: ".")
         let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
         guard let rawSignature = Base64URL.decode(String(parts[2])) else { throw CommandFailure(.failure, "the sample proof has no signature") }
@@ -54,7 +56,7 @@ struct SCABench: AsyncParsableCommand {
         }
         print(String(format: "raw ES256 verify (SHA-256 of the proof's signing input + ECDSA P-256, one core): %.0f ops/s", raw.perSecond))
 
-        try await InProcessBenchTenant.run { _, target in
+        try await InProcessBenchTenant.run(run) { _, target in
             try await measure(target, baseline: raw)
         }
     }
@@ -73,7 +75,8 @@ struct SCABench: AsyncParsableCommand {
             proofs.reserveCapacity(proofsPerClient)
             for index in 0..<proofsPerClient {
                 // Verified in the order signed, so that each counter is above the last accepted one.
-                let proof = try Self.proof(walletId: walletId, key: key, jti: UUID().uuidString, counter: Int64(index + 1))
+                let proof = try Self.proof(walletId: walletId, key: key, jti: target.run.random.identifier(), counter: Int64(index + 1),
+                                           issuedAt: target.run.now())
                 proofs.append(Array(try HoldfastJSON.encode(SCAProofVerifyRequest(proof: proof, method: "POST", url: Self.url, body: Self.body))))
             }
             clients.append(Client(connection: try await BenchConnection.connect(host: target.host, port: target.port), key: scaKey, requests: proofs))
@@ -111,10 +114,10 @@ struct SCABench: AsyncParsableCommand {
     }
 
     /// A possession (`none`) proof, signed with the wallet key: the PIN and biometry keys sign only on a device.
-    static func proof(walletId: String, key: JWSSigningKey, jti: String, counter: Int64) throws -> String {
+    static func proof(walletId: String, key: JWSSigningKey, jti: String, counter: Int64, issuedAt: Date) throws -> String {
         let payload = try SCAPayload(method: "POST", url: url, body: body, policy: nil)
         let claims = SCAProofClaims(method: payload.method, url: payload.url, body: payload.body, message: "Add Alex Martin as a beneficiary", pattern: .none,
-                                    signatureInputData: .null, walletId: walletId, iat: Int64(Date().timeIntervalSince1970), jti: jti,
+                                    signatureInputData: .null, walletId: walletId, iat: Int64(issuedAt.timeIntervalSince1970), jti: jti,
                                     counter: counter)
         return try JWS.sign(payload: try JSONEncoder().encode(claims), header: claims.header, key: key).compactSerialization
     }

@@ -21,13 +21,13 @@ struct StatusBench: AsyncParsableCommand {
     func run() async throws {
         if let benchBuildWarning { print(benchBuildWarning) }
         let uri = "https://issuer.example/v2/credentials/mobile/status-lists/1/token"
-        let fixtures = try CredentialBenchFixtures(extendedKeyUsage: [1, 3, 6, 1, 5, 5, 7, 3, 127])
+        let run = CommandRun.system()
+        let fixtures = try CredentialBenchFixtures(extendedKeyUsage: [1, 3, 6, 1, 5, 5, 7, 3, 127], run: run)
         let (list, cwt) = try fixtures.statusToken(count: entries, uri: uri)
         print("input: \(entries) entries of 2 bits, CWT \(cwt.count) bytes")
 
         // 1. Lookups, 4,096 random indices per round, against a plain byte read at the same indices.
-        var generator = SystemRandomNumberGenerator()
-        let indices = (0..<4_096).map { _ in Int.random(in: 0..<entries, using: &generator) }
+        let indices = (0..<4_096).map { _ in run.random.integer(in: 0..<entries) }
         let plain = [UInt8](repeating: 1, count: entries / 4)
         var sink = 0
         let (lookups, reads) = try await measureInterleaved(seconds: options.seconds, batch: 1, baseline: {
@@ -44,12 +44,12 @@ struct StatusBench: AsyncParsableCommand {
 
         // 2. Decode + verify against a raw ES256 verify.
         let verifier = StatusListTokenVerifier(trust: .anchors([fixtures.iaca]), maximumListBytes: entries)
-        _ = try await verifier.verify(cwt, expectedURI: uri, at: Date())
+        _ = try await verifier.verify(cwt, expectedURI: uri, at: run.now())
         let message = [UInt8](repeating: 0x5A, count: cwt.count)
         let signature = try fixtures.signerKey.signature(for: message)
         let publicKey = fixtures.signerKey.publicKey
         var valid = 0
-        let now = Date()
+        let now = run.now()
         let (verified, raw) = try await measureInterleaved(seconds: options.seconds, batch: 5, baseline: {
             if publicKey.isValidSignature(signature, for: message) { valid += 1 }
         }, ours: {
@@ -63,7 +63,7 @@ struct StatusBench: AsyncParsableCommand {
         let decoded = try measureRate(seconds: options.seconds, batch: 5, warmUp: 5) {
             sink &+= try SignedStatusListToken(cwt: cwt, maximumListBytes: entries).token.list.count
         }
-        let hexFile = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-bench-\(UUID().uuidString).hex")
+        let hexFile = run.temporaryURL("holdfast-bench", suffix: ".hex")
         try Hex.encode(cwt).write(to: hexFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: hexFile) }
         let baseline = try PythonBaseline.run(python: PythonBaseline.interpreter(options.python), script: baselineScript,

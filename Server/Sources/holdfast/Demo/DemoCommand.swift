@@ -26,12 +26,12 @@ struct DemoCommand: AsyncParsableCommand {
             logger = serverLogger
         }
         print("Holdfast demo: tethering and device registration\n")
-        let steps = try await DemoRunner(serverLogger: logger).run { step in
+        let steps = try await DemoRunner(serverLogger: logger, run: CommandRun.system()).run { step in
             print(Self.render(step))
         }
         let failed = steps.contains { $0.outcome == .failed }
         print(failed ? "The demo stopped at a failed step." : "All \(steps.count) steps passed.")
-        if failed { throw ExitCode.failure }
+        if failed { throw ExitStatus.failure.exitCode }
     }
 
     /// `  3. Create an Android application … ok`, the explanation, then the details indented.

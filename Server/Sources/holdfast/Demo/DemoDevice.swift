@@ -3,11 +3,14 @@ import HoldfastProtocol
 import HoldfastSDK
 import Plumbing
 
-/// The demo device's clock: the system clock plus an offset the demo moves.
+/// The demo device's clock: the run's clock plus an offset the demo moves.
 final class OffsetClock: HoldfastClock {
+    private let base: any HoldfastClock
     private let offset = Locked<TimeInterval>(0)
 
-    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    init(base: any HoldfastClock) { self.base = base }
+
+    func now() -> Date { base.now().addingTimeInterval(offset.withLock { $0 }) }
     func set(offset value: TimeInterval) { offset.withLock { $0 = value } }
 }
 

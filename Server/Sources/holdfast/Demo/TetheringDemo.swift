@@ -19,7 +19,7 @@ enum TetheringDemo {
         let instanceId: String
     }
 
-    static func steps(server: RunningHoldfastServer, admin: AdminClient, holder: MobileCredentialHolder,
+    static func steps(server: RunningHoldfastServer, admin: AdminClient, holder: MobileCredentialHolder, clock: any HoldfastClock,
                       recorder: DemoRecorder) async throws -> Registered {
         let ios = try await recorder.stepProducing("ios-application", "Create an iOS application",
                                           "POST \(TetheringRoutes.Template.applications) with the bootstrap admin key. App Attest is not required, so devices without it register with an assertion.") {
@@ -92,7 +92,7 @@ enum TetheringDemo {
             let pop = try await holder.walletAttestationProof(audience: issuer)
             let verifier = ClientAttestationVerifier(trustedKeys: try await admin.jwks(), audience: issuer,
                                                      expectedIssuer: server.baseURL, expectedClientId: ios.clientId)
-            let verified = try verifier.verify(attestation: attestation.walletAttestation, pop: pop, at: Date())
+            let verified = try verifier.verify(attestation: attestation.walletAttestation, pop: pop, at: clock.now())
             return [.init("clientId", verified.clientId), .init("issuer", verified.issuer ?? "-"),
                     .init("expiresAt", HoldfastJSON.formatDate(attestation.expiresAt)),
                     .init("instanceKey", try verified.instanceKey.thumbprint())]

@@ -27,9 +27,9 @@ struct DeviceCommand: AsyncParsableCommand {
 
     /// Runs one operation and prints its report; a failed operation is the command's one failure (`CommandFailure`).
     static func execute(_ operation: DeviceSession.Operation, options: some DeviceSettings, audience: String? = nil) async throws {
-        let report = await DeviceSession(options: options).perform(operation, audience: audience)
-        print(report.json())
-        if let error = report.error { throw failure(operation, error) }
+        let outcome = await DeviceSession(options: options).perform(operation, audience: audience)
+        print(outcome.json())
+        if let error = outcome.error { throw failure(operation, error) }
     }
 
     /// The failure of an operation, with what to do when the application needs attestation.

@@ -2,9 +2,10 @@ import Foundation
 import HoldfastProtocol
 import HoldfastSDK
 
-/// The one JSON object `holdfast device` prints per call: what was done and what the device now holds, or the SDK's
-/// error (`ok: false`, with the stable code of `HoldfastErrorCode`). Absent members are omitted.
-struct DeviceReport: Encodable, Sendable, Equatable {
+/// What the `holdfast device` commands print (docs/command-line.md "The `holdfast` command"): the typed report of
+/// each tethering command (`DeviceTetheringReports.swift`), and the failure object and missing items every device
+/// command shares. Absent members are omitted.
+enum DeviceReport {
     /// The `error` member of every `holdfast device` failure (docs/command-line.md "The `holdfast` command").
     struct Failure: Encodable, Sendable, Equatable {
         var code: String
@@ -41,62 +42,6 @@ struct DeviceReport: Encodable, Sendable, Equatable {
             }
             if reason == .elementNotHeld || reason == .elementValueNotAccepted { element = item.description }
         }
-    }
-
-    var command: String
-    var ok: Bool
-    var applicationId: String
-    /// `registered`, `pending` or `alreadyRegistered` (register); `true`/`false` via `registered` for status.
-    var result: String?
-    var registered: Bool?
-    var instanceId: String?
-    var status: String?
-    var appAttestationType: String?
-    var platform: String?
-    var registeredAt: Date?
-    var keyRotatedAt: Date?
-    var licenseExpiresAt: Date?
-    var clockOffsetMs: Int64?
-    var walletAttestation: String?
-    var walletAttestationExpiresAt: Date?
-    var walletAttestationPoP: String?
-    var audience: String?
-    var error: Failure?
-
-    init(command: String, applicationId: String) {
-        self.command = command
-        self.ok = true
-        self.applicationId = applicationId
-    }
-
-    /// Adds what the stored registration says (never the license token itself).
-    mutating func describe(_ state: TetheringState?) {
-        registered = state != nil
-        guard let state else { return }
-        instanceId = state.instanceId
-        status = state.status.rawValue
-        appAttestationType = state.appAttestationType.rawValue
-        platform = state.platform
-        registeredAt = state.registeredAt
-        keyRotatedAt = state.keyRotatedAt
-        licenseExpiresAt = state.licenseExpiresAt
-        clockOffsetMs = state.clockOffsetMs
-    }
-
-    /// A failed call.
-    static func failure(command: String, applicationId: String, _ error: HoldfastError) -> DeviceReport {
-        var report = DeviceReport(command: command, applicationId: applicationId)
-        report.ok = false
-        report.error = Failure(error)
-        return report
-    }
-
-    /// The JSON text: sorted keys, RFC 3339 dates (`HoldfastJSON`), one line.
-    func json() -> String {
-        guard let data = try? HoldfastJSON.encode(self), let text = String(data: data, encoding: .utf8) else {
-            return #"{"ok":false,"error":{"code":"INTERNAL_ERROR","message":"the report could not be encoded"}}"#
-        }
-        return text
     }
 }
 

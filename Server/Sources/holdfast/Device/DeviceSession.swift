@@ -4,7 +4,7 @@ import HoldfastSDK
 
 /// A simulated device (DESIGN.md §5): the real `MobileCredentialHolder` with the Linux seams (state in a folder,
 /// software keys, no platform attestation → the assertion path), one operation per run. Every outcome, failures
-/// included, is a `DeviceReport`.
+/// included, is the operation's typed report (`DeviceReport.Outcome`).
 struct DeviceSession: Sendable {
     enum Operation: String, Sendable, CaseIterable {
         case register
@@ -30,43 +30,45 @@ struct DeviceSession: Sendable {
     }
 
     /// Runs `operation`; `audience` is the issuer a wallet attestation is meant for (the PoP is made when given).
-    func perform(_ operation: Operation, audience: String? = nil) async -> DeviceReport {
-        let command = operation.rawValue
+    func perform(_ operation: Operation, audience: String? = nil) async -> DeviceReport.Outcome {
         do {
             return try await run(operation, audience: audience)
         } catch {
-            return .failure(command: command, applicationId: configuration.applicationId, error)
+            return .failure(.init(command: operation.rawValue, applicationId: configuration.applicationId, error: .init(error)))
         }
     }
 
-    private func run(_ operation: Operation, audience: String?) async throws(HoldfastError) -> DeviceReport {
+    private func run(_ operation: Operation, audience: String?) async throws(HoldfastError) -> DeviceReport.Outcome {
         let holder = MobileCredentialHolder(seams: seams)
         try await holder.initialize(platformConfiguration: configuration)
-        var report = DeviceReport(command: operation.rawValue, applicationId: configuration.applicationId)
+        let header = DeviceReport.Header(command: operation.rawValue, ok: true, applicationId: configuration.applicationId)
         switch operation {
         case .register:
-            let result = try await holder.registerDevice()
-            switch result {
-            case .registered: report.result = "registered"
-            case .pending: report.result = "pending"
-            case .alreadyRegistered: report.result = "alreadyRegistered"
+            let result: DeviceReport.Register.Result = switch try await holder.registerDevice() {
+            case .registered: .registered
+            case .pending: .pending
+            case .alreadyRegistered: .alreadyRegistered
             }
+            return .register(.init(header: header, result: result, registration: try await registration(holder)))
         case .status:
-            break
+            return .state(.init(header: header, registration: try await registration(holder)))
         case .renew:
             try await holder.renewLicense()
+            return .state(.init(header: header, registration: try await registration(holder)))
         case .rotate:
             try await holder.rotateKey()
+            return .state(.init(header: header, registration: try await registration(holder)))
         case .walletAttestation:
             let attestation = try await holder.walletAttestation(audience: audience)
-            report.walletAttestation = attestation.walletAttestation
-            report.walletAttestationExpiresAt = attestation.expiresAt
-            if let audience {
-                report.audience = audience
-                report.walletAttestationPoP = try await holder.walletAttestationProof(audience: audience)
-            }
+            let proof: String? = if let audience { try await holder.walletAttestationProof(audience: audience) } else { nil }
+            return .walletAttestation(.init(header: header, walletAttestation: attestation.walletAttestation,
+                                            walletAttestationExpiresAt: attestation.expiresAt, audience: audience,
+                                            walletAttestationPoP: proof, registration: try await registration(holder)))
         }
-        report.describe(try await holder.registrationState())
-        return report
+    }
+
+    /// What the stored registration now says.
+    private func registration(_ holder: MobileCredentialHolder) async throws(HoldfastError) -> DeviceReport.Registration {
+        DeviceReport.Registration(try await holder.registrationState())
     }
 }

@@ -26,7 +26,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try HoldfastConfiguration.fromEnvironment(dataDirectory: dataDirectory)
         let logger = Console.logger(configuration)
-        let applied = try await HoldfastApplication.migrate(configuration: configuration, now: SystemClock().now(), logger: logger)
+        let applied = try await HoldfastApplication.migrate(configuration: configuration, now: CommandRun.system().now(), logger: logger)
         try Console.json(Output(database: HoldfastConfiguration.describe(configuration.database),
                                 applied: applied.map { .init(version: $0.version, name: $0.name) }))
     }

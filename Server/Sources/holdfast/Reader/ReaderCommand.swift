@@ -54,10 +54,11 @@ struct ReaderCommand: AsyncParsableCommand {
                 throw CommandFailure(.dataError, "the reader's identity (--reader-cert, --reader-key) cannot be read: \(error)")
             }
         }
-        let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-reader-\(UUID().uuidString)")
+        let run = CommandRun.system()
+        let cacheDirectory = run.temporaryURL("holdfast-reader")
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         let statusLists: StatusListCache? = offline ? nil : StatusListCache(
-            storage: FileSecureStorage(directory: cacheDirectory, applicationId: "holdfast-reader"), transport: URLSessionTransport(), clock: SystemClock())
+            storage: FileSecureStorage(directory: cacheDirectory, applicationId: "holdfast-reader"), transport: URLSessionTransport(), clock: run.clock)
         let reader = MobileCredentialReader(trustedIACAs: iacas, statusLists: statusLists)
         let result: PresentationResult
         do throws(HoldfastError) {

@@ -17,7 +17,7 @@ final class ShutdownWatchdog {
             source.setEventHandler {
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                     Console.line("shutdown did not finish \(Int(seconds)) s after the signal; exiting")
-                    exit(0)
+                    ExitStatus.exitSucceeded()
                 }
             }
             source.resume()
