@@ -24,7 +24,7 @@ struct DigitalCredentialsStore: Sendable {
 
     /// The session row and its requests, together or not at all.
     func insert(id: String, settings: PresentationSessionService.Settings, nonce: String, state: String, key: P256.KeyAgreement.PrivateKey,
-                requests: [Request], createdBy: String, createdAt: Int64, expiresAt: Int64) async throws {
+                requests: [Request], createdBy: String, createdAt: Date, expiresAt: Date) async throws {
         var rows: [[any SQLExpression]] = []
         for (position, request) in requests.enumerated() {
             let sealed = try masterKey.seal(Array(request.key.rawRepresentation), context: Self.context(id, request.protocol))

@@ -18,14 +18,14 @@ public struct PresentationAdmin: Sendable {
         let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
         let issuer = try await IssuerCertificateAdmin.loadOrCreate(configuration: configuration, database: database, now: now, logger: logger)
         let verifier = try await database.withStartupLock { session in
-            try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
+            try await VerifierCertificates.loadOrCreate(store: VerifierCertificateStore(session), masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
                                                         now: now, logger: logger)
         }
         let store = IssuerCertificateStore(initial: issuer, loadedAt: now, database: database, masterKey: masterKey, logger: logger)
         let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
         let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
                                             statusLists: issuance.statusLists, outbound: configuration.outbound,
-                                            publicURL: { publicURL }, logger: logger)
+                                            publicURL: { publicURL }, random: SystemRandomSource(), logger: logger)
         return PresentationAdmin(service: services.sessions, digitalCredentials: services.digitalCredentials, certificates: verifier)
     }
 
