@@ -26,8 +26,7 @@ import X509
         let issuer: TestMDocIssuer
         let doeKey = P256.Signing.PrivateKey()
         let roeKey = P256.Signing.PrivateKey()
-        let transcript = SessionTranscript.openID4VP(clientId: "x509_hash:verifier", nonce: "session-nonce", jwkThumbprint: Array(repeating: 7, count: 32),
-                                                     responseUri: "https://verifier.example/v2/presentations/sessions/1/response")
+        let transcript = TestMDocIssuer.transcript
 
         init() throws {
             issuer = try TestMDocIssuer("Results")

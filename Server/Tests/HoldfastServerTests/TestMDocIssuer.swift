@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MDoc
+import OpenID4VP
 import X509
 
 /// The mdoc issuer of the verifier's tests (ISO/IEC 18013-5 §9.3.3, Annex B): an IACA and the document signer it
@@ -11,6 +12,9 @@ struct TestMDocIssuer: Sendable {
     let signerKey = P256.Signing.PrivateKey()
     let iaca: Certificate
     let signer: Certificate
+    /// The OpenID4VP 1.0 SessionTranscript (Appendix B.2.6.1) of the fixtures' one session.
+    static let transcript = SessionTranscript.openID4VP(clientId: "x509_hash:verifier", nonce: "session-nonce", jwkThumbprint: Array(repeating: 7, count: 32),
+                                                        responseUri: "https://verifier.example/v2/presentations/sessions/1/response")
 
     /// The IACA valid from 10 days before `now` for 1,000 days; the document signer from 5 days before for 300.
     init(_ name: String) throws {
