@@ -22,7 +22,7 @@ extension DigitalCredentialsSessionService {
                                                           withResponseCode: { _ in true }) { session in
             let dcApi = session.settings.dcApi ?? Settings(protocols: [], origins: [], readerAuth: false)
             let requests = try await store.requests(sessionID: id)
-            guard let request = requests.first(where: { $0.protocol == answer.protocol.rawValue }) else {
+            guard let request = requests.first(where: { $0.protocol == answer.protocol }) else {
                 return .concluded(Self.failed(PresentationFailureCode.protocolMismatch, "the session offered \(dcApi.protocols.joined(separator: ", ")), "
                     + "not \(String(answer.protocol.rawValue.prefix(64)))"))
             }

@@ -121,7 +121,7 @@ struct DigitalCredentialsSessionService: Sendable {
             let kid = sessions.token(12)
             if item == .orgIsoMdoc {
                 let request = try annexCRequest(settings, key: key, origins: origins, readerAuth: readerAuth)
-                stored.append(.init(protocol: item.rawValue, nonce: Base64URL.encode(request.encryptionInfo.nonce), kid: kid, key: key,
+                stored.append(.init(protocol: item, nonce: Base64URL.encode(request.encryptionInfo.nonce), kid: kid, key: key,
                                     encryptionInfo: request.encryptionInfo.base64URL))
                 digital.append(.init(protocol: item.rawValue, data: request.data))
             } else {
@@ -129,7 +129,7 @@ struct DigitalCredentialsSessionService: Sendable {
                 let parameters = try openID4VPParameters(settings, nonce: nonce, key: key, kid: kid, origins: origins, now: now,
                                                          expiresAt: expiresAt, signed: item == .openID4VPSigned)
                 let data: [String: JSONValue] = item == .openID4VPSigned ? ["request": .string(try signed(parameters))] : parameters
-                stored.append(.init(protocol: item.rawValue, nonce: nonce, kid: kid, key: key, encryptionInfo: nil))
+                stored.append(.init(protocol: item, nonce: nonce, kid: kid, key: key, encryptionInfo: nil))
                 digital.append(.init(protocol: item.rawValue, data: data))
             }
         }
