@@ -8,12 +8,11 @@ import JOSE
 import MDoc
 import OpenID4VP
 import PresentationVerification
-import X509
 
 /// Presentation sessions of the tenant's verifier (docs/server-api.md "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
 /// 18013-7:2024 Annex B): a session asks for credentials with a signed request object (`PresentationRequestSigner`),
-/// takes one encrypted response (`direct_post.jwt`), verifies it as an mdoc reader must (`PresentationResponseVerifier`)
-/// and keeps the outcome for the key that made it (`PresentationSessionStore`).
+/// takes one encrypted response (`direct_post.jwt`), opened by `EncryptedAuthorizationResponse`, and runs it through
+/// `PresentationPipeline` (verified as an mdoc reader must, the outcome kept for the key that made the session).
 struct PresentationSessionService: Sendable {
     static let lifetimes = 30...3_600
     static let defaultLifetime = 300
