@@ -143,7 +143,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
-        .testTarget(name: "OpenID4VPTests", dependencies: [root("OpenID4VP"), root("JOSE"), root("MDoc"), root("Plumbing")]),
+        .testTarget(name: "OpenID4VPTests", dependencies: [root("OpenID4VP"), root("JOSE"), root("MDoc"), root("Plumbing"),
+                                                          .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DigitalCredentialsTests", dependencies: [
             "TestSupport", root("DigitalCredentials"), root("OpenID4VP"), root("MDoc"), root("COSE"), root("CBOR"), root("JOSE"), root("Plumbing"),
             .product(name: "Crypto", package: "swift-crypto"),

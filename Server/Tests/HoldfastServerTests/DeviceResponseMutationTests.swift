@@ -21,22 +21,15 @@ import X509
     static let day: TimeInterval = 86_400
 
     /// An issuer (IACA → document signer), a credential it issued with a device key, and a session transcript.
-    struct Fixture {
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let iacaKey = P256.Signing.PrivateKey()
-        let signerKey = P256.Signing.PrivateKey()
+    struct Fixture: IssuedByTestMDocIssuer {
+        let issuer: TestMDocIssuer
         let deviceKey = P256.Signing.PrivateKey()
-        let iaca: Certificate
-        let signer: Certificate
         let validity: MobileSecurityObject.ValidityInfo
-        let transcript = SessionTranscript.openID4VP(clientId: "x509_hash:verifier", nonce: "session-nonce", jwkThumbprint: Array(repeating: 7, count: 32),
-                                                     responseUri: "https://verifier.example/v2/presentations/sessions/1/response")
+        let transcript = TestMDocIssuer.transcript
 
         init() throws {
-            iaca = try MDocCertificates.iaca(key: iacaKey, subject: try MDocCertificates.name(commonName: "Campaign IACA", country: "ZZ"),
-                                             notBefore: now - 10 * day, notAfter: now + 1_000 * day)
-            signer = try MDocCertificates.signer(publicKey: signerKey.publicKey, subject: try MDocCertificates.name(commonName: "Campaign DS", country: "ZZ"),
-                                                 iaca: iaca, iacaKey: iacaKey, notBefore: now - 5 * day, notAfter: now + 300 * day)
+            issuer = try TestMDocIssuer("Campaign")
+            let now = issuer.now
             validity = .init(signed: now - 60, validFrom: now - 60, validUntil: now + 30 * day)
         }
 

@@ -19,25 +19,17 @@ import X509
 /// OpenID4VP 1.0 Appendix A JWE to the request's key, or an ISO/IEC TS 18013-7 Annex C HPKE `EncryptedResponse` —
 /// each made with the `DigitalCredentials` and `JOSE` functions a real wallet uses, over the transcript of the
 /// origin the browser would report.
-struct DigitalCredentialsTestWallet: Sendable {
+struct DigitalCredentialsTestWallet: Sendable, IssuedByTestMDocIssuer {
     static let docType = "org.iso.18013.5.1.mDL"
     static let space = "org.iso.18013.5.1"
     static let query = #"{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":true,"age_over_18":false}}}"#
     static let origin = "https://shop.example"
 
-    let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-    let iacaKey = P256.Signing.PrivateKey()
-    let signerKey = P256.Signing.PrivateKey()
+    let issuer: TestMDocIssuer
     let deviceKey = P256.Signing.PrivateKey()
-    let iaca: Certificate
-    let signer: Certificate
 
     init() throws {
-        let day: TimeInterval = 86_400
-        iaca = try MDocCertificates.iaca(key: iacaKey, subject: try MDocCertificates.name(commonName: "DC API IACA", country: "ZZ"),
-                                         notBefore: now - 10 * day, notAfter: now + 1_000 * day)
-        signer = try MDocCertificates.signer(publicKey: signerKey.publicKey, subject: try MDocCertificates.name(commonName: "DC API DS", country: "ZZ"),
-                                             iaca: iaca, iacaKey: iacaKey, notBefore: now - 5 * day, notAfter: now + 300 * day)
+        issuer = try TestMDocIssuer("DC API")
     }
 
     /// The claims a verified answer shows.

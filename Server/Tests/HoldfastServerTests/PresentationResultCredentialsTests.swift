@@ -22,22 +22,14 @@ import X509
     static let day: TimeInterval = 86_400
 
     /// An issuer (IACA → document signer) and two holders, each with a credential of the same docType.
-    struct Fixture {
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        let iacaKey = P256.Signing.PrivateKey()
-        let signerKey = P256.Signing.PrivateKey()
+    struct Fixture: IssuedByTestMDocIssuer {
+        let issuer: TestMDocIssuer
         let doeKey = P256.Signing.PrivateKey()
         let roeKey = P256.Signing.PrivateKey()
-        let iaca: Certificate
-        let signer: Certificate
-        let transcript = SessionTranscript.openID4VP(clientId: "x509_hash:verifier", nonce: "session-nonce", jwkThumbprint: Array(repeating: 7, count: 32),
-                                                     responseUri: "https://verifier.example/v2/presentations/sessions/1/response")
+        let transcript = TestMDocIssuer.transcript
 
         init() throws {
-            iaca = try MDocCertificates.iaca(key: iacaKey, subject: try MDocCertificates.name(commonName: "Results IACA", country: "ZZ"),
-                                             notBefore: now - 10 * day, notAfter: now + 1_000 * day)
-            signer = try MDocCertificates.signer(publicKey: signerKey.publicKey, subject: try MDocCertificates.name(commonName: "Results DS", country: "ZZ"),
-                                                 iaca: iaca, iacaKey: iacaKey, notBefore: now - 5 * day, notAfter: now + 300 * day)
+            issuer = try TestMDocIssuer("Results")
         }
 
         /// Jane Doe's mDL (with a portrait, not of age) or Richard Roe's (of age), issued to its holder's device key,

@@ -25,6 +25,7 @@ struct ServerTestKit: Sendable {
     /// A server on `backend` whose attestation roots are the test authority's, public URL `publicURL`.
     static func run(_ backend: StorageBackend, authority given: TestAttestationAuthority? = nil,
                     clock: any HoldfastClock = SystemClock(), testing: TestingSetup = .router,
+                    random: any RandomSource = SystemRandomSource(),
                     configure: @escaping @Sendable (inout HoldfastConfiguration) -> Void = { _ in },
                     _ body: @escaping @Sendable (ServerTestKit) async throws -> Void) async throws {
         let authority = try given ?? TestAttestationAuthority()
@@ -36,7 +37,7 @@ struct ServerTestKit: Sendable {
             configuration.tethering.androidTrustedRoots = roots
             configure(&configuration)
             let (application, startup) = try await HoldfastApplication.build(
-                configuration: configuration, options: .init(logger: StorageBackend.quietLogger, clock: clock))
+                configuration: configuration, options: .init(logger: StorageBackend.quietLogger, clock: clock, random: random))
             let final = configuration
             try await application.test(testing) { client in
                 let key = try #require(startup.bootstrapAdminKey)

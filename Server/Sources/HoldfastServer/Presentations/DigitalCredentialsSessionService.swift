@@ -105,40 +105,39 @@ struct DigitalCredentialsSessionService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
 
-        let id = UUID().uuidString.lowercased()
+        let id = sessions.random.identifier()
         let clientId = prefix == .x509SanDNS
             ? ClientIdPrefix.x509SanDNS.clientId(certificates.host)
             : ClientIdPrefix.x509Hash.clientId(Base64URL.encode(SHA256.hash(data: certificates.requestSigner.der)))
         var settings = PresentationSessionService.Settings(
             presentationProtocol: .dcAPI, mode: .crossDevice, redirectUri: nil, clientId: clientId, requests: requests,
-            dcql: request.query.dcql, kid: PresentationSessionService.random(12), authorizationEndpoint: nil)
+            dcql: request.query.dcql, kid: sessions.token(12), authorizationEndpoint: nil)
         settings.dcApi = Settings(protocols: protocols.map(\.rawValue), origins: origins, readerAuth: readerAuth)
-        let createdAt = Timestamp.milliseconds(now)
-        let expiresAt = createdAt + Int64(lifetime) * 1_000
+        let expiresAt = now.addingTimeInterval(TimeInterval(lifetime))
         var stored: [DigitalCredentialsStore.Request] = []
         var digital: [DigitalCredentialsSessionCreated.Request] = []
         for item in protocols {
             let key = P256.KeyAgreement.PrivateKey()
-            let kid = PresentationSessionService.random(12)
+            let kid = sessions.token(12)
             if item == .orgIsoMdoc {
                 let request = try annexCRequest(settings, key: key, origins: origins, readerAuth: readerAuth)
-                stored.append(.init(protocol: item.rawValue, nonce: Base64URL.encode(request.encryptionInfo.nonce), kid: kid, key: key,
+                stored.append(.init(protocol: item, nonce: Base64URL.encode(request.encryptionInfo.nonce), kid: kid, key: key,
                                     encryptionInfo: request.encryptionInfo.base64URL))
                 digital.append(.init(protocol: item.rawValue, data: request.data))
             } else {
-                let nonce = PresentationSessionService.random(32)
+                let nonce = sessions.token(32)
                 let parameters = try openID4VPParameters(settings, nonce: nonce, key: key, kid: kid, origins: origins, now: now,
                                                          expiresAt: expiresAt, signed: item == .openID4VPSigned)
                 let data: [String: JSONValue] = item == .openID4VPSigned ? ["request": .string(try signed(parameters))] : parameters
-                stored.append(.init(protocol: item.rawValue, nonce: nonce, kid: kid, key: key, encryptionInfo: nil))
+                stored.append(.init(protocol: item, nonce: nonce, kid: kid, key: key, encryptionInfo: nil))
                 digital.append(.init(protocol: item.rawValue, data: data))
             }
         }
         // The session row's own nonce, state and key are never sent: each request has its own.
-        try await store.insert(id: id, settings: settings, nonce: PresentationSessionService.random(32), state: PresentationSessionService.random(32),
-                               key: P256.KeyAgreement.PrivateKey(), requests: stored, createdBy: adminKeyID, createdAt: createdAt,
+        try await store.insert(id: id, settings: settings, nonce: sessions.token(32), state: sessions.token(32),
+                               key: P256.KeyAgreement.PrivateKey(), requests: stored, createdBy: adminKeyID, createdAt: now,
                                expiresAt: expiresAt)
-        return DigitalCredentialsSessionCreated(sessionId: id, digital: .init(requests: digital), expiresAt: Timestamp.date(expiresAt))
+        return DigitalCredentialsSessionCreated(sessionId: id, digital: .init(requests: digital), expiresAt: expiresAt)
     }
 
     private static let known = DigitalCredentialProtocol.all.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -148,7 +147,7 @@ struct DigitalCredentialsSessionService: Sendable {
     /// OpenID4VP 1.0 Appendix A.2/A.3: the request parameters (HAIP 1.0 `client_metadata`, the DCQL query); with
     /// `signed`, also `client_id` and `expected_origins`, which only a signed request carries (A.3.2).
     func openID4VPParameters(_ settings: PresentationSessionService.Settings, nonce: String, key: P256.KeyAgreement.PrivateKey, kid: String,
-                             origins: [String], now: Date, expiresAt: Int64, signed: Bool) throws -> [String: JSONValue] {
+                             origins: [String], now: Date, expiresAt: Date, signed: Bool) throws -> [String: JSONValue] {
         let issuedAt = Int64(now.timeIntervalSince1970)
         let metadata = ClientMetadata(
             jwks: JWKSet(keys: [JWK(publicKey: key.publicKey, kid: kid, use: "enc", alg: "ECDH-ES")]),
@@ -156,7 +155,7 @@ struct DigitalCredentialsSessionService: Sendable {
             vpFormatsSupported: .init(msoMdoc: .init(issuerauthAlgValues: [-7], deviceauthAlgValues: [-7])))
         var parameters: [String: JSONValue] = [
             "iat": .integer(issuedAt),
-            "exp": .integer(min(issuedAt + Self.requestObjectLifetime, expiresAt / 1_000)),
+            "exp": .integer(min(issuedAt + Self.requestObjectLifetime, Int64(expiresAt.timeIntervalSince1970))),
             "response_type": .string(OpenID4VPIdentifiers.vpTokenResponseType),
             "response_mode": .string(Self.responseMode),
             "nonce": .string(nonce),

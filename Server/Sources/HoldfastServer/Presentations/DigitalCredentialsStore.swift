@@ -1,4 +1,5 @@
 import Crypto
+import DigitalCredentials
 import Foundation
 import SQLKit
 
@@ -14,7 +15,7 @@ struct DigitalCredentialsStore: Sendable {
 
     /// One protocol's request of a session.
     struct Request: Sendable {
-        let `protocol`: String
+        let `protocol`: DigitalCredentialProtocol
         let nonce: String
         let kid: String
         let key: P256.KeyAgreement.PrivateKey
@@ -24,11 +25,11 @@ struct DigitalCredentialsStore: Sendable {
 
     /// The session row and its requests, together or not at all.
     func insert(id: String, settings: PresentationSessionService.Settings, nonce: String, state: String, key: P256.KeyAgreement.PrivateKey,
-                requests: [Request], createdBy: String, createdAt: Int64, expiresAt: Int64) async throws {
+                requests: [Request], createdBy: String, createdAt: Date, expiresAt: Date) async throws {
         var rows: [[any SQLExpression]] = []
         for (position, request) in requests.enumerated() {
-            let sealed = try masterKey.seal(Array(request.key.rawRepresentation), context: Self.context(id, request.protocol))
-            rows.append([SQLBind(id), SQLBind(request.protocol), SQLBind(position), SQLBind(request.nonce), SQLBind(request.kid),
+            let sealed = try masterKey.seal(Array(request.key.rawRepresentation), context: Self.context(id, request.protocol.rawValue))
+            rows.append([SQLBind(id), SQLBind(request.protocol.rawValue), SQLBind(position), SQLBind(request.nonce), SQLBind(request.kid),
                          SQLBind(Data(sealed)), SQLBind(request.encryptionInfo)])
         }
         let sessions = self.sessions
@@ -52,7 +53,7 @@ struct DigitalCredentialsStore: Sendable {
             let name = try row.decode(column: "protocol", as: String.self)
             let sealed = Array(try row.decode(column: "encryption_key", as: Data.self))
             let key = try P256.KeyAgreement.PrivateKey(rawRepresentation: try masterKey.open(sealed, context: Self.context(id, name)))
-            return Request(protocol: name, nonce: try row.decode(column: "nonce", as: String.self), kid: try row.decode(column: "kid", as: String.self),
+            return Request(protocol: DigitalCredentialProtocol(rawValue: name), nonce: try row.decode(column: "nonce", as: String.self), kid: try row.decode(column: "kid", as: String.self),
                            key: key, encryptionInfo: try row.decode(column: "encryption_info", as: String?.self))
         }
     }

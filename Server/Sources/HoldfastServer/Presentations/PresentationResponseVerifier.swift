@@ -11,8 +11,8 @@ import X509
 /// The tenant verifier's reading of a decrypted response's `vp_token` (docs/server-api.md "Verifier"): the protocol's
 /// part only — `vp_token` of OpenID4VP 1.0 (credential query id → DeviceResponses) or ISO/IEC TS 18013-7:2024 (one
 /// DeviceResponse) into DeviceResponses with the credential query each answers. Every check of a DeviceResponse, and the
-/// result, are the shared `DeviceResponseVerification`'s (the SDK's proximity reader makes the same); the session's
-/// storage, the request object and the decryption stay with `PresentationSessionService`.
+/// result, are the shared `DeviceResponseVerification`'s (the SDK's proximity reader makes the same). Every protocol's
+/// answer reaches it through `PresentationPipeline`; the decryption and the handover are the protocol's.
 struct PresentationResponseVerifier: Sendable {
     enum ResponseProtocol: Sendable {
         /// OpenID4VP 1.0 §8.1: `vp_token` is an object of credential query id → non-empty array of presentations.

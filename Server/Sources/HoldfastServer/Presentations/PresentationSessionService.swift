@@ -8,12 +8,11 @@ import JOSE
 import MDoc
 import OpenID4VP
 import PresentationVerification
-import X509
 
 /// Presentation sessions of the tenant's verifier (docs/server-api.md "Verifier"; OpenID4VP 1.0 with HAIP 1.0, ISO/IEC TS
 /// 18013-7:2024 Annex B): a session asks for credentials with a signed request object (`PresentationRequestSigner`),
-/// takes one encrypted response (`direct_post.jwt`), verifies it as an mdoc reader must (`PresentationResponseVerifier`)
-/// and keeps the outcome for the key that made it (`PresentationSessionStore`).
+/// takes one encrypted response (`direct_post.jwt`), opened by `EncryptedAuthorizationResponse`, and runs it through
+/// `PresentationPipeline` (verified as an mdoc reader must, the outcome kept for the key that made the session).
 struct PresentationSessionService: Sendable {
     static let lifetimes = 30...3_600
     static let defaultLifetime = 300
@@ -36,11 +35,10 @@ struct PresentationSessionService: Sendable {
     let store: PresentationSessionStore
     let signer: PresentationRequestSigner
     let certificates: VerifierCertificates
-    let issuerCertificates: IssuerCertificateStore
-    let trustedIssuers: PresentationTrustedIssuerService
-    let statusLists: StatusListService
-    let foreignStatusLists: ForeignStatusLists
+    /// The path every answer takes, this service's and `DigitalCredentialsSessionService`'s.
+    let pipeline: PresentationPipeline
     let publicURL: @Sendable () -> String
+    let random: any RandomSource
 
     // MARK: creating
 
@@ -110,7 +108,7 @@ struct PresentationSessionService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
 
-        let id = UUID().uuidString.lowercased()
+        let id = random.identifier()
         let clientId: String
         if !isOpenID {
             clientId = certificates.host
@@ -122,13 +120,13 @@ struct PresentationSessionService: Sendable {
         let key = P256.KeyAgreement.PrivateKey()
         let settings = Settings(presentationProtocol: request.protocol, mode: request.mode,
                                 redirectUri: request.mode == .sameDevice ? request.redirectUri : nil, clientId: clientId,
-                                requests: requests, dcql: request.query.dcql, kid: Self.random(12),
+                                requests: requests, dcql: request.query.dcql, kid: token(12),
                                 authorizationEndpoint: request.authorizationEndpoint)
-        let expiresAt = Timestamp.milliseconds(now) + Int64(lifetime) * 1_000
-        try await store.insert(id: id, settings: settings, nonce: Self.random(32), state: Self.random(32), key: key,
-                               createdBy: adminKeyID, createdAt: Timestamp.milliseconds(now), expiresAt: expiresAt)
+        let expiresAt = now.addingTimeInterval(TimeInterval(lifetime))
+        try await store.insert(id: id, settings: settings, nonce: token(32), state: token(32), key: key,
+                               createdBy: adminKeyID, createdAt: now, expiresAt: expiresAt)
         return PresentationSessionCreated(sessionId: id, authorizationRequestUri: authorizationRequestUri(id: id, settings: settings),
-                                          requestUri: publicURL() + PresentationRoutes.request(sessionId: id), expiresAt: Timestamp.date(expiresAt))
+                                          requestUri: publicURL() + PresentationRoutes.request(sessionId: id), expiresAt: expiresAt)
     }
 
     /// `openid4vp://?client_id=…&request_uri=…` (1.0) or `mdoc-openid4vp://?…` (2024), or the session's
@@ -155,7 +153,7 @@ struct PresentationSessionService: Sendable {
 
     /// The signed request object (OpenID4VP 1.0 §5; 18013-7:2024 B.3.2), while the session is unanswered and alive.
     func requestObject(id: String, now: Date) async throws -> String {
-        guard let session = try await store.session(id: id), session.answeredAt == nil, session.expiresAt > Timestamp.milliseconds(now),
+        guard let session = try await store.session(id: id), session.answeredAt == nil, session.expiresAt > now,
               session.settings.presentationProtocol != .dcAPI else {
             throw PresentationError.openSessionNotFound(id: id)
         }
@@ -170,46 +168,43 @@ struct PresentationSessionService: Sendable {
     func respond(id: String, form: [String: [String]], now: Date) async throws -> ResponseEndpointReply {
         let body: DirectPostJWT
         do { body = try DirectPostJWT(form: form) } catch { throw OAuthError.invalidRequest(error.reason) }
-        guard let session = try await store.session(id: id), session.settings.presentationProtocol != .dcAPI else {
-            throw OAuthError.invalidRequest("unknown session")
-        }
-        guard session.answeredAt == nil else { throw OAuthError.invalidRequest("the session was answered already") }
-        guard session.expiresAt > Timestamp.milliseconds(now) else { throw OAuthError.invalidRequest("the session has expired") }
-        let jwe: JWE
-        let payload: AuthorizationResponse
-        do {
-            jwe = try JWE(compactSerialization: body.response)
-            if let kid = jwe.header.kid, kid != session.settings.kid { throw OAuthError.invalidRequest("the response is encrypted to another key") }
-            guard let object = try JSONValue(json: try jwe.decrypt(with: session.key)).objectValue else {
-                throw OAuthError.invalidRequest("the decrypted response is not a JSON object")
+        let answered = try await pipeline.answer(sessionID: id, now: now, accepts: { $0.settings.presentationProtocol != .dcAPI },
+                                                 withResponseCode: { $0.settings.redirectUri != nil }) { session in
+            let decrypted = try Self.decrypt(body, session: session)
+            let payload = decrypted.response
+            guard let state = payload.state, ConstantTime.equal(state.utf8, session.state.utf8) else {
+                throw OAuthError.invalidRequest("the response's state is not this session's")
             }
-            payload = AuthorizationResponse(members: object)
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw OAuthError.invalidRequest("the response does not decrypt with this session's key")
+            if payload.error != nil { return .concluded(PresentationResult(status: .declined)) }
+            return .verify(try answer(payload, handover: decrypted.handover, session: session))
         }
-        guard let state = payload.state, ConstantTime.equal(state.utf8, session.state.utf8) else {
-            throw OAuthError.invalidRequest("the response's state is not this session's")
-        }
-        let result: PresentationResult
-        if payload.error != nil {
-            result = PresentationResult(status: .declined)
-        } else {
-            result = try await verify(payload, jwe: jwe, session: session, now: now)
-        }
-        let responseCode = session.settings.redirectUri == nil ? nil : Self.random(24)
-        guard try await store.answer(id: id, status: result.status, result: String(decoding: try HoldfastJSON.encode(result), as: UTF8.self),
-                                     responseCode: responseCode, answeredAt: Timestamp.milliseconds(now)) else { throw OAuthError.invalidRequest("the session was answered already") }
-        if let redirect = session.settings.redirectUri, let responseCode {
+        if let redirect = answered.session.settings.redirectUri, let responseCode = answered.responseCode {
             return ResponseEndpointReply(redirectUri: ResponseEndpointReply.redirectUri(redirect, responseCode: responseCode))
         }
         return ResponseEndpointReply()
     }
 
-    /// The response's checks (`PresentationResponseVerifier`) over the protocol's SessionTranscript, with what this
-    /// session asked, the IACAs the tenant trusts and the status lists.
-    private func verify(_ payload: AuthorizationResponse, jwe: JWE, session: PresentationSessionStore.Session, now: Date) async throws -> PresentationResult {
+    /// The response opened with the session's key (`EncryptedAuthorizationResponse`); one encrypted to another key, or
+    /// that does not open to a JSON object, is `invalid_request`.
+    private static func decrypt(_ body: DirectPostJWT, session: PresentationSessionStore.Session) throws -> DecryptedAuthorizationResponse {
+        let undecryptable = OAuthError.invalidRequest("the response does not decrypt with this session's key")
+        do {
+            let encrypted = try EncryptedAuthorizationResponse(compactSerialization: body.response)
+            guard encrypted.names(kid: session.settings.kid) else { throw OAuthError.invalidRequest("the response is encrypted to another key") }
+            return try encrypted.decrypt(with: session.key)
+        } catch let error as OAuthError {
+            throw error
+        } catch EncryptedAuthorizationResponse.Failure.notAnObject {
+            throw OAuthError.invalidRequest("the decrypted response is not a JSON object")
+        } catch {
+            throw undecryptable
+        }
+    }
+
+    /// What the pipeline verifies of a `vp_token`: over the OpenID4VP 1.0 handover (B.2.6.1), or the 18013-7:2024 one
+    /// (B.4.4) of the JWE's `apu` and `apv` (`ISO18013_7Handover.ResponseInputs`), with what this session asked.
+    private func answer(_ payload: AuthorizationResponse, handover: ISO18013_7Handover.ResponseInputs,
+                        session: PresentationSessionStore.Session) throws -> PresentationPipeline.Answer {
         let settings = session.settings
         let isOpenID = settings.presentationProtocol == .openID4VP
         var failures: [PresentationResult.Failure] = []
@@ -220,61 +215,16 @@ struct PresentationSessionService: Sendable {
             transcript = SessionTranscript.openID4VP(clientId: settings.clientId, nonce: session.nonce, jwkThumbprint: thumbprint,
                                                      responseUri: responseUri)
         } else {
-            let apu = jwe.header["apu"]?.stringValue.flatMap { Base64URL.decode($0) }
-            let apv = jwe.header["apv"]?.stringValue.flatMap { Base64URL.decode($0) }
             // 18013-7:2024 B.4.3.3.2: apv is the request's nonce.
-            if apv != Array(session.nonce.utf8) { failures.append(.init(code: PresentationFailureCode.nonceMismatch, reason: "apv is not the session's nonce")) }
-            transcript = SessionTranscript.iso18013_7(clientId: settings.clientId, responseUri: responseUri, nonce: session.nonce,
-                                                      mdocGeneratedNonce: apu.map { String(decoding: $0, as: UTF8.self) } ?? "")
-        }
-        let verifier = PresentationResponseVerifier(protocol: isOpenID ? .openID4VP : .iso18013_7,
-                                                    requirements: Self.requirements(settings, sessionID: session.id),
-                                                    transcript: transcript, trust: try await issuerTrust(now: now))
-        return try await verifier.verify(vpToken: payload.vpToken, at: now, failures: failures) { reference, iaca in
-            try await statusFailure(reference, issuer: iaca, now: now)
-        }
-    }
-
-    /// The IACAs a presented credential may chain to: the tenant's own and the trusted issuers added beside them
-    /// (docs/server-api.md "Verifier"), for every kind of answer.
-    func issuerTrust(now: Date) async throws -> IssuerTrust {
-        IssuerTrust(iacas: await issuerCertificates.current(now: now).iacas.map(\.certificate) + (try await trustedIssuers.certificates()))
-    }
-
-    /// What a session asked, as the wallet saw it: the DCQL query given (or written from docType and nameSpaces)
-    /// for OpenID4VP 1.0, the presentation definition written for 18013-7:2024.
-    static func requirements(_ settings: Settings, sessionID: String) -> PresentationRequirements {
-        if settings.presentationProtocol != .openID4VP {
-            let definition = PresentationQuery.presentationDefinition(id: sessionID, settings.requests)
-            if let requirements = try? PresentationRequirements(presentationDefinition: definition) { return requirements }
-        } else if let dcql = settings.dcql, let requirements = try? PresentationRequirements(dcql: dcql) {
-            return requirements
-        }
-        return PresentationRequirements(requests: settings.requests)
-    }
-
-    /// The status of a credential: read from the tenant's own status list for a credential it issued, else from
-    /// the list the credential points at, fetched and verified against the IACA that issued it (`ForeignStatusLists`);
-    /// a list that cannot be read is `STATUS_UNKNOWN`.
-    func statusFailure(_ reference: MobileSecurityObject.StatusReference?, issuer: Certificate,
-                               now: Date) async throws -> PresentationResult.Failure? {
-        guard let reference else { return nil }
-        let prefix = publicURL() + StatusListRoutes.Template.lists.template + "/"
-        let value: UInt8
-        if reference.uri.hasPrefix(prefix), reference.uri.hasSuffix("/token") {
-            let listID = String(reference.uri.dropFirst(prefix.count).dropLast("/token".count))
-            guard let own = try await statusLists.status(listID: listID, index: Int(clamping: reference.index)) else {
-                return .init(code: PresentationFailureCode.statusUnknown, reason: "the status list \(listID.prefix(64)) has no entry \(reference.index)")
+            if !handover.echoes(nonce: session.nonce) {
+                failures.append(.init(code: PresentationFailureCode.nonceMismatch, reason: "apv is not the session's nonce"))
             }
-            value = own
-        } else {
-            do {
-                value = try await foreignStatusLists.status(reference, issuer: issuer, now: now)
-            } catch {
-                return .init(code: PresentationFailureCode.statusUnknown, reason: error.description)
-            }
+            transcript = handover.sessionTranscript(clientId: settings.clientId, responseUri: responseUri, nonce: session.nonce)
         }
-        return DeviceResponseVerification.statusFailure(value: value)
+        let responseProtocol: PresentationResponseVerifier.ResponseProtocol = isOpenID ? .openID4VP : .iso18013_7
+        return PresentationPipeline.Answer(protocol: responseProtocol,
+                                           requirements: settings.requirements(answering: responseProtocol, sessionID: session.id),
+                                           transcripts: [transcript], vpToken: payload.vpToken, failures: failures)
     }
 
     // MARK: the result
@@ -284,10 +234,8 @@ struct PresentationSessionService: Sendable {
         guard let outcome = try await store.outcome(id: id), adminKeyID.map({ outcome.createdBy == $0 }) ?? true else {
             throw PresentationError.sessionNotFound(id: id)
         }
-        if let text = outcome.result {
-            return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
-        }
-        return PresentationResult(status: outcome.expiresAt <= Timestamp.milliseconds(now) ? .expired : .pending)
+        if let result = outcome.result { return result }
+        return PresentationResult(status: outcome.expiresAt <= now ? .expired : .pending)
     }
 
     /// The outcome for the web page a same-device wallet was sent to (OpenID4VP 1.0 §8.2): the `response_code`
@@ -299,17 +247,14 @@ struct PresentationSessionService: Sendable {
         guard UUID(uuidString: id) != nil, responseCode.utf8.count <= 128,
               let row = try await store.responseCode(id: id), let stored = row.code,
               ConstantTime.equal(stored.utf8, responseCode.utf8),
-              let text = row.result else { throw notFound }
+              let result = row.result else { throw notFound }
         // Spent atomically: of two requests with the same code, one reads the result.
         guard try await store.spendResponseCode(id: id, code: stored) else { throw notFound }
-        return try HoldfastJSON.decode(PresentationResult.self, from: Data(text.utf8))
+        return result
     }
 
     // MARK: helpers
 
-    static func random(_ bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
-
+    /// `bytes` random bytes, base64url (nonces, `state`, `kid`s).
+    func token(_ bytes: Int) -> String { Base64URL.encode(random.bytes(bytes)) }
 }

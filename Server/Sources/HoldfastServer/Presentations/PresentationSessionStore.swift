@@ -19,25 +19,25 @@ struct PresentationSessionStore: Sendable {
         let nonce: String
         let state: String
         let key: P256.KeyAgreement.PrivateKey
-        let expiresAt: Int64
-        let answeredAt: Int64?
+        let expiresAt: Date
+        let answeredAt: Date?
     }
 
     /// What the result routes read of a session.
     struct Outcome: Sendable {
         let createdBy: String
-        let result: String?
-        let expiresAt: Int64
+        let result: PresentationResult?
+        let expiresAt: Date
     }
 
     func insert(id: String, settings: PresentationSessionService.Settings, nonce: String, state: String,
-                key: P256.KeyAgreement.PrivateKey, createdBy: String, createdAt: Int64, expiresAt: Int64,
+                key: P256.KeyAgreement.PrivateKey, createdBy: String, createdAt: Date, expiresAt: Date,
                 on db: (any SQLDatabase)? = nil) async throws {
         try await (db ?? database.sql).insert(into: "presentation_sessions")
             .columns("id", "request", "nonce", "state", "encryption_key", "created_by", "created_at", "expires_at", "status")
             .values(SQLBind(id), SQLBind(String(decoding: try HoldfastJSON.encode(settings), as: UTF8.self)), SQLBind(nonce),
                     SQLBind(state), SQLBind(Data(try masterKey.seal(Array(key.rawRepresentation), context: Self.context(id)))),
-                    SQLBind(createdBy), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(PresentationStatus.pending.rawValue))
+                    SQLBind(createdBy), SQLBind(Timestamp.milliseconds(createdAt)), SQLBind(Timestamp.milliseconds(expiresAt)), SQLBind(PresentationStatus.pending.rawValue))
             .run()
     }
 
@@ -60,33 +60,34 @@ struct PresentationSessionStore: Sendable {
                        settings: try HoldfastJSON.decode(PresentationSessionService.Settings.self,
                                                          from: Data(try row.decode(column: "request", as: String.self).utf8)),
                        nonce: try row.decode(column: "nonce", as: String.self), state: try row.decode(column: "state", as: String.self),
-                       key: key, expiresAt: try row.decode(column: "expires_at", as: Int64.self),
-                       answeredAt: try row.decode(column: "answered_at", as: Int64?.self))
+                       key: key, expiresAt: Timestamp.date(try row.decode(column: "expires_at", as: Int64.self)),
+                       answeredAt: try row.decode(column: "answered_at", as: Int64?.self).map(Timestamp.date))
     }
 
     /// Stores the session's answer, on condition that it has none yet; false when another answer came first.
-    func answer(id: String, status: PresentationStatus, result: String, responseCode: String?, answeredAt: Int64) async throws -> Bool {
-        !(try await database.sql.raw("""
-            UPDATE presentation_sessions SET status = \(bind: status.rawValue), result = \(bind: result), \
-            response_code = \(bind: responseCode), answered_at = \(bind: answeredAt) \
+    func answer(id: String, result: PresentationResult, responseCode: String?, answeredAt: Date) async throws -> Bool {
+        let text = String(decoding: try HoldfastJSON.encode(result), as: UTF8.self)
+        return !(try await database.sql.raw("""
+            UPDATE presentation_sessions SET status = \(bind: result.status.rawValue), result = \(bind: text), \
+            response_code = \(bind: responseCode), answered_at = \(bind: Timestamp.milliseconds(answeredAt)) \
             WHERE id = \(bind: id) AND answered_at IS NULL RETURNING id
             """).all()).isEmpty
     }
 
-    /// Who made the session, its result (JSON, once answered) and when it expires; nil for an unknown session.
+    /// Who made the session, its result (once answered) and when it expires; nil for an unknown session.
     func outcome(id: String) async throws -> Outcome? {
         guard let row = try await database.sql.select().columns("created_by", "status", "result", "expires_at", "answered_at")
             .from("presentation_sessions").where("id", .equal, id).first() else { return nil }
         return Outcome(createdBy: try row.decode(column: "created_by", as: String.self),
-                       result: try row.decode(column: "result", as: String?.self),
-                       expiresAt: try row.decode(column: "expires_at", as: Int64.self))
+                       result: try Self.result(try row.decode(column: "result", as: String?.self)),
+                       expiresAt: Timestamp.date(try row.decode(column: "expires_at", as: Int64.self)))
     }
 
-    /// The session's unspent `response_code` and its result (JSON), or nil.
-    func responseCode(id: String) async throws -> (code: String?, result: String?)? {
+    /// The session's unspent `response_code` and its result, or nil.
+    func responseCode(id: String) async throws -> (code: String?, result: PresentationResult?)? {
         guard let row = try await database.sql.select().columns("response_code", "result").from("presentation_sessions")
             .where("id", .equal, id).first() else { return nil }
-        return (try row.decode(column: "response_code", as: String?.self), try row.decode(column: "result", as: String?.self))
+        return (try row.decode(column: "response_code", as: String?.self), try Self.result(try row.decode(column: "result", as: String?.self)))
     }
 
     /// Spends the code, on condition that it is still `code`; false when another request spent it first.
@@ -94,6 +95,11 @@ struct PresentationSessionStore: Sendable {
         !(try await database.sql.raw("""
             UPDATE presentation_sessions SET response_code = NULL WHERE id = \(bind: id) AND response_code = \(bind: code) RETURNING id
             """).all()).isEmpty
+    }
+
+    /// A stored result (`presentation_sessions.result`, JSON).
+    private static func result(_ text: String?) throws -> PresentationResult? {
+        try text.map { try HoldfastJSON.decode(PresentationResult.self, from: Data($0.utf8)) }
     }
 
     private static func context(_ id: String) -> String { "holdfast presentation_sessions \(id)" }

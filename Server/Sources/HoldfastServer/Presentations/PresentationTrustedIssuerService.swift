@@ -22,9 +22,8 @@ struct PresentationTrustedIssuerService: Sendable {
         }
         let der = try MDocCertificates.der(certificate)
         let id = IssuerCertificate.id(of: der)
-        let created = Timestamp.milliseconds(now)
-        guard try await store.insert(id: id, der: der, createdAt: created) else { throw PresentationError.issuerTrustedAlready(id: id) }
-        return try Self.entry(id: id, certificate: certificate, createdAt: created)
+        guard try await store.insert(id: id, der: der, createdAt: now) else { throw PresentationError.issuerTrustedAlready(id: id) }
+        return try Self.entry(id: id, certificate: certificate, createdAt: now)
     }
 
     func list() async throws -> PresentationTrustedIssuerList {
@@ -42,13 +41,13 @@ struct PresentationTrustedIssuerService: Sendable {
         guard id.utf8.count <= 64, try await store.delete(id: id) else { throw PresentationError.trustedIssuerNotFound(id: id) }
     }
 
-    static func entry(id: String, certificate: Certificate, createdAt: Int64) throws -> PresentationTrustedIssuer {
+    static func entry(id: String, certificate: Certificate, createdAt: Date) throws -> PresentationTrustedIssuer {
         var commonName: String?
         for rdn in certificate.subject {
             for attribute in rdn where attribute.type == .RDNAttributeType.commonName { commonName = String(describing: attribute.value) }
         }
         return PresentationTrustedIssuer(id: id, certificatePem: try certificate.serializeAsPEM().pemString, commonName: commonName,
                                          notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter,
-                                         createdAt: Timestamp.date(createdAt))
+                                         createdAt: createdAt)
     }
 }

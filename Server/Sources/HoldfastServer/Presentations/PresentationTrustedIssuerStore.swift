@@ -9,13 +9,13 @@ struct PresentationTrustedIssuerStore: Sendable {
     struct Stored: Sendable {
         let id: String
         let der: [UInt8]
-        let createdAt: Int64
+        let createdAt: Date
     }
 
     /// Adds the certificate; false when one with this id is there already.
-    func insert(id: String, der: [UInt8], createdAt: Int64) async throws -> Bool {
+    func insert(id: String, der: [UInt8], createdAt: Date) async throws -> Bool {
         !(try await database.sql.insert(into: "presentation_trusted_issuers").columns("id", "certificate_der", "created_at")
-            .values(SQLBind(id), SQLBind(Data(der)), SQLBind(createdAt)).ignoringConflicts().returning("id").all()).isEmpty
+            .values(SQLBind(id), SQLBind(Data(der)), SQLBind(Timestamp.milliseconds(createdAt))).ignoringConflicts().returning("id").all()).isEmpty
     }
 
     /// Every trusted certificate, oldest first.
@@ -24,7 +24,7 @@ struct PresentationTrustedIssuerStore: Sendable {
             .orderBy("created_at").orderBy("id").all().map { row in
             Stored(id: try row.decode(column: "id", as: String.self),
                    der: Array(try row.decode(column: "certificate_der", as: Data.self)),
-                   createdAt: try row.decode(column: "created_at", as: Int64.self))
+                   createdAt: Timestamp.date(try row.decode(column: "created_at", as: Int64.self)))
         }
     }
 

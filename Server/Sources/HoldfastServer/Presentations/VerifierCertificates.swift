@@ -3,7 +3,6 @@ import Foundation
 import HoldfastAdmin
 import Logging
 import MDoc
-import SQLKit
 import SwiftASN1
 import X509
 
@@ -40,9 +39,9 @@ public struct VerifierCertificates: Sendable {
 
     /// Loads the certificates, making the CA when there is none and a request signer when there is none for `host`.
     /// Run under the start-up lock, so that nodes starting together make one set.
-    static func loadOrCreate(on db: any SQLDatabase, masterKey: MasterKey, host: String, now: Date,
+    static func loadOrCreate(store: VerifierCertificateStore, masterKey: MasterKey, host: String, now: Date,
                              logger: Logger) async throws -> VerifierCertificates {
-        var ca = try await active("ca", db, masterKey: masterKey)
+        var ca = try await active(.ca, store, masterKey: masterKey)
         if ca == nil {
             let key = P256.Signing.PrivateKey()
             let name = try DistinguishedName { CommonName("Holdfast verifier CA") }
@@ -54,12 +53,12 @@ public struct VerifierCertificates: Sendable {
                     Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                     SubjectKeyIdentifier(hash: Certificate.PublicKey(key.publicKey))
                 }, issuerPrivateKey: .init(key))
-            try await insert(kind: "ca", certificate: certificate, key: key, host: nil, on: db, masterKey: masterKey, now: now)
+            try await insert(.ca, certificate: certificate, key: key, host: nil, store: store, masterKey: masterKey, now: now)
             logger.info("verifier CA created")
-            ca = try await active("ca", db, masterKey: masterKey)
+            ca = try await active(.ca, store, masterKey: masterKey)
         }
         guard let ca else { throw VerifierCertificateError("the verifier CA could not be stored") }
-        var signer = try await active("request-signer", db, masterKey: masterKey)
+        var signer = try await active(.requestSigner, store, masterKey: masterKey)
         if signer?.host != host {
             let key = P256.Signing.PrivateKey()
             let name: GeneralName = IPAddress.literalBytes(host).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(host)
@@ -72,18 +71,18 @@ public struct VerifierCertificates: Sendable {
                     SubjectAlternativeNames([name])
                     AuthorityKeyIdentifier(keyIdentifier: try ca.entry.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
                 }, issuerPrivateKey: .init(ca.entry.privateKey))
-            try await VerifierCertificateStore.retire(kind: "request-signer", on: db)
-            try await insert(kind: "request-signer", certificate: certificate, key: key, host: host, on: db, masterKey: masterKey, now: now)
+            try await store.retire(.requestSigner)
+            try await insert(.requestSigner, certificate: certificate, key: key, host: host, store: store, masterKey: masterKey, now: now)
             logger.info("verifier request-signing certificate created", metadata: ["host": .string(host)])
-            signer = try await active("request-signer", db, masterKey: masterKey)
+            signer = try await active(.requestSigner, store, masterKey: masterKey)
         }
         guard let signer else { throw VerifierCertificateError("the verifier's request signer could not be stored") }
         return VerifierCertificates(ca: ca.entry, requestSigner: signer.entry, host: host)
     }
 
-    private static func active(_ kind: String, _ db: any SQLDatabase,
+    private static func active(_ kind: VerifierCertificateStore.Kind, _ store: VerifierCertificateStore,
                                masterKey: MasterKey) async throws -> (entry: Entry, host: String?)? {
-        guard let row = try await VerifierCertificateStore.active(kind: kind, on: db) else { return nil }
+        guard let row = try await store.active(kind) else { return nil }
         let id = row.id
         let der = row.der
         let sealed = row.sealedKey
@@ -96,13 +95,12 @@ public struct VerifierCertificates: Sendable {
         return (Entry(id: id, certificate: certificate, der: der, privateKey: key), row.host)
     }
 
-    private static func insert(kind: String, certificate: Certificate, key: P256.Signing.PrivateKey, host: String?,
-                               on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
+    private static func insert(_ kind: VerifierCertificateStore.Kind, certificate: Certificate, key: P256.Signing.PrivateKey, host: String?,
+                               store: VerifierCertificateStore, masterKey: MasterKey, now: Date) async throws {
         let der = try MDocCertificates.der(certificate)
         let id = IssuerCertificate.id(of: der)
         let sealed = try masterKey.seal(Array(key.rawRepresentation), context: context(id))
-        try await VerifierCertificateStore.insert(VerifierCertificateStore.Row(id: id, der: der, sealedKey: sealed, host: host), kind: kind,
-                                                  createdAt: Timestamp.milliseconds(now), on: db)
+        try await store.insert(VerifierCertificateStore.Row(id: id, der: der, sealedKey: sealed, host: host), kind: kind, createdAt: now)
     }
 
     private static func context(_ id: String) -> String { "holdfast verifier_certificates \(id)" }

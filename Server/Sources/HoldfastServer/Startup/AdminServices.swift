@@ -100,12 +100,12 @@ public actor AdminServices {
         let issuance = try await issuanceServices()
         let (masterKey, publicURL, now, logger) = (issuance.masterKey, issuance.publicURL, now(), logger)
         let verifier = try await database.withStartupLock { session in
-            try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
+            try await VerifierCertificates.loadOrCreate(store: VerifierCertificateStore(session), masterKey: masterKey, host: VerifierCertificates.host(of: publicURL),
                                                         now: now, logger: logger)
         }
         let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier,
                                             issuerCertificates: issuance.certificates, statusLists: issuance.services.statusLists,
-                                            outbound: configuration.outbound, publicURL: { publicURL }, logger: logger)
+                                            outbound: configuration.outbound, publicURL: { publicURL }, random: random, logger: logger)
         let admin = PresentationAdmin(services: services)
         presentationAdmin = admin
         return admin

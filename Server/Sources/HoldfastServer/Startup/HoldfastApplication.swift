@@ -156,7 +156,7 @@ public enum HoldfastApplication {
             presentations: PresentationServices(
                 database: database, masterKey: masterKey, certificates: prepared.verifierCertificates,
                 issuerCertificates: issuerCertificates, statusLists: issuance.statusLists, outbound: configuration.outbound,
-                publicURL: publicURL, logger: logger),
+                publicURL: publicURL, random: options.random, logger: logger),
             sca: SCAServices(database: database, logger: logger))
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
@@ -241,7 +241,7 @@ public enum HoldfastApplication {
                                                                                 logger: logger)
             let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
-            let verifier = try await VerifierCertificates.loadOrCreate(on: session, masterKey: masterKey, host: verifierHost,
+            let verifier = try await VerifierCertificates.loadOrCreate(store: VerifierCertificateStore(session), masterKey: masterKey, host: verifierHost,
                                                                        now: now, logger: logger)
             return Prepared(applied: applied, bootstrapKey: bootstrapKey, keyring: keyring, tenantKeyCreated: created,
                             issuerCertificates: certificates, verifierCertificates: verifier)
