@@ -21,7 +21,7 @@ public struct CredentialAdmin: Sendable {
         let publicURL = try await TenantPublicURL.resolve(configuration: configuration, database: database, logger: logger)
         let store = IssuerCertificateStore(initial: certificates, loadedAt: now, database: database, masterKey: masterKey,
                                            logger: logger)
-        let services = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
+        let services = IssuanceServices(database: database, masterKey: masterKey, certificates: store, random: SystemRandomSource(), publicURL: { publicURL })
         return CredentialAdmin(configurations: services.configurations, offers: services.offers, issued: services.issued)
     }
 

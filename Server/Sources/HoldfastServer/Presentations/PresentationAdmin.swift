@@ -22,7 +22,7 @@ public struct PresentationAdmin: Sendable {
                                                         now: now, logger: logger)
         }
         let store = IssuerCertificateStore(initial: issuer, loadedAt: now, database: database, masterKey: masterKey, logger: logger)
-        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: store, publicURL: { publicURL })
+        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: store, random: SystemRandomSource(), publicURL: { publicURL })
         let services = PresentationServices(database: database, masterKey: masterKey, certificates: verifier, issuerCertificates: store,
                                             statusLists: issuance.statusLists, outbound: configuration.outbound,
                                             publicURL: { publicURL }, logger: logger)

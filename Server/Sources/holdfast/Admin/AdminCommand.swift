@@ -23,7 +23,7 @@ struct AdminStorageOptions: ParsableArguments {
 
     /// Opens the migrated database, runs `body` with the admin key service, closes the database.
     func withAdminKeys<T: Sendable>(_ body: @Sendable (AdminKeyService) async throws -> T) async throws -> T {
-        try await withDatabase { database, logger in try await body(AdminKeyService(database: database, logger: logger)) }
+        try await withDatabase { database, logger in try await body(AdminKeyService(database: database, logger: logger, random: SystemRandomSource())) }
     }
 
     /// Opens the tenant's database (migrated), runs `body` with it, closes it.
