@@ -104,8 +104,7 @@ struct OpenID4VCIService: Sendable {
         // A PoP or proof whose `iat` precedes the store's epoch is refused (docs/operations.md "A store that lost its memory").
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         switch try await replay.spend("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
-                                      issuedAt: Timestamp.latestMillisecond(ofSecond: verified.popIssuedAt), ttl: popWindow,
-                                      now: Timestamp.milliseconds(now)) {
+                                      issuedInSecond: verified.popIssuedAt, ttl: popWindow, now: now) {
         case .spent: break
         case .alreadySpent: throw OAuthError.invalidClient("the client attestation PoP was already used")
         case .issuedBeforeEpoch:
@@ -362,8 +361,8 @@ struct OpenID4VCIService: Sendable {
 
     private func spend(_ proof: DPoPVerifiedProof, resource: Bool, now: Date) async throws {
         let window = Duration.seconds(Int64(tethering.dpopMaximumAge + tethering.dpopMaximumFutureSkew) + 5)
-        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
-                                      ttl: window, now: Timestamp.milliseconds(now)) {
+        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedInSecond: proof.issuedAt,
+                                      ttl: window, now: now) {
         case .spent: return
         case .alreadySpent: throw OAuthError.invalidDPoPProof("the DPoP proof was already used (jti replay)", resource: resource)
         case .issuedBeforeEpoch:

@@ -12,7 +12,7 @@ public struct SCAAdmin: Sendable {
 
     /// The capability's services as the server builds them (`SCAServices`), on `database`.
     public init(database: HoldfastDatabase, logger: Logger) {
-        self.init(services: SCAServices(database: database, logger: logger))
+        self.init(services: SCAServices(database: database, logger: logger, random: SystemRandomSource()))
     }
 
     public init(services: SCAServices) {

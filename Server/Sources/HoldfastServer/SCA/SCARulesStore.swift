@@ -15,7 +15,8 @@ struct SCARulesStore: Sendable {
             .decode(column: "document", as: String.self)
     }
 
-    func replacePolicies(document: String, at stamp: Int64) async throws {
+    func replacePolicies(document: String, at date: Date) async throws {
+        let stamp = Timestamp.milliseconds(date)
         try await database.transaction { db in
             try await db.raw("DELETE FROM sca_policies WHERE id = 1").run()
             try await db.raw("INSERT INTO sca_policies (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
@@ -28,27 +29,31 @@ struct SCARulesStore: Sendable {
             .decode(column: "document", as: String.self)
     }
 
-    func replaceEligibility(document: String, at stamp: Int64) async throws {
+    func replaceEligibility(document: String, at date: Date) async throws {
+        let stamp = Timestamp.milliseconds(date)
         try await database.transaction { db in
             try await db.raw("DELETE FROM sca_eligibility WHERE id = 1").run()
             try await db.raw("INSERT INTO sca_eligibility (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
         }
     }
 
-    /// Drops the denials recorded before `stamp`.
-    func deleteDenials(before stamp: Int64) async throws {
+    /// Drops the denials recorded before `date`.
+    func deleteDenials(before date: Date) async throws {
+        let stamp = Timestamp.milliseconds(date)
         try await database.sql.raw("DELETE FROM sca_eligibility_denials WHERE created_at < \(bind: stamp)").run()
     }
 
-    /// How many denials were recorded since `stamp`.
-    func denialCount(since stamp: Int64) async throws -> Int64 {
-        try await database.sql.raw("""
+    /// How many denials were recorded since `date`.
+    func denialCount(since date: Date) async throws -> Int64 {
+        let stamp = Timestamp.milliseconds(date)
+        return try await database.sql.raw("""
             SELECT COUNT(*) AS recorded FROM sca_eligibility_denials WHERE created_at >= \(bind: stamp)
             """).first()?.decode(column: "recorded", as: Int64.self) ?? 0
     }
 
-    /// Records `denial` as made at `stamp` (its `createdAt` is not read: a stamp is exact, a `Date` rounds).
-    func insertDenial(_ denial: SCAEligibilityDenial, at stamp: Int64) async throws {
+    /// Records `denial` as made at its `createdAt`.
+    func insertDenial(_ denial: SCAEligibilityDenial) async throws {
+        let stamp = Timestamp.milliseconds(denial.createdAt)
         try await database.sql.insert(into: "sca_eligibility_denials")
             .columns("reference", "application_id", "reason", "device_model", "app_version", "signals", "created_at")
             .values(SQLBind(denial.reference), SQLBind(denial.applicationId), SQLBind(denial.reason.rawValue), SQLBind(denial.device.model),

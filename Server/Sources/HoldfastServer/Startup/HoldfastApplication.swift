@@ -157,7 +157,7 @@ public enum HoldfastApplication {
                 database: database, masterKey: masterKey, certificates: prepared.verifierCertificates,
                 issuerCertificates: issuerCertificates, statusLists: issuance.statusLists, outbound: configuration.outbound,
                 publicURL: publicURL, logger: logger),
-            sca: SCAServices(database: database, logger: logger))
+            sca: SCAServices(database: database, logger: logger, random: options.random))
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.stores.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
@@ -265,7 +265,7 @@ public enum HoldfastApplication {
     /// is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
-        router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
+        router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes, random: services.random))
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: DateHeaderMiddleware(clock: services.clock))
         router.add(middleware: ProblemMiddleware(routes: table))
