@@ -6,7 +6,7 @@ import SQLKit
 /// revocation is decided in one `transaction`, whose `Transaction` holds the active keys (PostgreSQL `FOR UPDATE`;
 /// SQLite's `BEGIN IMMEDIATE` already serialises writers); the bootstrap key is made on the start-up lock's session
 /// (`Session`).
-struct AdminKeyStore: Sendable {
+struct AdminKeyStore: TransactionalStore {
     let database: HoldfastDatabase
 
     /// A key with the hash its presented secret is compared with.
@@ -48,16 +48,16 @@ struct AdminKeyStore: Sendable {
 
     // MARK: transactions
 
-    /// Runs `body` in one transaction.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let dialect = database.dialect
-        return try await database.transaction { db in try await body(Transaction(db: db, dialect: dialect)) }
-    }
-
     /// The statements of a revocation, on one transaction's connection.
-    struct Transaction: Sendable {
-        fileprivate let db: any SQLDatabase
-        fileprivate let dialect: HoldfastDatabase.Dialect
+    struct Transaction: StoreTransaction {
+        private let db: any SQLDatabase
+        /// What holds the rows a read decides on: PostgreSQL's `FOR UPDATE`, nothing on SQLite.
+        private let rowLock: String
+
+        init(session: HoldfastDatabase.Session, dialect: HoldfastDatabase.Dialect) {
+            db = session
+            rowLock = dialect == .postgresql ? " FOR UPDATE" : ""
+        }
 
         func key(id: String) async throws -> AdminKey? {
             try await db.select().column("*").from("admin_api_keys").where("id", .equal, id).first().map(AdminKeyStore.adminKey)
@@ -65,8 +65,7 @@ struct AdminKeyStore: Sendable {
 
         /// The ids of the active keys of `scope`, every active key's row held until the transaction ends.
         func activeKeyIDs(scope: AdminKey.Scope) async throws -> [String] {
-            let lock = dialect == .postgresql ? " FOR UPDATE" : ""
-            return try await db.raw("SELECT id, scope FROM admin_api_keys WHERE revoked_at IS NULL\(unsafeRaw: lock)").all()
+            try await db.raw("SELECT id, scope FROM admin_api_keys WHERE revoked_at IS NULL\(unsafeRaw: rowLock)").all()
                 .filter { try $0.decode(column: "scope", as: String.self) == scope.rawValue }
                 .map { try $0.decode(column: "id", as: String.self) }
         }

@@ -8,24 +8,23 @@ import SQLKit
 /// and `issued_credentials` (IssuedCredentialStore.swift). An issuance, or a status change with its status list
 /// entry, is one `transaction`, whose `Transaction` offers the statements allowed inside it: issued credentials',
 /// the offer's (`offers`) and the status lists' (`statusLists`), all on its connection.
-struct IssuanceStore: Sendable {
+struct IssuanceStore: TransactionalStore {
     let database: HoldfastDatabase
 
-    /// Runs `body` in one transaction: an issuance, or a status change with its status list entry.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let dialect = database.dialect
-        return try await database.transaction { db in try await body(Transaction(db: db, dialect: dialect)) }
-    }
-
-    /// The statements of an issuance or a status change, on one transaction's connection.
-    struct Transaction: Sendable {
+    /// The statements of an issuance or a status change with its status list entry, on one transaction's connection
+    /// (`transaction`).
+    struct Transaction: StoreTransaction {
         let db: any SQLDatabase
-        let dialect: HoldfastDatabase.Dialect
-
         /// The offer's statements in this transaction.
-        var offers: CredentialOfferStore.Transaction { CredentialOfferStore.Transaction(db: db) }
+        let offers: CredentialOfferStore.Transaction
         /// The status lists' statements in this transaction.
-        var statusLists: StatusListStore.Transaction { StatusListStore.Transaction(db: db, dialect: dialect) }
+        let statusLists: StatusListStore.Transaction
+
+        init(session: HoldfastDatabase.Session, dialect: HoldfastDatabase.Dialect) {
+            db = session
+            offers = CredentialOfferStore.Transaction(db: session)
+            statusLists = StatusListStore.Transaction(session: session, dialect: dialect)
+        }
 
         /// The configuration with this id, read in the transaction; nil when there is none.
         func configuration(id: String) async throws -> CredentialConfiguration? {
@@ -33,18 +32,46 @@ struct IssuanceStore: Sendable {
         }
     }
 
+    // MARK: issued credentials (IssuedCredentialStore.swift)
+
+    /// An issued credential as stored.
+    struct IssuedRow: Sendable {
+        let id: String
+        let configurationId: String
+        let docType: String
+        let instanceId: String?
+        let offerId: String?
+        let status: IssuedCredentialStatus
+        let statusListID: String?
+        let statusIndex: Int?
+        let issuedAt: Date
+        let validUntil: Date
+        var walletEvent: WalletNotificationEvent?
+        var walletEventAt: Date?
+        var walletEventDescription: String?
+    }
+
     // MARK: credential configurations
 
     /// Stores the configuration (its `createdAt` the time it is stored at); nil when its id is taken. Returns it as
     /// stored (`createdAt` to the millisecond).
     func insertConfiguration(_ configuration: CredentialConfiguration, createdAt: Date) async throws -> CredentialConfiguration? {
+        try await insertDocument(configuration, createdAt: createdAt, at: \.createdAt, into: "credential_configurations",
+                                 id: configuration.id ?? "", key: ("doc_type", configuration.docType))
+    }
+
+    /// Stores `value` (its `createdAt`, at `path`, set to `createdAt` as stored) as the document of a new row of `table`
+    /// with `id` and the `key` column; nil when a row with either exists.
+    private func insertDocument<Value: Encodable>(_ value: Value, createdAt: Date, at path: WritableKeyPath<Value, Date?>,
+                                                  into table: String, id: String,
+                                                  key: (column: String, value: String)) async throws -> Value? {
         let stamp = Timestamp.milliseconds(createdAt)
-        var stored = configuration
-        stored.createdAt = Timestamp.date(stamp)
+        var stored = value
+        stored[keyPath: path] = Timestamp.date(stamp)
         let document = String(decoding: try HoldfastJSON.encode(stored), as: UTF8.self)
-        let inserted = !(try await database.sql.insert(into: "credential_configurations")
-            .columns("id", "doc_type", "document", "created_at")
-            .values(SQLBind(stored.id ?? ""), SQLBind(stored.docType), SQLBind(document), SQLBind(stamp))
+        let inserted = !(try await database.sql.insert(into: table)
+            .columns("id", key.column, "document", "created_at")
+            .values(SQLBind(id), SQLBind(key.value), SQLBind(document), SQLBind(stamp))
             .ignoringConflicts().returning("id").all()).isEmpty
         return inserted ? stored : nil
     }
@@ -83,15 +110,8 @@ struct IssuanceStore: Sendable {
     /// Stores the provider (its `createdAt` the time it is stored at); nil when one with its `issuer` (or id) exists.
     /// Returns it as stored (`createdAt` to the millisecond).
     func insertWalletProvider(_ provider: TrustedWalletProvider, createdAt: Date) async throws -> TrustedWalletProvider? {
-        let stamp = Timestamp.milliseconds(createdAt)
-        var stored = provider
-        stored.createdAt = Timestamp.date(stamp)
-        let document = String(decoding: try HoldfastJSON.encode(stored), as: UTF8.self)
-        let inserted = !(try await database.sql.insert(into: "trusted_wallet_providers")
-            .columns("id", "issuer", "document", "created_at")
-            .values(SQLBind(stored.id ?? ""), SQLBind(stored.issuer), SQLBind(document), SQLBind(stamp))
-            .ignoringConflicts().returning("id").all()).isEmpty
-        return inserted ? stored : nil
+        try await insertDocument(provider, createdAt: createdAt, at: \.createdAt, into: "trusted_wallet_providers",
+                                 id: provider.id ?? "", key: ("issuer", provider.issuer))
     }
 
     /// Every provider, oldest first.

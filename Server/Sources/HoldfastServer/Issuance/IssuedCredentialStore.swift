@@ -6,23 +6,6 @@ import SQLKit
 /// list entry and the wallet's last notification. The admin list reads it; an issuance and a status change write it
 /// in their `IssuanceStore.Transaction`.
 extension IssuanceStore {
-    /// An issued credential as stored.
-    struct IssuedRow: Sendable {
-        let id: String
-        let configurationId: String
-        let docType: String
-        let instanceId: String?
-        let offerId: String?
-        let status: IssuedCredentialStatus
-        let statusListID: String?
-        let statusIndex: Int?
-        let issuedAt: Date
-        let validUntil: Date
-        var walletEvent: WalletNotificationEvent?
-        var walletEventAt: Date?
-        var walletEventDescription: String?
-    }
-
     /// A page of issued credentials by issue time, after `cursor`; with the next page's cursor when there is one.
     func issuedPage(after cursor: KeysetCursor?, limit: Int) async throws -> (rows: [IssuedRow], nextCursor: String?) {
         let (rows, next) = try await KeysetCursor.page(database.sql.select().column("*").from("issued_credentials"),

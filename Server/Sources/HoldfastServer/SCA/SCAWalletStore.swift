@@ -8,7 +8,7 @@ import SQLKit
 /// codes per hour over all sources (`sca_activation_failures`, counted, never a stop). A change that must go with its events is made in one
 /// `transaction`, whose `Transaction` reads the wallet's row for update first (PostgreSQL `FOR UPDATE`; SQLite's
 /// `BEGIN IMMEDIATE` already serialises writers), so that two changes racing never count as one.
-struct SCAWalletStore: Sendable {
+struct SCAWalletStore: TransactionalStore {
     let database: HoldfastDatabase
 
     /// A wallet as a new one is stored: pending, with the hash and selector of its one-time code.
@@ -198,16 +198,14 @@ struct SCAWalletStore: Sendable {
 
     // MARK: transactions
 
-    /// Runs `body` in one transaction.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let dialect = database.dialect
-        return try await database.transaction { db in try await body(Transaction(db: db, dialect: dialect)) }
-    }
-
     /// The statements a wallet change is made of, on one transaction's connection.
-    struct Transaction: Sendable {
+    struct Transaction: StoreTransaction {
         let db: any SQLDatabase
         let dialect: HoldfastDatabase.Dialect
+
+        init(session: HoldfastDatabase.Session, dialect: HoldfastDatabase.Dialect) {
+            (db, self.dialect) = (session, dialect)
+        }
 
         /// The columns a change decides on, the wallet's row held until the transaction ends.
         struct LockedWallet: Sendable {

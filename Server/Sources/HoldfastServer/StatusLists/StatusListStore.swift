@@ -7,7 +7,7 @@ import StatusList
 /// still hands out indices, its version), `status_list_entries` (the handed-out indices and their status),
 /// `status_list_settings` (row 1) and `status_list_tokens` (the signed token per list and format, shared by every
 /// node). Statements that belong to an issuance's or a status change's transaction are its `Transaction`'s.
-struct StatusListStore: Sendable {
+struct StatusListStore: TransactionalStore {
     let database: HoldfastDatabase
 
     /// A list as its token is made from it.
@@ -27,16 +27,17 @@ struct StatusListStore: Sendable {
 
     // MARK: transactions
 
-    /// Runs `body` in one transaction (an issuance's or a status change's is `IssuanceStore.Transaction.statusLists`).
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let dialect = database.dialect
-        return try await database.transaction { db in try await body(Transaction(db: db, dialect: dialect)) }
-    }
-
-    /// The statements of an allocation or a status change, on one transaction's connection.
-    struct Transaction: Sendable {
+    /// The statements of an allocation or a status change, on one transaction's connection (`transaction`; an
+    /// issuance's or a status change's is `IssuanceStore.Transaction.statusLists`).
+    struct Transaction: StoreTransaction {
         let db: any SQLDatabase
-        let dialect: HoldfastDatabase.Dialect
+        /// PostgreSQL: opening a list takes an advisory lock (`lockForOpening`).
+        let takesAdvisoryLocks: Bool
+
+        init(session: HoldfastDatabase.Session, dialect: HoldfastDatabase.Dialect) {
+            db = session
+            takesAdvisoryLocks = dialect == .postgresql
+        }
 
         /// Takes `index` of `listID` with status 0 (valid); false when it was taken already (by this or another node).
         func insertEntry(listID: String, index: Int) async throws -> Bool {
@@ -67,7 +68,7 @@ struct StatusListStore: Sendable {
         /// On PostgreSQL, the transaction-scoped advisory lock `key`, held until the transaction ends (SQLite's
         /// `BEGIN IMMEDIATE` already serialises writers); false on SQLite, where nothing was taken.
         func lockForOpening(key: Int64) async throws -> Bool {
-            guard dialect == .postgresql else { return false }
+            guard takesAdvisoryLocks else { return false }
             try await db.raw("SELECT pg_advisory_xact_lock(\(bind: key))").run()
             return true
         }
