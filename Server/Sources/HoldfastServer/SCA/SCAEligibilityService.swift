@@ -16,9 +16,6 @@ struct SCAEligibilityService: Sendable {
     static let denialRetention: TimeInterval = 90 * 24 * 3600
     static let walletPage = 500
 
-    /// The rules are read on every check (another node may have replaced them) and decoded once per document.
-    private static let documents = DecodedJSONCache<SCAEligibilityRules>(capacity: 4)
-
     let rulesStore: SCARulesStore
     let wallets: SCAWalletStore
     let applications: HolderApplicationService
@@ -29,8 +26,7 @@ struct SCAEligibilityService: Sendable {
     var maximumDenialsPerHour: Int64 = 10_000
 
     func rules() async throws -> SCAEligibilityRules {
-        guard let document = try await rulesStore.eligibilityDocument() else { return SCAEligibilityRules() }
-        return try Self.documents.decode(document)
+        try await rulesStore.eligibilityRules() ?? SCAEligibilityRules()
     }
 
     /// Replaces the rules, then tells each activated wallet what changed for it (events appended in pages of wallets,
@@ -57,8 +53,7 @@ struct SCAEligibilityService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         let previous = try await self.rules()
-        let document = String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)
-        try await rulesStore.replaceEligibility(document: document, at: now)
+        try await rulesStore.replaceEligibility(rules, at: now)
         try await announce(previous: previous, current: rules, now: now)
         logger.info("sca eligibility rules replaced", metadata: ["blocked_models": .stringConvertible(rules.blockedDeviceModels.count),
                                                                  "version_rules": .stringConvertible(rules.minimumAppVersions.count)])

@@ -12,16 +12,13 @@ struct SCAPolicyService: Sendable {
     static let maximumFields = 100
 
     let store: SCARulesStore
-    /// Every proof verification reads the row (another node may have replaced it) but decodes a document only once.
-    private static let documents = DecodedJSONCache<[SCAPolicy]>(capacity: 4)
 
     init(store: SCARulesStore) {
         self.store = store
     }
 
     func policies() async throws -> [SCAPolicy] {
-        guard let document = try await store.policiesDocument() else { return [] }
-        return try Self.documents.decode(document)
+        try await store.policies() ?? []
     }
 
     func replace(_ policies: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {
@@ -47,8 +44,7 @@ struct SCAPolicyService: Sendable {
             }
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
-        let document = String(decoding: try HoldfastJSON.encode(policies), as: UTF8.self)
-        try await store.replacePolicies(document: document, at: now)
+        try await store.replacePolicies(policies, at: now)
         return policies
     }
 }

@@ -9,13 +9,19 @@ import SQLKit
 struct SCARulesStore: Sendable {
     let database: HoldfastDatabase
 
-    /// The signing policies' document, or nil before any was stored.
-    func policiesDocument() async throws -> String? {
-        try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first()?
-            .decode(column: "document", as: String.self)
+    /// Every proof verification and eligibility check reads its row (another node may have replaced it) but decodes a
+    /// document only once.
+    private static let policyDocuments = DecodedJSONCache<[SCAPolicy]>(capacity: 4)
+    private static let eligibilityDocuments = DecodedJSONCache<SCAEligibilityRules>(capacity: 4)
+
+    /// The signing policies, or nil before any were stored.
+    func policies() async throws -> [SCAPolicy]? {
+        try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first()
+            .map { try Self.policyDocuments.decode(try $0.decode(column: "document", as: String.self)) }
     }
 
-    func replacePolicies(document: String, at date: Date) async throws {
+    func replacePolicies(_ policies: [SCAPolicy], at date: Date) async throws {
+        let document = String(decoding: try HoldfastJSON.encode(policies), as: UTF8.self)
         let stamp = Timestamp.milliseconds(date)
         try await database.transaction { db in
             try await db.raw("DELETE FROM sca_policies WHERE id = 1").run()
@@ -23,13 +29,14 @@ struct SCARulesStore: Sendable {
         }
     }
 
-    /// The eligibility rules' document, or nil before any was stored.
-    func eligibilityDocument() async throws -> String? {
-        try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first()?
-            .decode(column: "document", as: String.self)
+    /// The eligibility rules, or nil before any were stored.
+    func eligibilityRules() async throws -> SCAEligibilityRules? {
+        try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first()
+            .map { try Self.eligibilityDocuments.decode(try $0.decode(column: "document", as: String.self)) }
     }
 
-    func replaceEligibility(document: String, at date: Date) async throws {
+    func replaceEligibility(_ rules: SCAEligibilityRules, at date: Date) async throws {
+        let document = String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)
         let stamp = Timestamp.milliseconds(date)
         try await database.transaction { db in
             try await db.raw("DELETE FROM sca_eligibility WHERE id = 1").run()
