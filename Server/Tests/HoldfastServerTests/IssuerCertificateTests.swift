@@ -21,7 +21,7 @@ import X509
                 let now = services.clock.now()
                 let certificates = await services.issuerCertificates.current(now: now)
                 let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
-                let bootstrap = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
+                let bootstrap = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger, random: SystemRandomSource())
                     .create(name: "test", now: Date()).key
                 try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
                     let unauthenticated = try await client.execute(uri: CredentialAdminRoutes.Template.iacas.template, method: .get)

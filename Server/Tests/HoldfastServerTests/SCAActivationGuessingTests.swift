@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func codesHaveASelectorAndASecret() {
-        let code = SCAWalletService.activationCode()
+        let code = SCAWalletService.activationCode(random: SystemRandomSource())
         #expect(code.utf8.count == 19 && SCAWalletService.selector(of: code) == String(code.prefix(9)))
         for other in ["0000-0000-0000", "0000-0000-0000-000a", "00000-000-0000-0000", "", "0000-0000-0000-0000-"] {
             #expect(SCAWalletService.selector(of: other) == nil, "\(other)")
@@ -84,7 +84,7 @@ import Testing
     /// The activation service of `services`, as the server builds it.
     static func activationService(_ services: ServerServices, logger: Logger? = nil) -> SCAActivationService {
         let challenges = ChallengeStore(tokens: services.tokens, spent: services.ephemeral.challenges, lifetime: .seconds(60))
-        return SCAServices(database: services.database, logger: logger ?? services.logger).activation(
+        return SCAServices(database: services.database, logger: logger ?? services.logger, random: services.random).activation(
             keys: NewKeyVerification(challenges: challenges, evidence: KeyEvidenceVerifier(
                 configuration: services.configuration.tethering, revocations: services.androidRevocations)),
             counters: services.ephemeral.challenges, metrics: services.metrics)

@@ -367,7 +367,7 @@ import Testing
         try await ServerTestKit.run(.sqlite) { kit in
             let applicationId = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             try await TestServices.with(kit.configuration) { services in
-                var service = SCAServices(database: services.database, logger: services.logger).eligibility
+                var service = SCAServices(database: services.database, logger: services.logger, random: services.random).eligibility
                 service.maximumDenialsPerHour = 2
                 var references: [String] = []
                 for _ in 0..<3 {

@@ -13,13 +13,13 @@ import Testing
 /// settings and the aggregation endpoint.
 @Suite struct StatusListServerTests {
     static func statusLists(_ services: ServerServices) -> StatusListService {
-        StatusListService(database: services.database, certificates: services.issuerCertificates,
+        StatusListService(database: services.database, certificates: services.issuerCertificates, random: services.random,
                           publicURL: { services.publicURL })
     }
 
     static func withRouter(_ services: ServerServices,
                            _ body: @escaping @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
-        let admin = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger)
+        let admin = try await AdminKeyService(database: services.database, logger: StorageBackend.quietLogger, random: SystemRandomSource())
             .create(name: "test", now: Date()).key
         let router = HoldfastApplication.makeRouter(services: services, routes: RouteTable(HoldfastControllers.make(services)))
         try await Application(router: router, logger: StorageBackend.quietLogger).test(.router) { client in
@@ -33,9 +33,9 @@ import Testing
             try await TestServices.with(configuration) { services in
                 let lists = Self.statusLists(services)
                 let now = services.clock.now()
-                let (revoked, suspended, untouched) = try await services.database.transaction { db in
-                    (try await lists.allocate(on: db, now: now), try await lists.allocate(on: db, now: now),
-                     try await lists.allocate(on: db, now: now))
+                let (revoked, suspended, untouched) = try await lists.store.transaction { db in
+                    (try await lists.allocate(in: db, now: now), try await lists.allocate(in: db, now: now),
+                     try await lists.allocate(in: db, now: now))
                 }
                 #expect(Set([revoked.listID, suspended.listID, untouched.listID]).count == 1)
                 let iaca = await services.issuerCertificates.current(now: now).iaca.certificate
@@ -53,9 +53,9 @@ import Testing
                     #expect(before.token.list.count == StatusListService.listSize)
                     #expect(try before.token.list.status(at: revoked.index) == 0)
 
-                    try await services.database.transaction { db in
-                        try await lists.setStatus(.invalid, at: revoked, on: db)
-                        try await lists.setStatus(.suspended, at: suspended, on: db)
+                    try await lists.store.transaction { db in
+                        try await lists.setStatus(.invalid, at: revoked, in: db)
+                        try await lists.setStatus(.suspended, at: suspended, in: db)
                     }
                     let after = try await client.execute(uri: path, method: .get)
                     let signed = try await verifier.verify(Array(after.body.readableBytesView), expectedURI: uri, at: services.clock.now())
@@ -84,7 +84,7 @@ import Testing
             try await TestServices.with(configuration) { services in
                 let lists = Self.statusLists(services)
                 let now = services.clock.now()
-                let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
+                let reference = try await lists.store.transaction { db in try await lists.allocate(in: db, now: now) }
                 let first = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now))
                 // Within ttl/2 and unchanged: the very same bytes, from the database (any node).
                 let soon = try #require(try await lists.token(listID: reference.listID, format: .cwt, now: now.addingTimeInterval(60)))
@@ -126,7 +126,7 @@ import Testing
             try await TestServices.with(configuration) { services in
                 let lists = Self.statusLists(services)
                 let now = services.clock.now()
-                let reference = try await services.database.transaction { db in try await lists.allocate(on: db, now: now) }
+                let reference = try await lists.store.transaction { db in try await lists.allocate(in: db, now: now) }
                 _ = try await lists.token(listID: reference.listID, format: .cwt, now: now)
                 try await Self.withRouter(services) { client, admin in
                     let path = CredentialAdminRoutes.Template.statusListSettings.template
@@ -172,7 +172,7 @@ import Testing
                 let now = services.clock.now()
                 let references = try await withThrowingTaskGroup(of: StatusListPosition.self) { group in
                     for _ in 0..<1_000 {
-                        group.addTask { try await services.database.transaction { db in try await lists.allocate(on: db, now: now) } }
+                        group.addTask { try await lists.store.transaction { db in try await lists.allocate(in: db, now: now) } }
                     }
                     return try await group.reduce(into: [StatusListPosition]()) { $0.append($1) }
                 }

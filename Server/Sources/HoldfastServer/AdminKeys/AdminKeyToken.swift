@@ -14,8 +14,8 @@ struct AdminKeyToken: Sendable, Equatable {
     let id: String
     let secret: String
 
-    static func generate() -> AdminKeyToken {
-        AdminKeyToken(id: randomHex(idBytes), secret: randomHex(secretBytes))
+    static func generate(random: any RandomSource) -> AdminKeyToken {
+        AdminKeyToken(id: Hex.encode(random.bytes(idBytes)), secret: Hex.encode(random.bytes(secretBytes)))
     }
 
     /// Parses the exact format; anything else is nil (and authenticates as nobody).
@@ -49,10 +49,5 @@ struct AdminKeyToken: Sendable, Equatable {
 
     private static func isLowerHex(_ text: Substring) -> Bool {
         text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
-    }
-
-    private static func randomHex(_ count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Hex.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

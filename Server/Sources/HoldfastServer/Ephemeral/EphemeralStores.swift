@@ -70,7 +70,7 @@ public struct EphemeralStores: Sendable {
     public func establishEpoch(now: Date, logger: Logger) async {
         for part in parts {
             do {
-                _ = try await part.store.establishEpoch(now: Timestamp.milliseconds(now))
+                _ = try await part.store.establishEpoch(at: now)
             } catch {
                 logger.warning("the ephemeral store's epoch could not be read at start", metadata: ["error": .string("\(error)")])
             }

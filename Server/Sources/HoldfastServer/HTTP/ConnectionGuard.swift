@@ -295,7 +295,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                         title: String, detail: String, extra: HTTPFields = [:]) {
         guard !closing, !finishing else { return }
         let details = ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
-                                     requestId: RequestIDMiddleware.generate())
+                                     requestId: RequestIDMiddleware.generate(SystemRandomSource()))
         let body = ProblemMiddleware.encode(details)
         var fields = HTTPFields()
         fields[.contentType] = ProblemDetails.mediaType

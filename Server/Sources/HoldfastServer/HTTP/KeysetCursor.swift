@@ -1,11 +1,11 @@
 import Foundation
 import HoldfastProtocol
-import SQLKit
 
 /// The `nextCursor` of the tethering lists, opaque to clients: the sort key `(time, id)` of the last item of a page
 /// as `"<milliseconds>.<id>"`. Any string of that shape is a valid position (the pattern in `openapi.json`), so a
 /// well-formed cursor is never refused. Pages are read with `(time, id) > cursor` in that order (keyset
-/// pagination), so rows inserted while a client pages never shift a page: nothing is repeated or skipped.
+/// pagination), so rows inserted while a client pages never shift a page: nothing is repeated or skipped. The stores
+/// read pages with `KeysetCursor.page` (Storage/KeysetPage.swift).
 struct KeysetCursor: Sendable, Hashable {
     let time: Int64
     let id: String
@@ -29,26 +29,6 @@ struct KeysetCursor: Sendable, Hashable {
         let id = String(decoded[decoded.index(after: dot)...])
         guard UUID(uuidString: id) != nil, id == id.lowercased() else { throw invalid }
         self.init(time: time, id: id)
-    }
-
-    /// One page of `query` in `(timeColumn, id)` order after `cursor`: at most `limit` rows, and the cursor of the
-    /// last one when more follow. `query` selects the table with any filters of its own.
-    static func page(_ query: SQLSelectBuilder, timeColumn: String, after cursor: KeysetCursor?,
-                     limit: Int) async throws -> (rows: [any SQLRow], nextCursor: String?) {
-        if let cursor {
-            query.where(group: {
-                $0.where(SQLIdentifier(timeColumn), .greaterThan, SQLBind(cursor.time))
-                    .orWhere(group: {
-                        $0.where(SQLIdentifier(timeColumn), .equal, SQLBind(cursor.time)).where("id", .greaterThan, cursor.id)
-                    })
-            })
-        }
-        let rows = try await query.orderBy(timeColumn).orderBy("id").limit(limit + 1).all()
-        let page = Array(rows.prefix(limit))
-        guard rows.count > limit, let last = page.last else { return (page, nil) }
-        let next = KeysetCursor(time: try last.decode(column: timeColumn, as: Int64.self),
-                                id: try last.decode(column: "id", as: String.self))
-        return (page, next.encoded)
     }
 }
 

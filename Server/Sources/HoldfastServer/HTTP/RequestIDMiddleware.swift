@@ -17,10 +17,12 @@ struct RequestIDMiddleware: RouterMiddleware {
     static let maximumLength = 128
 
     let maxBodyBytes: Int
+    /// Draws the ids of requests that bring none.
+    let random: any RandomSource
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let id = request.headers[Self.headerName].flatMap(Self.sanitized) ?? Self.generate()
+        let id = request.headers[Self.headerName].flatMap(Self.sanitized) ?? Self.generate(random)
         context.requestID = id
         context.logger[metadataKey: "hb.request.id"] = .string(id)
         context.maxUploadSize = maxBodyBytes
@@ -46,9 +48,8 @@ struct RequestIDMiddleware: RouterMiddleware {
         return value
     }
 
-    static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let words = [generator.next() as UInt64, generator.next() as UInt64]
-        return words.withUnsafeBytes { Hex.encode($0) }
+    /// A new request id: 16 random bytes, hex.
+    static func generate(_ random: any RandomSource) -> String {
+        Hex.encode(random.bytes(16))
     }
 }

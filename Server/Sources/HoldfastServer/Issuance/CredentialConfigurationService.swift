@@ -1,7 +1,6 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import SQLKit
 
 /// Credential configurations (docs/server-api.md "Credentials"): the mDocs the tenant issues, listed in its issuer metadata as
 /// `credential_configurations_supported` (OpenID4VCI 1.0 §12.2.4). Create, list, get, delete; a configuration is
@@ -13,24 +12,22 @@ public struct CredentialConfigurationService: Sendable {
     static let maximumTextLength = 256
 
     let store: IssuanceStore
+    /// Draws the ids of configurations created without one.
+    let random: any RandomSource
 
     /// Validates and stores `request` with its defaults filled in; `CONFLICT` when its `id` is taken.
     public func create(_ request: CredentialConfiguration, now: Date) async throws -> CredentialConfiguration {
         var configuration = try Self.validated(request)
-        configuration.id = request.id ?? UUID().uuidString.lowercased()
-        let created = Timestamp.milliseconds(now)
-        configuration.createdAt = Timestamp.date(created)
-        let id = configuration.id ?? ""
-        let document = String(decoding: try HoldfastJSON.encode(configuration), as: UTF8.self)
-        guard try await store.insertConfiguration(id: id, docType: configuration.docType, document: document, createdAt: created) else {
-            throw IssuanceError.configurationExists(id: id)
+        configuration.id = request.id ?? random.identifier()
+        guard let stored = try await store.insertConfiguration(configuration, createdAt: now) else {
+            throw IssuanceError.configurationExists(id: configuration.id ?? "")
         }
-        return configuration
+        return stored
     }
 
     /// Every configuration, oldest first.
     public func list() async throws -> CredentialConfigurationList {
-        CredentialConfigurationList(data: try await store.configurationDocuments().map(Self.configuration))
+        CredentialConfigurationList(data: try await store.configurations())
     }
 
     /// One configuration, or `NOT_FOUND`.
@@ -39,10 +36,16 @@ public struct CredentialConfigurationService: Sendable {
         return found
     }
 
-    /// The configuration, read on `db` (the caller's transaction) or the database; nil when there is none.
-    func find(id: String, on db: (any SQLDatabase)? = nil) async throws -> CredentialConfiguration? {
-        guard Self.isValidID(id), let document = try await store.configurationDocument(id: id, on: db) else { return nil }
-        return try Self.configuration(document)
+    /// The configuration; nil when there is none.
+    func find(id: String) async throws -> CredentialConfiguration? {
+        guard Self.isValidID(id) else { return nil }
+        return try await store.configuration(id: id)
+    }
+
+    /// The configuration, read in `transaction`; nil when there is none.
+    func find(id: String, in transaction: IssuanceStore.Transaction) async throws -> CredentialConfiguration? {
+        guard Self.isValidID(id) else { return nil }
+        return try await transaction.configuration(id: id)
     }
 
     /// Deletes a configuration: no offer of it can be redeemed afterwards; what was issued stays listed.
@@ -52,13 +55,6 @@ public struct CredentialConfigurationService: Sendable {
 
     static func notFound(_ id: String) -> IssuanceError {
         .configurationNotFound(id: id)
-    }
-
-    static func configuration(_ document: String) throws -> CredentialConfiguration {
-        var configuration = try HoldfastJSON.decode(CredentialConfiguration.self, from: Data(document.utf8))
-        // Stored before the field existed: the default.
-        configuration.clientAttestation = configuration.clientAttestation ?? .required
-        return configuration
     }
 
     /// Letters, digits, `.`, `_` and `-`, 1 to 64 of them: safe in a URL, a file name and a metadata key.

@@ -7,7 +7,6 @@ import HoldfastProtocol
 import JOSE
 import OpenID4VCI
 import Plumbing
-import SQLKit
 
 /// Credential offers (docs/server-api.md "Credentials"; OpenID4VCI 1.0 §4.1): an admin makes an offer of one credential with
 /// its claim values; the wallet redeems its pre-authorized code once, at the token endpoint, for a DPoP-bound
@@ -29,6 +28,8 @@ struct CredentialOfferService: Sendable {
     let store: CredentialOfferStore
     let masterKey: MasterKey
     let configurations: CredentialConfigurationService
+    /// Draws the offers' ids, codes, transaction codes and access tokens.
+    let random: any RandomSource
     let publicURL: @Sendable () -> String
 
     // MARK: making offers
@@ -62,24 +63,23 @@ struct CredentialOfferService: Sendable {
                                     detail: "at most 300 bytes"))
             }
             if errors.isEmpty {
-                txCode = (Self.makeTxCode(length: length, numeric: mode == "numeric"), length, mode, requested.description)
+                txCode = (Self.makeTxCode(length: length, numeric: mode == "numeric", random: random), length, mode, requested.description)
             }
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
 
-        let id = UUID().uuidString.lowercased()
-        let code = Self.randomToken()
-        let created = Timestamp.milliseconds(now)
-        let expires = created + Int64(lifetime) * 1_000
+        let id = random.identifier()
+        let code = Self.randomToken(random)
         let claims = try masterKey.seal(Array(try HoldfastJSON.encode(request.claims)), context: Self.claimsContext(id))
-        try await store.insert(id: id, configurationID: configurationID, sealedClaims: claims, codeHash: Self.hash(code),
-                               txCodeHash: txCode.map { Self.txCodeHash($0.code, offerID: id) }, createdAt: created, expiresAt: expires)
+        let expires = try await store.insert(id: id, configurationID: configurationID, sealedClaims: claims, codeHash: Self.hash(code),
+                                             txCodeHash: txCode.map { Self.txCodeHash($0.code, offerID: id) }, createdAt: now,
+                                             expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
         let offer = Self.offer(issuer: publicURL(), configurationID: configurationID, code: code,
                                txCode: txCode.map { ($0.length, $0.inputMode, $0.description) })
         let offerURI = CredentialOfferURI.prefix(.credentialOffer)
             + PercentEncoding.queryValue(String(decoding: try offer.encoded(), as: UTF8.self))
         return CredentialOfferCreated(id: id, offerUri: offerURI,
-                                      txCode: txCode?.code, expiresAt: Timestamp.date(expires))
+                                      txCode: txCode?.code, expiresAt: expires)
     }
 
     /// OpenID4VCI 1.0 §4.1.1: the Credential Offer of one configuration with the pre-authorized code grant, passed
@@ -157,7 +157,7 @@ struct CredentialOfferService: Sendable {
         guard !offer.redeemed else {
             throw OAuthError.invalidGrant("the pre-authorized code was already used")
         }
-        guard offer.expiresAt > Timestamp.milliseconds(now) else {
+        guard offer.expiresAt > now else {
             throw OAuthError.invalidGrant("the pre-authorized code has expired")
         }
         if offer.txCodeHash != nil, offer.txAttempts >= Self.maximumTxCodeAttempts {
@@ -169,7 +169,6 @@ struct CredentialOfferService: Sendable {
     /// `clientID` and `instanceID` are nil for a wallet that claimed without client attestation.
     func redeem(code: String, txCode: String?, instanceID: String?, clientID: String?, dpopThumbprint: String,
                 now: Date) async throws -> Redeemed {
-        let nowMilliseconds = Timestamp.milliseconds(now)
         guard code.utf8.count <= 512, let offer = try await store.offer(codeHash: Self.hash(code)) else {
             throw OAuthError.invalidGrant("the pre-authorized code is not known")
         }
@@ -177,7 +176,7 @@ struct CredentialOfferService: Sendable {
         guard !offer.redeemed else {
             throw OAuthError.invalidGrant("the pre-authorized code was already used")
         }
-        guard offer.expiresAt > nowMilliseconds else {
+        guard offer.expiresAt > now else {
             throw OAuthError.invalidGrant("the pre-authorized code has expired")
         }
         if let expected = offer.txCodeHash {
@@ -196,10 +195,10 @@ struct CredentialOfferService: Sendable {
         guard try await configurations.find(id: offer.configurationID) != nil else {
             throw OAuthError.invalidGrant("the offered credential configuration no longer exists")
         }
-        let token = Self.randomToken()
-        guard try await store.redeem(offerID: id, now: nowMilliseconds, instanceID: instanceID, accessTokenHash: Self.hash(token),
+        let token = Self.randomToken(random)
+        guard try await store.redeem(offerID: id, now: now, instanceID: instanceID, accessTokenHash: Self.hash(token),
                                      dpopThumbprint: dpopThumbprint,
-                                     accessExpiresAt: nowMilliseconds + Int64(Self.accessTokenLifetime) * 1_000,
+                                     accessExpiresAt: now.addingTimeInterval(TimeInterval(Self.accessTokenLifetime)),
                                      clientID: clientID, maximumTxAttempts: Self.maximumTxCodeAttempts) else { throw OAuthError.invalidGrant("the pre-authorized code was already used") }
         return Redeemed(accessToken: token, expiresIn: Self.accessTokenLifetime)
     }
@@ -218,7 +217,7 @@ struct CredentialOfferService: Sendable {
         guard accessToken.utf8.count <= 512, let grant = try await store.grant(accessTokenHash: Self.hash(accessToken)) else {
             throw OAuthError.invalidToken("the access token is not known")
         }
-        guard grant.accessExpiresAt ?? 0 > Timestamp.milliseconds(now) else {
+        guard let expiresAt = grant.accessExpiresAt, expiresAt > now else {
             throw OAuthError.invalidToken("the access token has expired")
         }
         return Authorized(offerID: grant.offerID, configurationID: grant.configurationID, instanceID: grant.instanceID,
@@ -227,9 +226,9 @@ struct CredentialOfferService: Sendable {
 
     /// Marks the offer issued and hands back its claim values, in the caller's transaction, with whether a credential
     /// was issued for it before (by an earlier request with the same access token, or a concurrent one that won).
-    func takeClaims(offerID: String, on db: any SQLDatabase, now: Date) async throws
+    func takeClaims(offerID: String, in transaction: CredentialOfferStore.Transaction, now: Date) async throws
         -> (claims: [String: [String: JSONValue]], issuedBefore: Bool) {
-        guard let stored = try await store.claims(offerID: offerID, on: db) else {
+        guard let stored = try await transaction.claims(offerID: offerID) else {
             throw OAuthError.invalidToken("the access token is not known")
         }
         // Purged (``purgeExpired(on:now:)``) only after the access token expired, on the clock of some node.
@@ -237,7 +236,7 @@ struct CredentialOfferService: Sendable {
             throw OAuthError.invalidToken("the access token has expired")
         }
         var first = false
-        if !stored.issued { first = try await store.markIssued(offerID: offerID, at: Timestamp.milliseconds(now), on: db) }
+        if !stored.issued { first = try await transaction.markIssued(offerID: offerID, at: now) }
         return (try open(sealed, offerID: offerID), !first)
     }
 
@@ -250,10 +249,10 @@ struct CredentialOfferService: Sendable {
 
     /// An expired offer that was never redeemed is kept this long (for an admin asking what became of it), then
     /// deleted.
-    static let expiredOfferRetention: Int64 = 7 * 86_400_000
+    static let expiredOfferRetention: TimeInterval = 7 * 86_400
     /// Claims are cleared this long after they stopped being usable, so that a node whose clock runs behind never
     /// finds them gone while its own clock still lets the wallet through.
-    static let purgeMargin: Int64 = 600_000
+    static let purgeMargin: TimeInterval = 600
 
     /// Clears what can no longer be used (docs/server-api.md "Credentials": no claim values are kept that cannot be issued):
     /// the sealed claims of an offer whose code expired unredeemed or whose access token expired before the
@@ -261,8 +260,9 @@ struct CredentialOfferService: Sendable {
     /// is idempotent, so any number of nodes may run it at once. Returns the offers cleared and deleted.
     @discardableResult
     static func purgeExpired(on database: HoldfastDatabase, now: Date) async throws -> (cleared: Int, deleted: Int) {
-        let now = Timestamp.milliseconds(now) - purgeMargin
-        return try await CredentialOfferStore(database: database).purge(cutoff: now, deleteBefore: now - expiredOfferRetention)
+        let cutoff = now.addingTimeInterval(-purgeMargin)
+        return try await CredentialOfferStore(database: database).purge(cutoff: cutoff,
+                                                                        deleteBefore: cutoff.addingTimeInterval(-expiredOfferRetention))
     }
 
     // MARK: secrets
@@ -270,9 +270,8 @@ struct CredentialOfferService: Sendable {
     static func claimsContext(_ offerID: String) -> String { "holdfast credential offer claims \(offerID)" }
 
     /// 32 random bytes, base64url without padding.
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    static func randomToken(_ random: any RandomSource) -> String {
+        Base64URL.encode(random.bytes(32))
     }
 
     static func hash(_ secret: String) -> String {
@@ -285,9 +284,8 @@ struct CredentialOfferService: Sendable {
     }
 
     /// Digits, or (for `text`) upper-case letters and digits without the look-alikes 0/O and 1/I, uniformly drawn.
-    static func makeTxCode(length: Int, numeric: Bool) -> String {
+    static func makeTxCode(length: Int, numeric: Bool, random: any RandomSource) -> String {
         let alphabet = Array(numeric ? "0123456789" : "ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        return String((0..<length).map { _ in alphabet[random.integer(in: 0..<alphabet.count)] })
     }
 }

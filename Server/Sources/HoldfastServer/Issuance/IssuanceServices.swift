@@ -15,14 +15,15 @@ public struct IssuanceServices: Sendable {
     let walletProviders: WalletProviderService
 
     /// `publicURL` is the tenant's issuer (offers and status list URIs name it).
-    init(database: HoldfastDatabase, masterKey: MasterKey, certificates: IssuerCertificateStore,
+    /// `random` draws every id, code, token and status list index of the capability.
+    init(database: HoldfastDatabase, masterKey: MasterKey, certificates: IssuerCertificateStore, random: any RandomSource,
          publicURL: @escaping @Sendable () -> String) {
         store = IssuanceStore(database: database)
-        statusLists = StatusListService(database: database, certificates: certificates, publicURL: publicURL)
-        configurations = CredentialConfigurationService(store: store)
+        statusLists = StatusListService(database: database, certificates: certificates, random: random, publicURL: publicURL)
+        configurations = CredentialConfigurationService(store: store, random: random)
         offers = CredentialOfferService(store: CredentialOfferStore(database: database), masterKey: masterKey, configurations: configurations,
-                                        publicURL: publicURL)
+                                        random: random, publicURL: publicURL)
         issued = IssuedCredentialService(store: store, statusLists: statusLists)
-        walletProviders = WalletProviderService(store: store, publicURL: publicURL)
+        walletProviders = WalletProviderService(store: store, random: random, publicURL: publicURL)
     }
 }

@@ -30,16 +30,17 @@ struct IssuedCredentialService: Sendable {
         }
         guard Self.isID(id) else { throw Self.notFound(id) }
         let store = store
-        try await store.transaction { db in
-            guard let row = try await store.issuedStatus(id: id, on: db) else { throw Self.notFound(id) }
+        try await store.transaction { transaction in
+            guard let row = try await transaction.issuedStatus(id: id) else { throw Self.notFound(id) }
             guard let listID = row.listID, let index = row.index else {
                 throw IssuanceError.credentialNotRevocable
             }
             // Conditional on not being revoked, so that a revocation racing a change always stays final.
-            guard try await store.setIssuedStatus(id: id, to: status, unless: .revoked, on: db) else {
+            guard try await transaction.setIssuedStatus(id: id, to: status, unless: .revoked) else {
                 throw IssuanceError.credentialRevoked
             }
-            try await statusLists.setStatus(tokenStatus, at: StatusListPosition(listID: listID, index: index), on: db)
+            try await statusLists.setStatus(tokenStatus, at: StatusListPosition(listID: listID, index: index),
+                                            in: transaction.statusLists)
         }
         return try await get(id: id)
     }
@@ -56,10 +57,10 @@ struct IssuedCredentialService: Sendable {
             reference = CredentialStatusListReference(uri: statusLists.uri(of: listID), idx: index)
         }
         return IssuedCredential(id: row.id, configurationId: row.configurationId, docType: row.docType, instanceId: row.instanceId,
-                                status: row.status, statusList: reference, issuedAt: Timestamp.date(row.issuedAt),
-                                validUntil: Timestamp.date(row.validUntil),
+                                status: row.status, statusList: reference, issuedAt: row.issuedAt,
+                                validUntil: row.validUntil,
                                 walletNotification: row.walletEvent.map { event in
-                                    IssuedCredential.WalletNotification(event: event, at: Timestamp.date(row.walletEventAt ?? row.issuedAt),
+                                    IssuedCredential.WalletNotification(event: event, at: row.walletEventAt ?? row.issuedAt,
                                                                         description: row.walletEventDescription)
                                 })
     }

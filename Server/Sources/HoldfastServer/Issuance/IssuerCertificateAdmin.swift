@@ -18,7 +18,7 @@ public enum IssuerCertificateAdmin {
                                      logger: Logger) async throws -> IssuerCertificates {
         let masterKey = try MasterKey.load(configuration.masterKey)
         return try await database.withStartupLock { session in
-            try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
+            try await IssuerCertificates.loadOrCreate(on: IssuerCertificateStore.Session(session), masterKey: masterKey,
                                                       configuration: configuration.issuance, now: now, logger: logger)
         }
     }

@@ -26,7 +26,7 @@ final class IssuerCertificateStore: Sendable {
         let (certificates, stale) = loaded.withLock { ($0.certificates, now.timeIntervalSince($0.at) >= Self.refreshInterval) }
         guard stale else { return certificates }
         do {
-            let fresh = try await IssuerCertificates.load(database.sql, masterKey: masterKey)
+            let fresh = try await IssuerCertificates.load(Session(database.sql), masterKey: masterKey)
             loaded.withLock { $0 = (fresh, now) }
             return fresh
         } catch {
@@ -39,30 +39,64 @@ final class IssuerCertificateStore: Sendable {
 
     // MARK: SQL of `issuer_certificates`
 
-    /// Stores one certificate, active, with its private key sealed by the master key.
-    static func insert(id: String, kind: IssuerCertificate.Kind, der: [UInt8], sealedKey: [UInt8], issuerID: String?,
-                       notBefore: Int64, notAfter: Int64, createdAt: Int64, on db: any SQLDatabase) async throws {
-        try await db.insert(into: "issuer_certificates")
-            .columns("id", "kind", "status", "certificate_der", "encrypted_private_key", "issuer_id",
-                     "not_before", "not_after", "created_at")
-            .values(SQLBind(id), SQLBind(kind.rawValue), SQLBind(IssuerCertificate.Status.active.rawValue),
-                    SQLBind(Data(der)), SQLBind(Data(sealedKey)),
-                    issuerID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
-                    SQLBind(notBefore), SQLBind(notAfter), SQLBind(createdAt))
-            .run()
+    /// Runs `body` in one transaction (a rotation).
+    static func transaction<T: Sendable>(_ database: HoldfastDatabase,
+                                         _ body: @escaping @Sendable (Session) async throws -> T) async throws -> T {
+        try await database.transaction { db in try await body(Session(db)) }
     }
 
-    /// The active and published certificates' rows, oldest first.
-    static func rows(on db: any SQLDatabase) async throws -> [any SQLRow] {
-        try await db.select().column("*").from("issuer_certificates")
-            .where("status", .in, [IssuerCertificate.Status.active.rawValue, IssuerCertificate.Status.published.rawValue])
-            .orderBy("created_at").orderBy("id").all()
+    /// A certificate's row as stored: `kind` and `status` nil when the row holds a value this version does not know.
+    struct Row: Sendable {
+        let id: String
+        let kind: IssuerCertificate.Kind?
+        let status: IssuerCertificate.Status?
+        let der: [UInt8]
+        let sealedKey: [UInt8]
+        let issuerID: String?
     }
 
-    /// The active certificates of `kinds` become `published` (still verifying what they signed).
-    static func publish(activeOf kinds: [IssuerCertificate.Kind], on db: any SQLDatabase) async throws {
-        try await db.update("issuer_certificates").set("status", to: IssuerCertificate.Status.published.rawValue)
-            .where("status", .equal, IssuerCertificate.Status.active.rawValue)
-            .where("kind", .in, kinds.map(\.rawValue)).run()
+    /// The statements on `issuer_certificates`, on a connection: the pool's, a transaction's, or the start-up lock's
+    /// session (`HoldfastDatabase.withStartupLock`).
+    struct Session: Sendable {
+        fileprivate let db: any SQLDatabase
+
+        init(_ session: HoldfastDatabase.Session) {
+            db = session
+        }
+
+        /// Stores one certificate, active, with its private key sealed by the master key.
+        func insert(id: String, kind: IssuerCertificate.Kind, der: [UInt8], sealedKey: [UInt8], issuerID: String?,
+                    notBefore: Date, notAfter: Date, createdAt: Date) async throws {
+            try await db.insert(into: "issuer_certificates")
+                .columns("id", "kind", "status", "certificate_der", "encrypted_private_key", "issuer_id",
+                         "not_before", "not_after", "created_at")
+                .values(SQLBind(id), SQLBind(kind.rawValue), SQLBind(IssuerCertificate.Status.active.rawValue),
+                        SQLBind(Data(der)), SQLBind(Data(sealedKey)),
+                        issuerID.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null,
+                        SQLBind(Timestamp.milliseconds(notBefore)), SQLBind(Timestamp.milliseconds(notAfter)),
+                        SQLBind(Timestamp.milliseconds(createdAt)))
+                .run()
+        }
+
+        /// The active and published certificates' rows, oldest first.
+        func rows() async throws -> [Row] {
+            try await db.select().column("*").from("issuer_certificates")
+                .where("status", .in, [IssuerCertificate.Status.active.rawValue, IssuerCertificate.Status.published.rawValue])
+                .orderBy("created_at").orderBy("id").all().map { row in
+                    Row(id: try row.decode(column: "id", as: String.self),
+                        kind: IssuerCertificate.Kind(rawValue: try row.decode(column: "kind", as: String.self)),
+                        status: IssuerCertificate.Status(rawValue: try row.decode(column: "status", as: String.self)),
+                        der: Array(try row.decode(column: "certificate_der", as: Data.self)),
+                        sealedKey: Array(try row.decode(column: "encrypted_private_key", as: Data.self)),
+                        issuerID: try row.decode(column: "issuer_id", as: String?.self))
+                }
+        }
+
+        /// The active certificates of `kinds` become `published` (still verifying what they signed).
+        func publish(activeOf kinds: [IssuerCertificate.Kind]) async throws {
+            try await db.update("issuer_certificates").set("status", to: IssuerCertificate.Status.published.rawValue)
+                .where("status", .equal, IssuerCertificate.Status.active.rawValue)
+                .where("kind", .in, kinds.map(\.rawValue)).run()
+        }
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import MDoc
 import Plumbing
-import SQLKit
 import SwiftASN1
 import X509
 
@@ -86,37 +85,37 @@ public struct IssuerCertificates: Sendable {
     // MARK: storage
 
     /// Loads the certificates, creating the first set when there is none. Run under the start-up lock.
-    static func loadOrCreate(on session: any SQLDatabase, masterKey: MasterKey, configuration: IssuanceConfiguration,
+    static func loadOrCreate(on session: IssuerCertificateStore.Session, masterKey: MasterKey, configuration: IssuanceConfiguration,
                              now: Date, logger: Logger) async throws -> IssuerCertificates {
-        if try await select(session).isEmpty {
+        if try await session.rows().isEmpty {
             do {
                 try await insert(makeSet(configuration: configuration, now: now, reusing: nil), on: session, masterKey: masterKey,
                                  now: now)
                 logger.info("mDoc issuer certificates created (IACA, document signer, status list signer)")
             } catch {
                 // Another node created them first: use theirs.
-                if try await select(session).isEmpty { throw error }
+                if try await session.rows().isEmpty { throw error }
             }
         }
         return try await load(session, masterKey: masterKey)
     }
 
-    static func load(_ db: any SQLDatabase, masterKey: MasterKey) async throws -> IssuerCertificates {
-        try IssuerCertificates(all: try await select(db).map { try decrypt($0, masterKey: masterKey) })
+    static func load(_ session: IssuerCertificateStore.Session, masterKey: MasterKey) async throws -> IssuerCertificates {
+        try IssuerCertificates(all: try await session.rows().map { try decrypt($0, masterKey: masterKey) })
     }
 
     /// New signers (and with `newIACA` a new IACA that issues them) become active; the ones they replace stay
     /// `published`, so that what they signed keeps verifying. In one transaction.
     static func rotate(_ database: HoldfastDatabase, masterKey: MasterKey, configuration: IssuanceConfiguration,
                        newIACA: Bool, now: Date) async throws -> IssuerCertificates {
-        try await database.transaction { db in
-            let current = try await load(db, masterKey: masterKey)
+        try await IssuerCertificateStore.transaction(database) { session in
+            let current = try await load(session, masterKey: masterKey)
             let set = try makeSet(configuration: configuration, now: now, reusing: newIACA ? nil : current.iaca)
             var replaced: [IssuerCertificate.Kind] = [.documentSigner, .statusListSigner]
             if newIACA { replaced.append(.iaca) }
-            try await IssuerCertificateStore.publish(activeOf: replaced, on: db)
-            try await insert(set, on: db, masterKey: masterKey, now: now)
-            return try await load(db, masterKey: masterKey)
+            try await session.publish(activeOf: replaced)
+            try await insert(set, on: session, masterKey: masterKey, now: now)
+            return try await load(session, masterKey: masterKey)
         }
     }
 
@@ -161,44 +160,38 @@ public struct IssuerCertificates: Sendable {
                                   organization: configuration.issuerName)
     }
 
-    private static func insert(_ set: [NewCertificate], on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
+    private static func insert(_ set: [NewCertificate], on session: IssuerCertificateStore.Session, masterKey: MasterKey,
+                               now: Date) async throws {
         for item in set {
             let der = try MDocCertificates.der(item.certificate)
             let id = IssuerCertificate.id(of: der)
             let sealed = try masterKey.seal(Array(item.key.rawRepresentation), context: associatedData(id))
-            try await IssuerCertificateStore.insert(id: id, kind: item.kind, der: der, sealedKey: sealed, issuerID: item.issuerID,
-                                                    notBefore: Timestamp.milliseconds(item.certificate.notValidBefore),
-                                                    notAfter: Timestamp.milliseconds(item.certificate.notValidAfter),
-                                                    createdAt: Timestamp.milliseconds(now), on: db)
+            try await session.insert(id: id, kind: item.kind, der: der, sealedKey: sealed, issuerID: item.issuerID,
+                                     notBefore: item.certificate.notValidBefore, notAfter: item.certificate.notValidAfter,
+                                     createdAt: now)
         }
     }
 
-    private static func select(_ db: any SQLDatabase) async throws -> [any SQLRow] {
-        try await IssuerCertificateStore.rows(on: db)
-    }
-
-    private static func decrypt(_ row: any SQLRow, masterKey: MasterKey) throws -> IssuerCertificate {
-        let id = try row.decode(column: "id", as: String.self)
-        let sealed = try row.decode(column: "encrypted_private_key", as: Data.self)
+    private static func decrypt(_ row: IssuerCertificateStore.Row, masterKey: MasterKey) throws -> IssuerCertificate {
+        let id = row.id
         let plaintext: [UInt8]
         do {
-            plaintext = try masterKey.open(Array(sealed), context: associatedData(id))
+            plaintext = try masterKey.open(row.sealedKey, context: associatedData(id))
         } catch {
             throw KeyError(code: KeyError.Code.masterKeyMismatch,
                            message: "the master key (\(masterKey.origin)) cannot decrypt issuer certificate \(id)'s key: it is "
                                + "not the key this database was created with; set HOLDFAST_MASTER_KEY or the key file to the original key")
         }
-        let der = Array(try row.decode(column: "certificate_der", as: Data.self))
+        let der = row.der
         guard IssuerCertificate.id(of: der) == id,
               let certificate = try? Certificate(derEncoded: der),
               let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: plaintext),
               Certificate.PublicKey(privateKey.publicKey) == certificate.publicKey,
-              let kind = IssuerCertificate.Kind(rawValue: try row.decode(column: "kind", as: String.self)),
-              let status = IssuerCertificate.Status(rawValue: try row.decode(column: "status", as: String.self)) else {
+              let kind = row.kind, let status = row.status else {
             throw KeyError(code: KeyError.Code.issuerCertificateCorrupt, message: "issuer certificate \(id) is damaged")
         }
         return IssuerCertificate(id: id, kind: kind, status: status, certificate: certificate, der: der,
-                                 privateKey: privateKey, issuerID: try row.decode(column: "issuer_id", as: String?.self))
+                                 privateKey: privateKey, issuerID: row.issuerID)
     }
 
     private static func associatedData(_ id: String) -> String { "holdfast issuer_certificates \(id)" }

@@ -7,7 +7,6 @@ import HoldfastProtocol
 import JOSE
 import MDoc
 import OpenID4VCI
-import SQLKit
 
 /// The OpenID4VCI 1.0 issuer of the tenant (docs/server-api.md "Credentials"): the token endpoint (pre-authorized code grant,
 /// OAuth client attestation, DPoP-bound tokens), the nonce endpoint and the credential endpoint, which issues an
@@ -33,6 +32,8 @@ struct OpenID4VCIService: Sendable {
     /// Spent DPoP and PoP `jti`s and spent `c_nonce`s (`EphemeralStores.replay`).
     let replay: any EphemeralStore
     let tethering: TetheringConfiguration
+    /// Draws the issued credentials' ids.
+    let random: any RandomSource
     let publicURL: @Sendable () -> String
 
     /// The token endpoint's DPoP proofs (the token-bound endpoints' are `AccessTokenAuthenticator`'s).
@@ -103,8 +104,7 @@ struct OpenID4VCIService: Sendable {
         // A PoP or proof whose `iat` precedes the store's epoch is refused (docs/operations.md "A store that lost its memory").
         let popWindow = Duration.seconds(Int64(Self.proofMaximumAge + Self.leeway) + 5)
         switch try await replay.spend("holdfast:client-attestation-pop:jti:\(thumbprint):\(verified.popJTI)",
-                                      issuedAt: Timestamp.latestMillisecond(ofSecond: verified.popIssuedAt), ttl: popWindow,
-                                      now: Timestamp.milliseconds(now)) {
+                                      issuedInSecond: verified.popIssuedAt, ttl: popWindow, now: now) {
         case .spent: break
         case .alreadySpent: throw OAuthError.invalidClient("the client attestation PoP was already used")
         case .issuedBeforeEpoch:
@@ -215,14 +215,14 @@ struct OpenID4VCIService: Sendable {
         try await consumeNonce(nonce, now: now)
         try await spend(proof, resource: true, now: now)
 
-        let issued = try await store.transaction { db -> (id: String, bytes: [UInt8]) in
-            guard let configuration = try await configurations.find(id: configurationID, on: db) else {
+        let issued = try await store.transaction { transaction -> (id: String, bytes: [UInt8]) in
+            guard let configuration = try await configurations.find(id: configurationID, in: transaction) else {
                 throw OAuthError.credentialRequestDenied("the credential configuration no longer exists")
             }
-            let (claims, issuedBefore) = try await offers.takeClaims(offerID: authorized.offerID, on: db, now: now)
-            if issuedBefore { try await supersede(offerID: authorized.offerID, on: db) }
+            let (claims, issuedBefore) = try await offers.takeClaims(offerID: authorized.offerID, in: transaction.offers, now: now)
+            if issuedBefore { try await supersede(offerID: authorized.offerID, in: transaction) }
             return try await issue(configuration: configuration, claims: claims, deviceKey: deviceKey,
-                                   authorized: authorized, on: db, now: now)
+                                   authorized: authorized, in: transaction, now: now)
         }
         // §8.3 `notification_id`: the credential's id, which the notification endpoint accepts only with this access token.
         return CredentialResponse(credentials: [.init(credential: .string(Base64URL.encode(issued.bytes)))], notificationId: issued.id)
@@ -254,21 +254,21 @@ struct OpenID4VCIService: Sendable {
         let id = request.notificationId
         let event = WalletNotificationEvent(rawValue: request.event.rawValue)
         let description = request.eventDescription.map { String($0.prefix(Self.maximumEventDescription)) }
-        try await store.transaction { db in
-            guard IssuedCredentialService.isID(id), let row = try await store.issuedStatus(id: id, offerID: authorized.offerID, on: db) else {
+        try await store.transaction { transaction in
+            guard IssuedCredentialService.isID(id), let row = try await transaction.issuedStatus(id: id, offerID: authorized.offerID) else {
                 throw OAuthError.invalidNotificationId("notification_id names no credential issued with this access token")
             }
-            try await store.recordWalletEvent(id: id, event: event, at: Timestamp.milliseconds(now), description: description, on: db)
+            try await transaction.recordWalletEvent(id: id, event: event, at: now, description: description)
             guard request.event != .credentialAccepted, row.status != .revoked, let listID = row.listID, let index = row.index else { return }
-            try await revoke(id: id, listID: listID, index: index, on: db)
+            try await revoke(id: id, listID: listID, index: index, in: transaction)
         }
     }
 
-    /// Revokes an issued credential, its record (unless revoked already) and its status list entry, in `db`.
-    private func revoke(id: String, listID: String, index: Int, on db: any SQLDatabase) async throws {
+    /// Revokes an issued credential, its record (unless revoked already) and its status list entry, in `transaction`.
+    private func revoke(id: String, listID: String, index: Int, in transaction: IssuanceStore.Transaction) async throws {
         guard let invalid = IssuedCredentialStatus.revoked.tokenStatus else { return }
-        _ = try await store.setIssuedStatus(id: id, to: .revoked, unless: .revoked, on: db)
-        try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), on: db)
+        _ = try await transaction.setIssuedStatus(id: id, to: .revoked, unless: .revoked)
+        try await statusLists.setStatus(invalid, at: StatusListPosition(listID: listID, index: index), in: transaction.statusLists)
     }
 
     /// docs/server-api.md "Credentials": a repeated credential request with the same access token, while it lives, re-issues (the
@@ -276,26 +276,26 @@ struct OpenID4VCIService: Sendable {
     /// one credential request). The offer keeps one valid credential: the earlier ones are revoked, record and
     /// status list entry, in the transaction that issues the new one. A credential without a status list cannot be
     /// revoked, so an offer that issued one is not re-issued.
-    private func supersede(offerID: String, on db: any SQLDatabase) async throws {
-        let earlier = try await store.unrevokedIssued(offerID: offerID, on: db)
+    private func supersede(offerID: String, in transaction: IssuanceStore.Transaction) async throws {
+        let earlier = try await transaction.unrevokedIssued(offerID: offerID)
         guard earlier.allSatisfy({ $0.listID != nil && $0.index != nil }) else {
             throw OAuthError.invalidToken("the access token was already used for its credential, which cannot be revoked")
         }
         for credential in earlier {
             guard let listID = credential.listID, let index = credential.index else { continue }
-            try await revoke(id: credential.id, listID: listID, index: index, on: db)
+            try await revoke(id: credential.id, listID: listID, index: index, in: transaction)
         }
     }
 
     private func issue(configuration: CredentialConfiguration, claims: [String: [String: JSONValue]], deviceKey: COSEKey,
-                       authorized: CredentialOfferService.Authorized, on db: any SQLDatabase, now: Date) async throws
+                       authorized: CredentialOfferService.Authorized, in transaction: IssuanceStore.Transaction, now: Date) async throws
         -> (id: String, bytes: [UInt8]) {
         let signed = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let days = configuration.validForDays ?? CredentialConfigurationService.defaultValidForDays
         let validUntil = signed.addingTimeInterval(TimeInterval(days) * 86_400)
         var reference: StatusListPosition?
         if configuration.revocable ?? true {
-            reference = try await statusLists.allocate(on: db, now: now)
+            reference = try await statusLists.allocate(in: transaction.statusLists, now: now)
         }
         let current = await certificates.current(now: now)
         let signer = current.documentSigner
@@ -307,12 +307,11 @@ struct OpenID4VCIService: Sendable {
             docType: configuration.docType, nameSpaces: nameSpaces, deviceKey: deviceKey,
             validity: .init(signed: signed, validFrom: signed, validUntil: validUntil),
             status: reference.map { .init(index: UInt64($0.index), uri: statusLists.uri(of: $0.listID)) })
-        let id = UUID().uuidString.lowercased()
-        try await store.insertIssued(IssuanceStore.IssuedRow(
+        let id = random.identifier()
+        try await transaction.insertIssued(IssuanceStore.IssuedRow(
             id: id, configurationId: configuration.id ?? "", docType: configuration.docType, instanceId: authorized.instanceID,
             offerId: authorized.offerID, status: .valid, statusListID: reference?.listID,
-            statusIndex: reference?.index, issuedAt: Timestamp.milliseconds(signed), validUntil: Timestamp.milliseconds(validUntil)),
-            on: db)
+            statusIndex: reference?.index, issuedAt: signed, validUntil: validUntil))
         return (id, mdoc.encoded())
     }
 
@@ -362,8 +361,8 @@ struct OpenID4VCIService: Sendable {
 
     private func spend(_ proof: DPoPVerifiedProof, resource: Bool, now: Date) async throws {
         let window = Duration.seconds(Int64(tethering.dpopMaximumAge + tethering.dpopMaximumFutureSkew) + 5)
-        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
-                                      ttl: window, now: Timestamp.milliseconds(now)) {
+        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedInSecond: proof.issuedAt,
+                                      ttl: window, now: now) {
         case .spent: return
         case .alreadySpent: throw OAuthError.invalidDPoPProof("the DPoP proof was already used (jti replay)", resource: resource)
         case .issuedBeforeEpoch:

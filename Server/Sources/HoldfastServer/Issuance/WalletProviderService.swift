@@ -9,23 +9,21 @@ struct WalletProviderService: Sendable {
     static let maximumKeys = 20
 
     let store: IssuanceStore
+    /// Draws the providers' ids.
+    let random: any RandomSource
     let publicURL: @Sendable () -> String
 
     func create(_ request: TrustedWalletProvider, now: Date) async throws -> TrustedWalletProvider {
         var provider = try validated(request)
-        provider.id = UUID().uuidString.lowercased()
-        let created = Timestamp.milliseconds(now)
-        provider.createdAt = Timestamp.date(created)
-        let document = String(decoding: try HoldfastJSON.encode(provider), as: UTF8.self)
-        guard try await store.insertWalletProvider(id: provider.id ?? "", issuer: provider.issuer, document: document,
-                                                   createdAt: created) else {
+        provider.id = random.identifier()
+        guard let stored = try await store.insertWalletProvider(provider, createdAt: now) else {
             throw IssuanceError.walletProviderExists(issuer: provider.issuer)
         }
-        return provider
+        return stored
     }
 
     func list() async throws -> TrustedWalletProviderList {
-        TrustedWalletProviderList(data: try await store.walletProviderDocuments().map(Self.provider))
+        TrustedWalletProviderList(data: try await store.walletProviders())
     }
 
     func delete(id: String) async throws {
@@ -37,11 +35,7 @@ struct WalletProviderService: Sendable {
     /// The provider whose attestations carry `iss`, if an admin trusts one.
     func provider(issuer: String) async throws -> TrustedWalletProvider? {
         guard issuer.utf8.count <= 2_048 else { return nil }
-        return try await store.walletProviderDocument(issuer: issuer).map(Self.provider)
-    }
-
-    static func provider(_ document: String) throws -> TrustedWalletProvider {
-        try HoldfastJSON.decode(TrustedWalletProvider.self, from: Data(document.utf8))
+        return try await store.walletProvider(issuer: issuer)
     }
 
     private func validated(_ request: TrustedWalletProvider) throws -> TrustedWalletProvider {

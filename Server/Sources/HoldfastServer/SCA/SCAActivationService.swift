@@ -60,7 +60,7 @@ struct SCAActivationService: Sendable {
         let activated = try await store.transaction { transaction in
             guard try await transaction.activate(walletId: walletId, codeHash: codeHash, publicKey: publicKey.encoded,
                                                  attestationType: verified.type.rawValue, deviceModel: model, appVersion: version,
-                                                 at: Timestamp.milliseconds(now), maximumFailures: Self.maximumFailuresPerActivation)
+                                                 at: now, maximumFailures: Self.maximumFailuresPerActivation)
             else { return false }
             try await transaction.appendEvent(walletId: walletId, type: .loaded, data: [:], now: now)
             return true
@@ -82,13 +82,12 @@ struct SCAActivationService: Sendable {
     ///    counted against its source, in the tenant's hourly count (`failuresMetric`, a warning per
     ///    `warningFailuresPerHour`) and, when its selector names a pending activation, against that activation.
     func matchingActivation(code: String, source: SourceKey?, now: Date) async throws -> SCAWalletStore.PendingActivation {
-        let stamp = Timestamp.milliseconds(now)
-        let hour = stamp / 3_600_000
-        let restOfHour = (hour + 1) * 3_600_000 - stamp
+        let hour = SCAWalletStore.activationHour(of: now)
+        let restOfHour = SCAWalletStore.end(ofActivationHour: hour).timeIntervalSince(now)
         let sourceKey = source.map { "holdfast:sca:activation-failures:\(hour):\($0)" }
         if let sourceKey, let value = try await counters.get(sourceKey),
            let failures = Int64(String(decoding: value, as: UTF8.self)), failures >= Self.maximumFailuresPerSource {
-            throw SCAError.activationAttemptsExhausted(retryAfter: max(1, (restOfHour + 999) / 1_000))
+            throw SCAError.activationAttemptsExhausted(retryAfter: max(1, Int64(restOfHour.rounded(.up))))
         }
         let codeHash = SCAWalletService.hash(code)
         let selector = SCAWalletService.selector(of: code)
@@ -100,11 +99,11 @@ struct SCAActivationService: Sendable {
         for activation in pending {
             guard let stored = activation.activationCodeHash,
                   ConstantTime.equal(Array(stored.utf8), Array(codeHash.utf8)) else { continue }
-            if activation.activationExpiresAt > stamp { return activation }
+            if activation.activationExpiresAt > now { return activation }
         }
         if let sourceKey {
             // The key names its hour; the extra minute covers nodes whose clocks disagree about when the hour ends.
-            _ = try await counters.increment(sourceKey, window: .milliseconds(restOfHour) + .seconds(60))
+            _ = try await counters.increment(sourceKey, window: .seconds(restOfHour) + .seconds(60))
         }
         let named = pending.isEmpty ? nil : selector
         let tenantFailures = try await store.recordActivationFailure(hour: hour, selector: named)

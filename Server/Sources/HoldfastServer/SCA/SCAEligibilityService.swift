@@ -16,19 +16,17 @@ struct SCAEligibilityService: Sendable {
     static let denialRetention: TimeInterval = 90 * 24 * 3600
     static let walletPage = 500
 
-    /// The rules are read on every check (another node may have replaced them) and decoded once per document.
-    private static let documents = DecodedJSONCache<SCAEligibilityRules>(capacity: 4)
-
     let rulesStore: SCARulesStore
     let wallets: SCAWalletStore
     let applications: HolderApplicationService
+    /// Draws the denials' references.
+    let random: any RandomSource
     let logger: Logger
     /// Denials recorded per hour at most, over all sources.
     var maximumDenialsPerHour: Int64 = 10_000
 
     func rules() async throws -> SCAEligibilityRules {
-        guard let document = try await rulesStore.eligibilityDocument() else { return SCAEligibilityRules() }
-        return try Self.documents.decode(document)
+        try await rulesStore.eligibilityRules() ?? SCAEligibilityRules()
     }
 
     /// Replaces the rules, then tells each activated wallet what changed for it (events appended in pages of wallets,
@@ -55,8 +53,7 @@ struct SCAEligibilityService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         let previous = try await self.rules()
-        let document = String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)
-        try await rulesStore.replaceEligibility(document: document, at: Timestamp.milliseconds(now))
+        try await rulesStore.replaceEligibility(rules, at: now)
         try await announce(previous: previous, current: rules, now: now)
         logger.info("sca eligibility rules replaced", metadata: ["blocked_models": .stringConvertible(rules.blockedDeviceModels.count),
                                                                  "version_rules": .stringConvertible(rules.minimumAppVersions.count)])
@@ -94,12 +91,11 @@ struct SCAEligibilityService: Sendable {
             return SCAEligibilityCheckResponse(
                 eligible: true, appSunset: rules.scheduledSunset(applicationId: request.applicationId, appVersion: request.device.appVersion, at: now))
         }
-        let reference = "DEN-" + ResourceID.generate()
-        let stamp = Timestamp.milliseconds(now)
-        try await rulesStore.deleteDenials(before: stamp - Int64(Self.denialRetention * 1000))
+        let reference = "DEN-" + random.identifier()
+        try await rulesStore.deleteDenials(before: now.addingTimeInterval(-Self.denialRetention))
         // The route is public: past the hourly cap a denial is answered but not stored, so that no flood of checks
         // can fill the database (the per-source limit bounds each source; this bounds them all).
-        let lastHour = try await rulesStore.denialCount(since: stamp - 3_600_000)
+        let lastHour = try await rulesStore.denialCount(since: now.addingTimeInterval(-3_600))
         guard lastHour < maximumDenialsPerHour else {
             logger.warning("sca eligibility denial not recorded: hourly cap reached", metadata: ["reason": .string(reason.rawValue)])
             return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
@@ -107,7 +103,7 @@ struct SCAEligibilityService: Sendable {
         try await rulesStore.insertDenial(SCAEligibilityDenial(
             reference: reference, applicationId: request.applicationId, reason: reason,
             device: SCAWallet.Device(model: request.device.model, appVersion: request.device.appVersion), signals: signals,
-            createdAt: Timestamp.date(stamp)), at: stamp)
+            createdAt: now))
         logger.info("sca eligibility denied", metadata: ["reference": .string(reference), "reason": .string(reason.rawValue)])
         return SCAEligibilityCheckResponse(eligible: false, reason: reason, denialReference: reference)
     }

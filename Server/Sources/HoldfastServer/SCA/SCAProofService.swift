@@ -12,16 +12,13 @@ struct SCAPolicyService: Sendable {
     static let maximumFields = 100
 
     let store: SCARulesStore
-    /// Every proof verification reads the row (another node may have replaced it) but decodes a document only once.
-    private static let documents = DecodedJSONCache<[SCAPolicy]>(capacity: 4)
 
     init(store: SCARulesStore) {
         self.store = store
     }
 
     func policies() async throws -> [SCAPolicy] {
-        guard let document = try await store.policiesDocument() else { return [] }
-        return try Self.documents.decode(document)
+        try await store.policies() ?? []
     }
 
     func replace(_ policies: [SCAPolicy], now: Date) async throws -> [SCAPolicy] {
@@ -47,9 +44,7 @@ struct SCAPolicyService: Sendable {
             }
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
-        let document = String(decoding: try HoldfastJSON.encode(policies), as: UTF8.self)
-        let stamp = Timestamp.milliseconds(now)
-        try await store.replacePolicies(document: document, at: stamp)
+        try await store.replacePolicies(policies, at: now)
         return policies
     }
 }
@@ -140,8 +135,8 @@ struct SCAProofService: Sendable {
         guard !claims.jti.isEmpty, claims.jti.utf8.count <= 256 else {
             return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
         }
-        switch try await replay.spend("holdfast:sca:jti:\(kid):\(claims.jti)", issuedAt: claims.iat * 1000 + 999,
-                                      ttl: .seconds(Int64(Self.maximumAge + Self.skew) + 1), now: Timestamp.milliseconds(now)) {
+        switch try await replay.spend("holdfast:sca:jti:\(kid):\(claims.jti)", issuedInSecond: Date(timeIntervalSince1970: issuedAt),
+                                      ttl: .seconds(Int64(Self.maximumAge + Self.skew) + 1), now: now) {
         case .spent: break
         case .alreadySpent: return invalid(SCAProofFailureCode.replayed, "this proof was accepted before", wallet: kid)
         case .issuedBeforeEpoch:

@@ -9,46 +9,58 @@ import SQLKit
 struct SCARulesStore: Sendable {
     let database: HoldfastDatabase
 
-    /// The signing policies' document, or nil before any was stored.
-    func policiesDocument() async throws -> String? {
-        try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first()?
-            .decode(column: "document", as: String.self)
+    /// Every proof verification and eligibility check reads its row (another node may have replaced it) but decodes a
+    /// document only once.
+    private static let policyDocuments = DecodedJSONCache<[SCAPolicy]>(capacity: 4)
+    private static let eligibilityDocuments = DecodedJSONCache<SCAEligibilityRules>(capacity: 4)
+
+    /// The signing policies, or nil before any were stored.
+    func policies() async throws -> [SCAPolicy]? {
+        try await database.sql.select().column("document").from("sca_policies").where("id", .equal, SQLBind(1)).first()
+            .map { try Self.policyDocuments.decode(try $0.decode(column: "document", as: String.self)) }
     }
 
-    func replacePolicies(document: String, at stamp: Int64) async throws {
+    func replacePolicies(_ policies: [SCAPolicy], at date: Date) async throws {
+        let document = String(decoding: try HoldfastJSON.encode(policies), as: UTF8.self)
+        let stamp = Timestamp.milliseconds(date)
         try await database.transaction { db in
             try await db.raw("DELETE FROM sca_policies WHERE id = 1").run()
             try await db.raw("INSERT INTO sca_policies (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
         }
     }
 
-    /// The eligibility rules' document, or nil before any was stored.
-    func eligibilityDocument() async throws -> String? {
-        try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first()?
-            .decode(column: "document", as: String.self)
+    /// The eligibility rules, or nil before any were stored.
+    func eligibilityRules() async throws -> SCAEligibilityRules? {
+        try await database.sql.select().column("document").from("sca_eligibility").where("id", .equal, SQLBind(1)).first()
+            .map { try Self.eligibilityDocuments.decode(try $0.decode(column: "document", as: String.self)) }
     }
 
-    func replaceEligibility(document: String, at stamp: Int64) async throws {
+    func replaceEligibility(_ rules: SCAEligibilityRules, at date: Date) async throws {
+        let document = String(decoding: try HoldfastJSON.encode(rules), as: UTF8.self)
+        let stamp = Timestamp.milliseconds(date)
         try await database.transaction { db in
             try await db.raw("DELETE FROM sca_eligibility WHERE id = 1").run()
             try await db.raw("INSERT INTO sca_eligibility (id, document, updated_at) VALUES (1, \(bind: document), \(bind: stamp))").run()
         }
     }
 
-    /// Drops the denials recorded before `stamp`.
-    func deleteDenials(before stamp: Int64) async throws {
+    /// Drops the denials recorded before `date`.
+    func deleteDenials(before date: Date) async throws {
+        let stamp = Timestamp.milliseconds(date)
         try await database.sql.raw("DELETE FROM sca_eligibility_denials WHERE created_at < \(bind: stamp)").run()
     }
 
-    /// How many denials were recorded since `stamp`.
-    func denialCount(since stamp: Int64) async throws -> Int64 {
-        try await database.sql.raw("""
+    /// How many denials were recorded since `date`.
+    func denialCount(since date: Date) async throws -> Int64 {
+        let stamp = Timestamp.milliseconds(date)
+        return try await database.sql.raw("""
             SELECT COUNT(*) AS recorded FROM sca_eligibility_denials WHERE created_at >= \(bind: stamp)
             """).first()?.decode(column: "recorded", as: Int64.self) ?? 0
     }
 
-    /// Records `denial` as made at `stamp` (its `createdAt` is not read: a stamp is exact, a `Date` rounds).
-    func insertDenial(_ denial: SCAEligibilityDenial, at stamp: Int64) async throws {
+    /// Records `denial` as made at its `createdAt`.
+    func insertDenial(_ denial: SCAEligibilityDenial) async throws {
+        let stamp = Timestamp.milliseconds(denial.createdAt)
         try await database.sql.insert(into: "sca_eligibility_denials")
             .columns("reference", "application_id", "reason", "device_model", "app_version", "signals", "created_at")
             .values(SQLBind(denial.reference), SQLBind(denial.applicationId), SQLBind(denial.reason.rawValue), SQLBind(denial.device.model),

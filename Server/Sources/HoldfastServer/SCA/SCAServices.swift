@@ -16,16 +16,18 @@ public struct SCAServices: Sendable {
     let policies: SCAPolicyService
     let eligibility: SCAEligibilityService
 
-    public init(database: HoldfastDatabase, logger: Logger) {
+    /// `random` draws the wallets' ids and activation codes and the denials' references.
+    public init(database: HoldfastDatabase, logger: Logger, random: any RandomSource) {
         let walletStore = SCAWalletStore(database: database)
         let rules = SCARulesStore(database: database)
         let applications = HolderApplicationService(database: database, logger: logger)
         self.walletStore = walletStore
         self.applications = applications
         self.logger = logger
-        wallets = SCAWalletService(store: walletStore, applications: applications, logger: logger)
+        wallets = SCAWalletService(store: walletStore, applications: applications, logger: logger, random: random)
         policies = SCAPolicyService(store: rules)
-        eligibility = SCAEligibilityService(rulesStore: rules, wallets: walletStore, applications: applications, logger: logger)
+        eligibility = SCAEligibilityService(rulesStore: rules, wallets: walletStore, applications: applications, random: random,
+                                            logger: logger)
     }
 
     /// The device's calls with its wallet key: PIN attempts, credentials (the key share sealed with `masterKey`) and the

@@ -21,6 +21,8 @@ struct SCAWalletService: Sendable {
     let store: SCAWalletStore
     let applications: HolderApplicationService
     let logger: Logger
+    /// Draws the wallets' ids and activation codes.
+    let random: any RandomSource
 
     func create(_ request: SCAWalletCreateRequest, now: Date) async throws -> SCAWalletCreated {
         var errors: [ProblemDetails.FieldError] = []
@@ -41,15 +43,15 @@ struct SCAWalletService: Sendable {
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
         _ = try await applications.get(id: request.applicationId)
-        let id = ResourceID.generate()
-        let code = Self.activationCode()
-        let expiresAt = Timestamp.milliseconds(now.addingTimeInterval(Self.activationLifetime))
-        try await store.insert(SCAWalletStore.NewWallet(
+        let id = random.identifier()
+        let code = Self.activationCode(random: random)
+        let expiresAt = now.addingTimeInterval(Self.activationLifetime)
+        let expires = try await store.insert(SCAWalletStore.NewWallet(
             id: id, applicationId: request.applicationId, userId: request.userId, accessProtection: protection,
             maxPinAttempts: attempts, activationCodeHash: Self.hash(code), activationSelector: Self.selector(of: code),
-            activationExpiresAt: expiresAt, createdAt: Timestamp.milliseconds(now)))
+            activationExpiresAt: expiresAt, createdAt: now))
         logger.info("sca wallet created", metadata: ["wallet_id": .string(id), "application_id": .string(request.applicationId)])
-        return SCAWalletCreated(walletId: id, activationCode: code, activationExpiresAt: Timestamp.date(expiresAt))
+        return SCAWalletCreated(walletId: id, activationCode: code, activationExpiresAt: expires)
     }
 
     func get(id: String) async throws -> SCAWallet {
@@ -131,7 +133,7 @@ struct SCAWalletService: Sendable {
     /// Deletes a wallet: kept as `deleted`, so that its proofs are refused as such and its device learns it.
     func delete(id: String, now: Date) async throws {
         _ = try await change(id: id, from: [.pending, .active, .locked], event: .deleted, data: [:], now: now) { transaction in
-            try await transaction.markDeleted(id: id, at: Timestamp.milliseconds(now))
+            try await transaction.markDeleted(id: id, at: now)
         }
     }
 
@@ -155,9 +157,8 @@ struct SCAWalletService: Sendable {
     /// the selector — which activation the code is for, so that wrong codes count against it and lock it
     /// (`SCAActivationService.maximumFailuresPerActivation`) —, the last two the secret; the whole code is stored only
     /// as its SHA-256.
-    static func activationCode() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = (0..<16).map { _ in String(UInt8.random(in: 0...9, using: &generator)) }
+    static func activationCode(random: any RandomSource) -> String {
+        let digits = (0..<16).map { _ in String(random.integer(in: 0..<10)) }
         return [digits[0..<4], digits[4..<8], digits[8..<12], digits[12..<16]].map { $0.joined() }.joined(separator: "-")
     }
 

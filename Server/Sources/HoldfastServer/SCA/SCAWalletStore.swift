@@ -8,7 +8,7 @@ import SQLKit
 /// codes per hour over all sources (`sca_activation_failures`, counted, never a stop). A change that must go with its events is made in one
 /// `transaction`, whose `Transaction` reads the wallet's row for update first (PostgreSQL `FOR UPDATE`; SQLite's
 /// `BEGIN IMMEDIATE` already serialises writers), so that two changes racing never count as one.
-struct SCAWalletStore: Sendable {
+struct SCAWalletStore: TransactionalStore {
     let database: HoldfastDatabase
 
     /// A wallet as a new one is stored: pending, with the hash and selector of its one-time code.
@@ -20,8 +20,8 @@ struct SCAWalletStore: Sendable {
         let maxPinAttempts: Int
         let activationCodeHash: String
         let activationSelector: String?
-        let activationExpiresAt: Int64
-        let createdAt: Int64
+        let activationExpiresAt: Date
+        let createdAt: Date
     }
 
     /// The columns of a pending activation that its code is checked against.
@@ -33,7 +33,7 @@ struct SCAWalletStore: Sendable {
         let maxPinAttempts: Int
         let state: SCAWalletState
         let activationCodeHash: String?
-        let activationExpiresAt: Int64
+        let activationExpiresAt: Date
         let activationFailures: Int64
     }
 
@@ -47,15 +47,19 @@ struct SCAWalletStore: Sendable {
 
     // MARK: wallets
 
-    func insert(_ wallet: NewWallet) async throws {
+    /// Stores a new wallet; returns its activation's expiry as stored (to the millisecond).
+    @discardableResult
+    func insert(_ wallet: NewWallet) async throws -> Date {
+        let expires = Timestamp.milliseconds(wallet.activationExpiresAt)
         try await database.sql.insert(into: "sca_wallets")
             .columns("id", "application_id", "user_id", "state", "access_protection", "max_pin_attempts", "pin_attempts_left",
                      "activation_code_hash", "activation_selector", "activation_expires_at", "created_at")
             .values(SQLBind(wallet.id), SQLBind(wallet.applicationId), SQLBind(wallet.userId), SQLBind(SCAWalletState.pending.rawValue),
                     SQLBind(wallet.accessProtection.rawValue), SQLBind(Int64(wallet.maxPinAttempts)), SQLBind(Int64(wallet.maxPinAttempts)),
-                    SQLBind(wallet.activationCodeHash), SQLBind(wallet.activationSelector), SQLBind(wallet.activationExpiresAt),
-                    SQLBind(wallet.createdAt))
+                    SQLBind(wallet.activationCodeHash), SQLBind(wallet.activationSelector),
+                    SQLBind(expires), SQLBind(Timestamp.milliseconds(wallet.createdAt)))
             .run()
+        return Timestamp.date(expires)
     }
 
     /// The wallet with this id, or nil.
@@ -159,9 +163,19 @@ struct SCAWalletStore: Sendable {
                 maxPinAttempts: Int(try row.decode(column: "max_pin_attempts", as: Int64.self)),
                 state: SCAWalletState(rawValue: try row.decode(column: "state", as: String.self)),
                 activationCodeHash: try row.decode(column: "activation_code_hash", as: String?.self),
-                activationExpiresAt: try row.decode(column: "activation_expires_at", as: Int64.self),
+                activationExpiresAt: Timestamp.date(try row.decode(column: "activation_expires_at", as: Int64.self)),
                 activationFailures: try row.decode(column: "activation_failures", as: Int64.self))
         }
+    }
+
+    /// The hour `date` falls in, counted from 1970: what wrong codes are counted per (`recordActivationFailure`).
+    static func activationHour(of date: Date) -> Int64 {
+        Timestamp.milliseconds(date) / 3_600_000
+    }
+
+    /// When `hour` (an `activationHour`) ends.
+    static func end(ofActivationHour hour: Int64) -> Date {
+        Timestamp.date((hour + 1) * 3_600_000)
     }
 
     /// One wrong code: in `hour`'s count over all sources (hours older than a day are dropped) and, with `selector`,
@@ -184,16 +198,14 @@ struct SCAWalletStore: Sendable {
 
     // MARK: transactions
 
-    /// Runs `body` in one transaction.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let dialect = database.dialect
-        return try await database.transaction { db in try await body(Transaction(db: db, dialect: dialect)) }
-    }
-
     /// The statements a wallet change is made of, on one transaction's connection.
-    struct Transaction: Sendable {
+    struct Transaction: StoreTransaction {
         let db: any SQLDatabase
         let dialect: HoldfastDatabase.Dialect
+
+        init(session: HoldfastDatabase.Session, dialect: HoldfastDatabase.Dialect) {
+            (db, self.dialect) = (session, dialect)
+        }
 
         /// The columns a change decides on, the wallet's row held until the transaction ends.
         struct LockedWallet: Sendable {
@@ -269,9 +281,9 @@ struct SCAWalletStore: Sendable {
         }
 
         /// Kept as `deleted`, its activation code forgotten.
-        func markDeleted(id: String, at stamp: Int64) async throws {
+        func markDeleted(id: String, at date: Date) async throws {
             try await db.raw("""
-                UPDATE sca_wallets SET state = 'deleted', activation_code_hash = NULL, deleted_at = \(bind: stamp) \
+                UPDATE sca_wallets SET state = 'deleted', activation_code_hash = NULL, deleted_at = \(bind: Timestamp.milliseconds(date)) \
                 WHERE id = \(bind: id)
                 """).run()
         }
@@ -287,8 +299,9 @@ struct SCAWalletStore: Sendable {
         /// Spends the code and stores the wallet's key, on condition that the code is still this wallet's, the wallet
         /// pending and its activation not locked; false when it was not (another activation won, or it was locked).
         func activate(walletId: String, codeHash: String, publicKey: String, attestationType: String, deviceModel: String?, appVersion: String?,
-                      at stamp: Int64, maximumFailures: Int64) async throws -> Bool {
-            !(try await db.raw("""
+                      at date: Date, maximumFailures: Int64) async throws -> Bool {
+            let stamp = Timestamp.milliseconds(date)
+            return !(try await db.raw("""
                 UPDATE sca_wallets SET state = 'active', activation_code_hash = NULL, activation_selector = NULL, \
                 public_key = \(bind: publicKey), \
                 attestation_type = \(bind: attestationType), device_model = \(bind: deviceModel), \

@@ -46,13 +46,13 @@ public actor AdminServices {
          logger: Logger) {
         self.configuration = configuration
         self.database = database
-        adminKeys = AdminKeyService(database: database, logger: logger)
+        adminKeys = AdminKeyService(database: database, logger: logger, random: random)
         self.clock = clock
         self.random = random
         tethering = Tethering(applications: HolderApplicationService(database: database, logger: logger),
                               instances: HolderInstanceService(database: database, logger: logger))
         self.logger = logger
-        sca = SCAAdmin(services: SCAServices(database: database, logger: logger))
+        sca = SCAAdmin(services: SCAServices(database: database, logger: logger, random: random))
     }
 
     /// Opens the database of the existing tenant `configuration` points at (`HoldfastApplication.openTenantDatabase`:
@@ -131,7 +131,7 @@ public actor AdminServices {
                                            logger: logger)
         let built = Issuance(masterKey: masterKey, publicURL: publicURL, certificates: store,
                              services: IssuanceServices(database: database, masterKey: masterKey, certificates: store,
-                                                        publicURL: { publicURL }))
+                                                        random: random, publicURL: { publicURL }))
         issuance = built
         return built
     }

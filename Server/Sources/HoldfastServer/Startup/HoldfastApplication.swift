@@ -118,7 +118,7 @@ public enum HoldfastApplication {
                                                              outbound: configuration.outbound, clock: options.clock, logger: logger)
             prepared = try await prepare(database: database, masterKey: masterKey, issuance: configuration.issuance,
                                          verifierHost: VerifierCertificates.host(of: configuration.effectivePublicURL()),
-                                         now: options.clock.now(), logger: logger)
+                                         now: options.clock.now(), random: options.random, logger: logger)
             ephemeral = try EphemeralStores.make(configuration.ephemeral, capacity: configuration.ephemeralCapacity,
                                                  redisClockSkew: configuration.redisClockSkew, logger: logger)
             do {
@@ -141,11 +141,11 @@ public enum HoldfastApplication {
             tokens: tokens, configuration: configuration.tethering, publicURL: publicURL)
         let issuerCertificates = IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
                                                         database: database, masterKey: masterKey, logger: logger)
-        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: issuerCertificates, publicURL: publicURL)
+        let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: issuerCertificates, random: options.random, publicURL: publicURL)
         let services = ServerServices(
             configuration: configuration, database: database, ephemeral: ephemeral.stores, tokens: tokens, masterKey: masterKey,
             publicRouteLimit: PublicRouteLimit(configuration.rateLimit), keyring: prepared.keyring,
-            adminKeys: AdminKeyService(database: database, logger: logger), metrics: metrics,
+            adminKeys: AdminKeyService(database: database, logger: logger, random: options.random), metrics: metrics,
             openAPIDocument: openAPI, verifierPage: verifierPage, logger: logger, androidRevocations: revocations, clock: options.clock,
             random: options.random,
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
@@ -157,7 +157,7 @@ public enum HoldfastApplication {
                 database: database, masterKey: masterKey, certificates: prepared.verifierCertificates,
                 issuerCertificates: issuerCertificates, statusLists: issuance.statusLists, outbound: configuration.outbound,
                 publicURL: publicURL, random: options.random, logger: logger),
-            sca: SCAServices(database: database, logger: logger))
+            sca: SCAServices(database: database, logger: logger, random: options.random))
         let startup = StartupInfo(
             bootstrapAdminKey: prepared.bootstrapKey?.key, database: database.location,
             ephemeralStore: ephemeral.stores.backendName, tenantKeyID: prepared.keyring.activeKey.kid,
@@ -228,18 +228,18 @@ public enum HoldfastApplication {
     /// Migrations, bootstrap key and tenant keys, all under the start-up lock so that two nodes starting at
     /// once do this one after the other.
     private static func prepare(database: HoldfastDatabase, masterKey: MasterKey, issuance: IssuanceConfiguration,
-                                verifierHost: String, now: Date, logger: Logger) async throws -> Prepared {
+                                verifierHost: String, now: Date, random: any RandomSource, logger: Logger) async throws -> Prepared {
         try await checkReachable(database)
         let migrator = try Migrator(migrations: HoldfastMigrations.all)
-        let adminKeys = AdminKeyService(database: database, logger: logger)
+        let adminKeys = AdminKeyService(database: database, logger: logger, random: random)
         let dialect = database.dialect
         return try await database.withStartupLock { session in
             let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger,
                                                      keys: MigrationKeys { masterKey })
-            let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: session, now: now)
+            let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: AdminKeyStore.Session(session), now: now)
             let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, now: now,
                                                                                 logger: logger)
-            let certificates = try await IssuerCertificates.loadOrCreate(on: session, masterKey: masterKey,
+            let certificates = try await IssuerCertificates.loadOrCreate(on: IssuerCertificateStore.Session(session), masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
             let verifier = try await VerifierCertificates.loadOrCreate(store: VerifierCertificateStore(session), masterKey: masterKey, host: verifierHost,
                                                                        now: now, logger: logger)
@@ -265,7 +265,7 @@ public enum HoldfastApplication {
     /// is spent once its body has been validated.
     static func makeRouter(services: ServerServices, routes table: RouteTable) -> Router<HoldfastRequestContext> {
         let router = Router(context: HoldfastRequestContext.self)
-        router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes))
+        router.add(middleware: RequestIDMiddleware(maxBodyBytes: services.configuration.maxBodyBytes, random: services.random))
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: DateHeaderMiddleware(clock: services.clock))
         router.add(middleware: ProblemMiddleware(routes: table))

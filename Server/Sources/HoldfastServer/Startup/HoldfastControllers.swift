@@ -59,7 +59,7 @@ public enum HoldfastControllers {
                                            statusLists: statusLists, certificates: services.issuerCertificates,
                                            keyring: services.keyring, instances: instances, tokens: services.tokens,
                                            walletProviders: issuance.walletProviders,
-                                           replay: services.ephemeral.replay, tethering: configuration,
+                                           replay: services.ephemeral.replay, tethering: configuration, random: services.random,
                                            publicURL: { services.publicURL }),
                 configurations: issuance.configurations, issuerName: services.configuration.issuance.issuerName,
                 publicURL: { services.publicURL }, clock: clock),

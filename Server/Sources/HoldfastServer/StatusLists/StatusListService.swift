@@ -5,7 +5,6 @@ import HoldfastAdmin
 import HoldfastProtocol
 import JOSE
 import Plumbing
-import SQLKit
 import StatusList
 
 /// Where a credential's status lives in this tenant's database: its list's id and its index there. The MSO carries
@@ -48,12 +47,16 @@ public struct StatusListService: Sendable {
 
     let store: StatusListStore
     let certificates: IssuerCertificateStore
+    /// Draws the indices handed out and the new lists' ids.
+    let random: any RandomSource
     /// The tenant's public URL, to build each list's URI.
     let publicURL: @Sendable () -> String
 
-    init(database: HoldfastDatabase, certificates: IssuerCertificateStore, publicURL: @escaping @Sendable () -> String) {
+    init(database: HoldfastDatabase, certificates: IssuerCertificateStore, random: any RandomSource,
+         publicURL: @escaping @Sendable () -> String) {
         self.store = StatusListStore(database: database)
         self.certificates = certificates
+        self.random = random
         self.publicURL = publicURL
     }
 
@@ -64,24 +67,23 @@ public struct StatusListService: Sendable {
 
     // MARK: allocation and status
 
-    /// Hands out a fresh index with status 0 (valid), in the caller's transaction `db`: a random free index of the
+    /// Hands out a fresh index with status 0 (valid), in the caller's transaction: a random free index of the
     /// oldest open list, or of a new list when none is open. Two nodes drawing the same index cannot both insert it.
-    func allocate(on db: any SQLDatabase, now: Date) async throws -> StatusListPosition {
-        var generator = SystemRandomNumberGenerator()
+    func allocate(in transaction: StatusListStore.Transaction, now: Date) async throws -> StatusListPosition {
         for _ in 0..<4 {
-            let listID = try await openList(on: db, now: now)
+            let listID = try await openList(in: transaction, now: now)
             var misses = 0
             for _ in 0..<Self.maximumDraws {
-                let index = Int.random(in: 0..<Self.listSize, using: &generator)
-                if try await store.insertEntry(listID: listID, index: index, on: db) {
+                let index = random.integer(in: 0..<Self.listSize)
+                if try await transaction.insertEntry(listID: listID, index: index) {
                     return StatusListPosition(listID: listID, index: index)
                 }
                 // No shared counter is written per allocation (one row every issuance updates would serialise them
                 // all): a run of taken draws, likely only once the list fills, has the list counted instead.
                 misses += 1
-                if misses.isMultiple(of: Self.missesBeforeCount), try await isFull(listID, on: db) { break }
+                if misses.isMultiple(of: Self.missesBeforeCount), try await isFull(listID, in: transaction) { break }
             }
-            try await store.close(listID: listID, on: db)
+            try await transaction.close(listID: listID)
         }
         throw StatusListError.noFreeIndex
     }
@@ -90,30 +92,30 @@ public struct StatusListService: Sendable {
     /// third of the allocations, below half full on fewer than one in sixteen.
     static let missesBeforeCount = 4
 
-    private func isFull(_ listID: String, on db: any SQLDatabase) async throws -> Bool {
-        let taken = try await store.entryCount(listID: listID, on: db)
+    private func isFull(_ listID: String, in transaction: StatusListStore.Transaction) async throws -> Bool {
+        let taken = try await transaction.entryCount(listID: listID)
         return Double(taken) >= Double(Self.listSize) * Self.fillLimit
     }
 
     /// The key of the transaction-scoped PostgreSQL advisory lock taken before a list is opened: "HFSTLIST".
     static let openListLockKey: Int64 = 0x4846_5354_4C49_5354
 
-    private func openList(on db: any SQLDatabase, now: Date) async throws -> String {
-        if let id = try await store.oldestOpenList(on: db) { return id }
+    private func openList(in transaction: StatusListStore.Transaction, now: Date) async throws -> String {
+        if let id = try await transaction.oldestOpenList() { return id }
         // Concurrent first issuances must not each open a list of their own (each list is 2^17 entries of
         // herd cover). SQLite's `BEGIN IMMEDIATE` already serialises writers; on PostgreSQL the lock is held
         // until the caller's transaction ends, so the next one sees the list this one opens.
-        if try await store.lockForOpening(key: Self.openListLockKey, on: db), let id = try await store.oldestOpenList(on: db) {
+        if try await transaction.lockForOpening(key: Self.openListLockKey), let id = try await transaction.oldestOpenList() {
             return id
         }
-        let id = UUID().uuidString.lowercased()
-        try await store.insertList(id: id, bits: Self.bits, size: Self.listSize, createdAt: Timestamp.milliseconds(now), on: db)
+        let id = random.identifier()
+        try await transaction.insertList(id: id, bits: Self.bits, size: Self.listSize, createdAt: now)
         return id
     }
 
-    /// Sets the status at `reference` and bumps its list's version, in the caller's transaction `db`.
-    func setStatus(_ value: TokenStatus, at reference: StatusListPosition, on db: any SQLDatabase) async throws {
-        try await store.setStatus(value.rawValue, listID: reference.listID, index: reference.index, on: db)
+    /// Sets the status at `reference` and bumps its list's version, in the caller's transaction.
+    func setStatus(_ value: TokenStatus, at reference: StatusListPosition, in transaction: StatusListStore.Transaction) async throws {
+        try await transaction.setStatus(value.rawValue, listID: reference.listID, index: reference.index)
     }
 
     /// Every list's id, oldest first.
@@ -160,7 +162,7 @@ public struct StatusListService: Sendable {
         let version = list.version
         let settings = try await settings()
         if let cached = try await store.token(listID: listID, format: format) {
-            let signedAt = Timestamp.date(cached.signedAt)
+            let signedAt = cached.signedAt
             let age = now.timeIntervalSince(signedAt)
             if cached.version == version, age >= 0, age < Double(settings.ttlSeconds) / 2 {
                 return ServedStatusListToken(format: format, bytes: cached.bytes, signedAt: signedAt, version: version)
@@ -180,7 +182,7 @@ public struct StatusListService: Sendable {
         case .cwt: try token.cwt(signer: COSESigningKey.p256(signer.privateKey), certificateChain: [signer.der])
         case .jwt: Array(try token.jwt(key: JWSSigningKey(signer.privateKey), certificateChain: [signer.der]).utf8)
         }
-        try await store.saveToken(StatusListStore.StoredToken(version: version, signedAt: Timestamp.milliseconds(signedAt), bytes: bytes),
+        try await store.saveToken(StatusListStore.StoredToken(version: version, signedAt: signedAt, bytes: bytes),
                                   listID: listID, format: format)
         return ServedStatusListToken(format: format, bytes: bytes, signedAt: signedAt, version: version)
     }
