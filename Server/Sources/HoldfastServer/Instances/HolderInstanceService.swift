@@ -11,8 +11,13 @@ public struct HolderInstanceService: Sendable {
     let logger: Logger
 
     public init(database: HoldfastDatabase, logger: Logger) {
-        self.applications = HolderApplicationService(database: database, logger: logger)
-        self.store = InstanceStore(database: database)
+        self.init(applications: HolderApplicationService(database: database, logger: logger),
+                  store: InstanceStore(database: database), logger: logger)
+    }
+
+    init(applications: HolderApplicationService, store: InstanceStore, logger: Logger) {
+        self.applications = applications
+        self.store = store
         self.logger = logger
     }
 

@@ -67,8 +67,7 @@ public struct IssuerCertificates: Sendable {
     init(all: [IssuerCertificate]) throws(KeyError) {
         for kind in IssuerCertificate.Kind.allCases
         where all.filter({ $0.kind == kind && $0.status == .active }).count != 1 {
-            throw KeyError(code: KeyError.Code.noActiveIssuerCertificate,
-                           message: "issuer_certificates has no single active \(kind.rawValue) certificate")
+            throw KeyError.noActiveIssuerCertificate(kind.rawValue)
         }
         self.all = all.filter { $0.status == .active } + all.filter { $0.status != .active }
     }
@@ -184,8 +183,7 @@ public struct IssuerCertificates: Sendable {
         do {
             plaintext = try masterKey.open(Array(sealed), context: associatedData(id))
         } catch {
-            throw KeyError(code: KeyError.Code.masterKeyMismatch,
-                           message: "the master key (\(masterKey.origin)) cannot decrypt issuer certificate \(id)'s key: it is "
+            throw KeyError.masterKeyMismatch("the master key (\(masterKey.origin)) cannot decrypt issuer certificate \(id)'s key: it is "
                                + "not the key this database was created with; set HOLDFAST_MASTER_KEY or the key file to the original key")
         }
         let der = Array(try row.decode(column: "certificate_der", as: Data.self))
@@ -195,7 +193,7 @@ public struct IssuerCertificates: Sendable {
               Certificate.PublicKey(privateKey.publicKey) == certificate.publicKey,
               let kind = IssuerCertificate.Kind(rawValue: try row.decode(column: "kind", as: String.self)),
               let status = IssuerCertificate.Status(rawValue: try row.decode(column: "status", as: String.self)) else {
-            throw KeyError(code: KeyError.Code.issuerCertificateCorrupt, message: "issuer certificate \(id) is damaged")
+            throw KeyError.issuerCertificateCorrupt(id)
         }
         return IssuerCertificate(id: id, kind: kind, status: status, certificate: certificate, der: der,
                                  privateKey: privateKey, issuerID: try row.decode(column: "issuer_id", as: String?.self))
