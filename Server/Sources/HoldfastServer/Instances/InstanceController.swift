@@ -1,10 +1,11 @@
+import HoldfastAdmin
 import HoldfastProtocol
 import Hummingbird
 
 /// The admin view of an application's instances (docs/server-api.md "API"): list, revoke, and approve or reject a `pending`
 /// one.
 struct InstanceController: HoldfastController {
-    typealias Template = TetheringRoutes.Template
+    typealias Template = TetheringAdminRoutes.Template
 
     let applications: HolderApplicationService
     let instances: InstanceStore
@@ -13,7 +14,7 @@ struct InstanceController: HoldfastController {
 
     var routes: [Route] {
         [
-            .admin(.get, Template.instances) { request, context in
+            .admin(.get, TetheringRoutes.Template.instances) { request, context in
                 let page = try await admin.list(applicationId: try context.parameters.require("applicationId"),
                                                 limit: try QueryParameters.integer("limit", in: request),
                                                 cursor: try QueryParameters.string("cursor", in: request))
