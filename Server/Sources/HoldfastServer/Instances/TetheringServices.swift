@@ -34,6 +34,14 @@ public struct TetheringServices: Sendable {
         self.clock = clock
     }
 
+    /// The instance calls' authentication (license token and DPoP proof, RFC 9449), their nonces made with `tokens`,
+    /// their proofs spent in `replay` (the ephemeral store's replay part, shared by the nodes).
+    func authenticator(keyring: TenantKeyring, tokens: SelfExpiringTokens, replay: any EphemeralStore,
+                       configuration: TetheringConfiguration, publicURL: @escaping @Sendable () -> String) -> InstanceAuthenticator {
+        InstanceAuthenticator(keyring: keyring, instances: instanceStore, replay: DPoPReplayStore(replay: replay), tokens: tokens,
+                              configuration: configuration, publicURL: publicURL)
+    }
+
     /// The services of the calls a device makes, from what only a running server has: challenges checked with
     /// `tokens` and spent in `spentChallenges` (the ephemeral store, shared by the nodes), evidence verified against
     /// `revocations`, licenses and wallet attestations signed with `keyring` under `publicURL`.

@@ -136,11 +136,9 @@ public enum HoldfastApplication {
         let boundPort = BoundPort()
         let publicURL: @Sendable () -> String = { configuration.effectivePublicURL(boundPort: boundPort.value) }
         let tokens = SelfExpiringTokens(masterKey: masterKey, random: options.random)
-        let tethering = TetheringServices(database: database, masterKey: masterKey, logger: logger, random: options.random,
-                                          clock: options.clock)
-        let instanceAuthenticator = InstanceAuthenticator(
-            keyring: prepared.keyring, instances: tethering.instanceStore, replay: DPoPReplayStore(replay: ephemeral.stores.replay),
-            tokens: tokens, configuration: configuration.tethering, publicURL: publicURL)
+        let tethering = TetheringServices(database: database, masterKey: masterKey, logger: logger, random: options.random, clock: options.clock)
+        let instanceAuthenticator = tethering.authenticator(keyring: prepared.keyring, tokens: tokens, replay: ephemeral.stores.replay,
+                                                            configuration: configuration.tethering, publicURL: publicURL)
         let issuerCertificates = IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
                                                         database: database, masterKey: masterKey, logger: logger)
         let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: issuerCertificates, publicURL: publicURL)
@@ -153,8 +151,7 @@ public enum HoldfastApplication {
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
             boundPort: boundPort,
             issuerCertificates: issuerCertificates,
-            verifierCertificates: prepared.verifierCertificates,
-            tethering: tethering,
+            verifierCertificates: prepared.verifierCertificates, tethering: tethering,
             issuance: issuance,
             presentations: PresentationServices(
                 database: database, masterKey: masterKey, certificates: prepared.verifierCertificates,
