@@ -1,5 +1,4 @@
 import Ephemeral
-import HoldfastProtocol
 import Logging
 
 /// The tethering capability's services (docs/server-api.md "API": holder applications, registration, instances,
@@ -16,14 +15,14 @@ public struct TetheringServices: Sendable {
     /// `holder_instances`, shared by the instance calls' authentication and the issuer (a wallet attestation's key).
     let instanceStore: InstanceStore
     let logger: Logger
-    /// Where instance and application ids are drawn from.
+    /// Where instance and application ids are drawn from. (The services take their time as `now:` from the callers'
+    /// clock, so none is held here.)
     let random: any RandomSource
-    let clock: any HoldfastClock
 
     /// `masterKey` seals a Play Integrity decryption key (without it such a key is refused); the command line passes
     /// the tenant's, as the server does.
     public init(database: HoldfastDatabase, masterKey: MasterKey?, logger: Logger,
-                random: any RandomSource = SystemRandomSource(), clock: any HoldfastClock = SystemClock()) {
+                random: any RandomSource = SystemRandomSource()) {
         let instanceStore = InstanceStore(database: database)
         let applications = HolderApplicationService(database: database, logger: logger, masterKey: masterKey, random: random)
         self.applications = applications
@@ -31,7 +30,6 @@ public struct TetheringServices: Sendable {
         self.instanceStore = instanceStore
         self.logger = logger
         self.random = random
-        self.clock = clock
     }
 
     /// The instance calls' authentication (license token and DPoP proof, RFC 9449), their nonces made with `tokens`,

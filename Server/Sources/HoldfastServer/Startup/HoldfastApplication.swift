@@ -136,7 +136,7 @@ public enum HoldfastApplication {
         let boundPort = BoundPort()
         let publicURL: @Sendable () -> String = { configuration.effectivePublicURL(boundPort: boundPort.value) }
         let tokens = SelfExpiringTokens(masterKey: masterKey, random: options.random)
-        let tethering = TetheringServices(database: database, masterKey: masterKey, logger: logger, random: options.random, clock: options.clock)
+        let tethering = TetheringServices(database: database, masterKey: masterKey, logger: logger, random: options.random)
         let instanceAuthenticator = tethering.authenticator(keyring: prepared.keyring, tokens: tokens, replay: ephemeral.stores.replay,
                                                             configuration: configuration.tethering, publicURL: publicURL)
         let issuerCertificates = IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
