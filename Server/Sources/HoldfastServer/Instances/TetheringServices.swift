@@ -6,11 +6,11 @@ import Logging
 /// (`HoldfastControllers.make`, through `ServerServices.tethering`) and `holdfast admin applications` / `instances`
 /// use the same ones. The ones a device reaches need what only a running server has — the tenant keys, the
 /// self-expiring tokens, the ephemeral store, the attestation revocation list, the public URL — and are made from them
-/// once (`device(…)`).
+/// once (`authenticator(…)`, `device(…)`).
 public struct TetheringServices: Sendable {
     /// Holder applications, for the admin API and the command line.
     public let applications: HolderApplicationService
-    /// The admin view of instances (list, revoke).
+    /// The admin view of instances (list, revoke, approve or reject).
     public let instances: HolderInstanceService
     /// `holder_instances`, shared by the instance calls' authentication and the issuer (a wallet attestation's key).
     let instanceStore: InstanceStore
