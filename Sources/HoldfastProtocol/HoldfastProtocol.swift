@@ -2,17 +2,19 @@
 /// "Registration wire format"). It depends only on Foundation, Crypto and JOSE, so that any client (or a test
 /// tenant) can be written against it, and both sides use these types instead of their own.
 ///
-/// - Wire types (`Wire/`): `ChallengeResponse`, `InstanceRegistrationRequest`/`Response`, `LicenseRenewalRequest`/
-///   `Response`, `KeyRotationRequest`/`Response`, `WalletAttestationRequest`/`Response`; JSON through `HoldfastJSON`
-///   (ISO 8601 `Z` dates).
-/// - Registration formats (`Registration/`): `InstancePublicKey`, `BindingNonce`, `InstanceAssertion`,
-///   `PlatformAttestationPayload` / `AttestationValue`.
+/// - Tethering (`Tethering/`): the wire types `ChallengeResponse`, `InstanceRegistrationRequest`/`Response`,
+///   `LicenseRenewalRequest`/`Response`, `KeyRotationRequest`/`Response`, `WalletAttestationRequest`/`Response`; the
+///   registration formats `InstancePublicKey`, `BindingNonce`, `InstanceAssertion`, `PlatformAttestationPayload` /
+///   `AttestationValue`; the tokens `LicenseTokenClaims` and `WalletAttestationClaims`.
+/// - The other capabilities' wire types in their folders (`Issuance/`, `Presentations/`, `SCA/`).
+/// - Values every capability shares (`Values/`): JSON through `HoldfastJSON` (ISO 8601 `Z` dates), `ClaimJSON`,
+///   `WireValueSet`.
 /// - Errors (`Errors/`): `HoldfastErrorCode` (the server's codes and the SDK's), `ProblemDetails` (RFC 9457, written
 ///   by the server and read by the SDK), `ProtocolError`.
 /// - HTTP (`HTTP/`): `RouteTemplate` and `TetheringRoutes` (the server routes from the templates the SDK fills in),
 ///   `HoldfastHeaders`, `HTTPDate`.
-/// - Tokens (`Tokens/`, `ClientAttestation/`): `LicenseTokenClaims`, `WalletAttestationClaims`, `ClientAttestationPoP`
-///   (the device's proof; issuers verify it with the `ClientAttestation` module).
+/// - Client attestation (`ClientAttestation/`): `ClientAttestationPoP` (the device's proof; issuers verify it with the
+///   `ClientAttestation` module).
 /// - Time (`Time/`): `HoldfastClock`, the clock seam of the SDK and the server.
 ///
 /// The admin API's models (holder applications, instance pages) are in `HoldfastAdmin`: they are not the SDK's wire.

@@ -60,11 +60,11 @@ public struct AdminClient: Sendable {
     // MARK: tethering (docs/server-api.md "API")
 
     public func createApplication(_ application: HolderApplication) async throws -> HolderApplication {
-        try await call("POST", TetheringRoutes.Template.applications, body: application, expecting: 201)
+        try await call("POST", TetheringAdminRoutes.Template.applications, body: application, expecting: 201)
     }
 
     public func application(id: String) async throws -> HolderApplication {
-        try await call("GET", TetheringRoutes.Template.application, ["applicationId": id], expecting: 200)
+        try await call("GET", TetheringAdminRoutes.Template.application, ["applicationId": id], expecting: 200)
     }
 
     /// One page of an application's instances.
@@ -88,7 +88,7 @@ public struct AdminClient: Sendable {
 
     /// Revokes an instance (`204`).
     public func deleteInstance(applicationId: String, instanceId: String) async throws {
-        try await expectNoContent("DELETE", TetheringRoutes.Template.instance, ["applicationId": applicationId, "instanceId": instanceId])
+        try await expectNoContent("DELETE", TetheringAdminRoutes.Template.instance, ["applicationId": applicationId, "instanceId": instanceId])
     }
 
     /// `GET /.well-known/jwks.json` (public: sent without the admin key).

@@ -57,6 +57,16 @@ struct AdminClientRouteTests {
         }
     }
 
+    /// The holder applications' and instances' admin paths, each id one percent-encoded segment, below the prefixes
+    /// `TetheringRoutes` declares.
+    @Test func tetheringAdminPaths() {
+        #expect(TetheringAdminRoutes.instance(applicationId: "a", instanceId: "i") == "/v1/holder/applications/a/instances/i")
+        #expect(TetheringAdminRoutes.application("a b") == "/v1/holder/applications/a%20b")
+        #expect(TetheringAdminRoutes.Template.instance.parameters == ["applicationId", "instanceId"])
+        #expect(TetheringAdminRoutes.Template.reject.template == "/v1/holder/applications/{applicationId}/instances/{instanceId}/reject")
+        #expect(TetheringAdminRoutes.Template.applications == TetheringRoutes.Template.applications)
+    }
+
     @Test func everyAdminTemplateIsDeclaredOnce() {
         #expect(Set(AdminRoutes.everyTemplate).count == AdminRoutes.everyTemplate.count)
         #expect(Set(AdminRoutes.all).isDisjoint(with: Set(HoldfastRoutes.all)))

@@ -7,7 +7,6 @@ struct HTTPConventionTests {
     @Test func tetheringPaths() {
         #expect(TetheringRoutes.challenges(applicationId: "app-1") == "/v1/holder/applications/app-1/challenges")
         #expect(TetheringRoutes.instances(applicationId: "app-1") == "/v1/holder/applications/app-1/instances")
-        #expect(TetheringRoutes.instance(applicationId: "a", instanceId: "i") == "/v1/holder/applications/a/instances/i")
         #expect(TetheringRoutes.license(instanceId: "i-1") == "/v1/holder/instances/i-1/license")
         #expect(TetheringRoutes.rotateKey(instanceId: "i-1") == "/v1/holder/instances/i-1/keys/rotate")
         #expect(TetheringRoutes.walletAttestations(instanceId: "i-1") == "/v1/holder/instances/i-1/wallet-attestations")
@@ -25,10 +24,11 @@ struct HTTPConventionTests {
         #expect(filled == TetheringRoutes.walletAttestations(instanceId: "i"))
         let rotate = TetheringRoutes.Template.rotateKey.template.replacingOccurrences(of: "{instanceId}", with: "i")
         #expect(rotate == TetheringRoutes.rotateKey(instanceId: "i"))
-        #expect(TetheringRoutes.Template.instance.template == "/v1/holder/applications/{applicationId}/instances/{instanceId}")
-        #expect(TetheringRoutes.Template.instance.parameters == ["applicationId", "instanceId"])
-        #expect(TetheringRoutes.Template.approve.path(["applicationId": "a b", "instanceId": "i"])
-            == "/v1/holder/applications/a%20b/instances/i/approve")
+        // A template appended to another keeps its parameters, in order (the admin routes below `instances`).
+        let approve = TetheringRoutes.Template.instances.appending("{instanceId}").appending("approve")
+        #expect(approve.template == "/v1/holder/applications/{applicationId}/instances/{instanceId}/approve")
+        #expect(approve.parameters == ["applicationId", "instanceId"])
+        #expect(approve.path(["applicationId": "a b", "instanceId": "i"]) == "/v1/holder/applications/a%20b/instances/i/approve")
     }
 
     @Test func dpopAuthorizationScheme() {

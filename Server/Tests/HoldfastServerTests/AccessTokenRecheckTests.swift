@@ -36,7 +36,7 @@ import Testing
                                                             dpopKey: tokens[0].dpopKey, proof: proof)
             #expect(issued.status == .ok, "\(issued.text)")
 
-            let deleted = try await kit.admin(TetheringRoutes.Template.instance,
+            let deleted = try await kit.admin(TetheringAdminRoutes.Template.instance,
                                               ["applicationId": wallet.device.applicationId, "instanceId": wallet.device.instanceId], .delete)
             #expect(deleted.status == .noContent)
             let again = try IssuanceTestWallet.keyProof(key: P256.Signing.PrivateKey(), nonce: try await wallet.nonce(endpoint: endpoints.nonce))

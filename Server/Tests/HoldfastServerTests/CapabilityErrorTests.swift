@@ -47,6 +47,42 @@ import Testing
         #expect(SCAError.walletNotFound(id: String(repeating: "a", count: 500)).problemDetail == "no SCA wallet " + String(repeating: "a", count: 64))
     }
 
+    @Test func tetheringErrors() {
+        let id = "0f8fad5b-d9cb-469f-a165-70867728950e"
+        #expect(Shown(TetheringError.applicationNotFound(id))
+                == Shown(404, .applicationNotFound, "Application not found", "no holder application with id \(id)"))
+        #expect(Shown(TetheringError.instanceNotFound(id))
+                == Shown(404, .instanceNotFound, "Instance not found", "no instance with id \(id) in this application"))
+        #expect(Shown(TetheringError.applicationNameTaken("Wallet"))
+                == Shown(409, .applicationNameTaken, "Application name taken", "another holder application is named Wallet"))
+        #expect(TetheringError.applicationNameTaken("Wallet").problemFieldErrors == [ProblemDetails.FieldError(
+            field: "name", code: ProblemDetails.FieldError.notUnique, detail: "another holder application has this name")])
+        #expect(Shown(TetheringError.invalidChallenge) == Shown(
+            400, .invalidChallenge, "Invalid challenge",
+            "the challenge is unknown, belongs to another application, or was already used; request a new one"))
+        #expect(Shown(TetheringError.nonceMismatch("why")) == Shown(
+            400, .invalidChallenge, "Invalid challenge",
+            "the attestation is not over the binding nonce of this challenge and key (why); request a new challenge"))
+        #expect(Shown(TetheringError.challengeIssuedBeforeStoreReset) == Shown(
+            400, .issuedBeforeStoreReset, "Challenge issued before a store reset",
+            "the server's ephemeral store lost its memory after this challenge was issued; request a new one"))
+        #expect(Shown(TetheringError.challengeExpired)
+                == Shown(400, .challengeExpired, "Challenge expired", "the challenge's lifetime has passed; request a new one"))
+        #expect(Shown(TetheringError.invalidAttestation("why")) == Shown(400, .invalidAttestation, "Invalid attestation", "why"))
+        #expect(Shown(TetheringError.attestationFailed("why")) == Shown(403, .attestationFailed, "Attestation failed", "why"))
+        #expect(Shown(TetheringError.attestationRequired) == Shown(
+            403, .attestationRequired, "Attestation required",
+            "this application requires platform attestation (App Attest or Android Key Attestation)"))
+        #expect(Shown(TetheringError.integrityTokenRequired) == Shown(
+            403, .attestationRequired, "Attestation required", "this application requires a Play Integrity token (integrityToken)"))
+        #expect(Shown(TetheringError.instancePending)
+                == Shown(403, .instancePending, "Instance pending", "the instance waits for an administrator's approval"))
+        #expect(TetheringError.instancePending.problemFieldErrors.isEmpty && TetheringError.instancePending.problemHeaders.isEmpty)
+        // Identifiers from the request are cut in what is shown.
+        #expect(TetheringError.applicationNotFound(String(repeating: "a", count: 500)).problemDetail
+                == "no holder application with id " + String(repeating: "a", count: 100))
+    }
+
     @Test func statusListErrors() {
         #expect(Shown(StatusListError.listNotFound(id: "x")) == Shown(404, .notFound, "Not Found", "no status list x"))
         #expect(Shown(StatusListError.noFreeIndex)
@@ -110,6 +146,10 @@ import Testing
             SCAError.walletNotFound(id: ""), SCAError.walletState(""), SCAError.invalidActivationCode, SCAError.activationLocked,
             SCAError.activationAttemptsExhausted(retryAfter: 1), SCAError.denialNotFound(reference: ""),
             StatusListError.listNotFound(id: ""), StatusListError.noFreeIndex,
+            TetheringError.applicationNotFound(""), TetheringError.instanceNotFound(""), TetheringError.applicationNameTaken(""),
+            TetheringError.invalidChallenge, TetheringError.nonceMismatch(""), TetheringError.challengeIssuedBeforeStoreReset,
+            TetheringError.challengeExpired, TetheringError.invalidAttestation(""), TetheringError.attestationFailed(""),
+            TetheringError.attestationRequired, TetheringError.integrityTokenRequired, TetheringError.instancePending,
             IssuanceError.configurationExists(id: ""), IssuanceError.configurationNotFound(id: ""),
             IssuanceError.walletProviderExists(issuer: ""), IssuanceError.walletProviderNotFound(id: ""),
             IssuanceError.issuedCredentialNotFound(id: ""), IssuanceError.credentialNotRevocable, IssuanceError.credentialRevoked,

@@ -138,13 +138,13 @@ import Testing
             let id = try #require(try await kit.createApplication(ServerTestKit.iosApplication()).id)
             let device = try await kit.registerDevice(id)
             #expect(try await kit.call(device, Routes.license).status == .ok)
-            let deleted = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
+            let deleted = try await kit.admin(TetheringAdminRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
             #expect(deleted.status == .noContent)
             for route in [Routes.license, Routes.walletAttestations] {
                 let refused = try await kit.call(device, route)
                 #expect(refused.status == .forbidden && refused.problemCode == "INSTANCE_REVOKED")
             }
-            let again = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
+            let again = try await kit.admin(TetheringAdminRoutes.Template.instance, ["applicationId": id, "instanceId": device.instanceId], .delete)
             #expect(again.status == .notFound && again.problemCode == "INSTANCE_NOT_FOUND")
             let list = try await kit.admin(TetheringRoutes.Template.instances, ["applicationId": id], .get).wire(InstancePage.self)
             #expect(list.data.isEmpty)

@@ -202,7 +202,7 @@ import X509
             let wallet = try await IssuanceTestWallet.make(kit)
             try await wallet.createConfiguration()
             let (_, code) = try await wallet.offer()
-            let deleted = try await kit.admin(TetheringRoutes.Template.instance, ["applicationId": wallet.device.applicationId, "instanceId": wallet.device.instanceId],
+            let deleted = try await kit.admin(TetheringAdminRoutes.Template.instance, ["applicationId": wallet.device.applicationId, "instanceId": wallet.device.instanceId],
                                               .delete)
             #expect(deleted.status == .noContent)
             let response = try await wallet.tokenRequest(endpoint: try await wallet.endpoints().token, code: code,

@@ -257,12 +257,12 @@ import Testing
             let early = try await kit.callWithoutToken(device, TetheringRoutes.Template.license)
             #expect(early.status == .forbidden && early.problemCode == "INSTANCE_PENDING")
 
-            let approved = try await kit.admin(TetheringRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post)
+            let approved = try await kit.admin(TetheringAdminRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post)
             #expect(approved.status == .ok)
             #expect(try approved.wire(InstanceListItem.self).status == .registered)
             let renewed = try await kit.callWithoutToken(device, TetheringRoutes.Template.license)
             #expect(renewed.status == .ok, "\(renewed.text)")
-            #expect(try await kit.admin(TetheringRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post).status == .conflict)
+            #expect(try await kit.admin(TetheringAdminRoutes.Template.approve, ["applicationId": id, "instanceId": device.instanceId], .post).status == .conflict)
         }
     }
 
@@ -272,7 +272,7 @@ import Testing
             let key = P256.Signing.PrivateKey()
             let registered = try await kit.register(id, try ServerTestKit.registration(challenge: try await kit.challenge(id), key: key))
                 .wire(InstanceRegistrationResponse.self)
-            let rejected = try await kit.admin(TetheringRoutes.Template.reject, ["applicationId": id, "instanceId": registered.instanceId], .post)
+            let rejected = try await kit.admin(TetheringAdminRoutes.Template.reject, ["applicationId": id, "instanceId": registered.instanceId], .post)
             #expect(try rejected.wire(InstanceListItem.self).status == .rejected)
             let device = ServerTestKit.Device(key: key, instanceId: registered.instanceId, licenseToken: "", applicationId: id)
             let refused = try await kit.callWithoutToken(device, TetheringRoutes.Template.license, instanceId: registered.instanceId)

@@ -30,6 +30,23 @@ import Testing
         }
     }
 
+    /// DESIGN.md §4 "Adding a capability": a template whose every route only admin keys call is `HoldfastAdmin`'s
+    /// (`AdminRoutes.all`); one that anything else calls — a device, a wallet, a relying party, a key of another scope,
+    /// anyone — is `HoldfastProtocol`'s (`HoldfastRoutes.all`), which also declares the prefixes admin routes share.
+    @Test func eachTemplateLivesWithItsCallers() async throws {
+        let routed = try await OpenAPICoverageTests.routedOperations()
+        func accesses(_ template: RouteTemplate) -> [Route.Access] {
+            routed.filter { $0.key.path == template.template }.map(\.value)
+        }
+        for template in AdminRoutes.all {
+            let found = accesses(template)
+            #expect(!found.isEmpty && found.allSatisfy { $0 == .admin }, "\(template) is HoldfastAdmin's but routed for \(found)")
+        }
+        for template in HoldfastRoutes.all {
+            #expect(accesses(template).contains { $0 != .admin }, "\(template) is called by admin keys only: declare it in HoldfastAdmin")
+        }
+    }
+
     @Test func eachTemplateIsDeclaredOnce() {
         var seen: Set<RouteTemplate> = []
         for template in AdminRoutes.everyTemplate {

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 @testable import HoldfastServer
 import JOSE
 import Testing
@@ -48,5 +49,21 @@ import Testing
         let master = try MasterKey.load(.provided([UInt8](repeating: 0xAB, count: 32)))
         let token = SelfExpiringTokens(masterKey: master).make(.dpopNonce, context: "", expiresAt: 9_000)
         #expect(SelfExpiringTokens(masterKey: master).check(token, .dpopNonce, context: "", now: 1) == .valid(expiresAt: 9_000))
+    }
+
+    /// A token's 9 random bytes are drawn from the tokens' `RandomSource` (DESIGN.md §4 "Randomness").
+    @Test func theRandomBytesComeFromTheRandomSource() throws {
+        let scripted = SelfExpiringTokens(key: SymmetricKey(size: .bits256), random: RandomSourceTests.ScriptedSource(byte: 0xA5))
+        let bytes = try #require(Base64URL.decode(scripted.make(.dpopNonce, context: "", expiresAt: 1)))
+        #expect(Array(bytes[7..<16]) == [UInt8](repeating: 0xA5, count: 9))
+    }
+
+    /// The `Date` forms write and read the same milliseconds: made at `now` for `lifetime`, valid until then.
+    @Test func theDateFormsUseTheTokensMilliseconds() {
+        let now = Date(timeIntervalSince1970: 1_000)
+        let token = tokens.make(.dpopNonce, context: "", now: now, lifetime: .seconds(5))
+        #expect(tokens.check(token, .dpopNonce, context: "", now: 1_004_999) == .valid(expiresAt: 1_005_000))
+        #expect(tokens.check(token, .dpopNonce, context: "", now: now.addingTimeInterval(4.999)) == .valid(expiresAt: 1_005_000))
+        #expect(tokens.check(token, .dpopNonce, context: "", now: now.addingTimeInterval(5)) == .expired)
     }
 }

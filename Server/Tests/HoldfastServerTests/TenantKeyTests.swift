@@ -108,4 +108,36 @@ import Testing
             #expect(error?.code == KeyError.Code.masterKeyUnusable)
         }
     }
+
+    /// A master key file the server creates holds 32 bytes drawn from its `RandomSource` (DESIGN.md §4 "Randomness").
+    @Test func aCreatedMasterKeyIsDrawnFromTheRandomSource() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holdfast-master-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("master.key").path
+        let created = try MasterKey.load(.file(path: path), random: RandomSourceTests.ScriptedSource(byte: 0x5A))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Data(repeating: 0x5A, count: 32).base64EncodedString() + "\n")
+        #expect(created.origin == "key file \(path) (created)")
+        // Read again, the file is the key: the source is not drawn from.
+        let read = try MasterKey.load(.file(path: path), random: RandomSourceTests.ScriptedSource(byte: 0x00))
+        #expect(read.origin == "key file \(path)")
+        #expect(try read.open(try created.seal([1, 2, 3], context: "c"), context: "c") == [1, 2, 3])
+    }
+
+    /// What `holdfast serve` prints for each key problem: its code (unchanged strings), then the message.
+    @Test func keyErrorsPrintTheirCodeAndMessage() {
+        #expect(KeyError.Code.allCases.map(\.rawValue) == [
+            "MASTER_KEY_UNUSABLE", "MASTER_KEY_MISMATCH", "TENANT_KEY_CORRUPT", "NO_ACTIVE_TENANT_KEY",
+            "ISSUER_CERTIFICATE_CORRUPT", "NO_ACTIVE_ISSUER_CERTIFICATE",
+        ])
+        #expect(KeyError.masterKeyUnusable("HOLDFAST_MASTER_KEY must be 32 bytes").description
+                == "MASTER_KEY_UNUSABLE: HOLDFAST_MASTER_KEY must be 32 bytes")
+        #expect(KeyError.masterKeyMismatch("not this key").description == "MASTER_KEY_MISMATCH: not this key")
+        #expect(KeyError.tenantKeyCorrupt("k1").description == "TENANT_KEY_CORRUPT: tenant key k1 is damaged")
+        #expect(KeyError.noActiveTenantKey(2).description
+                == "NO_ACTIVE_TENANT_KEY: tenant_keys has 2 active signing keys; exactly one is required")
+        #expect(KeyError.issuerCertificateCorrupt("c1").description == "ISSUER_CERTIFICATE_CORRUPT: issuer certificate c1 is damaged")
+        #expect(KeyError.noActiveIssuerCertificate("iaca").description
+                == "NO_ACTIVE_ISSUER_CERTIFICATE: issuer_certificates has no single active iaca certificate")
+        #expect(KeyError.tenantKeyCorrupt("k1").code == .tenantKeyCorrupt)
+    }
 }

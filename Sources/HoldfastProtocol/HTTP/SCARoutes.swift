@@ -1,12 +1,13 @@
 /// The SCA wallet's endpoints a device or a bank's back end calls (docs/server-api.md "SCA wallet (back end)"): activation, the signing
 /// policies, the eligibility check, the wallet's own DPoP calls (PIN attempts, credentials, the event feed), and proof
-/// verification (a key of scope `sca`). The wallets' admin routes are `HoldfastAdmin.SCAAdminRoutes`.
+/// verification (a key of scope `sca`). The admin routes (the wallets, the eligibility rules) are
+/// `HoldfastAdmin.SCAAdminRoutes`, below the prefixes declared here.
 public enum SCARoutes {
     /// The route templates, exactly as in `openapi.json`.
     public enum Template {
-        /// Admin: `POST` creates a wallet, `GET ?userId=` lists a user's.
+        /// The prefix of the wallets (routed by `HoldfastAdmin.SCAAdminRoutes`: create, list).
         public static let wallets = RouteTemplate("/v1/sca/wallets")
-        /// Admin: `GET`, `DELETE`; the prefix of the wallet's own calls.
+        /// The prefix of the wallet's own calls (routed by `HoldfastAdmin.SCAAdminRoutes`: get, delete).
         public static let wallet = wallets.appending("{walletId}")
         /// `POST` (public) — `SCAActivationRequest` → `SCAActivationResponse`.
         public static let activations = RouteTemplate("/v1/sca/activations")
@@ -14,7 +15,7 @@ public enum SCARoutes {
         public static let policies = RouteTemplate("/v1/sca/policies")
         /// `POST` (a key of scope `sca` or `admin`) — a proof the bank received, verified.
         public static let verifyProof = RouteTemplate("/v1/sca/proofs/verify")
-        /// Admin: `GET`, `PUT` the eligibility rules; the prefix of the check.
+        /// The prefix of the check (routed by `HoldfastAdmin.SCAAdminRoutes`: get, put the eligibility rules).
         public static let eligibility = RouteTemplate("/v1/sca/eligibility")
         /// `POST` (public) — `SCAEligibilityCheckRequest` → `SCAEligibilityCheckResponse`.
         public static let eligibilityChecks = eligibility.appending("checks")
@@ -25,9 +26,9 @@ public enum SCARoutes {
         /// `GET` (the wallet's DPoP proof) — the wallet's events as server-sent events (`?wait=`, `Last-Event-ID`).
         public static let events = wallet.appending("events")
 
-        public static let all: [RouteTemplate] = [
-            wallets, wallet, activations, policies, verifyProof, eligibility, eligibilityChecks, pinAttempts, credentials, events,
-        ]
+        /// Every template routed for devices, the bank's back end and the public (`wallets`, `wallet` and
+        /// `eligibility` are prefixes here).
+        public static let all: [RouteTemplate] = [activations, policies, verifyProof, eligibilityChecks, pinAttempts, credentials, events]
     }
 
     /// Query parameter names.

@@ -1,24 +1,19 @@
 import Foundation
 
-/// The tethering endpoints (docs/server-api.md "API"): their templates, which the server routes from, and the concrete paths the
-/// SDK calls (each id percent-encoded as one path segment).
+/// The tethering endpoints a device calls (docs/server-api.md "API"): their templates, which the server routes from, and
+/// the concrete paths the SDK calls (each id percent-encoded as one path segment). The holder applications' and
+/// instances' admin routes are `HoldfastAdmin.TetheringAdminRoutes`, below the prefixes declared here.
 public enum TetheringRoutes {
     /// The route templates, exactly as in `openapi.json`.
     public enum Template {
-        /// Admin: create (POST), list (GET `?limit=&cursor=`).
+        /// The prefix of the holder applications (routed by `HoldfastAdmin.TetheringAdminRoutes`: create, list).
         public static let applications = RouteTemplate("/v1/holder/applications")
-        /// Admin: get, put, delete.
+        /// The prefix of one application's routes (routed by `HoldfastAdmin.TetheringAdminRoutes`: get, put, delete).
         public static let application = applications.appending("{applicationId}")
         /// `POST` → `ChallengeResponse`.
         public static let challenges = application.appending("challenges")
         /// `POST` (register, `InstanceRegistrationRequest`), `GET ?limit=&cursor=` (admin list).
         public static let instances = application.appending("instances")
-        /// Admin: `DELETE` (revoke).
-        public static let instance = instances.appending("{instanceId}")
-        /// Admin: `POST` approves a pending instance.
-        public static let approve = instance.appending("approve")
-        /// Admin: `POST` rejects a pending instance.
-        public static let reject = instance.appending("reject")
         /// The prefix of the instance's own (DPoP) calls.
         public static let holderInstance = RouteTemplate("/v1/holder/instances/{instanceId}")
         /// `POST` — renew (`LicenseRenewalRequest`).
@@ -28,18 +23,8 @@ public enum TetheringRoutes {
         /// `POST` — `WalletAttestationRequest`.
         public static let walletAttestations = holderInstance.appending("wallet-attestations")
 
-        /// Every routed template above (`holderInstance` is a prefix only).
-        public static let all: [RouteTemplate] = [
-            applications, application, challenges, instances, instance, approve, reject, license, rotateKey, walletAttestations,
-        ]
-    }
-
-    /// `/v1/holder/applications`.
-    public static let applications = Template.applications.template
-
-    /// `/v1/holder/applications/{applicationId}`.
-    public static func application(_ applicationId: String) -> String {
-        Template.application.path(["applicationId": applicationId])
+        /// Every template routed for devices (`applications`, `application` and `holderInstance` are prefixes here).
+        public static let all: [RouteTemplate] = [challenges, instances, license, rotateKey, walletAttestations]
     }
 
     /// `/v1/holder/applications/{applicationId}/challenges`.
@@ -50,11 +35,6 @@ public enum TetheringRoutes {
     /// `/v1/holder/applications/{applicationId}/instances`.
     public static func instances(applicationId: String) -> String {
         Template.instances.path(["applicationId": applicationId])
-    }
-
-    /// `/v1/holder/applications/{applicationId}/instances/{instanceId}`.
-    public static func instance(applicationId: String, instanceId: String) -> String {
-        Template.instance.path(["applicationId": applicationId, "instanceId": instanceId])
     }
 
     /// `/v1/holder/instances/{instanceId}/license`.

@@ -6,16 +6,16 @@ import HoldfastProtocol
 extension AdminClient {
     /// A wallet for a customer; its activation code is shown once.
     public func createSCAWallet(_ request: SCAWalletCreateRequest) async throws -> SCAWalletCreated {
-        try await call("POST", SCARoutes.Template.wallets, body: request, expecting: 201)
+        try await call("POST", SCAAdminRoutes.Template.wallets, body: request, expecting: 201)
     }
 
     /// The wallets of one user (the bank's own reference).
     public func scaWallets(userId: String) async throws -> SCAWalletList {
-        try await call("GET", SCARoutes.Template.wallets, query: [(SCARoutes.Query.userId, userId)], expecting: 200)
+        try await call("GET", SCAAdminRoutes.Template.wallets, query: [(SCARoutes.Query.userId, userId)], expecting: 200)
     }
 
     public func scaWallet(id: String) async throws -> SCAWallet {
-        try await call("GET", SCARoutes.Template.wallet, ["walletId": id], expecting: 200)
+        try await call("GET", SCAAdminRoutes.Template.wallet, ["walletId": id], expecting: 200)
     }
 
     public func lockSCAWallet(id: String, reason: SCALockReason) async throws -> SCAWallet {
@@ -40,7 +40,7 @@ extension AdminClient {
     }
 
     public func deleteSCAWallet(id: String) async throws {
-        try await expectNoContent("DELETE", SCARoutes.Template.wallet, ["walletId": id])
+        try await expectNoContent("DELETE", SCAAdminRoutes.Template.wallet, ["walletId": id])
     }
 
     /// The operations' signing policies (public; sent with the key anyway).
@@ -58,11 +58,11 @@ extension AdminClient {
     }
 
     public func scaEligibilityRules() async throws -> SCAEligibilityRules {
-        try await call("GET", SCARoutes.Template.eligibility, expecting: 200)
+        try await call("GET", SCAAdminRoutes.Template.eligibility, expecting: 200)
     }
 
     public func replaceSCAEligibilityRules(_ rules: SCAEligibilityRules) async throws -> SCAEligibilityRules {
-        try await call("PUT", SCARoutes.Template.eligibility, body: rules, expecting: 200)
+        try await call("PUT", SCAAdminRoutes.Template.eligibility, body: rules, expecting: 200)
     }
 
     /// The device an eligibility check refused, by the reference the customer quotes.

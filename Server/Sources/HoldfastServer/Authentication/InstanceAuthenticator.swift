@@ -21,8 +21,8 @@ import OpenID4VCI
 struct InstanceAuthenticator: Sendable {
     let keyring: TenantKeyring
     let instances: InstanceStore
-    /// The replay part of the ephemeral store (`EphemeralStores.replay`): spent DPoP `jti`s.
-    let replay: any EphemeralStore
+    /// The spent DPoP `jti`s (the replay part of the ephemeral store).
+    let replay: DPoPReplayStore
     /// Server nonces (RFC 9449 §8) are self-expiring tokens: issuing one stores nothing.
     let tokens: SelfExpiringTokens
     let configuration: TetheringConfiguration
@@ -91,8 +91,7 @@ struct InstanceAuthenticator: Sendable {
     /// `ISSUED_BEFORE_STORE_RESET`.
     func spend(_ proof: DPoPVerifiedProof, now: Date) async throws {
         let replayWindow = Duration.seconds(Int64(configuration.dpopMaximumAge + configuration.dpopMaximumFutureSkew) + 5)
-        switch try await replay.spend("holdfast:dpop:jti:\(proof.thumbprint):\(proof.jti)", issuedAt: Timestamp.latestMillisecond(ofSecond: proof.issuedAt),
-                                      ttl: replayWindow, now: Timestamp.milliseconds(now)) {
+        switch try await replay.spend(proof, window: replayWindow, now: now) {
         case .spent:
             return
         case .alreadySpent:
@@ -107,13 +106,13 @@ struct InstanceAuthenticator: Sendable {
 
     /// A fresh server nonce (RFC 9449 §8), valid for `dpopNonceLifetime` on every node sharing the master key.
     func issueNonce(now: Date) -> String {
-        tokens.make(.dpopNonce, context: "", expiresAt: Timestamp.milliseconds(now) + configuration.dpopNonceLifetime.wholeMilliseconds)
+        tokens.make(.dpopNonce, context: "", now: now, lifetime: configuration.dpopNonceLifetime)
     }
 
     /// An unexpired nonce of ours is accepted as often as it is presented within its lifetime (RFC 9449 §8 lets
     /// the server choose); a missing, foreign or expired one is answered with a fresh one.
     private func checkNonce(_ nonce: String?, now: Date) throws {
-        if let nonce, case .valid = tokens.check(nonce, .dpopNonce, context: "", now: Timestamp.milliseconds(now)) { return }
+        if let nonce, case .valid = tokens.check(nonce, .dpopNonce, context: "", now: now) { return }
         throw AuthenticationError.useDPoPNonce(issueNonce(now: now))
     }
 

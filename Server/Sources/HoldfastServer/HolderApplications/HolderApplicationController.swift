@@ -4,7 +4,7 @@ import Hummingbird
 
 /// `/v1/holder/applications` (docs/server-api.md "API"), admin API key: create, list, get, replace, delete.
 struct HolderApplicationController: HoldfastController {
-    typealias Template = TetheringRoutes.Template
+    typealias Template = TetheringAdminRoutes.Template
 
     let applications: HolderApplicationService
     let clock: any HoldfastClock

@@ -11,11 +11,15 @@ public struct HolderApplicationService: Sendable {
     let logger: Logger
     /// Seals a Play Integrity decryption key (docs/server-api.md "Play Integrity"); without it such a key is refused.
     let masterKey: MasterKey?
+    /// Where application ids are drawn from.
+    let random: any RandomSource
 
-    public init(database: HoldfastDatabase, logger: Logger, masterKey: MasterKey? = nil) {
+    public init(database: HoldfastDatabase, logger: Logger, masterKey: MasterKey? = nil,
+                random: any RandomSource = SystemRandomSource()) {
         self.store = HolderApplicationStore(database: database)
         self.logger = logger
         self.masterKey = masterKey
+        self.random = random
     }
 
     /// The service for a command run on the tenant's database, with the tenant's master key (`configuration`), so
@@ -28,10 +32,10 @@ public struct HolderApplicationService: Sendable {
     /// Validates and stores a new application with a generated `id`.
     public func create(_ request: HolderApplication, now: Date) async throws -> HolderApplication {
         var application = try Self.validated(request)
-        application.id = ResourceID.generate()
+        application.id = random.identifier()
         application = try sealed(application, existing: nil)
         try await uniqueName(application.name) { [application] in
-            try await store.insert(application, now: Timestamp.milliseconds(now))
+            try await store.insert(application, now: now)
         }
         logger.info("holder application created", metadata: ["application_id": .string(application.id ?? "")])
         return Self.redacted(application)
@@ -106,7 +110,7 @@ public struct HolderApplicationService: Sendable {
         application.id = id
         application = try sealed(application, existing: existing)
         try await uniqueName(application.name) { [application] in
-            try await store.update(application, id: id, now: Timestamp.milliseconds(now))
+            try await store.update(application, id: id, now: now)
         }
         return Self.redacted(application)
     }
@@ -114,7 +118,10 @@ public struct HolderApplicationService: Sendable {
     /// Deletes an application and revokes every instance of it, at once.
     public func delete(id: String, now: Date) async throws {
         _ = try await get(id: id)
-        let revoked = try await store.delete(id: id, now: Timestamp.milliseconds(now))
+        let revoked = try await store.transaction { transaction in
+            try await transaction.delete(id: id)
+            return try await transaction.instances.revokeAll(applicationId: id, now: now)
+        }
         logger.info("holder application deleted", metadata: ["application_id": .string(id),
                                                              "instances_revoked": .stringConvertible(revoked)])
     }

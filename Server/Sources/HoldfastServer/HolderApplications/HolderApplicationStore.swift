@@ -9,7 +9,8 @@ struct HolderApplicationStore: Sendable {
     let database: HoldfastDatabase
 
     /// Stores a new application (its `id` set); a taken name fails with the database's unique-constraint error.
-    func insert(_ application: HolderApplication, now: Int64) async throws {
+    func insert(_ application: HolderApplication, now: Date) async throws {
+        let now = Timestamp.milliseconds(now)
         try await database.sql.insert(into: "holder_applications")
             .columns("id", "name", "platform", "document", "created_at", "updated_at")
             .values(SQLBind(application.id ?? ""), SQLBind(application.name),
@@ -32,9 +33,10 @@ struct HolderApplicationStore: Sendable {
     }
 
     /// Replaces an application's name and document; a taken name fails with the database's unique-constraint error.
-    func update(_ application: HolderApplication, id: String, now: Int64) async throws {
+    func update(_ application: HolderApplication, id: String, now: Date) async throws {
         try await database.sql.update("holder_applications")
-            .set("name", to: application.name).set("document", to: try Self.document(application)).set("updated_at", to: now)
+            .set("name", to: application.name).set("document", to: try Self.document(application))
+            .set("updated_at", to: Timestamp.milliseconds(now))
             .where("id", .equal, id).run()
     }
 
@@ -44,11 +46,21 @@ struct HolderApplicationStore: Sendable {
             .decode(column: "id", as: String.self)
     }
 
-    /// Deletes the application and revokes every live instance of it, in one transaction; the number revoked.
-    func delete(id: String, now: Int64) async throws -> Int {
-        try await database.transaction { db in
+    /// Runs `body` in one transaction: what an application's deletion writes, at once.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
+        try await database.transaction { db in try await body(Transaction(db: db)) }
+    }
+
+    /// The statements an application's deletion is made of, on one transaction's connection.
+    struct Transaction: Sendable {
+        let db: any SQLDatabase
+
+        /// The application's instances, on the same transaction.
+        var instances: InstanceStore.Transaction { InstanceStore.Transaction(db: db) }
+
+        /// Deletes the application's row.
+        func delete(id: String) async throws {
             try await db.delete(from: "holder_applications").where("id", .equal, id).run()
-            return try await InstanceStore.revokeAll(applicationId: id, now: now, on: db)
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import HoldfastAdmin
 import HoldfastProtocol
-import SQLKit
 
 /// One registered app instance (docs/server-api.md "Registration wire format", step 5), as stored.
 public struct HolderInstance: Sendable, Hashable {
@@ -37,48 +36,5 @@ public struct HolderInstance: Sendable, Hashable {
                          licenseExpiresAt: licenseExpiresAt, lastAttestedAt: lastAttestedAt,
                          externalReferenceId: externalReferenceId, deviceDetails: deviceDetails, sdkDetails: sdkDetails,
                          status: status, attestation: attestation ?? InstanceAttestation())
-    }
-
-    /// Device and SDK details repeat across a fleet (one model, one OS version, one SDK release): decoded once per text.
-    private static let deviceDetailsCache = DecodedJSONCache<DeviceDetails>(capacity: 1024)
-    private static let sdkDetailsCache = DecodedJSONCache<SDKDetails>(capacity: 256)
-    private static let attestationCache = DecodedJSONCache<InstanceAttestation>(capacity: 256)
-
-    static func from(_ row: any SQLRow) throws -> HolderInstance {
-        func optionalTime(_ column: String) throws -> Date? {
-            try row.decodeNil(column: column) ? nil : Timestamp.date(try row.decode(column: column, as: Int64.self))
-        }
-        func optionalText(_ column: String) throws -> String? {
-            try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: String.self)
-        }
-        func value<T: RawRepresentable>(_ column: String, as type: T.Type) throws -> T where T.RawValue == String {
-            let text = try row.decode(column: column, as: String.self)
-            guard let value = T(rawValue: text) else {
-                throw StorageError(code: StorageError.Code.corruptRow, message: "holder_instances.\(column) has the unknown value \(text)")
-            }
-            return value
-        }
-        return HolderInstance(
-            id: try row.decode(column: "id", as: String.self),
-            applicationId: try row.decode(column: "application_id", as: String.self),
-            platform: try value("platform", as: HolderPlatform.self),
-            publicKey: try row.decode(column: "public_key", as: String.self),
-            keyThumbprint: try row.decode(column: "key_thumbprint", as: String.self),
-            status: try value("status", as: InstanceStatus.self),
-            appAttestationType: try value("app_attestation_type", as: AppAttestationType.self),
-            appAttestKeyId: try optionalText("app_attest_key_id"),
-            appAttestPublicKey: try optionalText("app_attest_public_key"),
-            appAttestCounter: try row.decodeNil(column: "app_attest_counter") ? nil
-                : try row.decode(column: "app_attest_counter", as: Int64.self),
-            developmentMode: try row.decode(column: "development_mode", as: Int64.self) != 0,
-            registeredAt: Timestamp.date(try row.decode(column: "registered_at", as: Int64.self)),
-            lastAttestedAt: try optionalTime("last_attested_at"),
-            licenseExpiresAt: try optionalTime("license_expires_at"),
-            keyRotatedAt: try optionalTime("key_rotated_at"),
-            revokedAt: try optionalTime("revoked_at"),
-            deviceDetails: try deviceDetailsCache.decode(try row.decode(column: "device_details", as: String.self)),
-            sdkDetails: try sdkDetailsCache.decode(try row.decode(column: "sdk_details", as: String.self)),
-            externalReferenceId: try optionalText("external_reference_id"),
-            attestation: try optionalText("attestation").map { try attestationCache.decode($0) })
     }
 }

@@ -11,8 +11,13 @@ public struct HolderInstanceService: Sendable {
     let logger: Logger
 
     public init(database: HoldfastDatabase, logger: Logger) {
-        self.applications = HolderApplicationService(database: database, logger: logger)
-        self.store = InstanceStore(database: database)
+        self.init(applications: HolderApplicationService(database: database, logger: logger),
+                  store: InstanceStore(database: database), logger: logger)
+    }
+
+    init(applications: HolderApplicationService, store: InstanceStore, logger: Logger) {
+        self.applications = applications
+        self.store = store
         self.logger = logger
     }
 
@@ -31,5 +36,16 @@ public struct HolderInstanceService: Sendable {
         let instance = try await store.live(applicationId: applicationId, id: instanceId)
         guard try await store.revoke(id: instance.id, now: now) else { throw TetheringError.instanceNotFound(instanceId) }
         logger.info("instance revoked", metadata: ["application_id": .string(applicationId), "instance_id": .string(instance.id)])
+    }
+
+    /// Approves or rejects a `pending` instance; 409 `CONFLICT` when it is not pending. The instance as listed after.
+    public func decide(applicationId: String, instanceId: String, approve: Bool) async throws -> InstanceListItem {
+        _ = try await applications.get(id: applicationId)
+        let instance = try await store.live(applicationId: applicationId, id: instanceId)
+        guard try await store.setStatus(id: instance.id, from: .pending, to: approve ? .registered : .rejected) else {
+            throw ProblemError(status: .conflict, code: .conflict, title: "Not pending",
+                               detail: "the instance is \(instance.status.rawValue), not pending")
+        }
+        return try await store.live(applicationId: applicationId, id: instanceId).listItem
     }
 }

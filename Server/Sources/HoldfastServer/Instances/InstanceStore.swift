@@ -40,7 +40,7 @@ struct InstanceStore: Sendable {
         guard ResourceID.isValid(id) else { return nil }
         // Fixed SQL text (no builder): it is serialised for nothing and prepared once per connection.
         return try await database.sql.raw("SELECT * FROM holder_instances WHERE id = \(bind: id)").first()
-            .map(HolderInstance.from)
+            .map(Self.instance)
     }
 
     /// The instance with this id and its application (nil when the application was deleted), in one statement:
@@ -53,7 +53,7 @@ struct InstanceStore: Sendable {
             WHERE holder_instances.id = \(bind: id)
             """).first()
         guard let row else { return nil }
-        let instance = try HolderInstance.from(row)
+        let instance = try Self.instance(row)
         let application = try row.decodeNil(column: "application_document") ? nil
             : try HolderApplicationStore.application(id: instance.applicationId,
                                                      document: row.decode(column: "application_document", as: String.self))
@@ -70,7 +70,7 @@ struct InstanceStore: Sendable {
             WHERE holder_instances.key_thumbprint = \(bind: thumbprint)
             """).all()
         return try rows.map { row in
-            let instance = try HolderInstance.from(row)
+            let instance = try Self.instance(row)
             let application = try row.decodeNil(column: "application_document") ? nil
                 : try HolderApplicationStore.application(id: instance.applicationId,
                                                          document: row.decode(column: "application_document", as: String.self))
@@ -91,7 +91,7 @@ struct InstanceStore: Sendable {
         let query = database.sql.select().column("*").from("holder_instances")
             .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
         let (rows, next) = try await KeysetCursor.page(query, timeColumn: "registered_at", after: cursor, limit: limit)
-        let instances = try rows.map(HolderInstance.from)
+        let instances = try rows.map(Self.instance)
         return InstancePage(data: instances.map(\.listItem), nextCursor: next)
     }
 
@@ -102,15 +102,19 @@ struct InstanceStore: Sendable {
         return !rows.isEmpty
     }
 
-    /// Revokes every live instance of the application, in the caller's transaction `db` (an application's deletion);
-    /// the number revoked.
-    static func revokeAll(applicationId: String, now: Int64, on db: any SQLDatabase) async throws -> Int {
-        let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .from("holder_instances").where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
-            .first()?.decode(column: "n", as: Int64.self) ?? 0
-        try await db.update("holder_instances").set("revoked_at", to: now)
-            .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null).run()
-        return Int(count)
+    /// The statements on `holder_instances` that another store's transaction may make (`HolderApplicationStore.Transaction`).
+    struct Transaction: Sendable {
+        let db: any SQLDatabase
+
+        /// Revokes every live instance of the application (its deletion); the number revoked.
+        func revokeAll(applicationId: String, now: Date) async throws -> Int {
+            let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("holder_instances").where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
+                .first()?.decode(column: "n", as: Int64.self) ?? 0
+            try await db.update("holder_instances").set("revoked_at", to: Timestamp.milliseconds(now))
+                .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null).run()
+            return Int(count)
+        }
     }
 
     /// Sets the status of a live instance; false when it was not live or not `from`.
@@ -123,10 +127,10 @@ struct InstanceStore: Sendable {
 
     /// Records a renewal: the new expiry, and (after fresh evidence) `lastAttestedAt` and the App Attest counter,
     /// only if the counter is still the one verified against. False when another request changed it first.
-    func recordLicense(id: String, expiresAt: Int64, attestedAt: Int64?, counter: (old: Int64, new: Int64)?,
+    func recordLicense(id: String, expiresAt: Date, attestedAt: Date?, counter: (old: Int64, new: Int64)?,
                        attestation: InstanceAttestation? = nil) async throws -> Bool {
-        var update: SQLQueryString = "UPDATE holder_instances SET license_expires_at = \(bind: expiresAt)"
-        if let attestedAt { update += ", last_attested_at = \(bind: attestedAt)" }
+        var update: SQLQueryString = "UPDATE holder_instances SET license_expires_at = \(bind: Timestamp.milliseconds(expiresAt))"
+        if let attestedAt { update += ", last_attested_at = \(bind: Timestamp.milliseconds(attestedAt))" }
         if let text = try Self.attestationText(attestation) { update += ", attestation = \(bind: text)" }
         if let counter { update += ", app_attest_counter = \(bind: counter.new)" }
         update += " WHERE id = \(bind: id) AND revoked_at IS NULL"
@@ -137,7 +141,8 @@ struct InstanceStore: Sendable {
 
     /// Replaces the key of a live instance whose key is still `oldThumbprint`.
     func rotate(id: String, oldThumbprint: String, to evidence: VerifiedKeyEvidence, publicKey: String, thumbprint: String,
-                licenseExpiresAt: Int64, now: Int64) async throws -> Bool {
+                licenseExpiresAt: Date, now: Date) async throws -> Bool {
+        let (now, licenseExpiresAt) = (Timestamp.milliseconds(now), Timestamp.milliseconds(licenseExpiresAt))
         var update = database.sql.update("holder_instances")
             .set("public_key", to: publicKey).set("key_thumbprint", to: thumbprint)
             .set("key_rotated_at", to: now).set("license_expires_at", to: licenseExpiresAt)
@@ -157,5 +162,50 @@ struct InstanceStore: Sendable {
     static func attestationText(_ attestation: InstanceAttestation?) throws -> String? {
         guard let attestation, !attestation.isEmpty else { return nil }
         return String(decoding: try HoldfastJSON.encode(attestation), as: UTF8.self)
+    }
+
+    // MARK: rows
+
+    /// Device and SDK details repeat across a fleet (one model, one OS version, one SDK release): decoded once per text.
+    private static let deviceDetailsCache = DecodedJSONCache<DeviceDetails>(capacity: 1024)
+    private static let sdkDetailsCache = DecodedJSONCache<SDKDetails>(capacity: 256)
+    private static let attestationCache = DecodedJSONCache<InstanceAttestation>(capacity: 256)
+
+    static func instance(_ row: any SQLRow) throws -> HolderInstance {
+        func optionalTime(_ column: String) throws -> Date? {
+            try row.decodeNil(column: column) ? nil : Timestamp.date(try row.decode(column: column, as: Int64.self))
+        }
+        func optionalText(_ column: String) throws -> String? {
+            try row.decodeNil(column: column) ? nil : try row.decode(column: column, as: String.self)
+        }
+        func value<T: RawRepresentable>(_ column: String, as type: T.Type) throws -> T where T.RawValue == String {
+            let text = try row.decode(column: column, as: String.self)
+            guard let value = T(rawValue: text) else {
+                throw StorageError(code: StorageError.Code.corruptRow, message: "holder_instances.\(column) has the unknown value \(text)")
+            }
+            return value
+        }
+        return HolderInstance(
+            id: try row.decode(column: "id", as: String.self),
+            applicationId: try row.decode(column: "application_id", as: String.self),
+            platform: try value("platform", as: HolderPlatform.self),
+            publicKey: try row.decode(column: "public_key", as: String.self),
+            keyThumbprint: try row.decode(column: "key_thumbprint", as: String.self),
+            status: try value("status", as: InstanceStatus.self),
+            appAttestationType: try value("app_attestation_type", as: AppAttestationType.self),
+            appAttestKeyId: try optionalText("app_attest_key_id"),
+            appAttestPublicKey: try optionalText("app_attest_public_key"),
+            appAttestCounter: try row.decodeNil(column: "app_attest_counter") ? nil
+                : try row.decode(column: "app_attest_counter", as: Int64.self),
+            developmentMode: try row.decode(column: "development_mode", as: Int64.self) != 0,
+            registeredAt: Timestamp.date(try row.decode(column: "registered_at", as: Int64.self)),
+            lastAttestedAt: try optionalTime("last_attested_at"),
+            licenseExpiresAt: try optionalTime("license_expires_at"),
+            keyRotatedAt: try optionalTime("key_rotated_at"),
+            revokedAt: try optionalTime("revoked_at"),
+            deviceDetails: try deviceDetailsCache.decode(try row.decode(column: "device_details", as: String.self)),
+            sdkDetails: try sdkDetailsCache.decode(try row.decode(column: "sdk_details", as: String.self)),
+            externalReferenceId: try optionalText("external_reference_id"),
+            attestation: try optionalText("attestation").map { try attestationCache.decode($0) })
     }
 }

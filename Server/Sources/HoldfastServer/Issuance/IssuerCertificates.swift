@@ -66,8 +66,7 @@ public struct IssuerCertificates: Sendable {
     init(all: [IssuerCertificate]) throws(KeyError) {
         for kind in IssuerCertificate.Kind.allCases
         where all.filter({ $0.kind == kind && $0.status == .active }).count != 1 {
-            throw KeyError(code: KeyError.Code.noActiveIssuerCertificate,
-                           message: "issuer_certificates has no single active \(kind.rawValue) certificate")
+            throw KeyError.noActiveIssuerCertificate(kind.rawValue)
         }
         self.all = all.filter { $0.status == .active } + all.filter { $0.status != .active }
     }
@@ -178,8 +177,7 @@ public struct IssuerCertificates: Sendable {
         do {
             plaintext = try masterKey.open(row.sealedKey, context: associatedData(id))
         } catch {
-            throw KeyError(code: KeyError.Code.masterKeyMismatch,
-                           message: "the master key (\(masterKey.origin)) cannot decrypt issuer certificate \(id)'s key: it is "
+            throw KeyError.masterKeyMismatch("the master key (\(masterKey.origin)) cannot decrypt issuer certificate \(id)'s key: it is "
                                + "not the key this database was created with; set HOLDFAST_MASTER_KEY or the key file to the original key")
         }
         let der = row.der
@@ -188,7 +186,7 @@ public struct IssuerCertificates: Sendable {
               let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: plaintext),
               Certificate.PublicKey(privateKey.publicKey) == certificate.publicKey,
               let kind = row.kind, let status = row.status else {
-            throw KeyError(code: KeyError.Code.issuerCertificateCorrupt, message: "issuer certificate \(id) is damaged")
+            throw KeyError.issuerCertificateCorrupt(id)
         }
         return IssuerCertificate(id: id, kind: kind, status: status, certificate: certificate, der: der,
                                  privateKey: privateKey, issuerID: row.issuerID)

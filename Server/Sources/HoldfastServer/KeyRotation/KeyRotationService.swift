@@ -36,8 +36,7 @@ struct KeyRotationService: Sendable {
                                                maxTimeOfflineInSecs: application.maxTimeOfflineInSecs, now: now)
         guard try await instances.rotate(id: instance.id, oldThumbprint: instance.keyThumbprint, to: verified,
                                          publicKey: publicKey.encoded, thumbprint: thumbprint,
-                                         licenseExpiresAt: Timestamp.milliseconds(license.expiresAt),
-                                         now: Timestamp.milliseconds(now)) else {
+                                         licenseExpiresAt: license.expiresAt, now: now) else {
             throw AuthenticationError.unauthenticated(.invalidToken, "the key was rotated or revoked by another request")
         }
         logger.info("instance key rotated", metadata: ["instance_id": .string(instance.id)])

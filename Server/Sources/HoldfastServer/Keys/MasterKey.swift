@@ -21,17 +21,18 @@ public struct MasterKey: Sendable, CustomStringConvertible {
 
     public var description: String { "MasterKey(\(origin))" }
 
-    /// Loads the key, creating the key file when it does not exist yet.
-    public static func load(_ source: HoldfastConfiguration.MasterKeySource) throws(KeyError) -> MasterKey {
+    /// Loads the key, creating the key file (from `random`) when it does not exist yet.
+    public static func load(_ source: HoldfastConfiguration.MasterKeySource,
+                            random: any RandomSource = SystemRandomSource()) throws(KeyError) -> MasterKey {
         switch source {
         case .provided(let bytes):
             guard bytes.count == 32 else {
-                throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "HOLDFAST_MASTER_KEY must be 32 bytes")
+                throw KeyError.masterKeyUnusable("HOLDFAST_MASTER_KEY must be 32 bytes")
             }
             return MasterKey(bytes: bytes, origin: "HOLDFAST_MASTER_KEY")
         case .file(let path):
             if let existing = try read(path) { return existing }
-            return try create(path)
+            return try create(path, random: random)
         }
     }
 
@@ -41,39 +42,36 @@ public struct MasterKey: Sendable, CustomStringConvertible {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "cannot read the master key file \(path)")
+            throw KeyError.masterKeyUnusable("cannot read the master key file \(path)")
         }
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32 else {
-            throw KeyError(code: KeyError.Code.masterKeyUnusable,
-                           message: "the master key file \(path) does not hold the base64 of 32 bytes")
+            throw KeyError.masterKeyUnusable("the master key file \(path) does not hold the base64 of 32 bytes")
         }
         return MasterKey(bytes: Array(data), origin: "key file \(path)")
     }
 
     /// `O_CREAT | O_EXCL` with mode 0600: the key is never readable by others, and of two processes starting
     /// at once one creates the file and the other reads it.
-    private static func create(_ path: String) throws(KeyError) -> MasterKey {
+    private static func create(_ path: String, random: any RandomSource) throws(KeyError) -> MasterKey {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
         } catch {
-            throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "cannot create the data folder \(directory.path)")
+            throw KeyError.masterKeyUnusable("cannot create the data folder \(directory.path)")
         }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+        let bytes = random.bytes(32)
         let descriptor = createExclusive(path)
         guard descriptor >= 0 else {
             if errno == EEXIST, let existing = try read(path) { return existing }
-            throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "cannot create the master key file \(path)")
+            throw KeyError.masterKeyUnusable("cannot create the master key file \(path)")
         }
         let line = Array((Data(bytes).base64EncodedString() + "\n").utf8)
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor)
         close(descriptor)
         guard written == line.count, synced == 0 else {
-            throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "cannot write the master key file \(path)")
+            throw KeyError.masterKeyUnusable("cannot write the master key file \(path)")
         }
         return MasterKey(bytes: bytes, origin: "key file \(path) (created)")
     }

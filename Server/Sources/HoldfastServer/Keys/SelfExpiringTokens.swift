@@ -37,23 +37,37 @@ struct SelfExpiringTokens: Sendable {
     private static let signedLength = byteCount - macLength
 
     private let key: SymmetricKey
+    /// Where each token's random bytes are drawn from.
+    private let random: any RandomSource
 
-    init(key: SymmetricKey) {
+    init(key: SymmetricKey, random: any RandomSource = SystemRandomSource()) {
         self.key = key
+        self.random = random
     }
 
     /// The key for these tokens, derived from the master key; nothing else uses it.
-    init(masterKey: MasterKey) {
+    init(masterKey: MasterKey, random: any RandomSource = SystemRandomSource()) {
         self.init(key: HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey.key, salt: Array("holdfast".utf8),
-                                              info: Array("holdfast self-expiring tokens v1".utf8), outputByteCount: 32))
+                                              info: Array("holdfast self-expiring tokens v1".utf8), outputByteCount: 32),
+                  random: random)
+    }
+
+    /// A token made at `now` that expires `lifetime` later; the expiry is written in the token in its format
+    /// (milliseconds since 1970), as a store writes a time in its column.
+    func make(_ purpose: Purpose, context: String, now: Date, lifetime: Duration) -> String {
+        make(purpose, context: context, expiresAt: Timestamp.milliseconds(now) + lifetime.wholeMilliseconds)
+    }
+
+    /// Whether `token` is one of ours for `purpose` and `context`, and whether it has expired at `now`.
+    func check(_ token: String, _ purpose: Purpose, context: String, now: Date) -> Check {
+        check(token, purpose, context: context, now: Timestamp.milliseconds(now))
     }
 
     func make(_ purpose: Purpose, context: String, expiresAt milliseconds: Int64) -> String {
         var bytes = [Self.version]
         bytes.reserveCapacity(Self.byteCount)
         for shift in stride(from: 40, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: milliseconds >> shift)) }
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<(Self.signedLength - bytes.count) { bytes.append(UInt8.random(in: .min ... .max, using: &generator)) }
+        bytes += random.bytes(Self.signedLength - bytes.count)
         bytes += mac(purpose, context: context, signed: bytes[...])
         return Base64URL.encode(bytes)
     }

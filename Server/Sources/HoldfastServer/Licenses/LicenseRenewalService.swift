@@ -18,7 +18,7 @@ struct LicenseRenewalService: Sendable {
     func renew(_ body: LicenseRenewalRequest, instance: HolderInstance, application: HolderApplication,
                developmentMode: Bool, now: Date) async throws -> LicenseRenewalResponse {
         guard instance.status == .registered else { throw TetheringError.instancePending }
-        var attestedAt: Int64?
+        var attestedAt: Date?
         var counter: (old: Int64, new: Int64)?
         var attestation: InstanceAttestation?
         if application.requiresAttestation, !developmentMode {
@@ -46,12 +46,12 @@ struct LicenseRenewalService: Sendable {
                 let fresh = try await evidence.verifyAndroid(chain: chain, nonce: nonce, publicKey: key, settings: settings, at: now)
                 attestation = (instance.attestation ?? InstanceAttestation()).updated(with: fresh)
             }
-            attestedAt = Timestamp.milliseconds(now)
+            attestedAt = now
         }
         let license = try await issuer.license(instanceId: instance.id, applicationId: instance.applicationId,
                                                thumbprint: instance.keyThumbprint,
                                                maxTimeOfflineInSecs: application.maxTimeOfflineInSecs, now: now)
-        guard try await instances.recordLicense(id: instance.id, expiresAt: Timestamp.milliseconds(license.expiresAt),
+        guard try await instances.recordLicense(id: instance.id, expiresAt: license.expiresAt,
                                                 attestedAt: attestedAt, counter: counter, attestation: attestation) else {
             // The counter moved (a concurrent renewal) or the instance was revoked meanwhile.
             if try await instances.get(id: instance.id)?.revokedAt != nil { throw AuthenticationError.instanceRevoked() }

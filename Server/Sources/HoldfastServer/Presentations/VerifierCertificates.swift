@@ -89,8 +89,7 @@ public struct VerifierCertificates: Sendable {
         guard let plain = try? masterKey.open(sealed, context: context(id)),
               let key = try? P256.Signing.PrivateKey(rawRepresentation: plain), let certificate = try? Certificate(derEncoded: der),
               Certificate.PublicKey(key.publicKey) == certificate.publicKey else {
-            throw KeyError(code: KeyError.Code.masterKeyMismatch,
-                           message: "the verifier certificate \(id) cannot be opened with this master key (\(masterKey.origin))")
+            throw KeyError.masterKeyMismatch("the verifier certificate \(id) cannot be opened with this master key (\(masterKey.origin))")
         }
         return (Entry(id: id, certificate: certificate, der: der, privateKey: key), row.host)
     }

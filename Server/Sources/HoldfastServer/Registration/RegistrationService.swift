@@ -15,6 +15,8 @@ struct RegistrationService: Sendable {
     let instances: InstanceStore
     let keys: NewKeyVerification
     let issuer: LicenseIssuer
+    /// Where instance ids are drawn from.
+    let random: any RandomSource
     let logger: Logger
 
     static let maximumDetailLength = 200
@@ -30,7 +32,7 @@ struct RegistrationService: Sendable {
             applicationId: applicationId, application: application,
             developmentMode: developmentMode, now: now)
         let status: InstanceStatus = application.manualApproval == true ? .pending : .registered
-        let instanceId = ResourceID.generate()
+        let instanceId = random.identifier()
         let thumbprint = try publicKey.thumbprint()
         var license: (token: String, expiresAt: Date)?
         if status == .registered {

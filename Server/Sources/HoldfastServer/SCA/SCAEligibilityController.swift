@@ -11,10 +11,10 @@ struct SCAEligibilityController: HoldfastController {
 
     var routes: [Route] {
         [
-            .admin(.get, SCARoutes.Template.eligibility) { _, _ in
+            .admin(.get, SCAAdminRoutes.Template.eligibility) { _, _ in
                 try JSONResponse.make(try await eligibilityService.rules())
             },
-            .admin(.put, SCARoutes.Template.eligibility) { request, context in
+            .admin(.put, SCAAdminRoutes.Template.eligibility) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAEligibilityRules.self, from: request, context: context)
                 return try JSONResponse.make(try await eligibilityService.replace(body, now: clock.now()))
             },

@@ -13,17 +13,17 @@ struct SCAWalletController: HoldfastController {
 
     var routes: [Route] {
         [
-            .admin(.post, SCARoutes.Template.wallets) { request, context in
+            .admin(.post, SCAAdminRoutes.Template.wallets) { request, context in
                 let body = try await JSONBodyDecoder.decode(SCAWalletCreateRequest.self, from: request, context: context)
                 return try JSONResponse.make(try await wallets.create(body, now: clock.now()), status: .created, headers: JSONResponse.noStore)
             },
-            .admin(.get, SCARoutes.Template.wallets) { request, _ in
+            .admin(.get, SCAAdminRoutes.Template.wallets) { request, _ in
                 guard let userId = request.uri.queryParameters[Substring(SCARoutes.Query.userId)].map(String.init), !userId.isEmpty else {
                     throw ProblemError.invalidField("userId", code: ProblemDetails.FieldError.required, detail: "the query parameter userId is required")
                 }
                 return try JSONResponse.make(try await wallets.list(userId: userId))
             },
-            .admin(.get, SCARoutes.Template.wallet) { _, context in
+            .admin(.get, SCAAdminRoutes.Template.wallet) { _, context in
                 try JSONResponse.make(try await wallets.get(id: try context.parameters.require("walletId")))
             },
             .admin(.put, SCAAdminRoutes.Template.lock) { request, context in
@@ -46,7 +46,7 @@ struct SCAWalletController: HoldfastController {
                 return try JSONResponse.make(try await wallets.productsUpdated(id: try context.parameters.require("walletId"), data: body.data,
                                                                                now: clock.now()))
             },
-            .admin(.delete, SCARoutes.Template.wallet) { _, context in
+            .admin(.delete, SCAAdminRoutes.Template.wallet) { _, context in
                 try await wallets.delete(id: try context.parameters.require("walletId"), now: clock.now())
                 return Response(status: .noContent)
             },

@@ -19,16 +19,11 @@ public actor AdminServices {
     public nonisolated let random: any RandomSource
     /// Admin API keys.
     public nonisolated let adminKeys: AdminKeyService
-    /// What the tethering commands (`admin applications`, `admin instances`) use.
-    public nonisolated let tethering: Tethering
+    /// What the tethering commands (`admin applications`, `admin instances`) use: the server's `TetheringServices`,
+    /// without the master key (applications and instances read and deleted; `sealingApplications()` creates).
+    public nonisolated let tethering: TetheringServices
     /// The SCA wallet's back end (`SCAServices`), for `admin sca`.
     public nonisolated let sca: SCAAdmin
-
-    /// Holder applications and their instances, read and deleted without the master key.
-    public struct Tethering: Sendable {
-        public let applications: HolderApplicationService
-        public let instances: HolderInstanceService
-    }
 
     /// The issuance capability with what it was built from, made on first use.
     private struct Issuance: Sendable {
@@ -49,8 +44,7 @@ public actor AdminServices {
         adminKeys = AdminKeyService(database: database, logger: logger, random: random)
         self.clock = clock
         self.random = random
-        tethering = Tethering(applications: HolderApplicationService(database: database, logger: logger),
-                              instances: HolderInstanceService(database: database, logger: logger))
+        tethering = TetheringServices(database: database, masterKey: nil, logger: logger, random: random)
         self.logger = logger
         sca = SCAAdmin(services: SCAServices(database: database, logger: logger, random: random))
     }
@@ -74,7 +68,7 @@ public actor AdminServices {
     /// Holder applications with the tenant's master key, so that a Play Integrity decryption key is sealed as the
     /// server seals it (docs/server-api.md "Play Integrity").
     public func sealingApplications() throws -> HolderApplicationService {
-        HolderApplicationService(database: database, logger: logger, masterKey: try masterKey())
+        TetheringServices(database: database, masterKey: try masterKey(), logger: logger, random: random).applications
     }
 
     /// Credential configurations, offers and issued credentials (`IssuanceServices`), for `admin credentials`.

@@ -103,7 +103,7 @@ public enum HoldfastApplication {
     static func makeServices(configuration: HoldfastConfiguration, options: Options) async throws
         -> (services: ServerServices, startup: StartupInfo, ephemeralShutdown: @Sendable () async -> Void) {
         let logger = options.logger ?? HoldfastLogging.logger(configuration)
-        let masterKey = try MasterKey.load(configuration.masterKey)
+        let masterKey = try MasterKey.load(configuration.masterKey, random: options.random)
         let openAPI = try OpenAPIDocument.load()
         let verifierPage = try VerifierPage.load()
         let database = try HoldfastDatabase.open(configuration.database, logger: logger,
@@ -135,10 +135,10 @@ public enum HoldfastApplication {
         let metrics = options.metrics ?? HTTPMetrics()
         let boundPort = BoundPort()
         let publicURL: @Sendable () -> String = { configuration.effectivePublicURL(boundPort: boundPort.value) }
-        let tokens = SelfExpiringTokens(masterKey: masterKey)
-        let instanceAuthenticator = InstanceAuthenticator(
-            keyring: prepared.keyring, instances: InstanceStore(database: database), replay: ephemeral.stores.replay,
-            tokens: tokens, configuration: configuration.tethering, publicURL: publicURL)
+        let tokens = SelfExpiringTokens(masterKey: masterKey, random: options.random)
+        let tethering = TetheringServices(database: database, masterKey: masterKey, logger: logger, random: options.random)
+        let instanceAuthenticator = tethering.authenticator(keyring: prepared.keyring, tokens: tokens, replay: ephemeral.stores.replay,
+                                                            configuration: configuration.tethering, publicURL: publicURL)
         let issuerCertificates = IssuerCertificateStore(initial: prepared.issuerCertificates, loadedAt: options.clock.now(),
                                                         database: database, masterKey: masterKey, logger: logger)
         let issuance = IssuanceServices(database: database, masterKey: masterKey, certificates: issuerCertificates, random: options.random, publicURL: publicURL)
@@ -151,7 +151,7 @@ public enum HoldfastApplication {
             instanceAuthenticator: instanceAuthenticator, devMode: DevModeGuard(logger: logger, metrics: metrics),
             boundPort: boundPort,
             issuerCertificates: issuerCertificates,
-            verifierCertificates: prepared.verifierCertificates,
+            verifierCertificates: prepared.verifierCertificates, tethering: tethering,
             issuance: issuance,
             presentations: PresentationServices(
                 database: database, masterKey: masterKey, certificates: prepared.verifierCertificates,
@@ -237,8 +237,8 @@ public enum HoldfastApplication {
             let applied = try await migrator.migrate(session, dialect: dialect, now: now, logger: logger,
                                                      keys: MigrationKeys { masterKey })
             let bootstrapKey = try await adminKeys.createBootstrapKeyIfEmpty(on: AdminKeyStore.Session(session), now: now)
-            let (keyring, created) = try await TenantKeyring.loadOrCreate(on: session, masterKey: masterKey, now: now,
-                                                                                logger: logger)
+            let (keyring, created) = try await TenantKeyring.loadOrCreate(from: TenantKeyStore(db: session), masterKey: masterKey,
+                                                                          now: now, logger: logger)
             let certificates = try await IssuerCertificates.loadOrCreate(on: IssuerCertificateStore.Session(session), masterKey: masterKey,
                                                                          configuration: issuance, now: now, logger: logger)
             let verifier = try await VerifierCertificates.loadOrCreate(store: VerifierCertificateStore(session), masterKey: masterKey, host: verifierHost,
@@ -289,7 +289,7 @@ public enum HoldfastApplication {
         let issuance = router.group()
             .add(middleware: AccessTokenAuthenticator(
                 offers: services.issuance.offers, configurations: services.issuance.configurations,
-                instances: InstanceStore(database: services.database),
+                instances: services.tethering.instanceStore,
                 dpop: IssuanceDPoP(tethering: services.configuration.tethering, publicURL: { services.publicURL }), clock: services.clock))
             .group(context: IssuanceRequestContext.self)
         var instanceGroups: [InstanceAccess: RouterGroup<InstanceRequestContext>] = [:]

@@ -39,6 +39,8 @@ public struct ServerServices: Sendable {
     let issuerCertificates: IssuerCertificateStore
     /// The verifier's CA and request-signing certificate (docs/server-api.md "Verifier").
     let verifierCertificates: VerifierCertificates
+    /// The tethering capability's services, shared with `holdfast admin applications` / `instances`.
+    let tethering: TetheringServices
     /// The issuance capability's services (and the status lists), shared with `holdfast admin credentials`.
     let issuance: IssuanceServices
     /// The verifier capability's services, shared with `holdfast admin presentations`.

@@ -62,7 +62,7 @@ public struct MigrationKeys: Sendable {
 
     /// No key: a migration that needs one fails (`MIGRATION_FAILED`) instead of leaving a value in clear.
     public static let unavailable = MigrationKeys {
-        throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "no master key was given to the migrations")
+        throw KeyError.masterKeyUnusable("no master key was given to the migrations")
     }
 
     /// The key of `source` as the server loads it, except that a key file that does not exist is not created (a
@@ -70,7 +70,7 @@ public struct MigrationKeys: Sendable {
     public static func existing(_ source: HoldfastConfiguration.MasterKeySource) -> MigrationKeys {
         MigrationKeys {
             if case .file(let path) = source, !FileManager.default.fileExists(atPath: path) {
-                throw KeyError(code: KeyError.Code.masterKeyUnusable, message: "the master key file \(path) does not exist")
+                throw KeyError.masterKeyUnusable("the master key file \(path) does not exist")
             }
             return try MasterKey.load(source)
         }

@@ -1,27 +1,20 @@
 import Foundation
 import Logging
-import SQLKit
 
 /// The tenant's public URL is a property of the tenant, not of whichever process reads its database (docs/operations.md
 /// "Configuration"): the server records the one it serves under (`HOLDFAST_PUBLIC_URL`, or `http://HOST:PORT` with
-/// the bound port) in `tenant_settings` once it listens, and the admin tools name that one in what they write —
-/// offers, status list URIs, request URIs, the verifier's request-signing certificate — so that they and the server
-/// always agree. A tenant whose server has never run has none recorded; the tools then use their own configuration.
+/// the bound port) in `tenant_settings` (`TenantSettingsStore`) once it listens, and the admin tools name that one in
+/// what they write — offers, status list URIs, request URIs, the verifier's request-signing certificate — so that they
+/// and the server always agree. A tenant whose server has never run has none recorded; the tools then use their own configuration.
 public enum TenantPublicURL {
-    static let setting = "public_url"
-
     /// Records `url` as the tenant's public URL (the server, once it listens; the last start wins).
     static func record(_ url: String, on database: HoldfastDatabase, now: Date) async throws {
-        try await database.sql.raw("""
-            INSERT INTO tenant_settings (name, value, updated_at) VALUES (\(bind: setting), \(bind: url), \(bind: Timestamp.milliseconds(now)))
-            ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-            """).run()
+        try await TenantSettingsStore(database: database).record(.publicURL, url, now: now)
     }
 
     /// The URL the server recorded, if one has run on this database.
     public static func recorded(on database: HoldfastDatabase) async throws -> String? {
-        try await database.sql.select().column("value").from("tenant_settings").where("name", .equal, setting).first()?
-            .decode(column: "value", as: String.self)
+        try await TenantSettingsStore(database: database).value(.publicURL)
     }
 
     /// The public URL a tool on the tenant's database writes: the one the server recorded, which wins over the

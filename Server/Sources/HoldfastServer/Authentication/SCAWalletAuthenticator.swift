@@ -4,12 +4,6 @@ import Hummingbird
 import HummingbirdAuth
 import OpenID4VCI
 
-/// The wallet a device call authenticated as (docs/server-api.md "SCA wallet (back end)").
-public struct AuthenticatedWallet: Sendable {
-    public let walletId: String
-    public let state: SCAWalletState
-}
-
 /// Authenticates `.wallet` routes (docs/server-api.md "SCA wallet (back end)"; RFC 9449): a `DPoP` proof made with the key of the SCA wallet
 /// named by the path's `{walletId}` — no access token: the wallet key itself is the credential. Checks, in order:
 /// the proof as instance calls check theirs (`InstanceAuthenticator.verifyProof`: one `DPoP` header, valid for this
@@ -37,24 +31,5 @@ struct SCAWalletAuthenticator: AuthenticatorMiddleware {
         let state = wallet.state
         try await proofs.spend(proof, now: clock.now())
         return .wallet(AuthenticatedWallet(walletId: walletId, state: state))
-    }
-}
-
-/// The context of a `.wallet` route: made only from a request `SCAWalletAuthenticator` accepted.
-public struct WalletRequestContext: HoldfastContext, ChildRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let requestID: String
-    public let maxUploadSize: Int
-    public let wallet: AuthenticatedWallet
-
-    public init(context: HoldfastRequestContext) throws {
-        guard case .wallet(let wallet) = context.identity else {
-            throw AuthenticationError.unauthenticated(.invalidDPoPProof, "a DPoP proof made with the wallet key is required",
-                                                      error: .invalidDPoPProof)
-        }
-        self.coreContext = context.coreContext
-        self.requestID = context.requestID
-        self.maxUploadSize = context.maxUploadSize
-        self.wallet = wallet
     }
 }
