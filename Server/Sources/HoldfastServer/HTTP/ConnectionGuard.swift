@@ -36,6 +36,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let connections: ConnectionCounter
     private let logger: Logger
     private let clock: any HoldfastClock
+    /// Where the request ids of the problems it answers itself are drawn from (DESIGN §4 "Randomness").
+    private let random: any RandomSource
 
     private var headsRead = 0
     private var endsRead = 0
@@ -57,11 +59,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var finishing = false
 
     init(configuration: ConnectionConfiguration, connections: ConnectionCounter, logger: Logger,
-         clock: any HoldfastClock = SystemClock()) {
+         clock: any HoldfastClock = SystemClock(), random: any RandomSource = SystemRandomSource()) {
         self.configuration = configuration
         self.connections = connections
         self.logger = logger
         self.clock = clock
+        self.random = random
     }
 
     private var readingBody: Bool { headsRead > endsRead }
@@ -295,7 +298,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                         title: String, detail: String, extra: HTTPFields = [:]) {
         guard !closing, !finishing else { return }
         let details = ProblemDetails(status: Int(status.code), code: code, title: title, detail: detail,
-                                     requestId: RequestIDMiddleware.generate(SystemRandomSource()))
+                                     requestId: RequestIDMiddleware.generate(random))
         let body = ProblemMiddleware.encode(details)
         var fields = HTTPFields()
         fields[.contentType] = ProblemDetails.mediaType

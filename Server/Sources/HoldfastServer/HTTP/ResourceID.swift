@@ -3,10 +3,6 @@ import Foundation
 /// Identifiers the tenant makes for its resources (holder applications, instances, SCA wallets, eligibility denial
 /// references): lowercase UUIDs, drawn by the services' `RandomSource` (`identifier()`). Anything else names nothing (404).
 enum ResourceID {
-    /// A new identifier from the system's generator, for the services not yet handed a `RandomSource`; the others draw
-    /// theirs with `random.identifier()`.
-    static func generate() -> String { SystemRandomSource().identifier() }
-
     /// A lowercase UUID in its 36-character form (8-4-4-4-12 hex digits), checked byte by byte.
     static func isValid(_ text: String) -> Bool {
         let bytes = text.utf8

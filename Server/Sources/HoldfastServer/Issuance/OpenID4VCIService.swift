@@ -13,7 +13,7 @@ import OpenID4VCI
 /// mDoc bound to the key of the proof.
 struct OpenID4VCIService: Sendable {
     /// How long a `c_nonce` is good for.
-    static let nonceLifetime: Int64 = 300_000
+    static let nonceLifetime: Duration = .seconds(300)
     /// How old a proof's `iat` may be, and how far in the future.
     static let proofMaximumAge: TimeInterval = 300
     static let leeway: TimeInterval = 30
@@ -157,24 +157,19 @@ struct OpenID4VCIService: Sendable {
 
     /// OpenID4VCI 1.0 §7: a fresh `c_nonce`. It is a self-expiring token (nothing is stored until it is used).
     func nonce(now: Date) -> NonceResponse {
-        NonceResponse(cNonce: tokens.make(.credentialNonce, context: "", expiresAt: Timestamp.milliseconds(now) + Self.nonceLifetime))
+        NonceResponse(cNonce: tokens.make(.credentialNonce, context: "", now: now, lifetime: Self.nonceLifetime))
     }
 
     /// Spends a `c_nonce`: ours, unexpired and never spent, or `invalid_nonce`.
     func consumeNonce(_ nonce: String, now: Date) async throws {
-        let nowMilliseconds = Timestamp.milliseconds(now)
-        switch tokens.check(nonce, .credentialNonce, context: "", now: nowMilliseconds) {
+        switch try await tokens.redeem(nonce, .credentialNonce, context: "", lifetime: Self.nonceLifetime,
+                                       key: "holdfast:c_nonce:spent:\(nonce)", in: replay, now: now) {
+        case .spent: return
         case .invalid: throw OAuthError.invalidNonce("the proof's nonce is not a c_nonce of this issuer")
         case .expired: throw OAuthError.invalidNonce("the proof's nonce has expired; get a new c_nonce")
-        case .valid(let expiresAt):
-            // Issued `nonceLifetime` before its expiry; refused when that precedes the store's epoch (docs/operations.md "A store that lost its memory").
-            switch try await replay.spend("holdfast:c_nonce:spent:\(nonce)", issuedAt: expiresAt - Self.nonceLifetime,
-                                          ttl: .milliseconds(expiresAt - nowMilliseconds) + .seconds(1), now: nowMilliseconds) {
-            case .spent: break
-            case .alreadySpent: throw OAuthError.invalidNonce("the proof's nonce was already used; get a new c_nonce")
-            case .issuedBeforeEpoch:
-                throw OAuthError.invalidNonce("the nonce was issued before the server's ephemeral store lost its memory; get a new c_nonce")
-            }
+        case .alreadySpent: throw OAuthError.invalidNonce("the proof's nonce was already used; get a new c_nonce")
+        case .issuedBeforeEpoch:
+            throw OAuthError.invalidNonce("the nonce was issued before the server's ephemeral store lost its memory; get a new c_nonce")
         }
     }
 

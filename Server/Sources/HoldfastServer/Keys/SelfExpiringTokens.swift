@@ -12,12 +12,12 @@ import JOSE
 /// 16 bytes of HMAC-SHA256 over the purpose, the context (the application a challenge is for) and the first 16
 /// bytes. The MAC key is derived from the master key (HKDF-SHA256, RFC 5869), so every node sharing the master key
 /// accepts every node's tokens. The MAC makes a token unforgeable and unpredictable; it does not make it single use
-/// — a caller that needs that records the token when it is used (`ChallengeStore.consume`).
+/// — a caller that needs that redeems the token when it is used (`redeem`, SelfExpiringTokenRedemption.swift).
 struct SelfExpiringTokens: Sendable {
     enum Purpose: String, Sendable {
         case registrationChallenge = "registration-challenge"
         case dpopNonce = "dpop-nonce"
-        /// OpenID4VCI 1.0 §7 `c_nonce`, made single use by `CredentialNonces.consume`.
+        /// OpenID4VCI 1.0 §7 `c_nonce`, made single use by `redeem` (`OpenID4VCIService.consumeNonce`).
         case credentialNonce = "openid4vci-c-nonce"
     }
 

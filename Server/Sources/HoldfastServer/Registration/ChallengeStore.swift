@@ -28,22 +28,12 @@ struct ChallengeStore: Sendable {
     /// Consumes `challenge`: returns when it was made for `applicationId`, is unexpired and was never consumed;
     /// throws `INVALID_CHALLENGE` or `CHALLENGE_EXPIRED` otherwise. Once this returns it cannot be used again.
     func consume(_ challenge: String, applicationId: String, now: Date) async throws {
-        let nowMilliseconds = Timestamp.milliseconds(now)
-        switch tokens.check(challenge, .registrationChallenge, context: applicationId, now: nowMilliseconds) {
-        case .invalid:
-            throw TetheringError.invalidChallenge
-        case .expired:
-            throw TetheringError.challengeExpired
-        case .valid(let expiresAt):
-            // Kept a second past the expiry, so that no clock step between nodes reopens it.
-            let remaining = Duration.milliseconds(expiresAt - nowMilliseconds) + .seconds(1)
-            // Issued `lifetime` before its expiry; refused when that precedes the store's epoch (docs/operations.md "A store that lost its memory").
-            switch try await spent.spend(Self.key(challenge), issuedAt: expiresAt - lifetime.wholeMilliseconds,
-                                         ttl: remaining, now: nowMilliseconds) {
-            case .spent: return
-            case .alreadySpent: throw TetheringError.invalidChallenge
-            case .issuedBeforeEpoch: throw TetheringError.challengeIssuedBeforeStoreReset
-            }
+        switch try await tokens.redeem(challenge, .registrationChallenge, context: applicationId, lifetime: lifetime,
+                                       key: Self.key(challenge), in: spent, now: now) {
+        case .spent: return
+        case .invalid, .alreadySpent: throw TetheringError.invalidChallenge
+        case .expired: throw TetheringError.challengeExpired
+        case .issuedBeforeEpoch: throw TetheringError.challengeIssuedBeforeStoreReset
         }
     }
 

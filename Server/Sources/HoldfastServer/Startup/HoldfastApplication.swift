@@ -68,7 +68,8 @@ public enum HoldfastApplication {
         let application = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                ConnectionGuard(configuration: connectionConfiguration, connections: counter, logger: logger, clock: clock),
+                ConnectionGuard(configuration: connectionConfiguration, connections: counter, logger: logger, clock: clock,
+                                random: services.random),
             ])),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: nil),
