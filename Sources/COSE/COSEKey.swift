@@ -180,11 +180,7 @@ public struct COSEKey: Sendable, Hashable {
         if let checkedKey { return checkedKey }
         let point = [0x04] + x + y
         do {
-            switch curve {
-            case .p256: return .p256(try P256.Signing.PublicKey(x963Representation: point))
-            case .p384: return .p384(try P384.Signing.PublicKey(x963Representation: point))
-            case .p521: return .p521(try P521.Signing.PublicKey(x963Representation: point))
-            }
+            return try curve.verificationKey(x963: point)
         } catch {
             throw .invalidKey("the point is not on \(curve.name)")
         }
@@ -194,11 +190,7 @@ public struct COSEKey: Sendable, Hashable {
     public func signingKey() throws(COSEError) -> COSESigningKey {
         guard let d else { throw .invalidKey("not a private key (no d)") }
         do {
-            switch curve {
-            case .p256: return .p256(try P256.Signing.PrivateKey(rawRepresentation: d))
-            case .p384: return .p384(try P384.Signing.PrivateKey(rawRepresentation: d))
-            case .p521: return .p521(try P521.Signing.PrivateKey(rawRepresentation: d))
-            }
+            return try curve.signingKey(d: d)
         } catch {
             throw .invalidKey("d is not a valid \(curve.name) private key")
         }

@@ -129,14 +129,17 @@ public struct PresentationSessionCreated: Codable, Sendable, Hashable {
 /// device) or `same-device` (a link, answered with a redirect to `redirectUri`). String-backed so that a value a newer
 /// client sends still decodes (the tenant refuses it with a field error).
 public struct PresentationMode: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case crossDevice = "cross-device"
+        case sameDevice = "same-device"
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let crossDevice: Self = "cross-device"
-    public static let sameDevice: Self = "same-device"
-
-    /// Every mode this version knows (openapi.json lists the same).
-    public static let all: [Self] = [.crossDevice, .sameDevice]
+    public static let crossDevice = Self(.crossDevice)
+    public static let sameDevice = Self(.sameDevice)
 }
 

@@ -67,7 +67,7 @@ public struct TenantKeyring: Sendable {
     private static func insertNewKey(on db: any SQLDatabase, masterKey: MasterKey, now: Date) async throws {
         let privateKey = P256.Signing.PrivateKey()
         let kid = try JWK(publicKey: privateKey.publicKey).thumbprint()
-        let jwk = JWK(publicKey: privateKey.publicKey, kid: kid, use: "sig", alg: algorithm)
+        let jwk = JWK(publicKey: privateKey.publicKey, kid: kid, use: .signature, alg: algorithm)
         let jwkText = String(decoding: try JSONEncoder().encode(jwk), as: UTF8.self)
         let sealed = try masterKey.seal(Array(privateKey.rawRepresentation), context: associatedData(kid))
         do {
