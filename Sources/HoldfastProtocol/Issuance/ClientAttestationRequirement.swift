@@ -5,8 +5,7 @@
 public struct ClientAttestationRequirement: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case required
-        case optional
+        case required, optional
     }
 
     public let rawValue: String

@@ -5,11 +5,7 @@ import Foundation
 public struct PresentationStatus: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case pending
-        case verified
-        case failed
-        case declined
-        case expired
+        case pending, verified, failed, declined, expired
     }
 
     public let rawValue: String

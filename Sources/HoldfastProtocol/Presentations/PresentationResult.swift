@@ -99,8 +99,7 @@ public struct PresentationResult: Codable, Sendable, Hashable {
 public struct PresentedCredentialStatus: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case valid
-        case notRevocable
+        case valid, notRevocable
     }
 
     public let rawValue: String

@@ -8,10 +8,7 @@
 public struct SCAAccessProtection: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case pin
-        case biometric
-        case pinOrBiometric
-        case none
+        case pin, biometric, pinOrBiometric, none
     }
 
     public let rawValue: String
@@ -28,8 +25,19 @@ public struct SCAAccessProtection: WireValueSet {
     /// Possession of the device alone. Write `SCAAccessProtection.none` where the value is optional.
     public static let none = Self(.none)
 
-    /// Whether the customer may approve with the PIN.
-    public var allowsPIN: Bool { self == .pin || self == .pinOrBiometric }
-    /// Whether the customer may approve with biometry.
-    public var allowsBiometry: Bool { self == .biometric || self == .pinOrBiometric }
+    /// Whether the customer may approve with the PIN (not with a protection this version does not name).
+    public var allowsPIN: Bool {
+        switch known {
+        case .pin?, .pinOrBiometric?: true
+        case .biometric?, .none?, nil: false
+        }
+    }
+
+    /// Whether the customer may approve with biometry (not with a protection this version does not name).
+    public var allowsBiometry: Bool {
+        switch known {
+        case .biometric?, .pinOrBiometric?: true
+        case .pin?, .none?, nil: false
+        }
+    }
 }

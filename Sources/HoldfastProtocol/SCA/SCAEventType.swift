@@ -4,16 +4,7 @@
 public struct SCAEventType: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case loaded
-        case locked
-        case unlocked
-        case credentialsReset
-        case countersUpdated
-        case settingsUpdated
-        case productsUpdated
-        case deviceEligibilityLost
-        case appSunsetScheduled
-        case deleted
+        case loaded, locked, unlocked, credentialsReset, countersUpdated, settingsUpdated, productsUpdated, deviceEligibilityLost, appSunsetScheduled, deleted
     }
 
     public let rawValue: String

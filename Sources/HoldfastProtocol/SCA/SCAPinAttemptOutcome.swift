@@ -3,8 +3,7 @@
 public struct SCAPinAttemptOutcome: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case success
-        case failure
+        case success, failure
     }
 
     public let rawValue: String

@@ -4,10 +4,7 @@
 public struct SCAWalletState: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case pending
-        case active
-        case locked
-        case deleted
+        case pending, active, locked, deleted
     }
 
     public let rawValue: String

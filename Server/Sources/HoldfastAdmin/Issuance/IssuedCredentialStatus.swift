@@ -6,9 +6,7 @@ import HoldfastProtocol
 public struct IssuedCredentialStatus: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case valid
-        case suspended
-        case revoked
+        case valid, suspended, revoked
     }
 
     public let rawValue: String

@@ -97,9 +97,10 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         `protocol` = try container.decode(PresentationProtocol.self, forKey: .protocol)
-        if `protocol` == .dcAPI {
+        switch `protocol`.known {
+        case .dcAPI?:
             mode = try container.decodeIfPresent(PresentationMode.self, forKey: .mode) ?? .crossDevice
-        } else {
+        case .openID4VP?, .iso18013_7?, nil:
             mode = try container.decode(PresentationMode.self, forKey: .mode)
         }
         redirectUri = try container.decodeIfPresent(String.self, forKey: .redirectUri)

@@ -6,8 +6,7 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     /// `ok` when every component is up, else `unavailable` (the response is then 503).
     public struct Overall: OpenValueSet {
         public enum Known: String, CaseIterable, Sendable {
-            case ok
-            case unavailable
+            case ok, unavailable
         }
 
         public let rawValue: String
@@ -18,9 +17,7 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     /// A component's state: `full` only for the ephemeral store (`fullParts` refuse new entries).
     public struct ComponentStatus: OpenValueSet {
         public enum Known: String, CaseIterable, Sendable {
-            case up
-            case down
-            case full
+            case up, down, full
         }
 
         public let rawValue: String
@@ -50,9 +47,7 @@ public struct HealthStatus: Codable, Sendable, Equatable {
         /// Where the list in force came from.
         public struct Source: OpenValueSet {
             public enum Known: String, CaseIterable, Sendable {
-                case bundled
-                case file
-                case url
+                case bundled, file, url
             }
 
             public let rawValue: String
