@@ -39,4 +39,10 @@ import Testing
         let newer = SCAAccessProtection(rawValue: "faceAndPin")
         #expect(!newer.allowsPIN && !newer.allowsBiometry)
     }
+
+    /// Only `optional` waives client attestation; a requirement this version does not name is kept as `required`.
+    @Test func onlyOptionalWaivesClientAttestation() {
+        #expect(ClientAttestationRequirement.all.map(\.waivesAttestation) == [false, true])
+        #expect(!ClientAttestationRequirement(rawValue: "recommended").waivesAttestation)
+    }
 }

@@ -14,4 +14,13 @@ public struct ClientAttestationRequirement: WireValueSet {
 
     public static let required = Self(.required)
     public static let optional = Self(.optional)
+
+    /// Whether a client without attestation may use the configuration: only when it is `optional`; a requirement this
+    /// version does not name is kept as `required`, the default.
+    public var waivesAttestation: Bool {
+        switch known {
+        case .optional?: true
+        case .required?, nil: false
+        }
+    }
 }

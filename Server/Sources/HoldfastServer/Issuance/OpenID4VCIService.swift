@@ -75,7 +75,7 @@ struct OpenID4VCIService: Sendable {
             // configuration waives client attestation (docs/server-api.md "Credentials"): an unknown code tells it nothing more.
             let waived: Bool
             if let id = try await offers.configurationID(code: code) {
-                waived = try await configurations.find(id: id)?.clientAttestation == .optional
+                waived = try await configurations.find(id: id)?.clientAttestation?.waivesAttestation == true
             } else {
                 waived = false
             }
