@@ -4,9 +4,7 @@
 public struct PresentationProtocol: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case openID4VP = "openid4vp-1.0"
-        case iso18013_7 = "18013-7-2024"
-        case dcAPI = "dc-api"
+        case openID4VP = "openid4vp-1.0", iso18013_7 = "18013-7-2024", dcAPI = "dc-api"
     }
 
     public let rawValue: String

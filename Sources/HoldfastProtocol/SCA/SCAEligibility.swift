@@ -141,9 +141,7 @@ public struct SCAEligibilityCheckResponse: Codable, Sendable, Hashable {
 public struct SCAIneligibilityReason: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case deviceIntegrity = "DEVICE_INTEGRITY"
-        case deviceModelBlocked = "DEVICE_MODEL_BLOCKED"
-        case appVersionUnsupported = "APP_VERSION_UNSUPPORTED"
+        case deviceIntegrity = "DEVICE_INTEGRITY", deviceModelBlocked = "DEVICE_MODEL_BLOCKED", appVersionUnsupported = "APP_VERSION_UNSUPPORTED"
     }
 
     public let rawValue: String

@@ -4,11 +4,7 @@
 public struct SCALockReason: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case lostDevice = "LOST_DEVICE"
-        case stolenDevice = "STOLEN_DEVICE"
-        case fraudSuspicion = "FRAUD_SUSPICION"
-        case other = "OTHER"
-        case pinAttempts = "PIN_ATTEMPTS"
+        case lostDevice = "LOST_DEVICE", stolenDevice = "STOLEN_DEVICE", fraudSuspicion = "FRAUD_SUSPICION", other = "OTHER", pinAttempts = "PIN_ATTEMPTS"
     }
 
     public let rawValue: String

@@ -11,15 +11,11 @@ import Plumbing
 /// parses, and its other keys still serve. A closed enum would move these refusals to decoding, as
 /// `malformedJSON`.
 extension JWK {
-    /// `kty` (RFC 7517 §4.1; RFC 7518 §6.1, RFC 8037 §2).
+    /// `kty` (RFC 7517 §4.1; RFC 7518 §6.1, RFC 8037 §2): `EC` (RFC 7518 §6.2), `RSA` public keys (RFC 7518 §6.3.1:
+    /// thumbprints and `x5c` comparisons only), `OKP` (RFC 8037: parsed, never used for an operation).
     public struct KeyType: OpenValueSet {
         public enum Known: String, CaseIterable, Sendable {
-            /// An elliptic curve key (RFC 7518 §6.2).
-            case ec = "EC"
-            /// An RSA public key (RFC 7518 §6.3.1): thumbprints and `x5c` comparisons only.
-            case rsa = "RSA"
-            /// An octet key pair (RFC 8037): parsed, never used for an operation.
-            case okp = "OKP"
+            case ec = "EC", rsa = "RSA", okp = "OKP"
         }
 
         public let rawValue: String
@@ -34,10 +30,7 @@ extension JWK {
     /// `crv` (RFC 7518 §6.2.1.1 for EC keys, RFC 8037 §2 for OKP keys).
     public struct Curve: OpenValueSet {
         public enum Known: String, CaseIterable, Sendable {
-            case p256 = "P-256"
-            case p384 = "P-384"
-            case ed25519 = "Ed25519"
-            case x25519 = "X25519"
+            case p256 = "P-256", p384 = "P-384", ed25519 = "Ed25519", x25519 = "X25519"
 
             /// The byte length of an EC key's `x`, `y` and `d` on this curve (RFC 7518 §6.2.1.2, §6.2.2.1: always full
             /// length); `nil` for the OKP curves, which this module parses but does not use.
@@ -56,15 +49,12 @@ extension JWK {
 
         public static let p256 = Self(.p256)
         public static let p384 = Self(.p384)
-        public static let ed25519 = Self(.ed25519)
-        public static let x25519 = Self(.x25519)
     }
 
     /// `use` (RFC 7517 §4.2).
     public struct Use: OpenValueSet {
         public enum Known: String, CaseIterable, Sendable {
-            case signature = "sig"
-            case encryption = "enc"
+            case signature = "sig", encryption = "enc"
         }
 
         public let rawValue: String

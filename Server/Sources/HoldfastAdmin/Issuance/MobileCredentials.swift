@@ -187,9 +187,7 @@ public struct IssuedCredential: Codable, Sendable, Hashable {
 public struct WalletNotificationEvent: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case credentialAccepted = "credential_accepted"
-        case credentialFailure = "credential_failure"
-        case credentialDeleted = "credential_deleted"
+        case credentialAccepted = "credential_accepted", credentialFailure = "credential_failure", credentialDeleted = "credential_deleted"
     }
 
     public let rawValue: String

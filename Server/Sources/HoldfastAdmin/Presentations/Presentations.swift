@@ -132,8 +132,7 @@ public struct PresentationSessionCreated: Codable, Sendable, Hashable {
 public struct PresentationMode: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case crossDevice = "cross-device"
-        case sameDevice = "same-device"
+        case crossDevice = "cross-device", sameDevice = "same-device"
     }
 
     public let rawValue: String

@@ -147,22 +147,13 @@ public struct SCAProofVerification: Codable, Sendable, Hashable {
 public struct SCAProofFailureCode: WireValueSet {
     /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
     public enum Known: String, CaseIterable, Sendable {
-        case malformed = "PROOF_MALFORMED"
-        case walletNotFound = "WALLET_NOT_FOUND"
-        case walletNotActive = "WALLET_NOT_ACTIVE"
-        case walletLocked = "WALLET_LOCKED"
-        case walletDeleted = "WALLET_DELETED"
-        case signatureInvalid = "SIGNATURE_INVALID"
-        case deviceIneligible = "DEVICE_NOT_ELIGIBLE"
-        case appVersionSunset = "APP_SUNSET"
-        case policyNotFound = "POLICY_NOT_FOUND"
-        case methodMismatch = "METHOD_MISMATCH"
-        case payloadMismatch = "PAYLOAD_MISMATCH"
-        case patternInsufficient = "PATTERN_INSUFFICIENT"
-        case expired = "PROOF_EXPIRED"
-        case replayed = "PROOF_REPLAYED"
-        case issuedBeforeStoreReset = "ISSUED_BEFORE_STORE_RESET"
-        case fraudSuspicion = "FRAUD_SUSPICION"
+        case malformed = "PROOF_MALFORMED", walletNotFound = "WALLET_NOT_FOUND", walletNotActive = "WALLET_NOT_ACTIVE"
+        case walletLocked = "WALLET_LOCKED", walletDeleted = "WALLET_DELETED", signatureInvalid = "SIGNATURE_INVALID"
+        case deviceIneligible = "DEVICE_NOT_ELIGIBLE", appVersionSunset = "APP_SUNSET"
+        case policyNotFound = "POLICY_NOT_FOUND", methodMismatch = "METHOD_MISMATCH"
+        case payloadMismatch = "PAYLOAD_MISMATCH", patternInsufficient = "PATTERN_INSUFFICIENT"
+        case expired = "PROOF_EXPIRED", replayed = "PROOF_REPLAYED"
+        case issuedBeforeStoreReset = "ISSUED_BEFORE_STORE_RESET", fraudSuspicion = "FRAUD_SUSPICION"
     }
 
     public let rawValue: String

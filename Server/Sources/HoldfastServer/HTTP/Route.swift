@@ -14,7 +14,7 @@ import Hummingbird
 /// `.accessToken` an `IssuanceRequestContext` (the offer an OpenID4VCI access token is for, and its DPoP proof). The authenticator runs as middleware before the
 /// handler; a handler cannot forget it.
 public struct Route: Sendable {
-    /// What a route asks of its caller: `responder` without its handler, for the contract tests and the logs.
+    /// What a route asks of its caller: its `responder` without the handler (what the OpenAPI contract tests compare).
     public enum Access: Sendable, Hashable {
         /// No credentials (health, metrics, JWKS, OpenAPI, challenges, registration).
         case `public`
