@@ -5,6 +5,23 @@ import Crypto
 /// SHA-384 on P-384, ES512 SHA-512 on P-521) and its raw `r‖s` signing and checking. `COSESigningKey`,
 /// `COSEVerificationKey` and `COSEKey` are written once over these, not once per curve.
 extension COSEKey.Curve {
+    /// Bytes in one coordinate (and in one of ECDSA's r, s).
+    public var coordinateLength: Int {
+        switch self {
+        case .p256: 32
+        case .p384: 48
+        case .p521: 66
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .p256: "P-256"
+        case .p384: "P-384"
+        case .p521: "P-521"
+        }
+    }
+
     /// The ECDSA algorithm of keys on this curve (RFC 9053 §2.1; the inverse of `COSEAlgorithm.curve`).
     public var algorithm: COSEAlgorithm {
         switch self {

@@ -7,27 +7,11 @@ import Crypto
 /// refused.
 public struct COSEKey: Sendable, Hashable {
     /// RFC 9053 §7.1 Table 18 — the EC2 curves.
+    /// Its name, sizes, algorithm and swift-crypto keys: `COSECurveKeys.swift`.
     public enum Curve: Int64, Sendable, Hashable, CaseIterable {
         case p256 = 1
         case p384 = 2
         case p521 = 3
-
-        /// Bytes in one coordinate (and in one of ECDSA's r, s).
-        public var coordinateLength: Int {
-            switch self {
-            case .p256: 32
-            case .p384: 48
-            case .p521: 66
-            }
-        }
-
-        public var name: String {
-            switch self {
-            case .p256: "P-256"
-            case .p384: "P-384"
-            case .p521: "P-521"
-            }
-        }
     }
 
     /// RFC 9052 §7.1 / RFC 9053 §7.1 labels.
