@@ -76,7 +76,7 @@ let package = Package(
         ]),
         // OpenID4VCI 1.0's wire types (offer, metadata, token, nonce and credential messages, key proofs), used by
         // the issuer in the server and the wallet in the SDK.
-        .target(name: "OpenID4VCI", dependencies: ["JOSE"]),
+        .target(name: "OpenID4VCI", dependencies: ["JOSE", "Plumbing"]),
         // OpenID4VP 1.0's wire types and the ISO/IEC TS 18013-7:2024 Annex B pieces the verifier and the wallet use
         // (authorization request URI, request object, DCQL and presentation definitions, response, handovers), used by
         // the verifier in the server and the wallet in the SDK.

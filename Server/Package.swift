@@ -48,7 +48,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "HoldfastAdmin", dependencies: [root("HoldfastProtocol"), root("JOSE")]),
+        .target(name: "HoldfastAdmin", dependencies: [root("HoldfastProtocol"), root("JOSE"), root("OpenID4VCI")]),
         .target(name: "Ephemeral", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -7,27 +7,11 @@ import Crypto
 /// refused.
 public struct COSEKey: Sendable, Hashable {
     /// RFC 9053 §7.1 Table 18 — the EC2 curves.
+    /// Its name, sizes, algorithm and swift-crypto keys: `COSECurveKeys.swift`.
     public enum Curve: Int64, Sendable, Hashable, CaseIterable {
         case p256 = 1
         case p384 = 2
         case p521 = 3
-
-        /// Bytes in one coordinate (and in one of ECDSA's r, s).
-        public var coordinateLength: Int {
-            switch self {
-            case .p256: 32
-            case .p384: 48
-            case .p521: 66
-            }
-        }
-
-        public var name: String {
-            switch self {
-            case .p256: "P-256"
-            case .p384: "P-384"
-            case .p521: "P-521"
-            }
-        }
     }
 
     /// RFC 9052 §7.1 / RFC 9053 §7.1 labels.
@@ -180,11 +164,7 @@ public struct COSEKey: Sendable, Hashable {
         if let checkedKey { return checkedKey }
         let point = [0x04] + x + y
         do {
-            switch curve {
-            case .p256: return .p256(try P256.Signing.PublicKey(x963Representation: point))
-            case .p384: return .p384(try P384.Signing.PublicKey(x963Representation: point))
-            case .p521: return .p521(try P521.Signing.PublicKey(x963Representation: point))
-            }
+            return try curve.verificationKey(x963: point)
         } catch {
             throw .invalidKey("the point is not on \(curve.name)")
         }
@@ -194,11 +174,7 @@ public struct COSEKey: Sendable, Hashable {
     public func signingKey() throws(COSEError) -> COSESigningKey {
         guard let d else { throw .invalidKey("not a private key (no d)") }
         do {
-            switch curve {
-            case .p256: return .p256(try P256.Signing.PrivateKey(rawRepresentation: d))
-            case .p384: return .p384(try P384.Signing.PrivateKey(rawRepresentation: d))
-            case .p521: return .p521(try P521.Signing.PrivateKey(rawRepresentation: d))
-            }
+            return try curve.signingKey(d: d)
         } catch {
             throw .invalidKey("d is not a valid \(curve.name) private key")
         }

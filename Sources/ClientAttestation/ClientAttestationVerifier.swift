@@ -72,7 +72,7 @@ public struct ClientAttestationVerifier: Sendable {
             throw .attestationWrongType(jws.header.typ)
         }
         guard allowedAlgorithms.contains(jws.algorithm) else { throw .attestationAlgorithmNotAllowed(jws.algorithm.rawValue) }
-        let candidates = trustedKeys.keys.filter { $0.use == nil || $0.use == "sig" }
+        let candidates = trustedKeys.keys.filter { $0.serves(.signature) }
         let trusted: JWK?
         if let kid = jws.header.kid {
             trusted = candidates.first { $0.kid == kid }
@@ -97,7 +97,7 @@ public struct ClientAttestationVerifier: Sendable {
         if let nbf = claims.nbf, nbf.timeIntervalSince(now) > leeway { throw .attestationNotYetValid }
         if let expectedIssuer, claims.iss != expectedIssuer { throw .attestationIssuerMismatch }
         if let expectedClientId, sub != expectedClientId { throw .attestationSubjectMismatch }
-        guard let jwk = cnf.jwk, !jwk.hasPrivateKey, jwk.kty == "EC", (try? JWSVerificationKey(jwk: jwk)) != nil else {
+        guard let jwk = cnf.jwk, !jwk.hasPrivateKey, jwk.kty.known == .ec, (try? JWSVerificationKey(jwk: jwk)) != nil else {
             throw .attestationInvalidConfirmationKey
         }
         return (claims, jwk, sub)

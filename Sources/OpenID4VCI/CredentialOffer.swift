@@ -73,11 +73,11 @@ public struct CredentialOffer: Codable, Sendable, Hashable {
     /// §4.1.1 `tx_code`: the transaction code the wallet asks the user for, sent as the token request's `tx_code`.
     public struct TransactionCode: Codable, Sendable, Hashable {
         /// `numeric` (the default when absent) or `text`.
-        public var inputMode: String?
+        public var inputMode: InputMode?
         public var length: Int?
         public var description: String?
 
-        public init(inputMode: String? = nil, length: Int? = nil, description: String? = nil) {
+        public init(inputMode: InputMode? = nil, length: Int? = nil, description: String? = nil) {
             self.inputMode = inputMode
             self.length = length
             self.description = description

@@ -149,3 +149,28 @@ import Testing
         #expect(try Self.roundTrip(verification) == json)
     }
 }
+
+/// The admin API's value sets offer their exhaustive `Known` enum: `all` is its cases in order, and a value this
+/// version does not name has none.
+@Suite struct AdminWireValueSetKnownTests {
+    @Test func everyValueSetHasItsKnownCases() {
+        #expect(SCAProofFailureCode.all.compactMap(\.known) == SCAProofFailureCode.Known.allCases)
+        #expect(WalletNotificationEvent.all.compactMap(\.known) == WalletNotificationEvent.Known.allCases)
+        #expect(IssuedCredentialStatus.all.compactMap(\.known) == IssuedCredentialStatus.Known.allCases)
+        #expect(PresentationMode.all.compactMap(\.known) == PresentationMode.Known.allCases)
+        #expect(SCAProofFailureCode.malformed.known == .malformed && SCAProofFailureCode.malformed.rawValue == "PROOF_MALFORMED")
+        #expect(SCAProofFailureCode(rawValue: "PROOF_LOST").known == nil && IssuedCredentialStatus(rawValue: "frozen").known == nil)
+        #expect(WalletNotificationEvent(rawValue: "credential_lost").known == nil && PresentationMode(rawValue: "proximity").known == nil)
+    }
+
+    /// `mode` may be left out for `dc-api` only (it reads as `cross-device`), also for a protocol this version does not name.
+    @Test func modeIsRequiredExceptForTheDCAPI() throws {
+        let dcAPI = try HoldfastJSON.decode(PresentationSessionRequest.self, from: Data(#"{"protocol":"dc-api","query":{"docType":"d"}}"#.utf8))
+        #expect(dcAPI.mode == .crossDevice)
+        for name in ["openid4vp-1.0", "18013-7-2024", "openid4vp-2.0"] {
+            #expect(throws: (any Error).self) {
+                try HoldfastJSON.decode(PresentationSessionRequest.self, from: Data(#"{"protocol":"\#(name)","query":{"docType":"d"}}"#.utf8))
+            }
+        }
+    }
+}

@@ -97,15 +97,17 @@ public struct PresentationResult: Codable, Sendable, Hashable {
 /// The status of a presented document in a verified result (`PresentationResult.Credential.status`, docs/server-api.md
 /// "Verifier"). String-backed so that a status a newer tenant writes still decodes.
 public struct PresentedCredentialStatus: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case valid, notRevocable
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The status list the MSO names says 0 (VALID, draft-ietf-oauth-status-list §7.1), read at verification.
-    public static let valid: Self = "valid"
+    public static let valid = Self(.valid)
     /// The MSO names no status list (ISO/IEC 18013-5 second edition §12.3.6.3): nothing can revoke it.
-    public static let notRevocable: Self = "notRevocable"
-
-    /// Every status this version writes (openapi.json lists the same).
-    public static let all: [Self] = [.valid, .notRevocable]
+    public static let notRevocable = Self(.notRevocable)
 }

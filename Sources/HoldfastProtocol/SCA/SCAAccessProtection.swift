@@ -6,25 +6,38 @@
 /// The wire spelling is `biometric` (docs/server-api.md, openapi.json); `biometry` is the name of the *pattern* a proof was made
 /// with (`SCAPattern`), a different field.
 public struct SCAAccessProtection: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case pin, biometric, pinOrBiometric, none
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A PIN of 6 to 8 digits; `maxPinAttempts` wrong ones in a row lock the wallet.
-    public static let pin: Self = "pin"
+    public static let pin = Self(.pin)
     /// The platform's biometric check.
-    public static let biometric: Self = "biometric"
+    public static let biometric = Self(.biometric)
     /// The PIN or the platform's biometric check, whichever the customer uses: each has its own key, so a proof's
     /// `pattern` says which one approved it.
-    public static let pinOrBiometric: Self = "pinOrBiometric"
+    public static let pinOrBiometric = Self(.pinOrBiometric)
     /// Possession of the device alone. Write `SCAAccessProtection.none` where the value is optional.
-    public static let none: Self = "none"
+    public static let none = Self(.none)
 
-    /// Every value this version writes and reads (openapi.json lists the same).
-    public static let all: [Self] = [.pin, .biometric, .pinOrBiometric, .none]
+    /// Whether the customer may approve with the PIN (not with a protection this version does not name).
+    public var allowsPIN: Bool {
+        switch known {
+        case .pin?, .pinOrBiometric?: true
+        case .biometric?, .none?, nil: false
+        }
+    }
 
-    /// Whether the customer may approve with the PIN.
-    public var allowsPIN: Bool { self == .pin || self == .pinOrBiometric }
-    /// Whether the customer may approve with biometry.
-    public var allowsBiometry: Bool { self == .biometric || self == .pinOrBiometric }
+    /// Whether the customer may approve with biometry (not with a protection this version does not name).
+    public var allowsBiometry: Bool {
+        switch known {
+        case .biometric?, .pinOrBiometric?: true
+        case .pin?, .none?, nil: false
+        }
+    }
 }

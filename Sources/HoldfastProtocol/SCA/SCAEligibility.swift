@@ -139,17 +139,19 @@ public struct SCAEligibilityCheckResponse: Codable, Sendable, Hashable {
 /// Why a device is not eligible (`SCAEligibilityCheckResponse.reason`, the `deviceEligibilityLost` event's
 /// `reason`, docs/server-api.md "SCA wallet (back end)"). String-backed so that a reason a newer tenant gives still decodes on an older device.
 public struct SCAIneligibilityReason: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case deviceIntegrity = "DEVICE_INTEGRITY", deviceModelBlocked = "DEVICE_MODEL_BLOCKED", appVersionUnsupported = "APP_VERSION_UNSUPPORTED"
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The device reports a compromised integrity (a rooted or jailbroken device …).
-    public static let deviceIntegrity: Self = "DEVICE_INTEGRITY"
+    public static let deviceIntegrity = Self(.deviceIntegrity)
     /// The device model is on the tenant's block list.
-    public static let deviceModelBlocked: Self = "DEVICE_MODEL_BLOCKED"
+    public static let deviceModelBlocked = Self(.deviceModelBlocked)
     /// The app version is below a minimum whose sunset has passed.
-    public static let appVersionUnsupported: Self = "APP_VERSION_UNSUPPORTED"
-
-    /// Every reason this version gives (openapi.json lists the same).
-    public static let all: [Self] = [.deviceIntegrity, .deviceModelBlocked, .appVersionUnsupported]
+    public static let appVersionUnsupported = Self(.appVersionUnsupported)
 }

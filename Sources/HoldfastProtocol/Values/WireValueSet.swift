@@ -1,18 +1,9 @@
-/// A field whose values are a closed set in this version but open on the wire: a string-backed struct rather than an
-/// enum, so that a value a newer peer writes still decodes, is kept and is written back unchanged (the way
-/// `HoldfastErrorCode` is). Compare with the static members (`wallet.state == .locked`); `isKnown` tells a value
-/// this version names from one it does not. Codable as the bare string (the standard library's `RawRepresentable`
-/// coding).
-public protocol WireValueSet: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible
-    where RawValue == String, StringLiteralType == String {
-    init(rawValue: String)
-    /// Every value this version writes and reads (openapi.json lists the same for the field).
-    static var all: [Self] { get }
-}
+import Plumbing
 
-extension WireValueSet {
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
-    public var description: String { rawValue }
-    /// True for the values this version names.
-    public var isKnown: Bool { Self.all.contains(self) }
-}
+/// A field of Holdfast's own wire whose values are a closed set in this version but open on the wire (the way
+/// `HoldfastErrorCode` is): an `OpenValueSet`, so a value a newer peer writes still decodes, is kept and is written
+/// back unchanged. Decide on a value by switching over `known` (`switch wallet.state.known { case .locked?: … }`),
+/// so that the compiler names every case a new value leaves undecided; write one with the static members
+/// (`.locked`). `all`, derived from `Known`, is what openapi.json lists for the field (the OpenAPI coverage tests
+/// compare the two).
+public protocol WireValueSet: OpenValueSet {}

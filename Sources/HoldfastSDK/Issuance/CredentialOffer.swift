@@ -6,8 +6,8 @@ import OpenID4VCI
 /// A transaction code the offer asks for (OpenID4VCI 1.0 §4.1.1 `tx_code`).
 public struct TransactionCodeRequirement: Codable, Sendable, Hashable {
     public var length: Int?
-    /// `numeric` (the default) or `text`.
-    public var inputMode: String
+    /// `numeric` (the default) or `text`; a mode this SDK does not name is kept as the offer gave it.
+    public var inputMode: OpenID4VCI.CredentialOffer.TransactionCode.InputMode
     public var description: String?
 }
 
@@ -84,7 +84,7 @@ struct OfferReader: Sendable {
             throw HoldfastError(.credentialOfferInvalid, "the offer has no pre-authorized code grant (the only grant this SDK claims with)")
         }
         let txCode = grant.txCode.map {
-            TransactionCodeRequirement(length: $0.length, inputMode: $0.inputMode ?? "numeric", description: $0.description)
+            TransactionCodeRequirement(length: $0.length, inputMode: $0.inputMode ?? .numeric, description: $0.description)
         }
         let metadata = try await metadata(issuer: issuer)
         var credentials: [OfferedCredential] = []

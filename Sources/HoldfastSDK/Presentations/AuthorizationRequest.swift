@@ -264,7 +264,7 @@ struct AuthorizationRequestVerifier: Sendable {
     static func responseEncryption(_ claims: RequestObject) throws(HoldfastError) -> (key: JWK, encryption: JWEContentEncryption) {
         let metadata = claims.clientMetadata ?? ClientMetadata()
         let keys = metadata.jwks?.keys ?? []
-        guard let key = keys.first(where: { ($0.use == nil || $0.use == "enc") && $0.kty == "EC" && $0.crv == "P-256" && !$0.hasPrivateKey }) else {
+        guard let key = keys.first(where: { $0.serves(.encryption) && $0.kty.known == .ec && $0.crv?.known == .p256 && !$0.hasPrivateKey }) else {
             throw HoldfastError(.requestUnsupported, "client_metadata.jwks has no EC P-256 encryption key")
         }
         let offered = metadata.offeredContentEncryptions

@@ -232,23 +232,23 @@ public actor OnlinePresentationSession {
         let chosen = try matchedCredentials.chosen(credentialIds)
         let mdocGeneratedNonce = Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let transcript: SessionTranscript
-        switch request.presentationProtocol {
-        case .openID4VP:
+        switch request.presentationProtocol.known {
+        case .openID4VP?:
             let thumbprint = (try? request.encryptionKey.thumbprint()).flatMap { Base64URL.decode($0) }
             transcript = SessionTranscript.openID4VP(clientId: request.clientId, nonce: request.nonce, jwkThumbprint: thumbprint,
                                                      responseUri: request.responseUri.absoluteString)
-        default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
+        case .iso18013_7?, .dcAPI?, nil: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
             transcript = SessionTranscript.iso18013_7(clientId: request.clientId, responseUri: request.responseUri.absoluteString,
                                                       nonce: request.nonce, mdocGeneratedNonce: mdocGeneratedNonce)
         }
         let documents = try await presentations.documents(chosen, sessionTranscript: transcript)
         var payload = AuthorizationResponse()
-        switch request.presentationProtocol {
-        case .openID4VP:
+        switch request.presentationProtocol.known {
+        case .openID4VP?:
             payload.vpToken = .object(Dictionary(uniqueKeysWithValues: documents.map {
                 ($0.requestId, JSONValue.array([.string(Base64URL.encode(DeviceResponse(documents: [$0.document]).encoded()))]))
             }))
-        default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
+        case .iso18013_7?, .dcAPI?, nil: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
             payload.vpToken = .string(Base64URL.encode(DeviceResponse(documents: documents.map(\.document)).encoded()))
             payload.presentationSubmission = PresentationSubmission(
                 id: UUID().uuidString, definitionId: request.presentationDefinitionId ?? "",
@@ -270,10 +270,10 @@ public actor OnlinePresentationSession {
         let jwe: String
         do {
             let plaintext = try payload.payload()
-            switch request.presentationProtocol {
-            case .openID4VP:
+            switch request.presentationProtocol.known {
+            case .openID4VP?:
                 jwe = try JWE.encrypt(plaintext: plaintext, to: request.encryptionKey, encryption: request.contentEncryption)
-            default: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
+            case .iso18013_7?, .dcAPI?, nil: // .iso18013_7: `AuthorizationRequest` is made for these two protocols only
                 // 18013-7:2024 B.4.3.3.2: apu = mdocGeneratedNonce, apv = nonce.
                 jwe = try JWE.encrypt(plaintext: plaintext, to: request.encryptionKey, encryption: request.contentEncryption,
                                       partyUInfo: Array(mdocGeneratedNonce.utf8), partyVInfo: Array(request.nonce.utf8))

@@ -51,8 +51,8 @@ extension WalletManager {
         var enrolment = SCACredentialsEnrolment()
         var pin: StoredPIN?
         var biometryKey: UserVerifiedKey?
-        switch (protection, credentials) {
-        case (.pin, .pin(let chosen)), (.pinOrBiometric, .pin(let chosen)):
+        switch (protection.known, credentials) {
+        case (.pin?, .pin(let chosen)), (.pinOrBiometric?, .pin(let chosen)):
             try Self.wellFormed(chosen)
             let derivation = WalletPINSecret.make()
             let derived = try await Self.offActor { () throws(HoldfastError) in try derivation.derive(chosen) }
@@ -62,10 +62,10 @@ extension WalletManager {
             enrolment.pinSecret = Base64URL.encode(derived.secret)
             enrolment.keyShare = Base64URL.encode(share)
             enrolment.pinKey = key.publicKey
-            if protection == .pinOrBiometric, (try? await seams.userVerification.checkAvailability(of: .biometry)) != nil {
+            if protection.known == .pinOrBiometric, (try? await seams.userVerification.checkAvailability(of: .biometry)) != nil {
                 biometryKey = try await keys.makeBiometryKey()
             }
-        case (.biometric, .biometry):
+        case (.biometric?, .biometry):
             do { try await seams.userVerification.checkAvailability(of: .biometry) } catch {
                 throw HoldfastError(.userVerificationFailed, "biometry cannot be used: \(error.code)")
             }

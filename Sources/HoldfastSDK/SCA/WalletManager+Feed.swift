@@ -70,51 +70,51 @@ extension WalletManager {
     func apply(_ event: ServerSentEvents.Event, to wallet: StoredWallet) -> (StoredWallet?, [WalletEvent]) {
         var wallet = wallet
         let data = (try? JSONValue(json: Array(event.data.utf8)))?.objectValue ?? [:]
-        switch SCAEventType(rawValue: event.type) {
-        case .loaded:
+        switch SCAEventType(rawValue: event.type).known {
+        case .loaded?:
             return (wallet, [.walletLoaded])
-        case .locked:
+        case .locked?:
             let reason = data["reason"]?.stringValue.map(SCALockReason.init(rawValue:)) ?? .other
             guard wallet.state != .locked || wallet.lockReason != reason else { return (wallet, []) }
             wallet.state = .locked
             wallet.lockReason = reason
             connection = 0
             return (wallet, [.walletLocked(reason: reason)])
-        case .unlocked:
+        case .unlocked?:
             guard wallet.state == .locked else { return (wallet, []) }
             wallet.state = .ready
             wallet.lockReason = nil
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             return (wallet, [.walletUnlocked])
-        case .credentialsReset:
+        case .credentialsReset?:
             wallet.pin = nil
             wallet.biometryKey = nil
             wallet.credentialsSet = wallet.accessProtection == .none
             wallet.pinAttemptsLeft = wallet.maxPinAttempts
             connection = 0
             return (wallet, [.customerCredentialsReset])
-        case .countersUpdated:
+        case .countersUpdated?:
             // Only a count lower than the device's own is news: the tenant's echo of the wrong PINs this device
             // tried (it applied the tenant's answer already) is not.
             guard case .integer(let left)? = data["pinAttemptsLeft"], Int(left) < wallet.pinAttemptsLeft else { return (wallet, []) }
             wallet.pinAttemptsLeft = Int(left)
             return (wallet, [.countersUpdated(pinAttemptsLeft: Int(left))])
-        case .deleted:
+        case .deleted?:
             connection = 0
             return (nil, [.walletDeleted])
-        case .deviceEligibilityLost:
+        case .deviceEligibilityLost?:
             // From now on the device refuses to sign (`DEVICE_NOT_ELIGIBLE`), as the tenant refuses its proofs.
             let reason = SCAIneligibilityReason(rawValue: data["reason"]?.stringValue ?? "")
             wallet.ineligibility = reason
             return (wallet, [.deviceEligibilityLost(reason: reason)])
-        case .appSunsetScheduled:
+        case .appSunsetScheduled?:
             guard let version = data["minimumVersion"]?.stringValue, let date = data["sunsetAt"]?.stringValue.flatMap(HoldfastJSON.parseDate) else {
                 return (wallet, [])
             }
             // Past `sunsetAt` the device refuses to sign (`APP_SUNSET`) while its version is below `version`.
             wallet.sunset = SCAMinimumAppVersion(version: version, sunsetAt: date)
             return (wallet, [.appSunsetScheduled(minimumVersion: version, sunsetAt: date)])
-        case .settingsUpdated:
+        case .settingsUpdated?:
             // A new protection needs new credentials (asked at the next connect); fewer attempts cap those left.
             if let protection = data["accessProtection"]?.stringValue.map(SCAAccessProtection.init(rawValue:)), protection != wallet.accessProtection {
                 wallet.accessProtection = protection
@@ -128,9 +128,9 @@ extension WalletManager {
                 wallet.pinAttemptsLeft = min(wallet.pinAttemptsLeft, Int(maximum))
             }
             return (wallet, [.settingsUpdated])
-        case .productsUpdated:
+        case .productsUpdated?:
             return (wallet, [.productsUpdated])
-        default:
+        case nil:
             // An event a newer tenant knows and this SDK does not: skipped, its id still counted as read.
             return (wallet, [])
         }

@@ -131,15 +131,15 @@ public struct JWE: Sendable, Hashable {
             throw JOSEError.missingEphemeralKey
         }
         guard !epk.hasPrivateKey else { throw JOSEError.privateKeyNotAllowed }
-        switch (epk.kty, epk.crv) {
-        case ("EC", "P-256"):
+        switch (epk.kty.known, epk.crv) {
+        case (.ec?, let curve) where curve?.known == .p256:
             return try epk.p256KeyAgreementPublicKey()
-        case ("OKP", let curve?):
+        case (.okp?, let curve?):
             throw JOSEError.unsupportedCurve("\(curve): ECDH-ES over OKP curves (RFC 8037) is not supported; use P-256")
-        case ("EC", let curve):
-            throw JOSEError.unsupportedCurve("\(curve ?? "none"): ECDH-ES is implemented for P-256 only")
-        default:
-            throw JOSEError.unsupportedKeyType(epk.kty)
+        case (.ec?, let curve):
+            throw JOSEError.unsupportedCurve("\(curve?.rawValue ?? "none"): ECDH-ES is implemented for P-256 only")
+        case (.rsa?, _), (.okp?, nil), (nil, _):
+            throw JOSEError.unsupportedKeyType(epk.kty.rawValue)
         }
     }
 

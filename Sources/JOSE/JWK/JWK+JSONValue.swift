@@ -4,8 +4,8 @@
 extension JWK {
     /// The key's members as a JSON object, `d` left out.
     var publicJSONValue: JSONValue {
-        var members: [String: JSONValue] = ["kty": .string(kty)]
-        for (name, value) in [("crv", crv), ("x", x), ("y", y), ("n", n), ("e", e), ("kid", kid), ("use", use), ("alg", alg)] {
+        var members: [String: JSONValue] = ["kty": .string(kty.rawValue)]
+        for (name, value) in [("crv", crv?.rawValue), ("x", x), ("y", y), ("n", n), ("e", e), ("kid", kid), ("use", use?.rawValue), ("alg", alg)] {
             if let value { members[name] = .string(value) }
         }
         return .object(members)
@@ -23,8 +23,8 @@ extension JWK {
             default: throw JOSEError.malformedJSON("JWK member \(name) is not a string")
             }
         }
-        self.init(kty: kty, crv: try member("crv"), x: try member("x"), y: try member("y"), d: try member("d"),
-                  n: try member("n"), e: try member("e"), kid: try member("kid"), use: try member("use"),
+        self.init(kty: KeyType(rawValue: kty), crv: try member("crv").map(Curve.init(rawValue:)), x: try member("x"), y: try member("y"), d: try member("d"),
+                  n: try member("n"), e: try member("e"), kid: try member("kid"), use: try member("use").map(Use.init(rawValue:)),
                   alg: try member("alg"))
     }
 }

@@ -8,10 +8,10 @@ import Foundation
 /// The private member `d` is never encoded unless the encoder's `userInfo[JWK.encodePrivateKey]` is `true`
 /// (or `jsonData(includingPrivateKey: true)` is used), and never appears in `description`.
 public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
-    /// `kty`: "EC", "RSA", "OKP" …
-    public var kty: String
-    /// `crv`: "P-256", "P-384" (EC) or "Ed25519", "X25519" (OKP).
-    public var crv: String?
+    /// `kty`: `EC`, `RSA`, `OKP` … (kept as read when this version does not name it).
+    public var kty: KeyType
+    /// `crv`: `P-256`, `P-384` (EC) or `Ed25519`, `X25519` (OKP) … (kept as read when this version does not name it).
+    public var crv: Curve?
     /// `x`: EC / OKP public coordinate, base64url.
     public var x: String?
     /// `y`: EC public coordinate, base64url.
@@ -24,16 +24,16 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
     public var e: String?
     /// `kid`: key identifier.
     public var kid: String?
-    /// `use`: "sig" or "enc".
-    public var use: String?
+    /// `use`: `sig` or `enc` (kept as read when this version does not name it).
+    public var use: Use?
     /// `alg`: the algorithm the key is meant for.
     public var alg: String?
 
     /// The `CodingUserInfoKey` that, set to `true`, makes `encode(to:)` include `d`.
     public static let encodePrivateKey = CodingUserInfoKey(rawValue: "holdfast.jose.jwk.encodePrivateKey")!
 
-    public init(kty: String, crv: String? = nil, x: String? = nil, y: String? = nil, d: String? = nil,
-                n: String? = nil, e: String? = nil, kid: String? = nil, use: String? = nil, alg: String? = nil) {
+    public init(kty: KeyType, crv: Curve? = nil, x: String? = nil, y: String? = nil, d: String? = nil,
+                n: String? = nil, e: String? = nil, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
         self.kty = kty
         self.crv = crv
         self.x = x
@@ -48,42 +48,42 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
 
     // MARK: EC keys from swift-crypto
 
-    public init(publicKey: P256.Signing.PublicKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(curve: "P-256", x963: Array(publicKey.x963Representation), d: nil, kid: kid, use: use, alg: alg)
+    public init(publicKey: P256.Signing.PublicKey, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(curve: .p256, x963: Array(publicKey.x963Representation), d: nil, kid: kid, use: use, alg: alg)
     }
 
-    public init(publicKey: P384.Signing.PublicKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(curve: "P-384", x963: Array(publicKey.x963Representation), d: nil, kid: kid, use: use, alg: alg)
+    public init(publicKey: P384.Signing.PublicKey, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(curve: .p384, x963: Array(publicKey.x963Representation), d: nil, kid: kid, use: use, alg: alg)
     }
 
-    public init(publicKey: P256.KeyAgreement.PublicKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(curve: "P-256", x963: Array(publicKey.x963Representation), d: nil, kid: kid, use: use, alg: alg)
+    public init(publicKey: P256.KeyAgreement.PublicKey, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(curve: .p256, x963: Array(publicKey.x963Representation), d: nil, kid: kid, use: use, alg: alg)
     }
 
-    public init(privateKey: P256.Signing.PrivateKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(curve: "P-256", x963: Array(privateKey.publicKey.x963Representation),
+    public init(privateKey: P256.Signing.PrivateKey, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(curve: .p256, x963: Array(privateKey.publicKey.x963Representation),
                   d: Array(privateKey.rawRepresentation), kid: kid, use: use, alg: alg)
     }
 
-    public init(privateKey: P384.Signing.PrivateKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(curve: "P-384", x963: Array(privateKey.publicKey.x963Representation),
+    public init(privateKey: P384.Signing.PrivateKey, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(curve: .p384, x963: Array(privateKey.publicKey.x963Representation),
                   d: Array(privateKey.rawRepresentation), kid: kid, use: use, alg: alg)
     }
 
-    public init(privateKey: P256.KeyAgreement.PrivateKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(curve: "P-256", x963: Array(privateKey.publicKey.x963Representation),
+    public init(privateKey: P256.KeyAgreement.PrivateKey, kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(curve: .p256, x963: Array(privateKey.publicKey.x963Representation),
                   d: Array(privateKey.rawRepresentation), kid: kid, use: use, alg: alg)
     }
 
     /// An RSA public key from its big-endian modulus and exponent (leading zero bytes are dropped, RFC 7518 §6.3.1).
-    public init(rsaModulus modulus: [UInt8], exponent: [UInt8], kid: String? = nil, use: String? = nil, alg: String? = nil) {
-        self.init(kty: "RSA", n: Base64URL.encode(modulus.drop { $0 == 0 }),
+    public init(rsaModulus modulus: [UInt8], exponent: [UInt8], kid: String? = nil, use: Use? = nil, alg: String? = nil) {
+        self.init(kty: .rsa, n: Base64URL.encode(modulus.drop { $0 == 0 }),
                   e: Base64URL.encode(exponent.drop { $0 == 0 }), kid: kid, use: use, alg: alg)
     }
 
-    private init(curve: String, x963: [UInt8], d: [UInt8]?, kid: String?, use: String?, alg: String?) {
+    private init(curve: Curve.Known, x963: [UInt8], d: [UInt8]?, kid: String?, use: Use?, alg: String?) {
         let coordinateLength = (x963.count - 1) / 2
-        self.init(kty: "EC", crv: curve,
+        self.init(kty: .ec, crv: Curve(curve),
                   x: Base64URL.encode(x963[1 ..< 1 + coordinateLength]),
                   y: Base64URL.encode(x963[(1 + coordinateLength)...]),
                   d: d.map { Base64URL.encode($0) }, kid: kid, use: use, alg: alg)
@@ -92,21 +92,21 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
     // MARK: EC keys to swift-crypto
 
     public func p256PublicKey() throws -> P256.Signing.PublicKey {
-        let point = try uncompressedPoint(curve: "P-256", coordinateLength: 32)
+        let point = try uncompressedPoint(curve: .p256)
         do { return try P256.Signing.PublicKey(x963Representation: point) } catch {
             throw JOSEError.invalidKey("the point is not on P-256")
         }
     }
 
     public func p384PublicKey() throws -> P384.Signing.PublicKey {
-        let point = try uncompressedPoint(curve: "P-384", coordinateLength: 48)
+        let point = try uncompressedPoint(curve: .p384)
         do { return try P384.Signing.PublicKey(x963Representation: point) } catch {
             throw JOSEError.invalidKey("the point is not on P-384")
         }
     }
 
     public func p256PrivateKey() throws -> P256.Signing.PrivateKey {
-        let scalar = try privateScalar(curve: "P-256", length: 32)
+        let scalar = try privateScalar(curve: .p256)
         let key: P256.Signing.PrivateKey
         do { key = try P256.Signing.PrivateKey(rawRepresentation: scalar) } catch {
             throw JOSEError.invalidKey("d is not a P-256 private key")
@@ -118,7 +118,7 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
     }
 
     public func p384PrivateKey() throws -> P384.Signing.PrivateKey {
-        let scalar = try privateScalar(curve: "P-384", length: 48)
+        let scalar = try privateScalar(curve: .p384)
         let key: P384.Signing.PrivateKey
         do { key = try P384.Signing.PrivateKey(rawRepresentation: scalar) } catch {
             throw JOSEError.invalidKey("d is not a P-384 private key")
@@ -131,7 +131,7 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// The P-256 public key for ECDH-ES (RFC 7518 §4.6); same checks as `p256PublicKey()`.
     public func p256KeyAgreementPublicKey() throws -> P256.KeyAgreement.PublicKey {
-        let point = try uncompressedPoint(curve: "P-256", coordinateLength: 32)
+        let point = try uncompressedPoint(curve: .p256)
         do { return try P256.KeyAgreement.PublicKey(x963Representation: point) } catch {
             throw JOSEError.invalidKey("the point is not on P-256")
         }
@@ -153,25 +153,31 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
-    private func uncompressedPoint(curve: String, coordinateLength: Int) throws -> [UInt8] {
-        guard kty == "EC" else { throw JOSEError.unsupportedKeyType(kty) }
-        guard crv == curve else { throw JOSEError.unsupportedCurve(crv ?? "none") }
+    private func uncompressedPoint(curve: Curve.Known) throws -> [UInt8] {
+        switch kty.known {
+        case .ec?: break
+        case .rsa?, .okp?, nil: throw JOSEError.unsupportedKeyType(kty.rawValue)
+        }
+        guard crv?.known == curve, let coordinateLength = curve.coordinateLength else {
+            throw JOSEError.unsupportedCurve(crv?.rawValue ?? "none")
+        }
         guard let x, let y else { throw JOSEError.invalidKey("an EC key needs x and y") }
         guard let xBytes = Base64URL.decode(x), let yBytes = Base64URL.decode(y) else {
             throw JOSEError.malformedBase64URL(part: "jwk x/y")
         }
         // RFC 7518 §6.2.1.2: the coordinates are full-length, never shortened.
         guard xBytes.count == coordinateLength, yBytes.count == coordinateLength else {
-            throw JOSEError.invalidKey("\(curve) coordinates must be \(coordinateLength) bytes")
+            throw JOSEError.invalidKey("\(curve.rawValue) coordinates must be \(coordinateLength) bytes")
         }
         return [0x04] + xBytes + yBytes
     }
 
-    private func privateScalar(curve: String, length: Int) throws -> [UInt8] {
+    private func privateScalar(curve: Curve.Known) throws -> [UInt8] {
+        let length = curve.coordinateLength ?? 0
         guard let d else { throw JOSEError.invalidKey("no private key (d)") }
         guard let scalar = Base64URL.decode(d) else { throw JOSEError.malformedBase64URL(part: "jwk d") }
         // RFC 7518 §6.2.2.1: d is full-length.
-        guard scalar.count == length else { throw JOSEError.invalidKey("\(curve) d must be \(length) bytes") }
+        guard scalar.count == length else { throw JOSEError.invalidKey("\(curve.rawValue) d must be \(length) bytes") }
         return scalar
     }
 
@@ -180,11 +186,11 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
     /// RFC 7638 §3 — the JSON of the required members in lexicographic order, no whitespace, for this key type.
     public func thumbprintInput() throws -> [UInt8] {
         let members: [(String, String?)]
-        switch kty {
-        case "EC": members = [("crv", crv), ("kty", kty), ("x", x), ("y", y)]
-        case "RSA": members = [("e", e), ("kty", kty), ("n", n)]
-        case "OKP": members = [("crv", crv), ("kty", kty), ("x", x)]
-        default: throw JOSEError.unsupportedKeyType(kty)
+        switch kty.known {
+        case .ec?: members = [("crv", crv?.rawValue), ("kty", kty.rawValue), ("x", x), ("y", y)]
+        case .rsa?: members = [("e", e), ("kty", kty.rawValue), ("n", n)]
+        case .okp?: members = [("crv", crv?.rawValue), ("kty", kty.rawValue), ("x", x)]
+        case nil: throw JOSEError.unsupportedKeyType(kty.rawValue)
         }
         var json = "{"
         for (index, (name, value)) in members.enumerated() {
@@ -234,15 +240,15 @@ public struct JWK: Codable, Sendable, Hashable, CustomStringConvertible {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        kty = try container.decode(String.self, forKey: .kty)
-        crv = try container.decodeIfPresent(String.self, forKey: .crv)
+        kty = try container.decode(KeyType.self, forKey: .kty)
+        crv = try container.decodeIfPresent(Curve.self, forKey: .crv)
         x = try container.decodeIfPresent(String.self, forKey: .x)
         y = try container.decodeIfPresent(String.self, forKey: .y)
         d = try container.decodeIfPresent(String.self, forKey: .d)
         n = try container.decodeIfPresent(String.self, forKey: .n)
         e = try container.decodeIfPresent(String.self, forKey: .e)
         kid = try container.decodeIfPresent(String.self, forKey: .kid)
-        use = try container.decodeIfPresent(String.self, forKey: .use)
+        use = try container.decodeIfPresent(Use.self, forKey: .use)
         alg = try container.decodeIfPresent(String.self, forKey: .alg)
     }
 

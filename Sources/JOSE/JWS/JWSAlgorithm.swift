@@ -12,10 +12,10 @@ public enum JWSAlgorithm: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The JWK `crv` of the keys that make this algorithm's signatures.
-    public var curve: String {
+    public var curve: JWK.Curve {
         switch self {
-        case .es256: "P-256"
-        case .es384: "P-384"
+        case .es256: .p256
+        case .es384: .p384
         }
     }
 

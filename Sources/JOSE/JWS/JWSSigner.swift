@@ -47,12 +47,14 @@ public struct JWSSigningKey: JWSSigner, Hashable {
 
     /// A signing key from a private EC JWK (P-256 → ES256, P-384 → ES384).
     public init(jwk: JWK) throws {
-        switch jwk.crv {
-        case "P-256": self.init(try jwk.p256PrivateKey(), kid: jwk.kid)
-        case "P-384": self.init(try jwk.p384PrivateKey(), kid: jwk.kid)
-        default:
-            guard jwk.kty == "EC" else { throw JOSEError.unsupportedKeyType(jwk.kty) }
-            throw JOSEError.unsupportedCurve(jwk.crv ?? "none")
+        switch jwk.crv?.known {
+        case .p256?: self.init(try jwk.p256PrivateKey(), kid: jwk.kid)
+        case .p384?: self.init(try jwk.p384PrivateKey(), kid: jwk.kid)
+        case .ed25519?, .x25519?, nil:
+            switch jwk.kty.known {
+            case .ec?: throw JOSEError.unsupportedCurve(jwk.crv?.rawValue ?? "none")
+            case .rsa?, .okp?, nil: throw JOSEError.unsupportedKeyType(jwk.kty.rawValue)
+            }
         }
     }
 

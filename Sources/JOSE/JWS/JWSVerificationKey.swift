@@ -8,11 +8,14 @@ public enum JWSVerificationKey: Sendable, Hashable {
 
     /// The key of an EC JWK (P-256 or P-384). A private JWK is accepted here; use its `publicKey` to publish it.
     public init(jwk: JWK) throws {
-        guard jwk.kty == "EC" else { throw JOSEError.unsupportedKeyType(jwk.kty) }
-        switch jwk.crv {
-        case "P-256": self = .p256(try jwk.p256PublicKey())
-        case "P-384": self = .p384(try jwk.p384PublicKey())
-        default: throw JOSEError.unsupportedCurve(jwk.crv ?? "none")
+        switch jwk.kty.known {
+        case .ec?: break
+        case .rsa?, .okp?, nil: throw JOSEError.unsupportedKeyType(jwk.kty.rawValue)
+        }
+        switch jwk.crv?.known {
+        case .p256?: self = .p256(try jwk.p256PublicKey())
+        case .p384?: self = .p384(try jwk.p384PublicKey())
+        case .ed25519?, .x25519?, nil: throw JOSEError.unsupportedCurve(jwk.crv?.rawValue ?? "none")
         }
     }
 

@@ -42,7 +42,7 @@ public struct JWSVerifier: Sendable {
         case .key(let key):
             return (key, nil)
         case .keySet(let set):
-            let candidates = set.keys.filter { $0.use == nil || $0.use == "sig" }
+            let candidates = set.keys.filter { $0.serves(.signature) }
             let jwk: JWK?
             if let kid = jws.header.kid {
                 jwk = JWKSet(keys: candidates).key(withID: kid)

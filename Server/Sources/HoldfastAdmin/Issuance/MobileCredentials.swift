@@ -1,6 +1,7 @@
 import Foundation
 import HoldfastProtocol
 import JOSE
+import OpenID4VCI
 
 /// One item of `GET /v1/credentials/mobile/iacas` (docs/server-api.md "API"): an IACA certificate of the tenant that verifiers
 /// should trust. `active` is the one issuing the current signers; the others still verify what they issued.
@@ -84,12 +85,12 @@ public struct CredentialOfferRequest: Codable, Sendable, Hashable {
     public struct TxCode: Codable, Sendable, Hashable {
         /// Digits or characters of the code, 4 to 12 (default 6).
         public var length: Int?
-        /// `numeric` (default) or `text`.
-        public var inputMode: String?
+        /// `numeric` (default) or `text` (OpenID4VCI 1.0 §4.1.1 `tx_code.input_mode`).
+        public var inputMode: CredentialOffer.TransactionCode.InputMode?
         /// Shown by the wallet next to the input, at most 300 characters.
         public var description: String?
 
-        public init(length: Int? = nil, inputMode: String? = nil, description: String? = nil) {
+        public init(length: Int? = nil, inputMode: CredentialOffer.TransactionCode.InputMode? = nil, description: String? = nil) {
             self.length = length
             self.inputMode = inputMode
             self.description = description
@@ -184,16 +185,18 @@ public struct IssuedCredential: Codable, Sendable, Hashable {
 /// The `event` of an OpenID4VCI 1.0 §11.1 notification, as `IssuedCredential.walletNotification` shows it. A
 /// credential the wallet refused (`credential_failure`) or deleted (`credential_deleted`) is revoked by the tenant.
 public struct WalletNotificationEvent: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case credentialAccepted = "credential_accepted", credentialFailure = "credential_failure", credentialDeleted = "credential_deleted"
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let credentialAccepted: Self = "credential_accepted"
-    public static let credentialFailure: Self = "credential_failure"
-    public static let credentialDeleted: Self = "credential_deleted"
-
-    /// Every event this version records (openapi.json lists the same).
-    public static let all: [Self] = [.credentialAccepted, .credentialFailure, .credentialDeleted]
+    public static let credentialAccepted = Self(.credentialAccepted)
+    public static let credentialFailure = Self(.credentialFailure)
+    public static let credentialDeleted = Self(.credentialDeleted)
 }
 
 /// `{data, nextCursor}`: a page of issued credentials, oldest first.

@@ -97,9 +97,10 @@ public struct PresentationSessionRequest: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         `protocol` = try container.decode(PresentationProtocol.self, forKey: .protocol)
-        if `protocol` == .dcAPI {
+        switch `protocol`.known {
+        case .dcAPI?:
             mode = try container.decodeIfPresent(PresentationMode.self, forKey: .mode) ?? .crossDevice
-        } else {
+        case .openID4VP?, .iso18013_7?, nil:
             mode = try container.decode(PresentationMode.self, forKey: .mode)
         }
         redirectUri = try container.decodeIfPresent(String.self, forKey: .redirectUri)
@@ -129,14 +130,16 @@ public struct PresentationSessionCreated: Codable, Sendable, Hashable {
 /// device) or `same-device` (a link, answered with a redirect to `redirectUri`). String-backed so that a value a newer
 /// client sends still decodes (the tenant refuses it with a field error).
 public struct PresentationMode: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case crossDevice = "cross-device", sameDevice = "same-device"
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let crossDevice: Self = "cross-device"
-    public static let sameDevice: Self = "same-device"
-
-    /// Every mode this version knows (openapi.json lists the same).
-    public static let all: [Self] = [.crossDevice, .sameDevice]
+    public static let crossDevice = Self(.crossDevice)
+    public static let sameDevice = Self(.sameDevice)
 }
 

@@ -145,49 +145,53 @@ public struct SCAProofVerification: Codable, Sendable, Hashable {
 /// Why a proof is not valid (`SCAProofVerification.code`, docs/server-api.md "SCA wallet (back end)"): a code namespace of its own, beside
 /// `HoldfastErrorCode`. String-backed so that a code a newer tenant writes still decodes for an older bank client.
 public struct SCAProofFailureCode: WireValueSet {
+    /// The values this version names (openapi.json lists the same): switch over `known` to decide on one.
+    public enum Known: String, CaseIterable, Sendable {
+        case malformed = "PROOF_MALFORMED", walletNotFound = "WALLET_NOT_FOUND", walletNotActive = "WALLET_NOT_ACTIVE"
+        case walletLocked = "WALLET_LOCKED", walletDeleted = "WALLET_DELETED", signatureInvalid = "SIGNATURE_INVALID"
+        case deviceIneligible = "DEVICE_NOT_ELIGIBLE", appVersionSunset = "APP_SUNSET"
+        case policyNotFound = "POLICY_NOT_FOUND", methodMismatch = "METHOD_MISMATCH"
+        case payloadMismatch = "PAYLOAD_MISMATCH", patternInsufficient = "PATTERN_INSUFFICIENT"
+        case expired = "PROOF_EXPIRED", replayed = "PROOF_REPLAYED"
+        case issuedBeforeStoreReset = "ISSUED_BEFORE_STORE_RESET", fraudSuspicion = "FRAUD_SUSPICION"
+    }
+
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Not a compact JWS of `typ` `sca-proof+jwt`, ES256, with `kid` and exactly the documented payload members.
-    public static let malformed: Self = "PROOF_MALFORMED"
-    public static let walletNotFound: Self = "WALLET_NOT_FOUND"
+    public static let malformed = Self(.malformed)
+    public static let walletNotFound = Self(.walletNotFound)
     /// The wallet was made but never activated.
-    public static let walletNotActive: Self = "WALLET_NOT_ACTIVE"
-    public static let walletLocked: Self = "WALLET_LOCKED"
-    public static let walletDeleted: Self = "WALLET_DELETED"
+    public static let walletNotActive = Self(.walletNotActive)
+    public static let walletLocked = Self(.walletLocked)
+    public static let walletDeleted = Self(.walletDeleted)
     /// The signature does not verify with the wallet's registered key.
-    public static let signatureInvalid: Self = "SIGNATURE_INVALID"
+    public static let signatureInvalid = Self(.signatureInvalid)
     /// No signing policy covers the request's method and path.
-    public static let policyNotFound: Self = "POLICY_NOT_FOUND"
+    public static let policyNotFound = Self(.policyNotFound)
     /// The signed `method` is not the request's (a proof for one method presented with a request of another).
-    public static let methodMismatch: Self = "METHOD_MISMATCH"
+    public static let methodMismatch = Self(.methodMismatch)
     /// The signed `{url, body}` is not the one the policy makes of the request.
-    public static let payloadMismatch: Self = "PAYLOAD_MISMATCH"
+    public static let payloadMismatch = Self(.payloadMismatch)
     /// The proof's pattern is not one the policy accepts.
-    public static let patternInsufficient: Self = "PATTERN_INSUFFICIENT"
+    public static let patternInsufficient = Self(.patternInsufficient)
     /// `iat` is too old, or in the future.
-    public static let expired: Self = "PROOF_EXPIRED"
+    public static let expired = Self(.expired)
     /// This proof (`jti`) was accepted before.
-    public static let replayed: Self = "PROOF_REPLAYED"
+    public static let replayed = Self(.replayed)
     /// The proof's `iat` precedes the tenant's ephemeral store epoch: the store lost its memory since (docs/operations.md
     /// "A store that lost its memory"), so the proof may have been accepted and forgotten.
-    public static let issuedBeforeStoreReset: Self = "ISSUED_BEFORE_STORE_RESET"
+    public static let issuedBeforeStoreReset = Self(.issuedBeforeStoreReset)
     /// The wallet's device model is blocked, or its app version unsupported without a sunset date, by the tenant's
     /// eligibility rules now.
-    public static let deviceIneligible: Self = "DEVICE_NOT_ELIGIBLE"
+    public static let deviceIneligible = Self(.deviceIneligible)
     /// The wallet's app version is past the sunset date of a rule that covers it.
-    public static let appVersionSunset: Self = "APP_SUNSET"
+    public static let appVersionSunset = Self(.appVersionSunset)
     /// The proof's `counter` is not above the last accepted one: a second copy of the wallet signs. The wallet is
     /// locked with `FRAUD_SUSPICION` (event `locked`).
-    public static let fraudSuspicion: Self = "FRAUD_SUSPICION"
-
-    /// Every code a verification can carry (openapi.json lists the same set).
-    public static let all: [Self] = [
-        .malformed, .walletNotFound, .walletNotActive, .walletLocked, .walletDeleted, .signatureInvalid, .deviceIneligible,
-        .appVersionSunset, .policyNotFound, .methodMismatch, .payloadMismatch, .patternInsufficient, .expired, .replayed,
-        .issuedBeforeStoreReset, .fraudSuspicion,
-    ]
+    public static let fraudSuspicion = Self(.fraudSuspicion)
 }
 
 /// A device found not eligible for an SCA wallet, as recorded under the reference it was given

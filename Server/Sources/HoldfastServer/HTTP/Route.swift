@@ -6,13 +6,15 @@ import Hummingbird
 /// known path with another method, and the test that every route is in `openapi.json` and every documented
 /// operation is routed.
 ///
-/// A route is made with the factory for its access, and its handler receives the context that access guarantees:
+/// A route is made with the factory for its access, and its handler receives the context that access guarantees
+/// (the two are one value, `Responder`, so the router cannot meet a route whose access and handler disagree):
 /// `.public` a `HoldfastRequestContext`, `.admin` an `AdminRequestContext` (an active admin key), `.verifier` a
 /// `VerifierRequestContext` (an admin or verifier key, or a response code), `.instance` an
 /// `InstanceRequestContext` (the instance and its application), `.wallet` a `WalletRequestContext` (the SCA wallet),
 /// `.accessToken` an `IssuanceRequestContext` (the offer an OpenID4VCI access token is for, and its DPoP proof). The authenticator runs as middleware before the
 /// handler; a handler cannot forget it.
 public struct Route: Sendable {
+    /// What a route asks of its caller: its `responder` without the handler (what the OpenAPI contract tests compare).
     public enum Access: Sendable, Hashable {
         /// No credentials (health, metrics, JWKS, OpenAPI, challenges, registration).
         case `public`
@@ -34,13 +36,28 @@ public struct Route: Sendable {
 
     public typealias Handler<Context> = @Sendable (Request, Context) async throws -> Response
 
+    /// A route's access with the handler of the context that access guarantees, one case per `Access`: each
+    /// case carries what its authenticator needs (the verifier's `responseCode`, the instance's `InstanceAccess`).
     enum Responder: Sendable {
         case `public`(Handler<HoldfastRequestContext>)
         case admin(Handler<AdminRequestContext>)
-        case verifier(Handler<VerifierRequestContext>)
+        case sca(Handler<AdminRequestContext>)
+        case verifier(responseCode: Bool, Handler<VerifierRequestContext>)
         case wallet(Handler<WalletRequestContext>)
-        case instance(InstanceHandler)
+        case instance(InstanceAccess, InstanceHandler)
         case accessToken(Handler<IssuanceRequestContext>)
+
+        var access: Access {
+            switch self {
+            case .public: .public
+            case .admin: .admin
+            case .sca: .sca
+            case .verifier(let responseCode, _): .verifier(responseCode: responseCode)
+            case .wallet: .wallet
+            case .instance(let access, _): .instance(access)
+            case .accessToken: .accessToken
+            }
+        }
     }
 
     /// An instance call in two steps: `validate` reads the whole request (its JSON body) before the DPoP proof is
@@ -52,55 +69,56 @@ public struct Route: Sendable {
 
     public let method: HTTPRequest.Method
     public let template: RouteTemplate
-    public let access: Access
     let responder: Responder
+
+    /// The authentication the route declares, from `responder`.
+    public var access: Access { responder.access }
 
     /// The OpenAPI path template (`/v1/admin/keys/{id}`), exactly as in `openapi.json`.
     public var path: String { template.template }
 
-    private init(_ method: HTTPRequest.Method, _ template: RouteTemplate, access: Access, responder: Responder) {
+    private init(_ method: HTTPRequest.Method, _ template: RouteTemplate, responder: Responder) {
         self.method = method
         self.template = template
-        self.access = access
         self.responder = responder
     }
 
     /// A route anyone may call.
     public static func `public`(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                                 handler: @escaping Handler<HoldfastRequestContext>) -> Route {
-        Route(method, template, access: .public, responder: .public(handler))
+        Route(method, template, responder: .public(handler))
     }
 
     /// A route of the admin API.
     public static func admin(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                              handler: @escaping Handler<AdminRequestContext>) -> Route {
-        Route(method, template, access: .admin, responder: .admin(handler))
+        Route(method, template, responder: .admin(handler))
     }
 
     /// A route a bank's back end calls with a key of scope `sca` (or an admin key).
     public static func sca(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                            handler: @escaping Handler<AdminRequestContext>) -> Route {
-        Route(method, template, access: .sca, responder: .admin(handler))
+        Route(method, template, responder: .sca(handler))
     }
 
     /// A device's call with its SCA wallet key; `template` must have a `{walletId}` segment.
     public static func wallet(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                               handler: @escaping Handler<WalletRequestContext>) -> Route {
         precondition(template.parameters.contains("walletId"), "\(template) names no {walletId}")
-        return Route(method, template, access: .wallet, responder: .wallet(handler))
+        return Route(method, template, responder: .wallet(handler))
     }
 
     /// A wallet's call with its OpenID4VCI access token (docs/server-api.md "Credentials"): the credential and notification
     /// endpoints.
     public static func accessToken(_ method: HTTPRequest.Method, _ template: RouteTemplate,
                                    handler: @escaping Handler<IssuanceRequestContext>) -> Route {
-        Route(method, template, access: .accessToken, responder: .accessToken(handler))
+        Route(method, template, responder: .accessToken(handler))
     }
 
     /// A route of the verifier's sessions (docs/server-api.md "Verifier").
     public static func verifier(_ method: HTTPRequest.Method, _ template: RouteTemplate, acceptsResponseCode: Bool = false,
                                 handler: @escaping Handler<VerifierRequestContext>) -> Route {
-        Route(method, template, access: .verifier(responseCode: acceptsResponseCode), responder: .verifier(handler))
+        Route(method, template, responder: .verifier(responseCode: acceptsResponseCode, handler))
     }
 
     /// An instance's own call, with a JSON body of type `Body`; an empty body reads as `{}` (an empty request when
@@ -120,7 +138,7 @@ public struct Route: Sendable {
                 guard let body = body as? Body else { preconditionFailure("\(template): body of another type") }
                 return try await handler(request, context, body)
             })
-        return Route(method, template, access: .instance(access), responder: .instance(responder))
+        return Route(method, template, responder: .instance(access, responder))
     }
 
     /// The Hummingbird form of `path`: `{id}` becomes `:id`.

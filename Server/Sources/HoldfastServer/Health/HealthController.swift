@@ -15,11 +15,11 @@ struct HealthController: HoldfastController {
                 async let databaseUp = Self.probe { try await services.database.ping() }
                 async let ephemeralState = Self.ephemeralStatus(services.ephemeral)
                 let (database, ephemeral) = await (databaseUp, ephemeralState)
-                let healthy = database && ephemeral.status == "up"
+                let healthy = database && ephemeral.status.known == .up
                 let health = HealthStatus(
-                    status: healthy ? "ok" : "unavailable",
+                    status: .init(healthy ? .ok : .unavailable),
                     version: HoldfastServerInfo.version,
-                    database: .init(status: database ? "up" : "down", backend: services.database.dialect.rawValue),
+                    database: .init(status: .init(database ? .up : .down), backend: services.database.dialect.rawValue),
                     ephemeralStore: ephemeral,
                     androidRevocationList: Self.revocationList(services.androidRevocations.status))
                 return try JSONResponse.make(health, status: healthy ? .ok : .serviceUnavailable,
@@ -44,16 +44,17 @@ struct HealthController: HoldfastController {
     static func ephemeralStatus(_ stores: EphemeralStores) async -> HealthStatus.EphemeralStore {
         let up = await probe { try await stores.replay.ping() }
         let full = up ? await stores.fullParts() : []
-        return .init(status: up ? (full.isEmpty ? "up" : "full") : "down", backend: stores.backendName, fullParts: full)
+        let status: HealthStatus.ComponentStatus.Known = up ? (full.isEmpty ? .up : .full) : .down
+        return .init(status: .init(status), backend: stores.backendName, fullParts: full)
     }
 
     static func revocationList(_ status: AndroidRevocations.Status) -> HealthStatus.RevocationList {
-        let source = switch status.source {
-        case .bundled: "bundled"
-        case .file: "file"
-        case .url: "url"
+        let source: HealthStatus.RevocationList.Source.Known = switch status.source {
+        case .bundled: .bundled
+        case .file: .file
+        case .url: .url
         }
-        return .init(source: source, entries: status.entries, loadedAt: status.loadedAt.map(HoldfastJSON.formatDate),
+        return .init(source: .init(source), entries: status.entries, loadedAt: status.loadedAt.map(HoldfastJSON.formatDate),
                      stale: status.lastFailure != nil)
     }
 

@@ -1,8 +1,33 @@
-/// The body of `GET /health`.
+import Plumbing
+
+/// The body of `GET /health`. Its value sets are `OpenValueSet`s: the tenant writes only the `Known` cases, and a
+/// monitor built with this type still decodes a value a newer tenant adds.
 public struct HealthStatus: Codable, Sendable, Equatable {
+    /// `ok` when every component is up, else `unavailable` (the response is then 503).
+    public struct Overall: OpenValueSet {
+        public enum Known: String, CaseIterable, Sendable {
+            case ok, unavailable
+        }
+
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+
+    /// A component's state: `full` only for the ephemeral store (`fullParts` refuse new entries).
+    public struct ComponentStatus: OpenValueSet {
+        public enum Known: String, CaseIterable, Sendable {
+            case up, down, full
+        }
+
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+
     public struct Component: Codable, Sendable, Equatable {
         /// `up` or `down`.
-        public var status: String
+        public var status: ComponentStatus
         /// `sqlite` / `postgresql`, `memory` / `redis`.
         public var backend: String
     }
@@ -10,7 +35,7 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     /// The ephemeral store: `up`, `down` (unreachable) or `full` (`fullParts` refuse new entries: `challenges` —
     /// registrations answer 503 —, `replay` — instance calls answer 503).
     public struct EphemeralStore: Codable, Sendable, Equatable {
-        public var status: String
+        public var status: ComponentStatus
         /// `memory` / `redis`.
         public var backend: String
         public var fullParts: [String]
@@ -19,8 +44,18 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     /// Google's Android attestation status list in force. Only counts and times: the source and its errors (a
     /// path, a URL that may carry credentials) are for the logs, not for an unauthenticated route.
     public struct RevocationList: Codable, Sendable, Equatable {
-        /// `bundled`, `file` or `url`.
-        public var source: String
+        /// Where the list in force came from.
+        public struct Source: OpenValueSet {
+            public enum Known: String, CaseIterable, Sendable {
+                case bundled, file, url
+            }
+
+            public let rawValue: String
+
+            public init(rawValue: String) { self.rawValue = rawValue }
+        }
+
+        public var source: Source
         public var entries: Int
         /// When the list in force was loaded (absent: the bundled snapshot).
         public var loadedAt: String?
@@ -30,7 +65,7 @@ public struct HealthStatus: Codable, Sendable, Equatable {
 
     /// `ok` when every component is up, else `unavailable` (and the response is 503): a database or store that is
     /// down, or a store that is full.
-    public var status: String
+    public var status: Overall
     public var version: String
     public var database: Component
     public var ephemeralStore: EphemeralStore

@@ -60,7 +60,7 @@ struct AccessTokenAuthenticator: RouterMiddleware {
             }
         }
         if authorized.clientID == nil, let configuration = try await configurations.find(id: authorized.configurationID),
-           configuration.clientAttestation != .optional {
+           configuration.clientAttestation?.waivesAttestation != true {
             throw OAuthError.invalidToken(
                 "the credential configuration requires client attestation now, and the access token was issued without it")
         }

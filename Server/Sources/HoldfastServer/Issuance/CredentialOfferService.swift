@@ -46,15 +46,15 @@ struct CredentialOfferService: Sendable {
             errors.append(.init(field: "expiresInSeconds", code: ProblemDetails.FieldError.outOfRange,
                                 detail: "\(Self.lifetimes.lowerBound) to \(Self.lifetimes.upperBound)"))
         }
-        var txCode: (code: String, length: Int, inputMode: String, description: String?)?
+        var txCode: (code: String, length: Int, inputMode: CredentialOffer.TransactionCode.InputMode, description: String?)?
         if let requested = request.txCode {
             let length = requested.length ?? Self.defaultTxCodeLength
-            let mode = requested.inputMode ?? "numeric"
+            let mode = requested.inputMode ?? .numeric
             if !Self.txCodeLengths.contains(length) {
                 errors.append(.init(field: "txCode.length", code: ProblemDetails.FieldError.outOfRange,
                                     detail: "\(Self.txCodeLengths.lowerBound) to \(Self.txCodeLengths.upperBound)"))
             }
-            if mode != "numeric", mode != "text" {
+            if mode.known == nil {
                 errors.append(.init(field: "txCode.inputMode", code: ProblemDetails.FieldError.invalidValue,
                                     detail: #""numeric" or "text""#))
             }
@@ -63,7 +63,7 @@ struct CredentialOfferService: Sendable {
                                     detail: "at most 300 bytes"))
             }
             if errors.isEmpty {
-                txCode = (Self.makeTxCode(length: length, numeric: mode == "numeric", random: random), length, mode, requested.description)
+                txCode = (Self.makeTxCode(length: length, numeric: mode.known == .numeric, random: random), length, mode, requested.description)
             }
         }
         guard errors.isEmpty else { throw ProblemError.validation(errors) }
@@ -85,7 +85,7 @@ struct CredentialOfferService: Sendable {
     /// OpenID4VCI 1.0 §4.1.1: the Credential Offer of one configuration with the pre-authorized code grant, passed
     /// by value (§4.1.3).
     static func offer(issuer: String, configurationID: String, code: String,
-                      txCode: (length: Int, inputMode: String, description: String?)?) -> CredentialOffer {
+                      txCode: (length: Int, inputMode: CredentialOffer.TransactionCode.InputMode, description: String?)?) -> CredentialOffer {
         let grant = CredentialOffer.PreAuthorizedCodeGrant(
             preAuthorizedCode: code,
             txCode: txCode.map { .init(inputMode: $0.inputMode, length: $0.length, description: $0.description) })

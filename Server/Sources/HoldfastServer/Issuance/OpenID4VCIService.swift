@@ -76,7 +76,7 @@ struct OpenID4VCIService: Sendable {
             // configuration waives client attestation (docs/server-api.md "Credentials"): an unknown code tells it nothing more.
             let waived: Bool
             if let id = try await offers.configurationID(code: code) {
-                waived = try await configurations.find(id: id)?.clientAttestation == .optional
+                waived = try await configurations.find(id: id)?.clientAttestation?.waivesAttestation == true
             } else {
                 waived = false
             }
@@ -324,7 +324,7 @@ struct OpenID4VCIService: Sendable {
         guard jws.header.kid == nil, jws.header["x5c"] == nil else {
             throw OAuthError.invalidProof("the proof names its key by jwk only (no kid or x5c)")
         }
-        guard let jwk = try? jws.header.jwk(), !jwk.hasPrivateKey, jwk.kty == "EC", jwk.crv == "P-256",
+        guard let jwk = try? jws.header.jwk(), !jwk.hasPrivateKey, jwk.kty.known == .ec, jwk.crv?.known == .p256,
               let x = jwk.x.flatMap(Base64URL.decode), let y = jwk.y.flatMap(Base64URL.decode),
               let key = try? COSEKey(curve: .p256, x: x, y: y) else {
             throw OAuthError.invalidProof("the proof's jwk header must be a public P-256 key")

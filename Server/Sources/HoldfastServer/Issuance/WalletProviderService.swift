@@ -55,7 +55,7 @@ struct WalletProviderService: Sendable {
                                 detail: "1 to \(Self.maximumKeys) keys"))
         }
         for (index, key) in request.jwks.keys.enumerated()
-        where key.hasPrivateKey || key.kty != "EC" || (try? JWSVerificationKey(jwk: key)) == nil {
+        where key.hasPrivateKey || key.kty.known != .ec || (try? JWSVerificationKey(jwk: key)) == nil {
             errors.append(.init(field: "jwks.keys[\(index)]", code: ProblemDetails.FieldError.invalidValue,
                                 detail: "a public EC key (P-256 or P-384)"))
         }

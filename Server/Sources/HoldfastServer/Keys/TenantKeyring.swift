@@ -58,7 +58,7 @@ public struct TenantKeyring: Sendable {
     private static func insertNewKey(into store: TenantKeyStore, masterKey: MasterKey, now: Date) async throws {
         let privateKey = P256.Signing.PrivateKey()
         let kid = try JWK(publicKey: privateKey.publicKey).thumbprint()
-        let jwk = JWK(publicKey: privateKey.publicKey, kid: kid, use: "sig", alg: algorithm)
+        let jwk = JWK(publicKey: privateKey.publicKey, kid: kid, use: .signature, alg: algorithm)
         let sealed = try masterKey.seal(Array(privateKey.rawRepresentation), context: associatedData(kid))
         do {
             try await store.insertActive(kid: kid, purpose: signingPurpose, algorithm: algorithm, publicJWK: jwk,

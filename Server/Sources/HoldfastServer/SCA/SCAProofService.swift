@@ -87,11 +87,11 @@ struct SCAProofService: Sendable {
         guard let wallet = try await wallets.credential(walletId: kid) else {
             return invalid(SCAProofFailureCode.walletNotFound, "no wallet \(kid.prefix(64))")
         }
-        switch wallet.state {
-        case .deleted: return invalid(SCAProofFailureCode.walletDeleted, "the wallet is deleted", wallet: kid)
-        case .locked: return invalid(SCAProofFailureCode.walletLocked, "the wallet is locked", wallet: kid)
-        case .pending: return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
-        default: break
+        switch wallet.state.known {
+        case .deleted?: return invalid(SCAProofFailureCode.walletDeleted, "the wallet is deleted", wallet: kid)
+        case .locked?: return invalid(SCAProofFailureCode.walletLocked, "the wallet is locked", wallet: kid)
+        case .pending?: return invalid(SCAProofFailureCode.walletNotActive, "the wallet was never activated", wallet: kid)
+        case .active?, nil: break
         }
         let signingKey = switch claims.pattern {
         case .none: wallet.publicKey

@@ -314,18 +314,18 @@ public enum HoldfastApplication {
                     return try await handler(request, context)
                 }
             case .admin(let handler):
-                (route.access == .sca ? sca : admin).on(path, method: route.method) { request, context in try await handler(request, context) }
+                admin.on(path, method: route.method) { request, context in try await handler(request, context) }
+            case .sca(let handler):
+                sca.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .wallet(let handler):
                 wallet.on(path, method: route.method) { request, context in try await handler(request, context) }
             case .accessToken(let handler):
                 issuance.on(path, method: route.method) { request, context in try await handler(request, context) }
-            case .verifier(let handler):
-                guard case .verifier(let responseCode) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
+            case .verifier(let responseCode, let handler):
                 (responseCode ? verifierWithCode : verifier).on(path, method: route.method) { request, context in
                     try await handler(request, context)
                 }
-            case .instance(let handler):
-                guard case .instance(let access) = route.access else { preconditionFailure("\(route.path): access and handler disagree") }
+            case .instance(let access, let handler):
                 let authenticator = services.instanceAuthenticator
                 instanceGroup(access).on(path, method: route.method) { request, context in
                     let body = try await handler.validate(request, context)

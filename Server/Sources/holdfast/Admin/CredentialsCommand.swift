@@ -95,7 +95,7 @@ struct CredentialsCommand: AsyncParsableCommand {
                 claims: try claims.decode([String: [String: JSONValue]].self, what: "--claims value"),
                 expiresInSeconds: expiresIn)
             if txCodeLength != nil || txCodeInputMode != nil {
-                request.txCode = .init(length: txCodeLength, inputMode: txCodeInputMode)
+                request.txCode = .init(length: txCodeLength, inputMode: txCodeInputMode.map { .init(rawValue: $0) })
             }
             let created = try await storage.withAdminServices { [request] in
                 try await $0.credentials().createOffer(request, now: $0.now())
