@@ -53,7 +53,7 @@ import X509
             .string(Base64URL.encode(DeviceResponse(documents: documents).encoded()))
         }
 
-        func verify(_ requirements: PresentationRequirements, _ token: JSONValue, protocol: PresentationResponseVerifier.ResponseProtocol = .openID4VP,
+        func verify(_ requirements: PresentationRequirements, _ token: JSONValue, protocol: PresentationProtocol.Known = .openID4VP,
                     status: @escaping PresentationResponseVerifier.StatusCheck = { _, _ in nil }) async throws -> PresentationResult {
             try await PresentationResponseVerifier(protocol: `protocol`, requirements: requirements, transcript: transcript, trust: IssuerTrust(iacas: [iaca]))
                 .verify(vpToken: token, at: now, status: status)

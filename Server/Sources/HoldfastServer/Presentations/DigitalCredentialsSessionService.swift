@@ -150,7 +150,7 @@ struct DigitalCredentialsSessionService: Sendable {
                              origins: [String], now: Date, expiresAt: Date, signed: Bool) throws -> [String: JSONValue] {
         let issuedAt = Int64(now.timeIntervalSince1970)
         let metadata = ClientMetadata(
-            jwks: JWKSet(keys: [JWK(publicKey: key.publicKey, kid: kid, use: "enc", alg: "ECDH-ES")]),
+            jwks: JWKSet(keys: [JWK(publicKey: key.publicKey, kid: kid, use: .encryption, alg: "ECDH-ES")]),
             encryptedResponseEncValuesSupported: ["A128GCM", "A256GCM"],
             vpFormatsSupported: .init(msoMdoc: .init(issuerauthAlgValues: [-7], deviceauthAlgValues: [-7])))
         var parameters: [String: JSONValue] = [

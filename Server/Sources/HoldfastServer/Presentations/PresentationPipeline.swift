@@ -25,7 +25,7 @@ struct PresentationPipeline: Sendable {
     /// of what the session asked, the transcripts device authentication is checked over, and failures the protocol
     /// found before (the 2024 handover's nonce).
     struct Answer: Sendable {
-        let `protocol`: PresentationResponseVerifier.ResponseProtocol
+        let `protocol`: PresentationProtocol.Known
         let requirements: PresentationRequirements
         let transcripts: [SessionTranscript]
         let vpToken: JSONValue?
@@ -106,12 +106,12 @@ extension PresentationSessionService.Settings {
     /// What a session asked, as the wallet saw it, for an answer of `protocol`: OpenID4VP 1.0 (`direct_post.jwt` or
     /// the Digital Credentials API) the DCQL query given, or written from docType and nameSpaces; ISO/IEC TS
     /// 18013-7:2024 Annex B the presentation definition of the session `sessionID`.
-    func requirements(answering protocol: PresentationResponseVerifier.ResponseProtocol, sessionID: String) -> PresentationRequirements {
+    func requirements(answering protocol: PresentationProtocol.Known, sessionID: String) -> PresentationRequirements {
         switch `protocol` {
         case .iso18013_7:
             let definition = PresentationQuery.presentationDefinition(id: sessionID, requests)
             if let requirements = try? PresentationRequirements(presentationDefinition: definition) { return requirements }
-        case .openID4VP:
+        case .openID4VP, .dcAPI:
             if let dcql, let requirements = try? PresentationRequirements(dcql: dcql) { return requirements }
         }
         return itemsRequirements

@@ -28,7 +28,7 @@ struct PresentationRequestSigner: Sendable {
         let settings = session.settings
         let issuedAt = Int64(now.timeIntervalSince1970)
         let expires = min(issuedAt + Int64(Self.requestObjectLifetime), Int64(session.expiresAt.timeIntervalSince1970))
-        let jwks = JWKSet(keys: [JWK(publicKey: session.key.publicKey, kid: settings.kid, use: "enc", alg: "ECDH-ES")])
+        let jwks = JWKSet(keys: [JWK(publicKey: session.key.publicKey, kid: settings.kid, use: .encryption, alg: "ECDH-ES")])
         var claims = RequestObject(iss: settings.clientId, aud: OpenID4VPIdentifiers.selfIssuedAudience, iat: NumericDate(issuedAt),
                                    exp: NumericDate(expires), clientId: settings.clientId,
                                    responseType: OpenID4VPIdentifiers.vpTokenResponseType,

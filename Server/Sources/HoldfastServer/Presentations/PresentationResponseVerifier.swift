@@ -14,17 +14,13 @@ import X509
 /// result, are the shared `DeviceResponseVerification`'s (the SDK's proximity reader makes the same). Every protocol's
 /// answer reaches it through `PresentationPipeline`; the decryption and the handover are the protocol's.
 struct PresentationResponseVerifier: Sendable {
-    enum ResponseProtocol: Sendable {
-        /// OpenID4VP 1.0 §8.1: `vp_token` is an object of credential query id → non-empty array of presentations.
-        case openID4VP
-        /// ISO/IEC TS 18013-7:2024 B.4.3: `vp_token` is one base64url DeviceResponse.
-        case iso18013_7
-    }
-
     /// The status failure of a credential whose MSO has `status`, issued under `iaca` (nil: valid).
     typealias StatusCheck = DeviceResponseVerification.StatusCheck
 
-    let `protocol`: ResponseProtocol
+    /// The protocol the answer follows (`PresentationProtocol`'s values, switched over): OpenID4VP 1.0 §8.1 — and its
+    /// Appendix A over the Digital Credentials API — has `vp_token` an object of credential query id → non-empty array
+    /// of presentations; ISO/IEC TS 18013-7:2024 B.4.3 (and its Annex C answer) one base64url DeviceResponse.
+    let `protocol`: PresentationProtocol.Known
     let requirements: PresentationRequirements
     /// The SessionTranscript device authentication is checked over; several candidates when the answer came through
     /// the W3C Digital Credentials API from a page that may be served from several origins (each document verifies
@@ -32,11 +28,11 @@ struct PresentationResponseVerifier: Sendable {
     let transcripts: [SessionTranscript]
     let trust: IssuerTrust
 
-    init(protocol: ResponseProtocol, requirements: PresentationRequirements, transcript: SessionTranscript, trust: IssuerTrust) {
+    init(protocol: PresentationProtocol.Known, requirements: PresentationRequirements, transcript: SessionTranscript, trust: IssuerTrust) {
         self.init(protocol: `protocol`, requirements: requirements, transcripts: [transcript], trust: trust)
     }
 
-    init(protocol: ResponseProtocol, requirements: PresentationRequirements, transcripts: [SessionTranscript], trust: IssuerTrust) {
+    init(protocol: PresentationProtocol.Known, requirements: PresentationRequirements, transcripts: [SessionTranscript], trust: IssuerTrust) {
         self.protocol = `protocol`
         self.requirements = requirements
         self.transcripts = transcripts
@@ -47,12 +43,12 @@ struct PresentationResponseVerifier: Sendable {
     func verify(vpToken: JSONValue?, at time: Date, failures prior: [PresentationResult.Failure] = [],
                 status: @escaping StatusCheck) async throws -> PresentationResult {
         let verification = DeviceResponseVerification(requirements: requirements, transcripts: transcripts, trust: trust,
-                                                      naming: self.protocol == .openID4VP ? .credentialQuery : .inputDescriptor,
+                                                      naming: Self.naming(self.protocol),
                                                       at: time, status: status)
         var outcome = DeviceResponseVerification.Outcome(failures: prior)
         var encoded: [(credentialID: String?, text: String)] = []
         switch self.protocol {
-        case .openID4VP:
+        case .openID4VP, .dcAPI:
             guard let token = vpToken?.objectValue else {
                 return DeviceResponseVerification.failed(outcome.failures + [.init(code: PresentationFailureCode.malformed,
                                                                                    reason: "vp_token is not an object of credential query ids")])
@@ -87,5 +83,13 @@ struct PresentationResponseVerifier: Sendable {
             try await verification.verify(response, answering: credentialID, into: &outcome)
         }
         return verification.result(outcome, nothingPresented: "vp_token holds no presentation")
+    }
+
+    /// What a document's failures are named after: OpenID4VP's credential query ids, 18013-7:2024's input descriptors.
+    static func naming(_ protocol: PresentationProtocol.Known) -> DeviceResponseVerification.Naming {
+        switch `protocol` {
+        case .openID4VP, .dcAPI: .credentialQuery
+        case .iso18013_7: .inputDescriptor
+        }
     }
 }

@@ -206,24 +206,24 @@ struct PresentationSessionService: Sendable {
     private func answer(_ payload: AuthorizationResponse, handover: ISO18013_7Handover.ResponseInputs,
                         session: PresentationSessionStore.Session) throws -> PresentationPipeline.Answer {
         let settings = session.settings
-        let isOpenID = settings.presentationProtocol == .openID4VP
+        let answered: PresentationProtocol.Known = settings.presentationProtocol.known ?? .iso18013_7
         var failures: [PresentationResult.Failure] = []
         let transcript: SessionTranscript
         let responseUri = publicURL() + PresentationRoutes.response(sessionId: session.id)
-        if isOpenID {
+        switch answered {
+        case .openID4VP, .dcAPI:
             let thumbprint = (try? JWK(publicKey: session.key.publicKey).thumbprint()).flatMap { Base64URL.decode($0) }
             transcript = SessionTranscript.openID4VP(clientId: settings.clientId, nonce: session.nonce, jwkThumbprint: thumbprint,
                                                      responseUri: responseUri)
-        } else {
+        case .iso18013_7:
             // 18013-7:2024 B.4.3.3.2: apv is the request's nonce.
             if !handover.echoes(nonce: session.nonce) {
                 failures.append(.init(code: PresentationFailureCode.nonceMismatch, reason: "apv is not the session's nonce"))
             }
             transcript = handover.sessionTranscript(clientId: settings.clientId, responseUri: responseUri, nonce: session.nonce)
         }
-        let responseProtocol: PresentationResponseVerifier.ResponseProtocol = isOpenID ? .openID4VP : .iso18013_7
-        return PresentationPipeline.Answer(protocol: responseProtocol,
-                                           requirements: settings.requirements(answering: responseProtocol, sessionID: session.id),
+        return PresentationPipeline.Answer(protocol: answered,
+                                           requirements: settings.requirements(answering: answered, sessionID: session.id),
                                            transcripts: [transcript], vpToken: payload.vpToken, failures: failures)
     }
 
