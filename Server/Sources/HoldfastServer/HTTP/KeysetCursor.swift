@@ -5,7 +5,7 @@ import HoldfastProtocol
 /// as `"<milliseconds>.<id>"`. Any string of that shape is a valid position (the pattern in `openapi.json`), so a
 /// well-formed cursor is never refused. Pages are read with `(time, id) > cursor` in that order (keyset
 /// pagination), so rows inserted while a client pages never shift a page: nothing is repeated or skipped. The stores
-/// read pages with `KeysetCursor.page` (Storage/KeysetPage.swift).
+/// read pages with `PagedStore.page` (Storage/PagedStore.swift).
 struct KeysetCursor: Sendable, Hashable {
     let time: Int64
     let id: String

@@ -5,7 +5,7 @@ import SQLKit
 
 /// SQL for `holder_applications`: each row the application's document (`HolderApplication` without its `id`) under
 /// its id, with its name in a unique column of its own (`HolderApplicationMigrations`).
-struct HolderApplicationStore: Sendable {
+struct HolderApplicationStore: Sendable, PagedStore {
     let database: HoldfastDatabase
 
     /// Stores a new application (its `id` set); a taken name fails with the database's unique-constraint error.
@@ -21,7 +21,7 @@ struct HolderApplicationStore: Sendable {
 
     /// A page of applications by creation time, after `cursor`; with the next page's cursor when there is one.
     func page(after cursor: KeysetCursor?, limit: Int) async throws -> (applications: [HolderApplication], nextCursor: String?) {
-        let (rows, next) = try await KeysetCursor.page(database.sql.select().column("*").from("holder_applications"),
+        let (rows, next) = try await Self.page(database.sql.select().column("*").from("holder_applications"),
                                                        timeColumn: "created_at", after: cursor, limit: limit)
         return (try rows.map(Self.application), next)
     }

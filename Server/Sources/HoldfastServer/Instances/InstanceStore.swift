@@ -5,7 +5,7 @@ import SQLKit
 
 /// SQL for `holder_instances`. Updates that race (counter, rotation) are conditional on the value read, so that
 /// two concurrent requests cannot both win.
-struct InstanceStore: Sendable {
+struct InstanceStore: Sendable, PagedStore {
     let database: HoldfastDatabase
 
     func insert(_ instance: HolderInstance) async throws {
@@ -90,7 +90,7 @@ struct InstanceStore: Sendable {
     func list(applicationId: String, limit: Int, cursor: KeysetCursor?) async throws -> InstancePage {
         let query = database.sql.select().column("*").from("holder_instances")
             .where("application_id", .equal, applicationId).where("revoked_at", .is, SQLLiteral.null)
-        let (rows, next) = try await KeysetCursor.page(query, timeColumn: "registered_at", after: cursor, limit: limit)
+        let (rows, next) = try await Self.page(query, timeColumn: "registered_at", after: cursor, limit: limit)
         let instances = try rows.map(Self.instance)
         return InstancePage(data: instances.map(\.listItem), nextCursor: next)
     }

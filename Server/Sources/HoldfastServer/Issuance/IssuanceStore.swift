@@ -8,7 +8,7 @@ import SQLKit
 /// and `issued_credentials` (IssuedCredentialStore.swift). An issuance, or a status change with its status list
 /// entry, is one `transaction`, whose `Transaction` offers the statements allowed inside it: issued credentials',
 /// the offer's (`offers`) and the status lists' (`statusLists`), all on its connection.
-struct IssuanceStore: TransactionalStore {
+struct IssuanceStore: TransactionalStore, PagedStore {
     let database: HoldfastDatabase
 
     /// The statements of an issuance or a status change with its status list entry, on one transaction's connection

@@ -8,7 +8,7 @@ import SQLKit
 extension IssuanceStore {
     /// A page of issued credentials by issue time, after `cursor`; with the next page's cursor when there is one.
     func issuedPage(after cursor: KeysetCursor?, limit: Int) async throws -> (rows: [IssuedRow], nextCursor: String?) {
-        let (rows, next) = try await KeysetCursor.page(database.sql.select().column("*").from("issued_credentials"),
+        let (rows, next) = try await Self.page(database.sql.select().column("*").from("issued_credentials"),
                                                        timeColumn: "issued_at", after: cursor, limit: limit)
         return (try rows.map(Self.issued), next)
     }

@@ -1,7 +1,10 @@
 import SQLKit
 
-/// Keyset pagination in SQL (`KeysetCursor`): the page query the stores of the paged lists share.
-extension KeysetCursor {
+/// A store whose list is read a page at a time (keyset pagination, `KeysetCursor`): the one page query the paged
+/// lists' stores share (`HolderApplicationStore`, `InstanceStore`, `IssuanceStore`'s issued credentials).
+protocol PagedStore {}
+
+extension PagedStore {
     /// One page of `query` in `(timeColumn, id)` order after `cursor`: at most `limit` rows, and the cursor of the
     /// last one when more follow. `query` selects the table with any filters of its own.
     static func page(_ query: SQLSelectBuilder, timeColumn: String, after cursor: KeysetCursor?,
