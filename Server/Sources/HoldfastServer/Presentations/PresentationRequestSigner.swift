@@ -35,12 +35,13 @@ struct PresentationRequestSigner: Sendable {
                                    responseMode: OpenID4VPIdentifiers.directPostJWTResponseMode,
                                    responseUri: publicURL() + PresentationRoutes.response(sessionId: session.id),
                                    nonce: session.nonce, state: session.state)
-        if settings.presentationProtocol == .openID4VP {
+        switch settings.presentationProtocol.known {
+        case .openID4VP?, .dcAPI?:
             claims.clientMetadata = ClientMetadata(
                 jwks: jwks, encryptedResponseEncValuesSupported: ["A128GCM", "A256GCM"],
                 vpFormatsSupported: .init(msoMdoc: .init(issuerauthAlgValues: [-7], deviceauthAlgValues: [-7])))
             claims.dcqlQuery = settings.dcql ?? PresentationQuery.dcql(settings.requests)
-        } else {
+        case .iso18013_7?, nil:
             claims.clientIdScheme = ClientIdPrefix.x509SanDNS.rawValue
             claims.clientMetadata = ClientMetadata(jwks: jwks, authorizationEncryptedResponseAlg: "ECDH-ES",
                                                    authorizationEncryptedResponseEnc: "A256GCM",

@@ -44,8 +44,12 @@ struct PresentationSessionService: Sendable {
 
     func create(_ request: PresentationSessionRequest, adminKeyID: String, now: Date) async throws -> PresentationSessionCreated {
         var errors: [ProblemDetails.FieldError] = []
-        let isOpenID = request.protocol == .openID4VP
-        if !request.protocol.isKnown || request.protocol == .dcAPI {
+        let isOpenID: Bool
+        switch request.protocol.known {
+        case .openID4VP?: isOpenID = true
+        case .iso18013_7?: isOpenID = false
+        case .dcAPI?, nil:  // a dc-api session is made by `DigitalCredentialsSessionService`
+            isOpenID = false
             errors.append(.init(field: "protocol", code: ProblemDetails.FieldError.invalidValue, detail: #""openid4vp-1.0" or "18013-7-2024""#))
         }
         if request.dcApi != nil {
@@ -137,7 +141,11 @@ struct PresentationSessionService: Sendable {
         if let endpoint = settings.authorizationEndpoint {
             return endpoint + (endpoint.contains("?") ? "&" : "?") + parameters
         }
-        let scheme: AuthorizationRequestURI.Scheme = settings.presentationProtocol == .openID4VP ? .openID4VP : .mdocOpenID4VP
+        let scheme: AuthorizationRequestURI.Scheme
+        switch settings.presentationProtocol.known {
+        case .openID4VP?, .dcAPI?: scheme = .openID4VP
+        case .iso18013_7?, nil: scheme = .mdocOpenID4VP
+        }
         return scheme.prefix + parameters
     }
 
