@@ -80,7 +80,8 @@ public final class TestRedisServer: @unchecked Sendable {
             "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no",
         ] + arguments, mergeError: true)
         process = child
-        let deadline = ContinuousClock.now + .seconds(20)
+        // A loaded CI machine (the whole suite, child servers, builds) can take long to start one.
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if !child.isRunning { throw TestSupportError("redis-server exited: \(child.output)") }
             if let reply = try? await command("PING"), reply.hasPrefix("+PONG") { return }
